@@ -1,0 +1,69 @@
+package io.notify.schemas.event;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.OffsetDateTime;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * Event envelope v1: what a producer hands Notify and what {@code notify.events} carries.
+ * The constructor enforces every rule of {@code event-v1.schema.json} that a Java caller can break,
+ * so an instance is always valid; {@link EventSchemaAgreement} keeps the two in step.
+ * {@code data} is a Jackson tree: treat it as immutable once handed over.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonPropertyOrder({"id", "type", "to", "class", "data", "occurredAt", "collapseKey", "source"})
+public record EventEnvelope(
+        String id,
+        String type,
+        Recipients to,
+        @JsonProperty("class") EventClass eventClass,
+        ObjectNode data,
+        OffsetDateTime occurredAt,
+        String collapseKey,
+        String source) {
+
+    public static final Pattern TYPE = Pattern.compile("^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$");
+    public static final int MAX_DATA_BYTES = 64 * 1024;
+    public static final int MAX_TEXT_LENGTH = 128;
+
+    public EventEnvelope {
+        if (!EventIds.isValid(id)) {
+            throw new IllegalArgumentException("id must be 1..128 chars of [A-Za-z0-9._:-], got '" + id + "'");
+        }
+        if (type == null || !TYPE.matcher(type).matches()) {
+            throw new IllegalArgumentException("type must match " + TYPE.pattern() + ", got '" + type + "'");
+        }
+        Objects.requireNonNull(to, "to");
+        eventClass = eventClass == null ? EventClass.DURABLE : eventClass;
+        data = data == null ? JsonNodeFactory.instance.objectNode() : data;
+        checkText("collapseKey", collapseKey);
+        checkText("source", source);
+    }
+
+    private static void checkText(String field, String value) {
+        if (value != null && (value.isEmpty() || value.length() > MAX_TEXT_LENGTH)) {
+            throw new IllegalArgumentException(field + " must be 1.." + MAX_TEXT_LENGTH + " characters");
+        }
+    }
+
+    /** A durable event for the given users with a generated id. */
+    public static EventEnvelope durable(String type, ObjectNode data, String... users) {
+        return new EventEnvelope(EventIds.generate(), type, Recipients.users(users), EventClass.DURABLE,
+                data, null, null, null);
+    }
+
+    public EventEnvelope withId(String newId) {
+        return new EventEnvelope(newId, type, to, eventClass, data, occurredAt, collapseKey, source);
+    }
+
+    @JsonIgnore
+    public boolean isDurable() {
+        return eventClass == EventClass.DURABLE;
+    }
+}

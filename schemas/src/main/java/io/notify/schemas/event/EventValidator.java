@@ -1,0 +1,170 @@
+package io.notify.schemas.event;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.networknt.schema.Error;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SchemaRegistryConfig;
+import com.networknt.schema.SpecificationVersion;
+import com.networknt.schema.path.PathType;
+import io.notify.schemas.NotifyJson;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Validates documents against the v1 event schema and binds them to {@link EventEnvelope}.
+ * Every violation names the JSON pointer of the bad field and why, so producers can fix their
+ * payloads from the error alone. Thread-safe; build once ({@link #v1()}) and share.
+ */
+public final class EventValidator {
+
+    public static final String SCHEMA_RESOURCE = "/io/notify/schemas/event-v1.schema.json";
+    private static final EventValidator V1 = new EventValidator(loadSchema(SCHEMA_RESOURCE));
+
+    private final Schema schema;
+
+    private EventValidator(Schema schema) {
+        this.schema = schema;
+    }
+
+    public static EventValidator v1() {
+        return V1;
+    }
+
+    /** Every violation of the document; empty when it is a valid v1 event. */
+    public List<Violation> validate(JsonNode document) {
+        List<Violation> out = new ArrayList<>();
+        for (Error e : schema.validate(document)) {
+            out.add(toViolation(e));
+        }
+        JsonNode data = document.get("data");
+        if (out.isEmpty() && data != null && data.isObject()) {
+            int size = serializedSize(data);
+            if (size > EventEnvelope.MAX_DATA_BYTES) {
+                out.add(new Violation("/data", "is " + size + " bytes serialized; at most "
+                        + EventEnvelope.MAX_DATA_BYTES + " bytes are allowed"));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Validates and binds; an absent {@code id} is generated.
+     *
+     * @throws InvalidEventException with every violation when the document is not a valid event
+     */
+    public EventEnvelope toEnvelope(JsonNode document) {
+        List<Violation> violations = validate(document);
+        if (!violations.isEmpty()) {
+            throw new InvalidEventException(violations);
+        }
+        ObjectNode doc = (ObjectNode) document;
+        try {
+            EventEnvelope parsed = NotifyJson.mapper().treeToValue(
+                    doc.has("id") ? doc : doc.deepCopy().put("id", EventIds.generate()), EventEnvelope.class);
+            return parsed;
+        } catch (JsonProcessingException | IllegalArgumentException e) {
+            // The schema accepted it but binding did not (e.g. an impossible date): still the producer's fault.
+            throw new InvalidEventException(List.of(new Violation(pointerOf(e), rootMessage(e))));
+        }
+    }
+
+    /** Parses JSON text and validates it; syntax errors become a violation at pointer "". */
+    public EventEnvelope parse(byte[] json) {
+        return toEnvelope(readTree(json));
+    }
+
+    /** Reads untrusted JSON text into a tree, turning syntax errors into an {@link InvalidEventException}. */
+    public static JsonNode readTree(byte[] json) {
+        try {
+            JsonNode node = NotifyJson.mapper().readTree(json);
+            if (node == null || node.isMissingNode()) {
+                throw new InvalidEventException(List.of(new Violation("", "body is empty; expected a JSON object")));
+            }
+            return node;
+        } catch (IOException e) {
+            throw new InvalidEventException(List.of(new Violation("", "malformed JSON: " + firstLine(e.getMessage()))));
+        }
+    }
+
+    private static Violation toViolation(Error e) {
+        String pointer = e.getInstanceLocation() == null ? "" : e.getInstanceLocation().toString();
+        if (e.getProperty() != null && ("required".equals(e.getKeyword()) || "additionalProperties".equals(e.getKeyword()))) {
+            pointer = pointer + "/" + escape(e.getProperty());
+        }
+        String message = e.getMessage();
+        if ("additionalProperties".equals(e.getKeyword())) {
+            message = "is not a field of the v1 envelope";
+        } else if ("required".equals(e.getKeyword())) {
+            message = "is required";
+        }
+        return new Violation(pointer, message);
+    }
+
+    private static String escape(String token) {
+        return token.replace("~", "~0").replace("/", "~1");
+    }
+
+    private static int serializedSize(JsonNode node) {
+        try {
+            return NotifyJson.mapper().writeValueAsBytes(node).length;
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialize a parsed tree", e);
+        }
+    }
+
+    private static String pointerOf(Exception e) {
+        if (e instanceof JacksonException je && je.getCause() == null) {
+            return "";
+        }
+        if (e instanceof com.fasterxml.jackson.databind.JsonMappingException jme && !jme.getPath().isEmpty()) {
+            StringBuilder sb = new StringBuilder();
+            for (var ref : jme.getPath()) {
+                sb.append('/').append(ref.getFieldName() != null ? escape(ref.getFieldName()) : ref.getIndex());
+            }
+            return sb.toString();
+        }
+        return "";
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null) {
+            t = t.getCause();
+        }
+        return firstLine(t.getMessage());
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "unreadable";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+
+    private static Schema loadSchema(String resource) {
+        SchemaRegistryConfig config = SchemaRegistryConfig.builder()
+                .pathType(PathType.JSON_POINTER)
+                .formatAssertionsEnabled(true)
+                .locale(Locale.ROOT)
+                .build();
+        SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
+                b -> b.schemaRegistryConfig(config));
+        try (InputStream in = EventValidator.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("schema resource missing: " + resource);
+            }
+            return registry.getSchema(NotifyJson.mapper().readTree(in));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package io.notify.schemas.event;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class EventValidatorTest {
+
+    private final EventValidator validator = EventValidator.v1();
+
+    private static JsonNode json(String s) {
+        return EventValidator.readTree(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private List<Violation> violations(String s) {
+        return validator.validate(json(s));
+    }
+
+    @Test
+    void minimalEventIsValidAndGetsDefaults() {
+        EventEnvelope e = validator.parse("{\"type\":\"order.shipped\",\"to\":{\"users\":[\"42\"]}}"
+                .getBytes(StandardCharsets.UTF_8));
+        assertTrue(EventIds.isValid(e.id()));
+        assertEquals(EventClass.DURABLE, e.eventClass());
+        assertEquals(List.of("42"), e.to().users());
+        assertTrue(e.data().isEmpty());
+    }
+
+    @Test
+    void fullEventBindsEveryField() {
+        EventEnvelope e = validator.parse(("{\"id\":\"ord-1:shipped\",\"type\":\"order.shipped\",\"to\":{\"users\":[\"42\",\"43\"]},"
+                + "\"class\":\"ephemeral\",\"data\":{\"n\":1},\"occurredAt\":\"2026-11-29T10:15:30.123+01:00\","
+                + "\"collapseKey\":\"progress\",\"source\":\"orders\"}").getBytes(StandardCharsets.UTF_8));
+        assertEquals("ord-1:shipped", e.id());
+        assertEquals(EventClass.EPHEMERAL, e.eventClass());
+        assertEquals(1, e.data().get("n").asInt());
+        assertEquals("2026-11-29T09:15:30.123Z", e.occurredAt().toInstant().toString());
+        assertEquals("progress", e.collapseKey());
+        assertEquals("orders", e.source());
+    }
+
+    @Test
+    void violationsNameThePointerOfTheBadField() {
+        assertEquals(List.of("/type"), pointers(violations("{\"to\":{\"users\":[\"1\"]}}")));
+        assertEquals(List.of("/to/users/1"), pointers(violations("{\"type\":\"a\",\"to\":{\"users\":[\"1\",\"bad|id\"]}}")));
+        assertEquals(List.of("/to/users"), pointers(violations("{\"type\":\"a\",\"to\":{\"users\":[]}}")));
+        assertEquals(List.of("/to/rooms"), pointers(violations("{\"type\":\"a\",\"to\":{\"users\":[\"1\"],\"rooms\":[\"x\"]}}")));
+        assertEquals(List.of("/colour"), pointers(violations("{\"type\":\"a\",\"to\":{\"users\":[\"1\"]},\"colour\":1}")));
+        assertEquals(List.of("/class"), pointers(violations("{\"type\":\"a\",\"to\":{\"users\":[\"1\"]},\"class\":\"urgent\"}")));
+        assertEquals(List.of("/id"), pointers(violations("{\"id\":\"has space\",\"type\":\"a\",\"to\":{\"users\":[\"1\"]}}")));
+        assertEquals(List.of("/data"), pointers(violations("{\"type\":\"a\",\"to\":{\"users\":[\"1\"]},\"data\":[1]}")));
+        assertEquals(List.of("/occurredAt"), pointers(violations("{\"type\":\"a\",\"to\":{\"users\":[\"1\"]},\"occurredAt\":\"yesterday\"}")));
+        assertEquals(List.of("/to/users"), pointers(violations("{\"type\":\"a\",\"to\":{\"users\":[\"1\",\"1\"]}}")));
+    }
+
+    @Test
+    void dataOver64KiBIsRejected() {
+        String big = "x".repeat(EventEnvelope.MAX_DATA_BYTES);
+        List<Violation> v = violations("{\"type\":\"a\",\"to\":{\"users\":[\"1\"]},\"data\":{\"s\":\"" + big + "\"}}");
+        assertEquals(List.of("/data"), pointers(v));
+        assertTrue(v.get(0).message().contains("65536"), v.get(0).message());
+        String fits = "x".repeat(EventEnvelope.MAX_DATA_BYTES - 8);
+        assertEquals(List.of(), violations("{\"type\":\"a\",\"to\":{\"users\":[\"1\"]},\"data\":{\"s\":\"" + fits + "\"}}"));
+    }
+
+    @Test
+    void tooManyRecipientsIsRejected() {
+        StringBuilder sb = new StringBuilder("{\"type\":\"a\",\"to\":{\"users\":[");
+        for (int i = 0; i <= Recipients.MAX_USERS; i++) {
+            sb.append(i == 0 ? "" : ",").append('"').append(i).append('"');
+        }
+        sb.append("]}}");
+        assertEquals(List.of("/to/users"), pointers(violations(sb.toString())));
+    }
+
+    @Test
+    void malformedJsonIsAViolationAtTheRoot() {
+        InvalidEventException e = assertThrows(InvalidEventException.class,
+                () -> validator.parse("{\"type\":".getBytes(StandardCharsets.UTF_8)));
+        assertEquals("", e.violations().get(0).pointer());
+        assertTrue(e.getMessage().contains("malformed JSON"), e.getMessage());
+    }
+
+    @Test
+    void impossibleDateIsReportedAtItsField() {
+        InvalidEventException e = assertThrows(InvalidEventException.class, () -> validator.parse(
+                "{\"type\":\"a\",\"to\":{\"users\":[\"1\"]},\"occurredAt\":\"2026-02-30T00:00:00Z\"}".getBytes(StandardCharsets.UTF_8)));
+        assertEquals("/occurredAt", e.violations().get(0).pointer());
+    }
+
+    private static List<String> pointers(List<Violation> v) {
+        return v.stream().map(Violation::pointer).distinct().toList();
+    }
+}
