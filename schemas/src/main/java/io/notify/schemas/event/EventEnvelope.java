@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
 /**
  * Event envelope v1: what a producer hands Notify and what {@code notify.events} carries.
  * The constructor enforces every rule of {@code event-v1.schema.json} that a Java caller can break,
- * so an instance is always valid; {@link EventSchemaAgreement} keeps the two in step.
+ * so an instance is always valid; EventSchemaAgreementTest keeps the two in step.
  * {@code data} is a Jackson tree: treat it as immutable once handed over.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)

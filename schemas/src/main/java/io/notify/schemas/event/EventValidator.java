@@ -49,7 +49,7 @@ public final class EventValidator {
             int size = serializedSize(data);
             if (size > EventEnvelope.MAX_DATA_BYTES) {
                 out.add(new Violation("/data", "is " + size + " bytes serialized; at most "
-                        + EventEnvelope.MAX_DATA_BYTES + " bytes are allowed"));
+                        + EventEnvelope.MAX_DATA_BYTES + " bytes are allowed", Violation.MAX_BYTES));
             }
         }
         return out;
@@ -86,11 +86,12 @@ public final class EventValidator {
         try {
             JsonNode node = NotifyJson.mapper().readTree(json);
             if (node == null || node.isMissingNode()) {
-                throw new InvalidEventException(List.of(new Violation("", "body is empty; expected a JSON object")));
+                throw new InvalidEventException(List.of(new Violation("", "body is empty; expected a JSON object", Violation.SYNTAX)));
             }
             return node;
         } catch (IOException e) {
-            throw new InvalidEventException(List.of(new Violation("", "malformed JSON: " + firstLine(e.getMessage()))));
+            throw new InvalidEventException(List.of(new Violation("", "malformed JSON: " + firstLine(e.getMessage()),
+                    Violation.SYNTAX)));
         }
     }
 
@@ -105,7 +106,7 @@ public final class EventValidator {
         } else if ("required".equals(e.getKeyword())) {
             message = "is required";
         }
-        return new Violation(pointer, message);
+        return new Violation(pointer, message, e.getKeyword() == null ? "invalid" : e.getKeyword());
     }
 
     private static String escape(String token) {

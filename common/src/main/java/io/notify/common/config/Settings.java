@@ -1,0 +1,188 @@
+package io.notify.common.config;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Typed, validated access to configuration. Each service reads all of its keys through one
+ * instance, in one place (its config record's {@code load}), and every error names the key.
+ *
+ * <p>Precedence, highest first: explicit overrides (command line {@code key=value}, a properties
+ * file), environment ({@code notify.ingest.port} is also read as {@code NOTIFY_INGEST_PORT}),
+ * then the default given at the call site.
+ */
+public final class Settings {
+
+    private static final Pattern DURATION = Pattern.compile("^(\\d+)(ms|s|m|h|d)$");
+
+    private final Map<String, String> overrides;
+    private final Map<String, String> env;
+
+    public Settings(Map<String, String> overrides, Map<String, String> env) {
+        this.overrides = Map.copyOf(overrides);
+        this.env = Map.copyOf(env);
+    }
+
+    /** Settings from {@code key=value} arguments, an optional {@code --config=FILE}, and the process environment. */
+    public static Settings fromArgs(String[] args) {
+        Map<String, String> values = new HashMap<>();
+        for (String arg : args) {
+            String a = arg.startsWith("--") ? arg.substring(2) : arg;
+            int eq = a.indexOf('=');
+            if (eq <= 0) {
+                throw new ConfigException(arg, "expected key=value");
+            }
+            String key = a.substring(0, eq);
+            String value = a.substring(eq + 1);
+            if (key.equals("config")) {
+                readFile(Path.of(value)).forEach(values::putIfAbsent);
+            } else {
+                values.put(key, value);
+            }
+        }
+        return new Settings(values, System.getenv());
+    }
+
+    public static Settings of(Map<String, String> values) {
+        return new Settings(values, Map.of());
+    }
+
+    private static Map<String, String> readFile(Path file) {
+        Properties p = new Properties();
+        try (InputStream in = Files.newInputStream(file)) {
+            p.load(in);
+        } catch (IOException e) {
+            throw new ConfigException("config", "cannot read " + file + ": " + e.getMessage());
+        }
+        Map<String, String> out = new HashMap<>();
+        p.stringPropertyNames().forEach(k -> out.put(k, p.getProperty(k)));
+        return out;
+    }
+
+    /** The raw value, or null when unset everywhere. */
+    public String raw(String key) {
+        String v = overrides.get(key);
+        if (v == null) {
+            v = env.get(envName(key));
+        }
+        return v == null || v.isBlank() ? null : v.trim();
+    }
+
+    static String envName(String key) {
+        return key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+    }
+
+    public String string(String key, String def) {
+        String v = raw(key);
+        return v == null ? def : v;
+    }
+
+    public String required(String key) {
+        String v = raw(key);
+        if (v == null) {
+            throw new ConfigException(key, "is required (or set " + envName(key) + ")");
+        }
+        return v;
+    }
+
+    public int intIn(String key, int def, int min, int max) {
+        long v = longIn(key, def, min, max);
+        return (int) v;
+    }
+
+    public long longIn(String key, long def, long min, long max) {
+        String v = raw(key);
+        long value;
+        if (v == null) {
+            value = def;
+        } else {
+            try {
+                value = Long.parseLong(v.replace("_", ""));
+            } catch (NumberFormatException e) {
+                throw new ConfigException(key, "expected an integer, got '" + v + "'");
+            }
+        }
+        if (value < min || value > max) {
+            throw new ConfigException(key, "must be in [" + min + ", " + max + "], got " + value);
+        }
+        return value;
+    }
+
+    public boolean bool(String key, boolean def) {
+        String v = raw(key);
+        if (v == null) {
+            return def;
+        }
+        return switch (v.toLowerCase(Locale.ROOT)) {
+            case "true", "yes", "1", "on" -> true;
+            case "false", "no", "0", "off" -> false;
+            default -> throw new ConfigException(key, "expected true or false, got '" + v + "'");
+        };
+    }
+
+    /** A duration written as {@code 250ms}, {@code 30s}, {@code 5m}, {@code 24h} or {@code 7d}. */
+    public Duration duration(String key, Duration def, Duration min, Duration max) {
+        String v = raw(key);
+        Duration value = v == null ? def : parseDuration(key, v);
+        if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+            throw new ConfigException(key, "must be between " + min + " and " + max + ", got " + value);
+        }
+        return value;
+    }
+
+    /** Parses a duration flag of a command-line tool (same syntax), naming the flag on error. */
+    public static Duration parseDurationArg(String flag, String value) {
+        return parseDuration(flag, value);
+    }
+
+    static Duration parseDuration(String key, String v) {
+        Matcher m = DURATION.matcher(v.trim());
+        if (!m.matches()) {
+            throw new ConfigException(key, "expected a duration like 250ms, 30s, 5m, 24h or 7d, got '" + v + "'");
+        }
+        long n = Long.parseLong(m.group(1));
+        return switch (m.group(2)) {
+            case "ms" -> Duration.ofMillis(n);
+            case "s" -> Duration.ofSeconds(n);
+            case "m" -> Duration.ofMinutes(n);
+            case "h" -> Duration.ofHours(n);
+            default -> Duration.ofDays(n);
+        };
+    }
+
+    /** A comma-separated list; empty when unset. */
+    public List<String> list(String key) {
+        String v = raw(key);
+        List<String> out = new ArrayList<>();
+        if (v != null) {
+            for (String part : v.split(",")) {
+                if (!part.isBlank()) {
+                    out.add(part.trim());
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Every override whose key starts with {@code prefix}, prefix removed (e.g. pass-through client properties). */
+    public Map<String, String> withPrefix(String prefix) {
+        Map<String, String> out = new HashMap<>();
+        overrides.forEach((k, v) -> {
+            if (k.startsWith(prefix)) {
+                out.put(k.substring(prefix.length()), v);
+            }
+        });
+        return out;
+    }
+}

@@ -1,0 +1,58 @@
+package io.notify.common.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class SettingsTest {
+
+    @Test
+    void overridesWinOverEnvironmentWhichWinsOverDefaults() {
+        Settings s = new Settings(Map.of("notify.a", "1"), Map.of("NOTIFY_A", "2", "NOTIFY_B_C", "3"));
+        assertEquals(1, s.intIn("notify.a", 9, 0, 10));
+        assertEquals(3, s.intIn("notify.b-c", 9, 0, 10));
+        assertEquals(9, s.intIn("notify.d", 9, 0, 10));
+    }
+
+    @Test
+    void errorsNameTheKey() {
+        Settings s = Settings.of(Map.of("notify.port", "abc", "notify.big", "99", "notify.t", "5 minutes",
+                "notify.flag", "maybe"));
+        assertEquals("notify.port: expected an integer, got 'abc'",
+                assertThrows(ConfigException.class, () -> s.intIn("notify.port", 1, 0, 65535)).getMessage());
+        assertEquals("notify.big: must be in [0, 10], got 99",
+                assertThrows(ConfigException.class, () -> s.intIn("notify.big", 1, 0, 10)).getMessage());
+        assertTrue(assertThrows(ConfigException.class,
+                () -> s.duration("notify.t", Duration.ZERO, Duration.ZERO, Duration.ofDays(1))).getMessage()
+                .startsWith("notify.t: expected a duration"));
+        assertTrue(assertThrows(ConfigException.class, () -> s.bool("notify.flag", true)).getMessage()
+                .startsWith("notify.flag:"));
+        assertTrue(assertThrows(ConfigException.class, () -> s.required("notify.missing")).getMessage()
+                .contains("NOTIFY_MISSING"));
+    }
+
+    @Test
+    void durationsListsAndBooleansParse() {
+        Settings s = Settings.of(Map.of("d", "250ms", "h", "24h", "l", "a, b,,c", "b", "off", "p.x", "1", "p.y", "2"));
+        assertEquals(Duration.ofMillis(250), s.duration("d", Duration.ZERO, Duration.ZERO, Duration.ofDays(9)));
+        assertEquals(Duration.ofHours(24), s.duration("h", Duration.ZERO, Duration.ZERO, Duration.ofDays(9)));
+        assertEquals(List.of("a", "b", "c"), s.list("l"));
+        assertFalse(s.bool("b", true));
+        assertEquals(Map.of("x", "1", "y", "2"), s.withPrefix("p."));
+        assertThrows(ConfigException.class, () -> s.duration("h", Duration.ZERO, Duration.ZERO, Duration.ofHours(1)));
+    }
+
+    @Test
+    void commandLineArgumentsAreKeyValuePairs() {
+        Settings s = Settings.fromArgs(new String[] {"--notify.x=5", "notify.y=6"});
+        assertEquals("5", s.raw("notify.x"));
+        assertEquals("6", s.raw("notify.y"));
+        assertThrows(ConfigException.class, () -> Settings.fromArgs(new String[] {"oops"}));
+    }
+}

@@ -1,0 +1,93 @@
+package io.notify.ingest;
+
+import io.notify.common.config.ConfigException;
+import io.notify.common.config.Settings;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Everything the ingest service can be told, with defaults and bounds, read in one place.
+ * Keys are documented in docs/operations.md; each can also be set as an environment variable
+ * ({@code notify.ingest.port} → {@code NOTIFY_INGEST_PORT}).
+ *
+ * @param apiKeys producer name → API key; a request must carry one of the keys as a bearer token
+ * @param createTopic create {@code notify.events} at start when missing (dev convenience; production
+ *                    provisions topics with their own retention and replication)
+ */
+public record IngestConfig(
+        String host,
+        int port,
+        String bootstrapServers,
+        String topicPrefix,
+        Map<String, String> apiKeys,
+        int maxEventBytes,
+        int maxBatchBytes,
+        int maxBatchItems,
+        int maxInFlight,
+        Duration dedupWindow,
+        long dedupMaxEntries,
+        Duration produceTimeout,
+        Duration maxBlock,
+        Duration readinessInterval,
+        int ioThreads,
+        int workerThreads,
+        boolean createTopic,
+        int topicPartitions,
+        Map<String, String> producerOverrides) {
+
+    public IngestConfig {
+        if (apiKeys.isEmpty()) {
+            throw new ConfigException("notify.ingest.api-keys", "at least one producer key is required (name:key,...)");
+        }
+        apiKeys = Map.copyOf(apiKeys);
+        producerOverrides = Map.copyOf(producerOverrides);
+        if (maxBatchBytes < maxEventBytes) {
+            throw new ConfigException("notify.ingest.max-batch-bytes", "must be at least notify.ingest.max-event-bytes");
+        }
+    }
+
+    public static IngestConfig load(Settings s) {
+        return new IngestConfig(
+                s.string("notify.ingest.host", "0.0.0.0"),
+                s.intIn("notify.ingest.port", 8080, 0, 65535),
+                s.string("notify.kafka.bootstrap-servers", "127.0.0.1:9092"),
+                s.string("notify.topic-prefix", ""),
+                parseKeys(s.required("notify.ingest.api-keys")),
+                s.intIn("notify.ingest.max-event-bytes", 96 * 1024, 1024, 1024 * 1024),
+                s.intIn("notify.ingest.max-batch-bytes", 4 * 1024 * 1024, 1024, 64 * 1024 * 1024),
+                s.intIn("notify.ingest.max-batch-items", 500, 1, 10_000),
+                s.intIn("notify.ingest.max-in-flight", 10_000, 1, 1_000_000),
+                s.duration("notify.ingest.dedup-window", Duration.ofMinutes(10), Duration.ZERO, Duration.ofDays(7)),
+                s.longIn("notify.ingest.dedup-max-entries", 500_000, 0, 100_000_000),
+                s.duration("notify.ingest.produce-timeout", Duration.ofSeconds(10), Duration.ofSeconds(1), Duration.ofMinutes(5)),
+                s.duration("notify.ingest.max-block", Duration.ofSeconds(2), Duration.ZERO, Duration.ofMinutes(1)),
+                s.duration("notify.ingest.readiness-interval", Duration.ofSeconds(2), Duration.ofMillis(100), Duration.ofMinutes(1)),
+                s.intIn("notify.ingest.io-threads", Math.max(2, Runtime.getRuntime().availableProcessors()), 1, 256),
+                s.intIn("notify.ingest.worker-threads", 16, 1, 1024),
+                s.bool("notify.topics.create", false),
+                s.intIn("notify.topics.events.partitions", 6, 1, 10_000),
+                s.withPrefix("notify.ingest.producer."));
+    }
+
+    /** {@code name:key,name2:key2}; names label metrics and audit headers, keys stay secret. */
+    static Map<String, String> parseKeys(String raw) {
+        Map<String, String> keys = new LinkedHashMap<>();
+        for (String entry : raw.split(",")) {
+            String e = entry.trim();
+            int colon = e.indexOf(':');
+            if (colon <= 0 || colon == e.length() - 1) {
+                throw new ConfigException("notify.ingest.api-keys", "expected name:key entries separated by commas");
+            }
+            String name = e.substring(0, colon);
+            String key = e.substring(colon + 1);
+            if (key.length() < 16) {
+                throw new ConfigException("notify.ingest.api-keys", "the key of '" + name + "' is shorter than 16 characters");
+            }
+            if (keys.put(name, key) != null) {
+                throw new ConfigException("notify.ingest.api-keys", "producer name '" + name + "' appears twice");
+            }
+        }
+        return keys;
+    }
+}

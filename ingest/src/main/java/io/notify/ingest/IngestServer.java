@@ -1,0 +1,166 @@
+package io.notify.ingest;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.notify.common.http.HttpResponses;
+import io.notify.common.http.OpsEndpoints;
+import io.notify.common.http.Problem;
+import io.notify.ingest.auth.ApiKeyAuthenticator;
+import io.notify.ingest.http.EventsHandler;
+import io.notify.ingest.idempotency.IdempotencyStore;
+import io.notify.ingest.produce.EventWriter;
+import io.notify.ingest.produce.KafkaReadiness;
+import io.notify.schemas.topic.TopicCatalog;
+import io.undertow.Undertow;
+import io.undertow.UndertowOptions;
+import io.undertow.server.RoutingHandler;
+import io.undertow.server.handlers.GracefulShutdownHandler;
+import java.net.InetSocketAddress;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The ingest service: wires config, Kafka, the idempotency store and the HTTP routes, and owns
+ * their lifecycle. {@link #stop} stops taking requests, waits for in-flight ones to be answered
+ * (bounded), then flushes and closes the producer.
+ */
+public final class IngestServer implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(IngestServer.class);
+
+    private final IngestConfig config;
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final Admin admin;
+    private final KafkaReadiness readiness;
+    private final EventWriter writer;
+    private final GracefulShutdownHandler graceful;
+    private final Undertow undertow;
+
+    public IngestServer(IngestConfig config) {
+        this.config = config;
+        IngestMetrics metrics = new IngestMetrics(registry);
+        String topic = TopicCatalog.of(config.topicPrefix()).events().name();
+        this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers(),
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) config.readinessInterval().toMillis(),
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) config.readinessInterval().toMillis()));
+        this.readiness = new KafkaReadiness(admin, topic, config.readinessInterval());
+        this.writer = new EventWriter(new KafkaProducer<>(producerProps(config)), topic, config.maxInFlight(),
+                readiness, metrics);
+        IdempotencyStore idempotency = new IdempotencyStore(config.dedupWindow(), config.dedupMaxEntries());
+        metrics.gauge("notify.ingest.dedup.entries", "Event ids remembered for idempotency", idempotency::size);
+        ApiKeyAuthenticator keys = new ApiKeyAuthenticator(config.apiKeys());
+        EventsHandler events = new EventsHandler(h -> keys.authenticate(h).orElse(null), idempotency, writer, metrics,
+                config.maxEventBytes(), config.maxBatchBytes(), config.maxBatchItems());
+
+        RoutingHandler routes = new RoutingHandler()
+                .post("/v1/events", events)
+                .setFallbackHandler(ex -> HttpResponses.problem(ex,
+                        Problem.of(404, "not-found", "Not found", "no route for " + ex.getRequestPath())))
+                .setInvalidMethodHandler(ex -> HttpResponses.problem(ex,
+                        Problem.of(405, "method-not-allowed", "Method not allowed",
+                                ex.getRequestMethod() + " is not allowed on " + ex.getRequestPath())));
+        OpsEndpoints.addTo(routes, readiness, registry);
+        this.graceful = new GracefulShutdownHandler(routes);
+        this.undertow = Undertow.builder()
+                .addHttpListener(config.port(), config.host())
+                .setIoThreads(config.ioThreads())
+                .setWorkerThreads(config.workerThreads())
+                // Slowloris: a client must finish its request headers within 10 s.
+                .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, 10_000)
+                .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, 60_000)
+                .setServerOption(UndertowOptions.MAX_HEADER_SIZE, 16 * 1024)
+                .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, (long) config.maxBatchBytes())
+                .setHandler(graceful)
+                .build();
+    }
+
+    static Map<String, Object> producerProps(IngestConfig config) {
+        Map<String, Object> p = new HashMap<>();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, "notify-ingest");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 2);
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024);
+        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        long timeout = config.produceTimeout().toMillis();
+        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.max(500, timeout / 2));
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, config.maxBlock().toMillis());
+        p.putAll(config.producerOverrides());
+        // Not overridable: the 202 contract depends on them.
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) timeout);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        return p;
+    }
+
+    public IngestServer start() {
+        if (config.createTopic()) {
+            createEventsTopic();
+        }
+        readiness.start();
+        undertow.start();
+        LOG.info("ingest listening on {}:{} (Kafka: {})", config.host(), port(), readiness.get().reason());
+        return this;
+    }
+
+    private void createEventsTopic() {
+        String topic = TopicCatalog.of(config.topicPrefix()).events().name();
+        try {
+            admin.createTopics(List.of(new NewTopic(topic, Optional.of(config.topicPartitions()), Optional.empty())))
+                    .all().get(30, TimeUnit.SECONDS);
+            LOG.info("created topic {} with {} partitions", topic, config.topicPartitions());
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw new IllegalStateException("cannot create topic " + topic + ": " + e.getCause(), e.getCause());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("Kafka did not create topic " + topic + " within 30 s", e);
+        }
+    }
+
+    public int port() {
+        return ((InetSocketAddress) undertow.getListenerInfo().get(0).getAddress()).getPort();
+    }
+
+    public PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    public void stop() {
+        graceful.shutdown();
+        try {
+            if (!graceful.awaitShutdown(TimeUnit.SECONDS.toMillis(config.produceTimeout().toSeconds() + 1))) {
+                LOG.warn("stopping with requests still in flight");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        undertow.stop();
+        writer.close();
+        readiness.close();
+        admin.close(java.time.Duration.ofSeconds(2));
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+}

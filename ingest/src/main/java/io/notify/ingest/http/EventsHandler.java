@@ -1,0 +1,225 @@
+package io.notify.ingest.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.notify.common.http.HttpResponses;
+import io.notify.common.http.Problem;
+import io.notify.ingest.IngestMetrics;
+import io.notify.ingest.idempotency.EventDigest;
+import io.notify.ingest.idempotency.IdempotencyStore;
+import io.notify.ingest.produce.Accepted;
+import io.notify.ingest.produce.EventWriter;
+import io.notify.ingest.produce.WriteFailedException;
+import io.notify.schemas.NotifyJson;
+import io.notify.schemas.event.EventEnvelope;
+import io.notify.schemas.event.EventValidator;
+import io.notify.schemas.event.InvalidEventException;
+import io.undertow.server.HttpHandler;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.server.RequestTooBigException;
+import io.undertow.util.Headers;
+import io.undertow.util.SameThreadExecutor;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
+
+/**
+ * {@code POST /v1/events}. Threading: header checks and body reading happen on the I/O thread
+ * without blocking; parsing, validation and the hand-off to the producer run on the worker
+ * executor; the answer is written from Kafka's acknowledgement callback. Every event is answered
+ * 202 only after Kafka acknowledged it with acks=all.
+ */
+public final class EventsHandler implements HttpHandler {
+
+    /** Kafka header naming the producer (API key name) that sent the event, for audits. */
+    public static final String PRODUCER_HEADER = "notify.producer";
+
+    private final Authenticator auth;
+    private final IdempotencyStore idempotency;
+    private final EventWriter writer;
+    private final IngestMetrics metrics;
+    private final int maxEventBytes;
+    private final int maxBatchBytes;
+    private final int maxBatchItems;
+
+    /** Maps an Authorization header to a producer name (null when not authenticated). */
+    @FunctionalInterface
+    public interface Authenticator {
+        String producerFor(String authorizationHeader);
+    }
+
+    public EventsHandler(Authenticator auth, IdempotencyStore idempotency, EventWriter writer, IngestMetrics metrics,
+                         int maxEventBytes, int maxBatchBytes, int maxBatchItems) {
+        this.auth = auth;
+        this.idempotency = idempotency;
+        this.writer = writer;
+        this.metrics = metrics;
+        this.maxEventBytes = maxEventBytes;
+        this.maxBatchBytes = maxBatchBytes;
+        this.maxBatchItems = maxBatchItems;
+    }
+
+    @Override
+    public void handleRequest(HttpServerExchange exchange) {
+        String producer = auth.producerFor(exchange.getRequestHeaders().getFirst(Headers.AUTHORIZATION));
+        if (producer == null) {
+            exchange.getResponseHeaders().put(Headers.WWW_AUTHENTICATE, "Bearer");
+            reject(exchange, Problems.unauthorized());
+            return;
+        }
+        String contentType = exchange.getRequestHeaders().getFirst(Headers.CONTENT_TYPE);
+        RequestBody.Format format = RequestBody.formatOf(contentType);
+        if (format == null) {
+            reject(exchange, Problems.unsupportedMediaType(contentType));
+            return;
+        }
+        if (exchange.getRequestContentLength() > maxBatchBytes) {
+            reject(exchange, Problems.bodyTooLarge(maxBatchBytes));
+            return;
+        }
+        exchange.setMaxEntitySize(maxBatchBytes);
+        exchange.getRequestReceiver().receiveFullBytes(
+                (ex, body) -> ex.dispatch(e -> process(e, body, format, producer)),
+                (ex, error) -> onReadError(ex, error));
+    }
+
+    private void onReadError(HttpServerExchange exchange, IOException error) {
+        if (error instanceof RequestTooBigException) {
+            reject(exchange, Problems.bodyTooLarge(maxBatchBytes));
+        } else {
+            // The client went away mid-body: nothing was written, nobody to answer.
+            metrics.request(499);
+            exchange.endExchange();
+        }
+    }
+
+    /** Worker thread: split, validate, then hand off to Kafka once this call stack has returned. */
+    private void process(HttpServerExchange exchange, byte[] body, RequestBody.Format format, String producer) {
+        RequestBody.Split split;
+        try {
+            split = RequestBody.split(body, format, maxEventBytes, maxBatchItems);
+        } catch (RequestBody.Rejected e) {
+            reject(exchange, e.problem);
+            return;
+        }
+        List<CompletableFuture<ItemResult>> results = new ArrayList<>(split.candidates().size());
+        List<Runnable> writes = new ArrayList<>();
+        for (int i = 0; i < split.candidates().size(); i++) {
+            results.add(prepare(i, split.candidates().get(i), producer, writes));
+        }
+        exchange.dispatch(SameThreadExecutor.INSTANCE, () -> {
+            writes.forEach(Runnable::run);
+            CompletableFuture.allOf(results.toArray(CompletableFuture[]::new))
+                    .whenComplete((ignored, error) -> respond(exchange, split.batch(), results));
+        });
+    }
+
+    private CompletableFuture<ItemResult> prepare(int index, RequestBody.Candidate candidate, String producer,
+                                                  List<Runnable> writes) {
+        if (candidate.problem() != null) {
+            return done(index, null, candidate.problem());
+        }
+        EventEnvelope event;
+        try {
+            event = EventValidator.v1().toEnvelope(candidate.document());
+        } catch (InvalidEventException e) {
+            String id = candidate.document().path("id").isTextual() ? candidate.document().get("id").asText() : null;
+            return done(index, id, Problems.invalid(e.violations()));
+        }
+        byte[] value;
+        try {
+            value = NotifyJson.mapper().writeValueAsBytes(event);
+        } catch (JsonProcessingException e) {
+            return done(index, event.id(), Problems.writeFailed("cannot serialize the event: " + e.getOriginalMessage()));
+        }
+        boolean clientChoseId = candidate.document().has("id");
+        IdempotencyStore.Claim claim = clientChoseId
+                ? idempotency.claim(event.id(), EventDigest.of(event))
+                : new IdempotencyStore.Fresh(new CompletableFuture<>());
+        if (claim instanceof IdempotencyStore.Conflict) {
+            return done(index, event.id(), Problems.conflict(event.id()));
+        }
+        if (claim instanceof IdempotencyStore.Replay replay) {
+            return replay.original().handle((accepted, error) -> toResult(index, event.id(), accepted, error, true));
+        }
+        CompletableFuture<Accepted> slot = ((IdempotencyStore.Fresh) claim).slot();
+        writes.add(() -> writer.write(event.id(), value, headers(producer)).whenComplete((accepted, error) -> {
+            if (error != null) {
+                idempotency.release(event.id(), slot);
+                slot.completeExceptionally(error);
+            } else {
+                slot.complete(accepted);
+            }
+        }));
+        return slot.handle((accepted, error) -> toResult(index, event.id(), accepted, error, false));
+    }
+
+    private static List<Header> headers(String producer) {
+        return List.of(new RecordHeader(PRODUCER_HEADER, producer.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private ItemResult toResult(int index, String id, Accepted accepted, Throwable error, boolean replay) {
+        if (error == null) {
+            if (replay) {
+                metrics.duplicate();
+            } else {
+                metrics.accepted();
+            }
+            return ItemResult.accepted(index, accepted, replay);
+        }
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        Problem problem;
+        if (cause instanceof WriteFailedException w) {
+            problem = switch (w.kind()) {
+                case OVERLOADED -> Problems.overloaded(w.getMessage());
+                case UNAVAILABLE -> Problems.unavailable(w.getMessage());
+                case REJECTED -> Problems.writeFailed(w.getMessage());
+            };
+        } else {
+            problem = Problems.writeFailed(cause.toString());
+        }
+        metrics.rejected(problem.type().substring(problem.type().lastIndexOf(':') + 1));
+        return ItemResult.failed(index, id, problem);
+    }
+
+    private CompletableFuture<ItemResult> done(int index, String id, Problem problem) {
+        metrics.rejected(problem.type().substring(problem.type().lastIndexOf(':') + 1));
+        return CompletableFuture.completedFuture(ItemResult.failed(index, id, problem));
+    }
+
+    private void respond(HttpServerExchange exchange, boolean batch, List<CompletableFuture<ItemResult>> futures) {
+        List<ItemResult> results = futures.stream().map(CompletableFuture::join).toList();
+        boolean retryable = results.stream().anyMatch(r -> r.status() == 503);
+        if (retryable) {
+            exchange.getResponseHeaders().put(HttpResponses.RETRY_AFTER, "1");
+        }
+        if (!batch) {
+            ItemResult only = results.get(0);
+            metrics.request(only.status());
+            if (only.isAccepted()) {
+                HttpResponses.json(exchange, 202, only.withoutIndex());
+            } else {
+                HttpResponses.problem(exchange, only.problem());
+            }
+            return;
+        }
+        long accepted = results.stream().filter(ItemResult::isAccepted).count();
+        int status = accepted == results.size() ? 202 : 207;
+        metrics.request(status);
+        HttpResponses.json(exchange, status, new BatchResponse(accepted, results.size() - accepted, results));
+    }
+
+    /** The body of a batch answer: counts, then one result per event in request order. */
+    public record BatchResponse(long accepted, long rejected, List<ItemResult> results) {
+    }
+
+    private void reject(HttpServerExchange exchange, Problem problem) {
+        metrics.request(problem.status());
+        metrics.rejected(problem.type().substring(problem.type().lastIndexOf(':') + 1));
+        HttpResponses.problem(exchange, problem);
+    }
+}

@@ -1,0 +1,62 @@
+package io.notify.ingest.http;
+
+import io.notify.common.http.Problem;
+import io.notify.schemas.event.Violation;
+import java.util.List;
+
+/** The ingest API's problem answers, one factory per documented case (see docs/openapi.yaml). */
+final class Problems {
+
+    private Problems() {
+    }
+
+    /** 400 naming every bad field; 413 when the only fault is the size of {@code data}. */
+    static Problem invalid(List<Violation> violations) {
+        if (!violations.isEmpty() && violations.stream().allMatch(Violation::isSizeLimit)) {
+            return Problem.of(413, "event-too-large", "Event too large", violations.get(0).toString())
+                    .withErrors(violations.stream().map(v -> new Problem.FieldError(v.pointer(), v.message())).toList());
+        }
+        String detail = violations.isEmpty() ? "invalid event" : violations.get(0).toString();
+        if (violations.size() > 1) {
+            detail += " (and " + (violations.size() - 1) + " more)";
+        }
+        return Problem.of(400, "invalid-event", "Invalid event", detail)
+                .withErrors(violations.stream().map(v -> new Problem.FieldError(v.pointer(), v.message())).toList());
+    }
+
+    static Problem eventTooLarge(int size, int max) {
+        return Problem.of(413, "event-too-large", "Event too large",
+                "the event is " + size + " bytes; at most " + max + " bytes are accepted");
+    }
+
+    static Problem bodyTooLarge(long max) {
+        return Problem.of(413, "body-too-large", "Body too large", "request bodies may be at most " + max + " bytes");
+    }
+
+    static Problem unauthorized() {
+        return Problem.of(401, "unauthorized", "Unauthorized",
+                "send a producer API key as 'Authorization: Bearer <key>'");
+    }
+
+    static Problem unsupportedMediaType(String got) {
+        return Problem.of(415, "unsupported-media-type", "Unsupported media type",
+                "Content-Type must be application/json or application/x-ndjson, got '" + got + "'");
+    }
+
+    static Problem conflict(String id) {
+        return Problem.of(409, "idempotency-conflict", "Conflict",
+                "event id '" + id + "' was already used with a different body");
+    }
+
+    static Problem unavailable(String detail) {
+        return Problem.of(503, "unavailable", "Service unavailable", detail);
+    }
+
+    static Problem overloaded(String detail) {
+        return Problem.of(503, "overloaded", "Overloaded", detail);
+    }
+
+    static Problem writeFailed(String detail) {
+        return Problem.of(500, "write-failed", "Write failed", detail);
+    }
+}

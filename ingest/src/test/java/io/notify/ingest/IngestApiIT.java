@@ -1,0 +1,254 @@
+package io.notify.ingest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.notify.common.config.Settings;
+import io.notify.devstack.Infra;
+import io.notify.devstack.NotifyInfraExtension;
+import io.notify.schemas.topic.TopicCatalog;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The ingest API against the real broker: the 202 contract, idempotency and every error answer. */
+@ExtendWith(NotifyInfraExtension.class)
+@Timeout(120)
+class IngestApiIT {
+
+    static final String KEY = "Bearer it-orders-key-0123456789";
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final OpenApiContract CONTRACT = OpenApiContract.fromRepository();
+
+    static IngestServer server;
+    static IngestClient client;
+    static String topic;
+    static String bootstrap;
+
+    @BeforeAll
+    static void start(Infra infra) {
+        topic = infra.createTopic(TopicCatalog.of(infra.prefix()).events().name(), 3);
+        bootstrap = infra.bootstrapServers();
+        server = new IngestServer(IngestConfig.load(Settings.of(Map.of(
+                "notify.ingest.port", "0",
+                "notify.ingest.host", "127.0.0.1",
+                "notify.kafka.bootstrap-servers", bootstrap,
+                "notify.topic-prefix", infra.prefix(),
+                "notify.ingest.api-keys", "orders:it-orders-key-0123456789",
+                "notify.ingest.max-batch-items", "5",
+                "notify.ingest.io-threads", "1",
+                "notify.ingest.worker-threads", "4")))).start();
+        client = new IngestClient(server.port(), CONTRACT);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (server != null) {
+            server.stop();
+        }
+        assertTrue(CONTRACT.checked() > 0);
+    }
+
+    static String event(String id, String user) {
+        return "{\"id\":\"" + id + "\",\"type\":\"order.shipped\",\"to\":{\"users\":[\"" + user + "\"]},"
+                + "\"data\":{\"orderId\":\"" + id + "\"}}";
+    }
+
+    static String uniqueId() {
+        return "ev-" + UUID.randomUUID();
+    }
+
+    static JsonNode body(HttpResponse<String> r) throws Exception {
+        return JSON.readTree(r.body());
+    }
+
+    /** Every record on the events topic with this key, read_committed from the start of every partition. */
+    static List<ConsumerRecord<String, byte[]>> recordsWithKey(String key, int atLeast) {
+        Map<String, Object> props = Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        try (var consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> parts = consumer.partitionsFor(topic).stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+            consumer.assign(parts);
+            consumer.seekToBeginning(parts);
+            Map<TopicPartition, Long> end = consumer.endOffsets(parts);
+            List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (System.nanoTime() < deadline) {
+                for (var rec : consumer.poll(Duration.ofMillis(200))) {
+                    if (key.equals(rec.key())) {
+                        out.add(rec);
+                    }
+                }
+                boolean atEnd = parts.stream().allMatch(p -> consumer.position(p) >= end.get(p));
+                if (atEnd && out.size() >= atLeast) {
+                    return out;
+                }
+            }
+            return out;
+        }
+    }
+
+    @Test
+    void acceptedEventIsInKafkaUnderItsIdWhereTheAnswerSays() throws Exception {
+        String id = uniqueId();
+        HttpResponse<String> r = client.post(KEY, "application/json", event(id, "42"));
+        assertEquals(202, r.statusCode(), r.body());
+        JsonNode b = body(r);
+        assertEquals(id, b.get("id").asText());
+        assertEquals(topic, b.get("topic").asText());
+        assertFalse(b.get("duplicate").asBoolean());
+
+        var records = recordsWithKey(id, 1);
+        assertEquals(1, records.size());
+        var rec = records.get(0);
+        assertEquals(b.get("partition").asInt(), rec.partition());
+        assertEquals(b.get("offset").asLong(), rec.offset());
+        JsonNode stored = JSON.readTree(rec.value());
+        assertEquals("order.shipped", stored.get("type").asText());
+        assertEquals("durable", stored.get("class").asText());
+        assertEquals("orders", new String(rec.headers().lastHeader("notify.producer").value(), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void sameIdTwiceYieldsOneRecordAndTheOriginalAnswer() throws Exception {
+        String id = uniqueId();
+        JsonNode first = body(client.post(KEY, "application/json", event(id, "7")));
+        HttpResponse<String> again = client.post(KEY, "application/json",
+                "{\"to\":{\"users\":[\"7\"]},\"data\":{\"orderId\":\"" + id + "\"},\"type\":\"order.shipped\",\"id\":\"" + id + "\"}");
+        assertEquals(202, again.statusCode());
+        JsonNode second = body(again);
+        assertTrue(second.get("duplicate").asBoolean());
+        assertEquals(first.get("offset"), second.get("offset"));
+        assertEquals(first.get("partition"), second.get("partition"));
+        assertEquals(1, recordsWithKey(id, 1).size());
+    }
+
+    @Test
+    void sameIdWithAnotherBodyIsAConflict() throws Exception {
+        String id = uniqueId();
+        assertEquals(202, client.post(KEY, "application/json", event(id, "1")).statusCode());
+        HttpResponse<String> r = client.post(KEY, "application/json", event(id, "2"));
+        assertEquals(409, r.statusCode());
+        assertEquals("urn:notify:problem:idempotency-conflict", body(r).get("type").asText());
+        assertEquals(1, recordsWithKey(id, 1).size());
+    }
+
+    @Test
+    void eventWithoutIdGetsAGeneratedOne() throws Exception {
+        HttpResponse<String> r = client.post(KEY, "application/json", "{\"type\":\"a.b\",\"to\":{\"users\":[\"9\"]}}");
+        assertEquals(202, r.statusCode());
+        String id = body(r).get("id").asText();
+        assertTrue(id.matches("[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"), id);
+        assertEquals(1, recordsWithKey(id, 1).size());
+    }
+
+    @Test
+    void missingOrWrongKeyIs401() throws Exception {
+        HttpResponse<String> none = client.post(null, "application/json", event(uniqueId(), "1"));
+        assertEquals(401, none.statusCode());
+        assertEquals("Bearer", none.headers().firstValue("WWW-Authenticate").orElse(""));
+        assertEquals(401, client.post("Bearer nope-nope-nope-nope-nope", "application/json", event(uniqueId(), "1")).statusCode());
+    }
+
+    @Test
+    void schemaViolationsAre400NamingTheField() throws Exception {
+        HttpResponse<String> r = client.post(KEY, "application/json",
+                "{\"type\":\"a\",\"to\":{\"users\":[\"ok\",\"no|pipes\"]},\"class\":\"loud\"}");
+        assertEquals(400, r.statusCode());
+        JsonNode p = body(r);
+        assertEquals("urn:notify:problem:invalid-event", p.get("type").asText());
+        List<String> pointers = new ArrayList<>();
+        p.get("errors").forEach(e -> pointers.add(e.get("pointer").asText()));
+        assertTrue(pointers.contains("/to/users/1"), pointers.toString());
+        assertTrue(pointers.contains("/class"), pointers.toString());
+    }
+
+    @Test
+    void malformedJsonIs400() throws Exception {
+        HttpResponse<String> r = client.post(KEY, "application/json", "{\"type\":");
+        assertEquals(400, r.statusCode());
+        assertTrue(body(r).get("detail").asText().contains("malformed JSON"));
+    }
+
+    @Test
+    void tooLargeIs413() throws Exception {
+        String big = "{\"type\":\"a\",\"to\":{\"users\":[\"1\"]},\"data\":{\"s\":\"" + "x".repeat(70_000) + "\"}}";
+        HttpResponse<String> r = client.post(KEY, "application/json", big);
+        assertEquals(413, r.statusCode(), r.body());
+        String huge = "[" + (event(uniqueId(), "1") + ",").repeat(6).replaceAll(",$", "") + "]";
+        assertEquals(413, client.post(KEY, "application/json", huge).statusCode());
+        String overBody = "x".repeat(4 * 1024 * 1024 + 1);
+        HttpResponse<String> body = client.post(KEY, "application/json", overBody);
+        assertEquals(413, body.statusCode());
+        assertEquals("urn:notify:problem:body-too-large", body(body).get("type").asText());
+    }
+
+    @Test
+    void wrongContentTypeIs415() {
+        assertEquals(415, client.post(KEY, "text/plain", event(uniqueId(), "1")).statusCode());
+        assertEquals(415, client.post(KEY, null, event(uniqueId(), "1")).statusCode());
+    }
+
+    @Test
+    void batchesAnswerPerItemAndABadItemLosesNothingElse() throws Exception {
+        String a = uniqueId();
+        String c = uniqueId();
+        String ndjson = event(a, "1") + "\n{broken\n" + event(c, "3") + "\n"
+                + "{\"type\":\"x\",\"to\":{\"users\":[]}}\n";
+        HttpResponse<String> r = client.post(KEY, "application/x-ndjson", ndjson);
+        assertEquals(207, r.statusCode(), r.body());
+        JsonNode b = body(r);
+        assertEquals(2, b.get("accepted").asInt());
+        assertEquals(2, b.get("rejected").asInt());
+        assertEquals(List.of(202, 400, 202, 400), statuses(b));
+        assertEquals(1, recordsWithKey(a, 1).size());
+        assertEquals(1, recordsWithKey(c, 1).size());
+
+        String d = uniqueId();
+        HttpResponse<String> all = client.post(KEY, "application/json", "[" + event(d, "4") + "," + event(d, "4") + "]");
+        assertEquals(202, all.statusCode(), all.body());
+        JsonNode ab = body(all);
+        assertEquals(ab.get("results").get(0).get("offset"), ab.get("results").get(1).get("offset"));
+        assertEquals(1, recordsWithKey(d, 1).size());
+    }
+
+    @Test
+    void opsEndpointsAnswer() {
+        assertEquals(200, client.get("/healthz").statusCode());
+        assertEquals(200, client.get("/readyz").statusCode());
+        client.post(KEY, "application/json", event(uniqueId(), "1"));
+        String metrics = client.get("/metrics").body();
+        for (String name : List.of("notify_ingest_requests_total{status=\"202\"}", "notify_ingest_events_accepted_total",
+                "notify_ingest_produce_latency_seconds_bucket", "notify_ingest_inflight ", "notify_ingest_inflight_limit",
+                "notify_ingest_dedup_entries")) {
+            assertTrue(metrics.contains(name), name + " missing from /metrics");
+        }
+    }
+
+    private static List<Integer> statuses(JsonNode batch) {
+        List<Integer> out = new ArrayList<>();
+        batch.get("results").forEach(r -> out.add(r.get("status").asInt()));
+        return out;
+    }
+}

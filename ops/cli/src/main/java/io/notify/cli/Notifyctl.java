@@ -1,0 +1,24 @@
+package io.notify.cli;
+
+import io.notify.cli.bench.BenchCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code notifyctl}: the operator and analyst CLI. Exit codes: 0 ok, 1 failed, 2 bad usage. */
+@Command(name = "notifyctl", mixinStandardHelpOptions = true, version = "notifyctl 0.1.0",
+        description = "Operate, measure and inspect a Notify platform.",
+        subcommands = {BenchCommand.class, CommandLine.HelpCommand.class})
+public final class Notifyctl implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.err);
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new Notifyctl()).execute(args));
+    }
+}

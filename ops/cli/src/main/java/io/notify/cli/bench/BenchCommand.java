@@ -1,0 +1,18 @@
+package io.notify.cli.bench;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code notifyctl bench <scenario>}: reproducible measurements; each prints a table and writes JSON. */
+@Command(name = "bench", description = "Run a benchmark scenario and write its results.",
+        subcommands = {IngestBench.class})
+public final class BenchCommand implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.err);
+    }
+}

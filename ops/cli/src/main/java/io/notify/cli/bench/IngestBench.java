@@ -1,0 +1,160 @@
+package io.notify.cli.bench;
+
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.notify.common.config.Settings;
+import io.notify.devstack.KafkaBrokerProcess;
+import io.notify.ingest.IngestConfig;
+import io.notify.ingest.IngestServer;
+import io.notify.schemas.NotifyJson;
+import io.notify.schemas.topic.TopicCatalog;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code notifyctl bench ingest}: events/s accepted by ingest (202 = acks=all write) and accept
+ * latency, against a raw KafkaProducer writing the same bytes to the same broker in the same run.
+ * Runs are interleaved (raw, single, batch, raw, ...) so drift on a noisy machine hits all three;
+ * the report gives medians of the runs and the ratios of medians.
+ */
+@Command(name = "ingest", mixinStandardHelpOptions = true,
+        description = "Ingest throughput and accept latency vs raw KafkaProducer on the same broker.")
+public final class IngestBench implements Callable<Integer> {
+
+    @Option(names = "--duration", description = "Measured time per run (default: ${DEFAULT-VALUE}).", defaultValue = "10s")
+    String duration;
+
+    @Option(names = "--warmup", description = "Unmeasured warm-up per mode (default: ${DEFAULT-VALUE}).", defaultValue = "3s")
+    String warmup;
+
+    @Option(names = "--runs", description = "Runs per mode; medians are reported (default: ${DEFAULT-VALUE}).", defaultValue = "3")
+    int runs;
+
+    @Option(names = "--size", description = "Serialized event size in bytes (default: ${DEFAULT-VALUE}).", defaultValue = "1024")
+    int size;
+
+    @Option(names = "--concurrency", description = "Concurrent HTTP requests (default: ${DEFAULT-VALUE}).", defaultValue = "64")
+    int concurrency;
+
+    @Option(names = "--batch", description = "Events per NDJSON request in batch mode (default: ${DEFAULT-VALUE}).", defaultValue = "100")
+    int batch;
+
+    @Option(names = "--partitions", description = "Partitions of the benchmark topics (default: ${DEFAULT-VALUE}).", defaultValue = "6")
+    int partitions;
+
+    @Option(names = "--out", description = "Results folder (default: ${DEFAULT-VALUE}).", defaultValue = "results")
+    Path out;
+
+    /** What the JSON results file holds. */
+    public record Report(String scenario, Instant at, Map<String, Object> machine, Map<String, Object> settings,
+                         List<LoadResult> runs, Map<String, Double> medianEventsPerSecond, Map<String, Double> ratioToRaw) {
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Duration measure = Settings.parseDurationArg("--duration", duration);
+        Duration warm = Settings.parseDurationArg("--warmup", warmup);
+        BenchEvents events = new BenchEvents(size, 10_000);
+        String apiKey = "bench-producer-key-0123456789";
+        String prefix = "bench-" + Long.toString(System.currentTimeMillis(), 36) + "-";
+        List<LoadResult> results = new ArrayList<>();
+        System.err.printf("bench ingest: broker starting (child process); %d runs x %s per mode%n", runs, measure);
+        try (KafkaBrokerProcess broker = new KafkaBrokerProcess().start()) {
+            String rawTopic = prefix + "raw";
+            String eventsTopic = TopicCatalog.of(prefix).events().name();
+            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+                admin.createTopics(List.of(new NewTopic(rawTopic, partitions, (short) 1),
+                        new NewTopic(eventsTopic, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            }
+            try (IngestServer ingest = new IngestServer(IngestConfig.load(Settings.of(Map.of(
+                    "notify.ingest.port", "0",
+                    "notify.ingest.host", "127.0.0.1",
+                    "notify.kafka.bootstrap-servers", broker.bootstrapServers(),
+                    "notify.topic-prefix", prefix,
+                    "notify.ingest.api-keys", "bench:" + apiKey,
+                    "notify.ingest.max-batch-items", Integer.toString(Math.max(batch, 1))))))) {
+                ingest.start();
+                URI endpoint = URI.create("http://127.0.0.1:" + ingest.port() + "/v1/events");
+                RawProducerLoad.run("warmup", broker.bootstrapServers(), rawTopic, events, warm, 10_000);
+                HttpIngestLoad.run("warmup", endpoint, apiKey, events, warm, concurrency, 1);
+                HttpIngestLoad.run("warmup", endpoint, apiKey, events, warm, concurrency, batch);
+                for (int r = 1; r <= runs; r++) {
+                    results.add(progress(r, RawProducerLoad.run("raw-producer", broker.bootstrapServers(), rawTopic,
+                            events, measure, 10_000)));
+                    results.add(progress(r, HttpIngestLoad.run("ingest-single", endpoint, apiKey, events, measure,
+                            concurrency, 1)));
+                    results.add(progress(r, HttpIngestLoad.run("ingest-batch" + batch, endpoint, apiKey, events,
+                            measure, concurrency, batch)));
+                }
+            }
+        }
+        Report report = report(results);
+        print(report);
+        Files.createDirectories(out);
+        Path file = out.resolve("bench-ingest-" + report.at().toString().replace(':', '-') + ".json");
+        NotifyJson.mapper().copy().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), report);
+        System.err.println("wrote " + file);
+        return 0;
+    }
+
+    private LoadResult progress(int run, LoadResult r) {
+        System.err.printf("  run %d/%d %-16s %,10.0f events/s  p99 %7.1f ms  failures %d%n",
+                run, runs, r.name(), r.eventsPerSecond(), r.latency().p99(), r.failures());
+        return r;
+    }
+
+    private Report report(List<LoadResult> results) {
+        Map<String, Double> medians = new LinkedHashMap<>();
+        for (LoadResult r : results) {
+            medians.putIfAbsent(r.name(), median(results, r.name()));
+        }
+        double raw = medians.getOrDefault("raw-producer", 0.0);
+        Map<String, Double> ratios = new LinkedHashMap<>();
+        medians.forEach((k, v) -> ratios.put(k, raw == 0 ? 0 : Math.round(v / raw * 1000) / 1000.0));
+        Map<String, Object> machine = new LinkedHashMap<>();
+        machine.put("cores", Runtime.getRuntime().availableProcessors());
+        machine.put("java", System.getProperty("java.version"));
+        machine.put("os", System.getProperty("os.name") + " " + System.getProperty("os.arch"));
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("duration", duration);
+        settings.put("runs", runs);
+        settings.put("eventBytes", size);
+        settings.put("concurrency", concurrency);
+        settings.put("batch", batch);
+        settings.put("partitions", partitions);
+        return new Report("ingest", Instant.now(), machine, settings, results, medians, ratios);
+    }
+
+    static double median(List<LoadResult> results, String name) {
+        List<Double> values = results.stream().filter(r -> r.name().equals(name))
+                .map(LoadResult::eventsPerSecond).sorted(Comparator.naturalOrder()).toList();
+        int n = values.size();
+        return n == 0 ? 0 : n % 2 == 1 ? values.get(n / 2) : (values.get(n / 2 - 1) + values.get(n / 2)) / 2;
+    }
+
+    private static void print(Report report) {
+        System.out.printf("%n%-18s %14s %10s %10s %10s %10s %10s%n", "mode", "events/s (med)", "x raw",
+                "p50 ms", "p95 ms", "p99 ms", "max ms");
+        for (var e : report.medianEventsPerSecond().entrySet()) {
+            LoadResult mid = report.runs().stream().filter(r -> r.name().equals(e.getKey()))
+                    .min(Comparator.comparingDouble(r -> Math.abs(r.eventsPerSecond() - e.getValue()))).orElseThrow();
+            System.out.printf("%-18s %,14.0f %10.3f %10.2f %10.2f %10.2f %10.2f%n", e.getKey(), e.getValue(),
+                    report.ratioToRaw().get(e.getKey()), mid.latency().p50(), mid.latency().p95(),
+                    mid.latency().p99(), mid.latency().max());
+        }
+    }
+}
