@@ -1,0 +1,187 @@
+package io.notify.schemas.protocol;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.networknt.schema.Error;
+import com.networknt.schema.Schema;
+import io.notify.schemas.JsonSchemas;
+import io.notify.schemas.NotifyJson;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Encodes frames to JSON text and decodes untrusted text into frames.
+ *
+ * <p>Guarantees: {@link #encode} writes exactly the JSON of {@code frames-v1.schema.json}, fields
+ * in a fixed order, on one line (so it is a valid SSE {@code data:} line). The decoders throw
+ * {@link ProtocolException} and nothing else, naming the offending field, and reject text over
+ * their length bound before parsing it and nesting beyond {@link NotifyJson#MAX_NESTING_DEPTH}
+ * while parsing. {@link #decodeClientFrame} is strict: the frame must satisfy the schema exactly
+ * (unknown fields are errors), as the gateway must be with untrusted clients.
+ * {@link #decodeServerFrame} ignores unknown fields so a newer server can add some within
+ * {@code notify.v1} without breaking older clients. Thread-safe; share {@link #v1()}.
+ */
+public final class FrameCodec {
+
+    /** Longest client frame: a full resume frame of 100 streams is about 25 000 chars. */
+    public static final int MAX_CLIENT_FRAME_CHARS = 32 * 1024;
+    /** Longest server frame: event data is at most 64 KiB, plus the frame's own fields. */
+    public static final int MAX_SERVER_FRAME_CHARS = 128 * 1024;
+    public static final String SCHEMA_RESOURCE = "/io/notify/schemas/protocol/frames-v1.schema.json";
+
+    private static final FrameCodec V1 = new FrameCodec();
+
+    private final Schema schema = JsonSchemas.load(SCHEMA_RESOURCE);
+    private final ObjectWriter writer = NotifyJson.mapper().writerFor(Frame.class);
+    private final ObjectReader strictReader = NotifyJson.mapper().reader()
+            .with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+    private final ObjectReader tolerantReader = NotifyJson.mapper().reader()
+            .without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .with(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+
+    private FrameCodec() {
+    }
+
+    public static FrameCodec v1() {
+        return V1;
+    }
+
+    /** The frame as one line of JSON text. */
+    public String encode(Frame frame) {
+        if (frame == null) {
+            throw new IllegalArgumentException("frame is required");
+        }
+        try {
+            return writer.writeValueAsString(frame);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot encode a " + frame.frameType().wireName() + " frame", e);
+        }
+    }
+
+    /** Reads a frame sent by a client (gateway side): strict, schema-checked. */
+    public ClientFrame decodeClientFrame(String text) {
+        try {
+            JsonNode node = parse(text, MAX_CLIENT_FRAME_CHARS);
+            FrameType type = typeOf(node);
+            if (!type.sentByClient()) {
+                throw new ProtocolException("/t", "'" + type.wireName() + "' frames are sent by servers only");
+            }
+            List<Error> errors = schema.validate(node);
+            if (!errors.isEmpty()) {
+                throw schemaViolation(type, errors);
+            }
+            return (ClientFrame) bind(strictReader, type, node);
+        } catch (ProtocolException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new ProtocolException("", "unreadable frame: " + FrameTexts.firstLine(e.getMessage()), false, e);
+        }
+    }
+
+    /** Reads a frame sent by a server (client side): unknown fields are ignored. */
+    public ServerFrame decodeServerFrame(String text) {
+        try {
+            JsonNode node = parse(text, MAX_SERVER_FRAME_CHARS);
+            FrameType type = typeOf(node);
+            if (!type.sentByServer()) {
+                throw new ProtocolException("/t", "'" + type.wireName() + "' frames are sent by clients only");
+            }
+            return (ServerFrame) bind(tolerantReader, type, node);
+        } catch (ProtocolException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new ProtocolException("", "unreadable frame: " + FrameTexts.firstLine(e.getMessage()), false, e);
+        }
+    }
+
+    /**
+     * The SSE {@code id:} of a frame: the position of a durable event; for a reset, the head (the
+     * client's new position) or "" (clears {@code Last-Event-ID}) when there is none; empty for
+     * every other frame, which then carries no {@code id:} line and leaves the last id as it was.
+     */
+    public Optional<String> sseId(ServerFrame frame) {
+        if (frame instanceof EventFrame e) {
+            return e.position().map(p -> p.format());
+        }
+        if (frame instanceof ResetFrame r) {
+            return Optional.of(r.head() == null ? "" : r.head().format());
+        }
+        return Optional.empty();
+    }
+
+    private static JsonNode parse(String text, int maxChars) {
+        if (text == null || text.isBlank()) {
+            throw new ProtocolException("", "frame is empty; expected a JSON object");
+        }
+        if (text.length() > maxChars) {
+            throw new ProtocolException("", "frame is " + text.length() + " chars; at most " + maxChars);
+        }
+        JsonNode node;
+        try {
+            node = NotifyJson.mapper().readTree(text);
+        } catch (StreamConstraintsException e) {
+            throw new ProtocolException("", "frame nests deeper than " + NotifyJson.MAX_NESTING_DEPTH + " levels", false, e);
+        } catch (JsonProcessingException e) {
+            throw new ProtocolException("", "malformed JSON: " + FrameTexts.firstLine(e.getOriginalMessage()), false, e);
+        }
+        if (node == null || !node.isObject()) {
+            throw new ProtocolException("", "frame must be a JSON object");
+        }
+        return node;
+    }
+
+    private static FrameType typeOf(JsonNode node) {
+        JsonNode t = node.get("t");
+        if (t == null) {
+            throw new ProtocolException("/t", "is required (the frame type)");
+        }
+        if (!t.isTextual()) {
+            throw new ProtocolException("/t", "must be a string");
+        }
+        return FrameType.fromWire(t.textValue()).orElseThrow(() -> new ProtocolException("/t",
+                "unknown frame type '" + FrameTexts.clip(t.textValue()) + "'", true, null));
+    }
+
+    private static Frame bind(ObjectReader reader, FrameType type, JsonNode node) {
+        try {
+            return reader.forType(type.recordClass()).readValue(node);
+        } catch (UnrecognizedPropertyException e) {
+            String pointer = FramePointers.of(e.getPath());
+            throw new ProtocolException(pointer, "is not a field of the '" + type.wireName() + "' frame", false, e);
+        } catch (MismatchedInputException e) {
+            String pointer = FramePointers.of(e.getPath());
+            String why = e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Cannot map `null`")
+                    ? "is missing or null; the '" + type.wireName() + "' frame requires it"
+                    : "invalid '" + type.wireName() + "' frame: " + FramePointers.rootMessage(e);
+            throw new ProtocolException(pointer, why, false, e);
+        } catch (JsonMappingException e) {
+            throw new ProtocolException(FramePointers.of(e.getPath()),
+                    "invalid '" + type.wireName() + "' frame: " + FramePointers.rootMessage(e), false, e);
+        } catch (java.io.IOException e) {
+            throw new ProtocolException("", "invalid '" + type.wireName() + "' frame: " + FrameTexts.firstLine(e.getMessage()), false, e);
+        }
+    }
+
+    private static ProtocolException schemaViolation(FrameType type, List<Error> errors) {
+        Error first = errors.get(0);
+        String pointer = first.getInstanceLocation() == null ? "" : first.getInstanceLocation().toString();
+        String message = first.getMessage();
+        if (first.getProperty() != null && "required".equals(first.getKeyword())) {
+            pointer = pointer + "/" + FramePointers.escape(first.getProperty());
+            message = "is required by the '" + type.wireName() + "' frame";
+        } else if (first.getProperty() != null && "additionalProperties".equals(first.getKeyword())) {
+            pointer = pointer + "/" + FramePointers.escape(first.getProperty());
+            message = "is not a field of the '" + type.wireName() + "' frame";
+        } else if ("false".equals(first.getKeyword())) {
+            message = "is not allowed here";
+        }
+        return new ProtocolException(pointer, message);
+    }
+}

@@ -1,0 +1,5 @@
+package io.notify.schemas.protocol;
+
+/** A frame the gateway may send to a client. */
+public sealed interface ServerFrame extends Frame permits WelcomeFrame, EventFrame, ResetFrame, PingFrame, PongFrame {
+}

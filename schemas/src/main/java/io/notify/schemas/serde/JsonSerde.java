@@ -1,0 +1,75 @@
+package io.notify.schemas.serde;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import io.notify.schemas.NotifyJson;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * Kafka serde for a Notify wire record, as JSON through {@link NotifyJson#mapper()}.
+ * Guarantees: {@code null} maps to {@code null} both ways (tombstones pass through); every
+ * failure is a {@link SerializationException} whose message names the target type and the topic
+ * and whose cause is the underlying error (a constructor's rule or a Jackson error). Unknown
+ * fields are ignored on read, so a writer may add a field before every reader is upgraded (rolling
+ * deploys of fanout-streams and gateways); every rule the record states is still enforced.
+ * Thread-safe, stateless; {@code configure}/{@code close} do nothing.
+ */
+public final class JsonSerde<T> implements Serde<T> {
+
+    private final Class<T> type;
+    private final ObjectWriter writer;
+    private final ObjectReader reader;
+
+    private JsonSerde(Class<T> type) {
+        this.type = type;
+        this.writer = NotifyJson.mapper().writerFor(type);
+        this.reader = NotifyJson.mapper().readerFor(type).without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    }
+
+    public static <T> JsonSerde<T> of(Class<T> type) {
+        return new JsonSerde<>(type);
+    }
+
+    public Class<T> type() {
+        return type;
+    }
+
+    @Override
+    public Serializer<T> serializer() {
+        return (topic, value) -> {
+            if (value == null) {
+                return null;
+            }
+            try {
+                return writer.writeValueAsBytes(value);
+            } catch (Exception e) {
+                throw new SerializationException("cannot serialize " + type.getName() + " for topic '" + topic
+                        + "': " + SerdeErrors.firstLine(e), e);
+            }
+        };
+    }
+
+    @Override
+    public Deserializer<T> deserializer() {
+        return (topic, bytes) -> {
+            if (bytes == null) {
+                return null;
+            }
+            try {
+                return reader.readValue(bytes);
+            } catch (Exception e) {
+                throw new SerializationException("cannot deserialize " + type.getName() + " from topic '" + topic
+                        + "' (" + bytes.length + " bytes): " + SerdeErrors.rootMessage(e), e);
+            }
+        };
+    }
+
+    @Override
+    public String toString() {
+        return "JsonSerde<" + type.getSimpleName() + ">";
+    }
+}

@@ -1,0 +1,56 @@
+package io.notify.schemas.serde;
+
+import io.notify.schemas.event.EventEnvelope;
+import io.notify.schemas.stream.DeliveryMessage;
+import io.notify.schemas.stream.SequencedEvent;
+import io.notify.schemas.stream.StreamEvent;
+import io.notify.schemas.stream.StreamId;
+import io.notify.schemas.stream.UndeliveredEvent;
+import org.apache.kafka.common.serialization.Serde;
+
+/**
+ * The serde of every Notify wire type, so no module builds its own. All are thread-safe and
+ * stateless; the returned instances may be shared.
+ */
+public final class NotifySerdes {
+
+    private static final Serde<EventEnvelope> EVENT_ENVELOPE = new EventEnvelopeSerde();
+    private static final Serde<StreamId> STREAM_ID = new StreamIdSerde();
+    private static final JsonSerde<SequencedEvent> SEQUENCED_EVENT = JsonSerde.of(SequencedEvent.class);
+    private static final JsonSerde<StreamEvent> STREAM_EVENT = JsonSerde.of(StreamEvent.class);
+    private static final JsonSerde<DeliveryMessage> DELIVERY_MESSAGE = JsonSerde.of(DeliveryMessage.class);
+    private static final JsonSerde<UndeliveredEvent> UNDELIVERED_EVENT = JsonSerde.of(UndeliveredEvent.class);
+
+    private NotifySerdes() {
+    }
+
+    /** {@code notify.events} values: schema-validated on read. */
+    public static Serde<EventEnvelope> eventEnvelope() {
+        return EVENT_ENVELOPE;
+    }
+
+    /** Keys of stream-keyed topics: UTF-8 "u:42". */
+    public static Serde<StreamId> streamId() {
+        return STREAM_ID;
+    }
+
+    /** {@code notify.stream-log} values and inbox entries. */
+    public static Serde<SequencedEvent> sequencedEvent() {
+        return SEQUENCED_EVENT;
+    }
+
+    /** Either kind of per-stream event, told apart by {@code "class"}. */
+    public static Serde<StreamEvent> streamEvent() {
+        return STREAM_EVENT;
+    }
+
+    /** {@code notify.node.<nodeId>} values. */
+    public static Serde<DeliveryMessage> deliveryMessage() {
+        return DELIVERY_MESSAGE;
+    }
+
+    /** {@code notify.undelivered} values. */
+    public static Serde<UndeliveredEvent> undeliveredEvent() {
+        return UNDELIVERED_EVENT;
+    }
+}

@@ -1,0 +1,123 @@
+package io.notify.schemas.topic;
+
+import io.notify.schemas.event.EventEnvelope;
+import io.notify.schemas.serde.NotifySerdes;
+import io.notify.schemas.stream.DeliveryMessage;
+import io.notify.schemas.stream.Endpoints;
+import io.notify.schemas.stream.SequencedEvent;
+import io.notify.schemas.stream.StreamId;
+import io.notify.schemas.stream.UndeliveredEvent;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import org.apache.kafka.common.serialization.Serdes;
+
+/**
+ * Every Kafka topic of Notify, named under one prefix: {@code ""} in production, a unique prefix
+ * per test (e.g. {@code "it-7f3a."}) so tests never share topics. The prefix is prepended verbatim,
+ * so end it with '.' for readable names. Immutable and thread-safe; the fixed topics are built once.
+ * See docs/topics.md for partitions, retention, writers and readers.
+ */
+public final class TopicCatalog {
+
+    public static final String EVENTS = "notify.events";
+    public static final String EVENTS_DLQ = "notify.events.dlq";
+    public static final String STREAM_LOG = "notify.stream-log";
+    public static final String NODE_PREFIX = "notify.node.";
+    public static final String UNDELIVERED = "notify.undelivered";
+
+    /** Leaves room in Kafka's 249-char limit for the longest topic (a node topic with a 64-char node id). */
+    public static final Pattern PREFIX = Pattern.compile("^[A-Za-z0-9._-]{0,100}$");
+
+    private static final String STREAM_KEY = "stream id, UTF-8 text such as u:42";
+
+    private final String prefix;
+    private final Topic<String, EventEnvelope> events;
+    private final Topic<byte[], byte[]> eventsDlq;
+    private final Topic<StreamId, SequencedEvent> streamLog;
+    private final Topic<StreamId, UndeliveredEvent> undelivered;
+
+    private TopicCatalog(String prefix) {
+        this.prefix = prefix;
+        this.events = new Topic<>(prefix + EVENTS, Serdes.String(), NotifySerdes.eventEnvelope(),
+                "event id, UTF-8 text", "EventEnvelope v1 JSON (event-v1.schema.json)");
+        this.eventsDlq = new Topic<>(prefix + EVENTS_DLQ, Serdes.ByteArray(), Serdes.ByteArray(),
+                "the original key bytes, unchanged", "the original value bytes, unchanged; reason in notify.* headers");
+        this.streamLog = new Topic<>(prefix + STREAM_LOG, NotifySerdes.streamId(), NotifySerdes.sequencedEvent(),
+                STREAM_KEY, "SequencedEvent JSON");
+        this.undelivered = new Topic<>(prefix + UNDELIVERED, NotifySerdes.streamId(), NotifySerdes.undeliveredEvent(),
+                STREAM_KEY, "UndeliveredEvent JSON");
+    }
+
+    /** A catalog whose topic names all start with {@code prefix}; {@code ""} is production. */
+    public static TopicCatalog of(String prefix) {
+        if (prefix == null || !PREFIX.matcher(prefix).matches()) {
+            throw new IllegalArgumentException("topic prefix must be 0..100 chars of [A-Za-z0-9._-], got '" + prefix + "'");
+        }
+        return new TopicCatalog(prefix);
+    }
+
+    /** The production catalog (empty prefix). */
+    public static TopicCatalog production() {
+        return of("");
+    }
+
+    public String prefix() {
+        return prefix;
+    }
+
+    /** {@code notify.events}: what producers hand Notify. */
+    public Topic<String, EventEnvelope> events() {
+        return events;
+    }
+
+    /** {@code notify.events.dlq}: records of notify.events that failed validation, byte for byte. */
+    public Topic<byte[], byte[]> eventsDlq() {
+        return eventsDlq;
+    }
+
+    /** {@code notify.stream-log}: every durable event in its stream with its position. */
+    public Topic<StreamId, SequencedEvent> streamLog() {
+        return streamLog;
+    }
+
+    /** {@code notify.node.<nodeId>}: deliveries for one gateway node. */
+    public Topic<StreamId, DeliveryMessage> node(String nodeId) {
+        try {
+            Endpoints.requireNodeId(nodeId);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("cannot name the topic of a gateway node: " + e.getMessage(), e);
+        }
+        return new Topic<>(prefix + NODE_PREFIX + nodeId, NotifySerdes.streamId(), NotifySerdes.deliveryMessage(),
+                STREAM_KEY, "DeliveryMessage JSON");
+    }
+
+    /** {@code notify.undelivered}: events that reached no live connection. */
+    public Topic<StreamId, UndeliveredEvent> undelivered() {
+        return undelivered;
+    }
+
+    /** The fixed topics (node topics are per node and not listed). */
+    public List<Topic<?, ?>> fixedTopics() {
+        return List.of(events, eventsDlq, streamLog, undelivered);
+    }
+
+    /** Matches the names of all node topics under this prefix; group 1 is the node id. */
+    public Pattern nodeTopicPattern() {
+        return Pattern.compile("^" + Pattern.quote(prefix + NODE_PREFIX) + "([A-Za-z0-9._-]{1,64})$");
+    }
+
+    /** The node id of a node topic name under this prefix, or empty for any other name. */
+    public Optional<String> nodeIdOf(String topicName) {
+        if (topicName == null) {
+            return Optional.empty();
+        }
+        var m = nodeTopicPattern().matcher(topicName);
+        return m.matches() ? Optional.of(m.group(1)) : Optional.empty();
+    }
+
+    @Override
+    public String toString() {
+        return "TopicCatalog[prefix='" + prefix + "']";
+    }
+}

@@ -1,0 +1,201 @@
+package io.notify.schemas.protocol;
+
+import static io.notify.schemas.protocol.Frames.U42;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.notify.schemas.stream.Position;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class FrameCodecTest {
+
+    private final FrameCodec codec = FrameCodec.v1();
+
+    @Test
+    void exactServerFrames() {
+        assertEquals("{\"t\":\"welcome\",\"protocol\":\"notify.v1\",\"nodeId\":\"gw-1\",\"connectionId\":\"c-7f3a\","
+                + "\"streams\":[\"u:42\"],\"pingIntervalMs\":25000,\"serverTime\":1764410130123}", codec.encode(Frames.WELCOME));
+        assertEquals("{\"t\":\"event\",\"stream\":\"u:42\",\"epoch\":\"k3x9m2p8q7rdw5ta\",\"seq\":17,\"id\":\"ord-1:shipped\","
+                + "\"type\":\"order.shipped\",\"class\":\"durable\",\"data\":{\"orderId\":\"ord-1\"},"
+                + "\"occurredAt\":\"2026-11-29T10:15:30.123+01:00\"}", codec.encode(Frames.DURABLE));
+        assertEquals("{\"t\":\"event\",\"stream\":\"u:42\",\"id\":\"typing-1\",\"type\":\"chat.typing\",\"class\":\"ephemeral\","
+                + "\"data\":{\"room\":\"r1\"}}", codec.encode(Frames.EPHEMERAL));
+        assertEquals("{\"t\":\"reset\",\"stream\":\"u:42\",\"reason\":\"position_too_old\","
+                + "\"head\":{\"epoch\":\"k3x9m2p8q7rdw5ta\",\"seq\":1200},\"firstSeq\":201}", codec.encode(Frames.RESET_TOO_OLD));
+        assertEquals("{\"t\":\"reset\",\"stream\":\"u:42\",\"reason\":\"epoch_mismatch\","
+                + "\"head\":{\"epoch\":\"k3x9m2p8q7rdw5ta\",\"seq\":3},\"firstSeq\":1}", codec.encode(Frames.RESET_EPOCH));
+        assertEquals("{\"t\":\"reset\",\"stream\":\"u:42\",\"reason\":\"unknown_stream\"}", codec.encode(Frames.RESET_UNKNOWN));
+        assertEquals("{\"t\":\"ping\"}", codec.encode(PingFrame.INSTANCE));
+        assertEquals("{\"t\":\"pong\"}", codec.encode(PongFrame.INSTANCE));
+    }
+
+    @Test
+    void exactClientFrames() {
+        assertEquals("{\"t\":\"resume\",\"streams\":[{\"stream\":\"u:42\",\"epoch\":\"k3x9m2p8q7rdw5ta\",\"seq\":17}]}",
+                codec.encode(Frames.RESUME));
+        assertEquals("{\"t\":\"resume\",\"streams\":[]}", codec.encode(Frames.RESUME_LIVE));
+        assertEquals("{\"t\":\"ack\",\"stream\":\"u:42\",\"seq\":17}", codec.encode(Frames.ACK));
+    }
+
+    @Test
+    void everyFrameRoundTrips() {
+        for (ServerFrame f : Frames.SERVER) {
+            assertEquals(f, codec.decodeServerFrame(codec.encode(f)), f.frameType().wireName());
+        }
+        for (ClientFrame f : Frames.CLIENT) {
+            assertEquals(f, codec.decodeClientFrame(codec.encode(f)), f.frameType().wireName());
+        }
+    }
+
+    @Test
+    void frameLevelErrors() {
+        assertRejected("", "", null);
+        assertRejected("", "   ", null);
+        assertRejected("", null, null);
+        assertRejected("", "{\"t\":", "malformed JSON");
+        assertRejected("", "[1,2]", "must be a JSON object");
+        assertRejected("", "\"ping\"", "must be a JSON object");
+        assertRejected("", "{\"t\":\"ping\"} {}", "malformed JSON");
+        assertRejected("", "{\"t\":\"ping\",\"t\":\"ack\"}", "malformed JSON");
+        assertRejected("/t", "{}", "is required");
+        assertRejected("/t", "{\"t\":1}", "must be a string");
+        assertRejected("/t", "{\"t\":\"welcome\"}", "sent by servers only");
+        ProtocolException unknown = assertRejected("/t", "{\"t\":\"zap\"}", "unknown frame type 'zap'");
+        assertTrue(unknown.isUnknownType());
+    }
+
+    @Test
+    void tooLongAndTooDeep() {
+        String longFrame = "{\"t\":\"ping\",\"pad\":\"" + "x".repeat(FrameCodec.MAX_CLIENT_FRAME_CHARS) + "\"}";
+        assertRejected("", longFrame, "chars; at most " + FrameCodec.MAX_CLIENT_FRAME_CHARS);
+        String deep = "{\"t\":\"ping\",\"x\":" + "[".repeat(100) + "]".repeat(100) + "}";
+        assertRejected("", deep, "nests deeper than 64");
+        ProtocolException e = assertThrows(ProtocolException.class, () -> codec.decodeServerFrame(
+                "{\"t\":\"ping\",\"pad\":\"" + "x".repeat(FrameCodec.MAX_SERVER_FRAME_CHARS) + "\"}"));
+        assertTrue(e.getMessage().contains("at most " + FrameCodec.MAX_SERVER_FRAME_CHARS), e.getMessage());
+    }
+
+    @Test
+    void clientFieldErrorsNameTheField() {
+        assertRejected("/seq", "{\"t\":\"ack\",\"stream\":\"u:42\"}", "is required by the 'ack' frame");
+        assertRejected("/seq", "{\"t\":\"ack\",\"stream\":\"u:42\",\"seq\":0}", null);
+        assertRejected("/seq", "{\"t\":\"ack\",\"stream\":\"u:42\",\"seq\":\"5\"}", null);
+        assertRejected("/seq", "{\"t\":\"ack\",\"stream\":\"u:42\",\"seq\":9007199254740992}", null);
+        assertRejected("/stream", "{\"t\":\"ack\",\"stream\":\"u:a|b\",\"seq\":1}", null);
+        assertRejected("/extra", "{\"t\":\"ack\",\"stream\":\"u:42\",\"seq\":1,\"extra\":true}", "is not a field of the 'ack' frame");
+        assertRejected("/streams", "{\"t\":\"resume\"}", "is required");
+        assertRejected("/streams/0/epoch", "{\"t\":\"resume\",\"streams\":[{\"stream\":\"u:1\",\"epoch\":\"a:b\",\"seq\":1}]}", null);
+        assertRejected("/streams/0/seq", "{\"t\":\"resume\",\"streams\":[{\"stream\":\"u:1\",\"epoch\":\"e\"}]}", "is required");
+        assertRejected("/x", "{\"t\":\"ping\",\"x\":1}", "is not a field of the 'ping' frame");
+        ProtocolException dup = assertRejected("", "{\"t\":\"resume\",\"streams\":[{\"stream\":\"u:1\",\"epoch\":\"e\",\"seq\":1},"
+                + "{\"stream\":\"u:1\",\"epoch\":\"e\",\"seq\":2}]}", "u:1 more than once");
+        assertFalse(dup.isUnknownType());
+    }
+
+    @Test
+    void resumeIsBoundedTo100Streams() {
+        List<ResumePoint> points = new ArrayList<>();
+        for (int i = 0; i < ResumeFrame.MAX_STREAMS; i++) {
+            points.add(new ResumePoint(io.notify.schemas.stream.StreamId.forUser("user-" + i), "e", 1));
+        }
+        ResumeFrame full = new ResumeFrame(points);
+        String fullText = codec.encode(full);
+        assertTrue(fullText.length() < FrameCodec.MAX_CLIENT_FRAME_CHARS);
+        assertEquals(full, codec.decodeClientFrame(fullText));
+        String over = fullText.replace("]}", ",{\"stream\":\"u:extra\",\"epoch\":\"e\",\"seq\":1}]}");
+        assertRejected("/streams", over, null);
+        points.add(new ResumePoint(U42, "e", 1));
+        assertThrows(IllegalArgumentException.class, () -> new ResumeFrame(points));
+    }
+
+    @Test
+    void serverFramesTolerateNewFieldsButNotBrokenOnes() {
+        EventFrame e = (EventFrame) codec.decodeServerFrame("{\"t\":\"event\",\"stream\":\"u:42\",\"epoch\":\"e\",\"seq\":3,"
+                + "\"id\":\"x\",\"type\":\"a\",\"class\":\"durable\",\"data\":{},\"addedLater\":{\"k\":1}}");
+        assertEquals(Optional.of(Position.of("e", 3)), e.position());
+        assertServerRejected("/t", "{\"t\":\"ack\",\"stream\":\"u:42\",\"seq\":1}", "sent by clients only");
+        assertServerRejected("", "{\"t\":\"event\",\"stream\":\"u:42\",\"id\":\"x\",\"type\":\"a\",\"class\":\"durable\",\"data\":{}}",
+                "a durable event needs epoch");
+        assertServerRejected("", "{\"t\":\"event\",\"stream\":\"u:42\",\"seq\":4,\"id\":\"x\",\"type\":\"a\",\"class\":\"ephemeral\",\"data\":{}}",
+                "an ephemeral event has no position");
+        assertServerRejected("/reason", "{\"t\":\"reset\",\"stream\":\"u:42\",\"reason\":\"what\"}", "reason must be");
+        assertServerRejected("/pingIntervalMs", "{\"t\":\"welcome\",\"protocol\":\"notify.v1\",\"nodeId\":\"n\","
+                + "\"connectionId\":\"c\",\"streams\":[\"u:1\"],\"serverTime\":1}", "is missing or null");
+        assertServerRejected("", "{\"t\":\"reset\",\"stream\":\"u:42\",\"reason\":\"unknown_stream\",\"firstSeq\":1}",
+                "has no head and no firstSeq");
+    }
+
+    @Test
+    void decodersThrowNothingButProtocolException() {
+        Random random = new Random(42);
+        List<String> seeds = new ArrayList<>();
+        Frames.SERVER.forEach(f -> seeds.add(codec.encode(f)));
+        Frames.CLIENT.forEach(f -> seeds.add(codec.encode(f)));
+        String alphabet = "{}[]\",:0123456789-.eE tnulrfasx\\u00e9\uD83D\n";
+        for (int i = 0; i < 20_000; i++) {
+            StringBuilder sb = new StringBuilder(seeds.get(random.nextInt(seeds.size())));
+            int edits = 1 + random.nextInt(4);
+            for (int k = 0; k < edits && sb.length() > 0; k++) {
+                int at = random.nextInt(sb.length());
+                switch (random.nextInt(3)) {
+                    case 0 -> sb.deleteCharAt(at);
+                    case 1 -> sb.insert(at, alphabet.charAt(random.nextInt(alphabet.length())));
+                    default -> sb.setCharAt(at, alphabet.charAt(random.nextInt(alphabet.length())));
+                }
+            }
+            String text = sb.toString();
+            try {
+                codec.decodeClientFrame(text);
+            } catch (ProtocolException expected) {
+                // the only failure allowed
+            }
+            try {
+                codec.decodeServerFrame(text);
+            } catch (ProtocolException expected) {
+                // the only failure allowed
+            }
+        }
+    }
+
+    @Test
+    void sseIds() {
+        assertEquals(Optional.of("k3x9m2p8q7rdw5ta:17"), codec.sseId(Frames.DURABLE));
+        assertEquals(Optional.empty(), codec.sseId(Frames.EPHEMERAL));
+        assertEquals(Optional.of("k3x9m2p8q7rdw5ta:1200"), codec.sseId(Frames.RESET_TOO_OLD));
+        assertEquals(Optional.of(""), codec.sseId(Frames.RESET_UNKNOWN));
+        assertEquals(Optional.empty(), codec.sseId(Frames.WELCOME));
+        assertEquals(Optional.empty(), codec.sseId(PingFrame.INSTANCE));
+    }
+
+    @Test
+    void encodedFramesAreOneLine() {
+        EventFrame multiline = new EventFrame(U42, null, null, "x", "a", io.notify.schemas.event.EventClass.EPHEMERAL,
+                com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode().put("text", "a\nb\r\nc"), null);
+        String text = codec.encode(multiline);
+        assertFalse(text.contains("\n") || text.contains("\r"), text);
+    }
+
+    private ProtocolException assertRejected(String field, String text, String messagePart) {
+        ProtocolException e = assertThrows(ProtocolException.class, () -> codec.decodeClientFrame(text), text);
+        assertEquals(field, e.field(), e.getMessage());
+        if (messagePart != null) {
+            assertTrue(e.getMessage().contains(messagePart), e.getMessage());
+        }
+        if (!field.isEmpty()) {
+            assertTrue(e.getMessage().startsWith(field + ": "), e.getMessage());
+        }
+        return e;
+    }
+
+    private void assertServerRejected(String field, String text, String messagePart) {
+        ProtocolException e = assertThrows(ProtocolException.class, () -> codec.decodeServerFrame(text), text);
+        assertEquals(field, e.field(), e.getMessage());
+        assertTrue(e.getMessage().contains(messagePart), e.getMessage());
+    }
+}

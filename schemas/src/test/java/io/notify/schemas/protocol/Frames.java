@@ -1,0 +1,35 @@
+package io.notify.schemas.protocol;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.notify.schemas.event.EventClass;
+import io.notify.schemas.stream.Position;
+import io.notify.schemas.stream.StreamId;
+import java.time.OffsetDateTime;
+import java.util.List;
+
+/** Sample frames of every kind, shared by the protocol tests; the docs show the same JSON. */
+final class Frames {
+
+    static final StreamId U42 = StreamId.forUser("42");
+    static final String EPOCH = "k3x9m2p8q7rdw5ta";
+
+    static final WelcomeFrame WELCOME = WelcomeFrame.v1("gw-1", "c-7f3a", List.of(U42), 25_000, 1764410130123L);
+    static final EventFrame DURABLE = new EventFrame(U42, EPOCH, 17L, "ord-1:shipped", "order.shipped", EventClass.DURABLE,
+            JsonNodeFactory.instance.objectNode().put("orderId", "ord-1"),
+            OffsetDateTime.parse("2026-11-29T10:15:30.123+01:00"));
+    static final EventFrame EPHEMERAL = new EventFrame(U42, null, null, "typing-1", "chat.typing", EventClass.EPHEMERAL,
+            JsonNodeFactory.instance.objectNode().put("room", "r1"), null);
+    static final ResetFrame RESET_TOO_OLD = ResetFrame.positionTooOld(U42, Position.of(EPOCH, 1200), 201);
+    static final ResetFrame RESET_EPOCH = ResetFrame.epochMismatch(U42, Position.of(EPOCH, 3), 1);
+    static final ResetFrame RESET_UNKNOWN = ResetFrame.unknownStream(U42);
+    static final ResumeFrame RESUME = ResumeFrame.of(ResumePoint.of(U42, Position.of(EPOCH, 17)));
+    static final ResumeFrame RESUME_LIVE = ResumeFrame.live();
+    static final AckFrame ACK = new AckFrame(U42, 17);
+
+    static final List<ServerFrame> SERVER = List.of(WELCOME, DURABLE, EPHEMERAL, RESET_TOO_OLD, RESET_EPOCH, RESET_UNKNOWN,
+            PingFrame.INSTANCE, PongFrame.INSTANCE);
+    static final List<ClientFrame> CLIENT = List.of(RESUME, RESUME_LIVE, ACK, PingFrame.INSTANCE, PongFrame.INSTANCE);
+
+    private Frames() {
+    }
+}

@@ -1,0 +1,131 @@
+package io.notify.schemas.serde;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.notify.schemas.event.EventClass;
+import io.notify.schemas.event.EventEnvelope;
+import io.notify.schemas.event.InvalidEventException;
+import io.notify.schemas.event.Recipients;
+import io.notify.schemas.stream.DeliveryMessage;
+import io.notify.schemas.stream.LiveEvent;
+import io.notify.schemas.stream.SequencedEvent;
+import io.notify.schemas.stream.StreamEvent;
+import io.notify.schemas.stream.StreamId;
+import io.notify.schemas.stream.UndeliveredEvent;
+import io.notify.schemas.stream.UndeliveredReason;
+import java.nio.charset.StandardCharsets;
+import java.time.OffsetDateTime;
+import java.util.List;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Serde;
+import org.junit.jupiter.api.Test;
+
+class SerdeTest {
+
+    static final StreamId U42 = StreamId.forUser("42");
+    static final SequencedEvent SEQUENCED = new SequencedEvent(U42, "ep1", 5, "e-1", "order.shipped",
+            JsonNodeFactory.instance.objectNode().put("n", 1), OffsetDateTime.parse("2026-11-29T10:15:30+01:00"),
+            "orders", 100, 101);
+    static final LiveEvent LIVE = new LiveEvent(U42, "e-2", "chat.typing", null, null, "k", null, 100);
+
+    @Test
+    void everyValueTypeRoundTrips() {
+        assertRoundTrip(NotifySerdes.sequencedEvent(), SEQUENCED);
+        assertRoundTrip(NotifySerdes.streamEvent(), SEQUENCED);
+        assertRoundTrip(NotifySerdes.streamEvent(), LIVE);
+        assertRoundTrip(NotifySerdes.deliveryMessage(), DeliveryMessage.toConnections(SEQUENCED, List.of("c1", "c2"), 102));
+        assertRoundTrip(NotifySerdes.deliveryMessage(), DeliveryMessage.toAll(LIVE, 102));
+        assertRoundTrip(NotifySerdes.undeliveredEvent(), UndeliveredEvent.of(SEQUENCED, UndeliveredReason.REGISTRY_UNAVAILABLE, 103));
+        assertRoundTrip(NotifySerdes.streamId(), U42);
+        assertRoundTrip(NotifySerdes.eventEnvelope(), new EventEnvelope("e-3", "order.shipped", Recipients.users("42", "7"),
+                EventClass.EPHEMERAL, JsonNodeFactory.instance.objectNode().put("a", "b"),
+                OffsetDateTime.parse("2026-11-29T10:15:30.5-05:00"), "c", "s"));
+    }
+
+    @Test
+    void nullIsNullBothWays() {
+        for (Serde<?> serde : List.of(NotifySerdes.sequencedEvent(), NotifySerdes.deliveryMessage(), NotifySerdes.streamEvent(),
+                NotifySerdes.undeliveredEvent(), NotifySerdes.streamId(), NotifySerdes.eventEnvelope())) {
+            assertNull(serializeRaw(serde, null), serde.toString());
+            assertNull(serde.deserializer().deserialize("t", null), serde.toString());
+        }
+    }
+
+    @Test
+    void streamIdKeyIsPlainUtf8() {
+        assertArrayEquals("u:42".getBytes(StandardCharsets.UTF_8), NotifySerdes.streamId().serializer().serialize("t", U42));
+        SerializationException e = assertThrows(SerializationException.class,
+                () -> NotifySerdes.streamId().deserializer().deserialize("notify.node.gw-1", "\"u:42\"".getBytes(StandardCharsets.UTF_8)));
+        assertTrue(e.getMessage().contains("notify.node.gw-1"), e.getMessage());
+        assertNotNull(e.getCause());
+    }
+
+    @Test
+    void malformedBytesNameTheTypeAndTopic() {
+        SerializationException e = assertThrows(SerializationException.class,
+                () -> NotifySerdes.deliveryMessage().deserializer().deserialize("notify.node.gw-1", "{not json".getBytes(StandardCharsets.UTF_8)));
+        assertTrue(e.getMessage().contains(DeliveryMessage.class.getName()), e.getMessage());
+        assertTrue(e.getMessage().contains("notify.node.gw-1"), e.getMessage());
+        assertNotNull(e.getCause());
+        assertThrows(SerializationException.class, () -> NotifySerdes.sequencedEvent().deserializer().deserialize("t", new byte[0]));
+    }
+
+    @Test
+    void constructorRulesSurfaceInTheMessage() {
+        String zeroSeq = "{\"stream\":\"u:42\",\"epoch\":\"e\",\"seq\":0,\"id\":\"x\",\"type\":\"a\",\"class\":\"durable\","
+                + "\"data\":{},\"ingestedAt\":1,\"sequencedAt\":1}";
+        SerializationException e = assertThrows(SerializationException.class,
+                () -> NotifySerdes.sequencedEvent().deserializer().deserialize("notify.stream-log", zeroSeq.getBytes(StandardCharsets.UTF_8)));
+        assertTrue(e.getMessage().contains("seq must be from 1"), e.getMessage());
+        String ephemeralAsSequenced = "{\"stream\":\"u:42\",\"id\":\"x\",\"type\":\"a\",\"class\":\"ephemeral\",\"data\":{},\"ingestedAt\":1}";
+        assertThrows(SerializationException.class, () -> NotifySerdes.sequencedEvent().deserializer()
+                .deserialize("notify.stream-log", ephemeralAsSequenced.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @Test
+    void newFieldsFromANewerWriterAreIgnored() {
+        String withExtra = "{\"stream\":\"u:42\",\"connections\":[],\"priority\":\"high\",\"event\":{\"stream\":\"u:42\","
+                + "\"id\":\"e-2\",\"type\":\"chat.typing\",\"class\":\"ephemeral\",\"data\":{},\"ttlMs\":500,"
+                + "\"ingestedAt\":100},\"routedAt\":102}";
+        DeliveryMessage m = NotifySerdes.deliveryMessage().deserializer().deserialize("t", withExtra.getBytes(StandardCharsets.UTF_8));
+        assertEquals("e-2", m.event().id());
+    }
+
+    @Test
+    void eventsAreSchemaValidatedOnRead() {
+        byte[] bad = "{\"type\":\"a\",\"to\":{\"users\":[\"1\"]},\"colour\":1}".getBytes(StandardCharsets.UTF_8);
+        SerializationException e = assertThrows(SerializationException.class,
+                () -> NotifySerdes.eventEnvelope().deserializer().deserialize("notify.events", bad));
+        InvalidEventException cause = assertInstanceOf(InvalidEventException.class, e.getCause());
+        assertEquals("/colour", cause.violations().get(0).pointer());
+        assertTrue(e.getMessage().contains(EventEnvelope.class.getName()), e.getMessage());
+    }
+
+    @Test
+    void jsonSerdeSerializationFailureIsWrapped() {
+        JsonSerde<StreamEvent> serde = JsonSerde.of(StreamEvent.class);
+        assertEquals(StreamEvent.class, serde.type());
+        JsonSerde<Object> broken = JsonSerde.of(Object.class);
+        SerializationException e = assertThrows(SerializationException.class,
+                () -> broken.serializer().serialize("t", new Object()));
+        assertTrue(e.getMessage().contains("java.lang.Object"), e.getMessage());
+        assertNotNull(e.getCause());
+    }
+
+    private static <T> void assertRoundTrip(Serde<T> serde, T value) {
+        byte[] bytes = serde.serializer().serialize("t", value);
+        assertEquals(value, serde.deserializer().deserialize("t", bytes), serde.toString());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> byte[] serializeRaw(Serde<T> serde, Object value) {
+        return serde.serializer().serialize("t", (T) value);
+    }
+}
