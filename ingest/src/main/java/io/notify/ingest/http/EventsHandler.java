@@ -1,6 +1,7 @@
 package io.notify.ingest.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.notify.common.http.BodyReader;
 import io.notify.common.http.HttpResponses;
 import io.notify.common.http.Problem;
 import io.notify.ingest.IngestMetrics;
@@ -77,14 +78,10 @@ public final class EventsHandler implements HttpHandler {
             reject(exchange, Problems.unsupportedMediaType(contentType));
             return;
         }
-        if (exchange.getRequestContentLength() > maxBatchBytes) {
-            reject(exchange, Problems.bodyTooLarge(maxBatchBytes));
-            return;
-        }
-        exchange.setMaxEntitySize(maxBatchBytes);
-        exchange.getRequestReceiver().receiveFullBytes(
+        BodyReader.read(exchange, maxBatchBytes,
                 (ex, body) -> ex.dispatch(e -> process(e, body, format, producer)),
-                (ex, error) -> onReadError(ex, error));
+                ex -> reject(ex, Problems.bodyTooLarge(maxBatchBytes)),
+                this::onReadError);
     }
 
     private void onReadError(HttpServerExchange exchange, IOException error) {

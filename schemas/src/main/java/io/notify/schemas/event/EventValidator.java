@@ -6,17 +6,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
-import com.networknt.schema.SchemaRegistry;
-import com.networknt.schema.SchemaRegistryConfig;
-import com.networknt.schema.SpecificationVersion;
-import com.networknt.schema.path.PathType;
+import io.notify.schemas.JsonSchemas;
 import io.notify.schemas.NotifyJson;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Validates documents against the v1 event schema and binds them to {@link EventEnvelope}.
@@ -26,7 +20,7 @@ import java.util.Locale;
 public final class EventValidator {
 
     public static final String SCHEMA_RESOURCE = "/io/notify/schemas/event-v1.schema.json";
-    private static final EventValidator V1 = new EventValidator(loadSchema(SCHEMA_RESOURCE));
+    private static final EventValidator V1 = new EventValidator(JsonSchemas.load(SCHEMA_RESOURCE));
 
     private final Schema schema;
 
@@ -149,23 +143,5 @@ public final class EventValidator {
         }
         int nl = s.indexOf('\n');
         return nl < 0 ? s : s.substring(0, nl);
-    }
-
-    private static Schema loadSchema(String resource) {
-        SchemaRegistryConfig config = SchemaRegistryConfig.builder()
-                .pathType(PathType.JSON_POINTER)
-                .formatAssertionsEnabled(true)
-                .locale(Locale.ROOT)
-                .build();
-        SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
-                b -> b.schemaRegistryConfig(config));
-        try (InputStream in = EventValidator.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IllegalStateException("schema resource missing: " + resource);
-            }
-            return registry.getSchema(NotifyJson.mapper().readTree(in));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -7,7 +7,6 @@ import io.notify.ingest.IngestConfig;
 import io.notify.ingest.IngestServer;
 import io.notify.schemas.NotifyJson;
 import io.notify.schemas.topic.TopicCatalog;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -68,7 +67,6 @@ public final class IngestBench implements Callable<Integer> {
     public Integer call() throws Exception {
         Duration measure = Settings.parseDurationArg("--duration", duration);
         Duration warm = Settings.parseDurationArg("--warmup", warmup);
-        BenchEvents events = new BenchEvents(size, 10_000);
         String apiKey = "bench-producer-key-0123456789";
         String prefix = "bench-" + Long.toString(System.currentTimeMillis(), 36) + "-";
         List<LoadResult> results = new ArrayList<>();
@@ -88,17 +86,22 @@ public final class IngestBench implements Callable<Integer> {
                     "notify.ingest.api-keys", "bench:" + apiKey,
                     "notify.ingest.max-batch-items", Integer.toString(Math.max(batch, 1))))))) {
                 ingest.start();
-                URI endpoint = URI.create("http://127.0.0.1:" + ingest.port() + "/v1/events");
-                RawProducerLoad.run("warmup", broker.bootstrapServers(), rawTopic, events, warm, 10_000);
-                HttpIngestLoad.run("warmup", endpoint, apiKey, events, warm, concurrency, 1);
-                HttpIngestLoad.run("warmup", endpoint, apiKey, events, warm, concurrency, batch);
+                String endpoint = "127.0.0.1:" + ingest.port();
+                String bootstrap = broker.bootstrapServers();
+                String bytes = Integer.toString(size);
+                String conc = Integer.toString(concurrency);
+                // One mode = one load-generator process; runs interleave modes so drift hits all alike.
+                List<String[]> modes = List.of(
+                        new String[] {"raw", bootstrap, rawTopic, bytes, null, "10000"},
+                        new String[] {"http", endpoint, apiKey, bytes, null, conc, "1"},
+                        new String[] {"http", endpoint, apiKey, bytes, null, conc, Integer.toString(batch)});
+                for (String[] mode : modes) {
+                    LoadGenerator.run(warm, withDuration(mode, warm));
+                }
                 for (int r = 1; r <= runs; r++) {
-                    results.add(progress(r, RawProducerLoad.run("raw-producer", broker.bootstrapServers(), rawTopic,
-                            events, measure, 10_000)));
-                    results.add(progress(r, HttpIngestLoad.run("ingest-single", endpoint, apiKey, events, measure,
-                            concurrency, 1)));
-                    results.add(progress(r, HttpIngestLoad.run("ingest-batch" + batch, endpoint, apiKey, events,
-                            measure, concurrency, batch)));
+                    for (String[] mode : modes) {
+                        results.add(progress(r, LoadGenerator.run(measure, withDuration(mode, measure))));
+                    }
                 }
             }
         }
@@ -109,6 +112,12 @@ public final class IngestBench implements Callable<Integer> {
         NotifyJson.mapper().copy().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), report);
         System.err.println("wrote " + file);
         return 0;
+    }
+
+    private static String[] withDuration(String[] mode, Duration d) {
+        String[] args = mode.clone();
+        args[4] = Long.toString(d.toMillis());
+        return args;
     }
 
     private LoadResult progress(int run, LoadResult r) {
