@@ -1,0 +1,220 @@
+package io.notify.devstack;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real standalone {@code redis-server} as a child process, bound to 127.0.0.1 with persistence
+ * off (no RDB snapshots, no AOF).
+ *
+ * <p>The port is fixed when the object is created, so {@link #restart()} comes back on the same
+ * {@link #uri()}; data does not survive a restart. Guarantees: {@link #start()} returns only after
+ * the server logged "Ready to accept connections" and answered {@code PING} with {@code +PONG};
+ * {@link #stop()} is SIGTERM and waits for the exit (SIGKILL after {@link #STOP_TIMEOUT});
+ * {@link #kill()} is SIGKILL; a JVM shutdown hook kills a server still running.
+ */
+public final class RedisServer implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RedisServer.class);
+
+    public static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
+    private static final String READY_MARKER = "Ready to accept connections";
+
+    private final RedisOptions options;
+    private final int port;
+    private final Path dataDir;
+    private final boolean temporaryDataDir;
+    private final Thread killOnExit;
+    private Path binary;
+    private volatile Process process;
+    private ProcessOutput output;
+    private boolean closed;
+
+    /** A server on a free port with a temporary dir; not started yet. */
+    public RedisServer() {
+        this(RedisOptions.defaults());
+    }
+
+    /** A server with these options; not started yet. */
+    public RedisServer(RedisOptions options) {
+        this.options = options;
+        this.port = FreePorts.resolve(options.port());
+        this.temporaryDataDir = options.dataDir() == null;
+        this.dataDir = DataDirs.createOrTemp(options.dataDir(), "notify-redis-");
+        this.killOnExit = new Thread(this::killQuietly, "notify-devstack-kill-redis-" + port);
+        Runtime.getRuntime().addShutdownHook(killOnExit);
+    }
+
+    /** Creates and starts a server with these options. */
+    public static RedisServer start(RedisOptions options) {
+        RedisServer server = new RedisServer(options);
+        try {
+            return server.start();
+        } catch (RuntimeException e) {
+            server.close();
+            throw e;
+        }
+    }
+
+    /** Starts the server and waits until it is ready; a running server is left as it is. */
+    public synchronized RedisServer start() {
+        if (closed) {
+            throw new IllegalStateException("closed: " + this);
+        }
+        if (isAlive()) {
+            return this;
+        }
+        long begin = System.nanoTime();
+        if (binary == null) {
+            binary = options.binary() != null ? options.binary() : RedisBinary.locate();
+        }
+        List<String> command = List.of(binary.toString(),
+                "--port", String.valueOf(port),
+                "--bind", "127.0.0.1",
+                "--save", "",
+                "--appendonly", "no",
+                "--protected-mode", "no",
+                "--daemonize", "no",
+                "--dir", dataDir.toString());
+        try {
+            process = new ProcessBuilder(command)
+                    .directory(dataDir.toFile())
+                    .redirectErrorStream(true)
+                    .start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + command, e);
+        }
+        output = ProcessOutput.drain(process.getInputStream(), READY_MARKER, "notify-devstack-redis-" + port + "-output");
+        try {
+            output.ready().get(options.startTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            String reply = RedisPing.ping("127.0.0.1", port, Duration.ofSeconds(5));
+            if (!"+PONG".equals(reply)) {
+                throw new IllegalStateException("PING answered " + reply);
+            }
+        } catch (ExecutionException | TimeoutException | IOException | RuntimeException e) {
+            killQuietly();
+            Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
+            throw new IllegalStateException("redis-server (" + binary + ") on port " + port + " did not start: "
+                    + cause.getMessage() + "\nOutput:\n" + output.tail(), cause);
+        } catch (InterruptedException e) {
+            killQuietly();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while starting redis-server", e);
+        }
+        LOG.debug("Redis ({}) pid {} ready at {} in {} ms", binary, process.pid(), uri(),
+                (System.nanoTime() - begin) / 1_000_000);
+        return this;
+    }
+
+    /** Graceful stop: SIGTERM, then waits for the exit; SIGKILL after {@link #STOP_TIMEOUT}. */
+    public synchronized void stop() {
+        Process p = process;
+        if (p == null || !p.isAlive()) {
+            return;
+        }
+        p.destroy();
+        if (!waitFor(p, STOP_TIMEOUT)) {
+            LOG.warn("redis-server pid {} ignored SIGTERM for {}; killing it", p.pid(), STOP_TIMEOUT);
+            p.destroyForcibly();
+            waitFor(p, STOP_TIMEOUT);
+        }
+    }
+
+    /** SIGKILL; waits until the process is gone. */
+    public synchronized void kill() {
+        Process p = process;
+        if (p == null) {
+            return;
+        }
+        p.destroyForcibly();
+        if (!waitFor(p, STOP_TIMEOUT)) {
+            throw new IllegalStateException("redis-server pid " + p.pid() + " alive " + STOP_TIMEOUT + " after SIGKILL");
+        }
+    }
+
+    /** {@link #stop()} then {@link #start()} on the same port (with an empty data set). */
+    public synchronized RedisServer restart() {
+        stop();
+        return start();
+    }
+
+    public boolean isAlive() {
+        Process p = process;
+        return p != null && p.isAlive();
+    }
+
+    /** Sends {@code PING} over a plain socket; true when the answer is {@code +PONG}. */
+    public boolean ping() {
+        try {
+            return "+PONG".equals(RedisPing.ping("127.0.0.1", port, Duration.ofSeconds(2)));
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** {@code "redis://127.0.0.1:<port>"}; stays the same across restarts. */
+    public String uri() {
+        return "redis://127.0.0.1:" + port;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    /** The executable in use, once started. */
+    public synchronized Path binary() {
+        return binary;
+    }
+
+    /** Stops the server and deletes the dir if it was temporary. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        stop();
+        try {
+            Runtime.getRuntime().removeShutdownHook(killOnExit);
+        } catch (IllegalStateException e) {
+            // the JVM is already shutting down; the hook is running or has run
+        }
+        if (temporaryDataDir) {
+            DataDirs.deleteRecursively(dataDir);
+        }
+    }
+
+    private void killQuietly() {
+        Process p = process;
+        if (p != null && p.isAlive()) {
+            p.destroyForcibly();
+            waitFor(p, Duration.ofSeconds(5));
+        }
+    }
+
+    private static boolean waitFor(Process p, Duration timeout) {
+        try {
+            return p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return !p.isAlive();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RedisServer[" + uri() + ", dataDir=" + dataDir + ", alive=" + isAlive() + "]";
+    }
+}
