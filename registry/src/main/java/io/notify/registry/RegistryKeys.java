@@ -1,0 +1,31 @@
+package io.notify.registry;
+
+import io.notify.schemas.stream.StreamId;
+
+/**
+ * Redis key names of the registry (ARCHITECTURE.md §4). Connection sets are hash-tagged by
+ * stream ({@code nf:conns:{u:42}}) so Redis Cluster keeps each user's set on one slot; every
+ * key may carry a prefix (tests use a unique one, production none).
+ */
+public record RegistryKeys(String prefix) {
+
+    public RegistryKeys {
+        if (prefix == null || prefix.contains("{") || prefix.contains("}")) {
+            throw new IllegalArgumentException("registry key prefix must not contain hash-tag braces: " + prefix);
+        }
+    }
+
+    public static RegistryKeys production() {
+        return new RegistryKeys("");
+    }
+
+    /** Sorted set of a stream's connections: member {@code node|incarnation|conn}, score = lease expiry ms. */
+    public String connections(StreamId stream) {
+        return prefix + "nf:conns:{" + stream.value() + "}";
+    }
+
+    /** A node's liveness key: value = its current incarnation, short TTL refreshed by the node. */
+    public String alive(String nodeId) {
+        return prefix + "nf:alive:" + nodeId;
+    }
+}

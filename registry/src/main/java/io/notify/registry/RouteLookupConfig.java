@@ -1,0 +1,56 @@
+package io.notify.registry;
+
+import java.time.Duration;
+
+/**
+ * Settings of {@link RedisRouteLookup}; {@link #defaults()} suits production, tests shorten times.
+ *
+ * @param maxCachedKeys      bound of the local cache (stream sets plus node liveness keys)
+ * @param maxOutstandingReads Redis reads in flight at once; a cache miss beyond it answers
+ *                           unavailable at once instead of queueing behind a slow Redis
+ * @param maxOutstandingRemovals stale-member removals in flight at once; more are dropped
+ * @param checkInterval      how often the tracked connection is PINGed (and a first connect retried)
+ * @param checkTimeout       how long a PING or {@code CLIENT TRACKING ON} may take
+ * @param deadAfterChecks    consecutive unanswered PINGs after which an open-looking connection is
+ *                           dropped with the cache and replaced
+ */
+public record RouteLookupConfig(int maxCachedKeys, int maxOutstandingReads, int maxOutstandingRemovals,
+                                Duration checkInterval, Duration checkTimeout, int deadAfterChecks) {
+
+    public RouteLookupConfig {
+        requirePositive("maxCachedKeys", maxCachedKeys);
+        requirePositive("maxOutstandingReads", maxOutstandingReads);
+        requirePositive("maxOutstandingRemovals", maxOutstandingRemovals);
+        requirePositive("deadAfterChecks", deadAfterChecks);
+        requirePositive("checkInterval", checkInterval);
+        requirePositive("checkTimeout", checkTimeout);
+    }
+
+    public static RouteLookupConfig defaults() {
+        return new RouteLookupConfig(100_000, 256, 64, Duration.ofSeconds(1), Duration.ofSeconds(1), 3);
+    }
+
+    public RouteLookupConfig withMaxCachedKeys(int value) {
+        return new RouteLookupConfig(value, maxOutstandingReads, maxOutstandingRemovals, checkInterval, checkTimeout, deadAfterChecks);
+    }
+
+    public RouteLookupConfig withMaxOutstandingReads(int value) {
+        return new RouteLookupConfig(maxCachedKeys, value, maxOutstandingRemovals, checkInterval, checkTimeout, deadAfterChecks);
+    }
+
+    public RouteLookupConfig withChecks(Duration interval, Duration timeout) {
+        return new RouteLookupConfig(maxCachedKeys, maxOutstandingReads, maxOutstandingRemovals, interval, timeout, deadAfterChecks);
+    }
+
+    static void requirePositive(String name, int value) {
+        if (value < 1) {
+            throw new IllegalArgumentException("registry setting " + name + " must be >= 1, was " + value);
+        }
+    }
+
+    static void requirePositive(String name, Duration value) {
+        if (value == null || value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException("registry setting " + name + " must be a positive duration, was " + value);
+        }
+    }
+}

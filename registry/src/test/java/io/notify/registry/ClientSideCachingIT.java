@@ -1,0 +1,169 @@
+package io.notify.registry;
+
+import static io.notify.registry.RegistryTesting.await;
+import static io.notify.registry.RegistryTesting.awaitValue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.notify.devstack.Infra;
+import io.notify.devstack.NotifyInfraExtension;
+import io.notify.schemas.stream.StreamId;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The router's cache against the shared real Redis: zero round trips when warm, invalidation, bounds. */
+@ExtendWith(NotifyInfraExtension.class)
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class ClientSideCachingIT {
+
+    private static final Duration LOOKUP = Duration.ofMillis(500);
+    private static final Duration WAIT = Duration.ofSeconds(3);
+    /** Slow heartbeat, so no liveness refresh invalidates anything during a measurement. */
+    private static final NodeRegistryConfig SLOW = NodeRegistryConfig.defaults()
+            .withTimings(Duration.ofSeconds(60), Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofSeconds(20));
+    private final StreamId user = StreamId.forUser("7");
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    private RegistryTesting t;
+
+    @BeforeEach
+    void setUp(Infra infra) {
+        t = new RegistryTesting(infra.redisUri(), infra.prefix());
+    }
+
+    @AfterEach
+    void tearDown() {
+        t.close();
+    }
+
+    @Test
+    void aWarmLookupCostsNoRoundTripAndAnotherClientsChangeIsSeen() throws Exception {
+        NodeRegistry a = started("gw-a");
+        NodeRegistry c = started("gw-c");
+        a.register(user, "c1").toCompletableFuture().get(2, TimeUnit.SECONDS);
+        RedisRouteLookup router = caching(t.router(RegistryTesting.ROUTER, meters));
+
+        long coldStart = System.nanoTime();
+        assertEquals(Map.of("gw-a", List.of("c1")), router.lookup(user, LOOKUP).connectionsByNode());
+        long coldNanos = System.nanoTime() - coldStart;
+        assertEquals(2, router.redisRoundTrips(), "cold, naming a node never seen: ZRANGE, then its liveness key");
+
+        long before = router.redisRoundTrips();
+        int n = 100_000;
+        long warmStart = System.nanoTime();
+        for (int i = 0; i < n; i++) {
+            assertEquals(1, router.lookup(user, LOOKUP).live().size());
+        }
+        long warmNanos = System.nanoTime() - warmStart;
+        assertEquals(before, router.redisRoundTrips(), "warm lookups must not touch Redis");
+        assertEquals(n, meters.get("notify.registry.lookups").tag("outcome", "cache_hit").counter().count());
+
+        c.register(user, "c2").toCompletableFuture().get(2, TimeUnit.SECONDS); // another client, another connection
+        long changed = System.nanoTime();
+        await(WAIT, "node C's registration to be routed",
+                () -> router.lookup(user, LOOKUP).connectionsByNode().containsKey("gw-c"));
+        long seenMicros = (System.nanoTime() - changed) / 1000;
+        a.unregister(user, "c1").toCompletableFuture().get(2, TimeUnit.SECONDS);
+        await(WAIT, "node A's removal to be seen",
+                () -> !router.lookup(user, LOOKUP).connectionsByNode().containsKey("gw-a"));
+        assertTrue(meters.get("notify.registry.cache.invalidations").tag("scope", "key").counter().count() >= 2);
+
+        System.out.printf("registry: first cold lookup %d us (2 round trips), warm lookup %.2f us avg over %d "
+                + "(0 round trips), change by another client routed after %d us%n",
+                coldNanos / 1000, warmNanos / 1000.0 / n, n, seenMicros);
+    }
+
+    @Test
+    void coldLookupsOfManyStreamsCostOneRoundTripEach() throws Exception {
+        NodeRegistry a = started("gw-a");
+        int streams = 2000;
+        for (int i = 0; i < streams; i++) {
+            a.register(StreamId.forUser("m" + i), "c" + i);
+        }
+        await(WAIT, "all registrations", () -> t.raw().exists(t.keys.connections(StreamId.forUser("m" + (streams - 1)))) == 1);
+        RedisRouteLookup router = caching(t.router(RegistryTesting.ROUTER, meters));
+        router.lookup(StreamId.forUser("m0"), LOOKUP); // the node's liveness key joins the cache
+
+        long rt0 = router.redisRoundTrips();
+        long start = System.nanoTime();
+        for (int i = 1; i < streams; i++) {
+            assertEquals(1, router.lookup(StreamId.forUser("m" + i), LOOKUP).live().size());
+        }
+        double coldMicros = (System.nanoTime() - start) / 1000.0 / (streams - 1);
+        double perLookup = (router.redisRoundTrips() - rt0) / (double) (streams - 1);
+        long rt1 = router.redisRoundTrips();
+        start = System.nanoTime();
+        for (int round = 0; round < 10; round++) {
+            for (int i = 1; i < streams; i++) {
+                router.lookup(StreamId.forUser("m" + i), LOOKUP);
+            }
+        }
+        double warmMicros = (System.nanoTime() - start) / 1000.0 / (10.0 * (streams - 1));
+        assertEquals(1.0, perLookup, 0.0001);
+        assertEquals(rt1, router.redisRoundTrips());
+        System.out.printf("registry: %d cold lookups: %.1f us avg, %.3f round trips each; then %.2f us avg warm, 0 round trips%n",
+                streams - 1, coldMicros, perLookup, warmMicros);
+    }
+
+    @Test
+    void aNodeThatDiesAndComesBackIsSeenBothWays() throws Exception {
+        NodeRegistry a = started("gw-a");
+        a.register(user, "c1").toCompletableFuture().get(2, TimeUnit.SECONDS);
+        a.haltHeartbeat();
+        RedisRouteLookup router = caching(t.router());
+        assertEquals(1, router.lookup(user, LOOKUP).live().size());
+
+        t.raw().del(t.keys.alive("gw-a"));
+        awaitValue(WAIT, "the deleted liveness key to be seen", () -> router.lookup(user, LOOKUP), r -> r.stale().size() == 1);
+        long rt = router.redisRoundTrips();
+        router.lookup(user, LOOKUP);
+        assertEquals(rt, router.redisRoundTrips(), "a missing liveness key is cached too");
+
+        t.raw().set(t.keys.alive("gw-a"), a.incarnation()); // a key read while absent is tracked as well
+        awaitValue(WAIT, "the node coming back to be seen", () -> router.lookup(user, LOOKUP), r -> r.live().size() == 1);
+    }
+
+    @Test
+    void theCacheStaysWithinItsBound() throws Exception {
+        NodeRegistry a = started("gw-a");
+        for (int i = 0; i < 300; i++) {
+            a.register(StreamId.forUser("b" + i), "c").toCompletableFuture().get(2, TimeUnit.SECONDS);
+        }
+        RedisRouteLookup router = caching(t.router(RegistryTesting.ROUTER.withMaxCachedKeys(50), meters));
+        for (int i = 0; i < 300; i++) {
+            assertEquals(1, router.lookup(StreamId.forUser("b" + i), LOOKUP).live().size());
+            assertTrue(router.cachedKeys() <= 50, "cache size " + router.cachedKeys());
+        }
+        assertTrue(meters.get("notify.registry.cache.evictions").counter().count() >= 250);
+        assertEquals(router.cachedKeys(), meters.get("notify.registry.cache.size").gauge().value(), 0.0);
+    }
+
+    @Test
+    void unparseableMembersAreIgnoredAndCounted() {
+        t.raw().zadd(t.keys.connections(user), t.clock.millis() + 60_000, "not-a-member");
+        RedisRouteLookup router = caching(t.router(RegistryTesting.ROUTER, meters));
+        Routes routes = router.lookup(user, LOOKUP);
+        assertTrue(routes.available());
+        assertEquals(List.of(), routes.live());
+        assertEquals(List.of(), routes.stale());
+        assertEquals(1.0, meters.get("notify.registry.members.unparseable").counter().count());
+    }
+
+    private NodeRegistry started(String nodeId) throws Exception {
+        NodeRegistry node = t.node(nodeId, SLOW);
+        node.start().toCompletableFuture().get(5, TimeUnit.SECONDS);
+        return node;
+    }
+
+    private static RedisRouteLookup caching(RedisRouteLookup router) {
+        await(Duration.ofSeconds(3), "CLIENT TRACKING ON", router::caching);
+        return router;
+    }
+}

@@ -1,0 +1,41 @@
+package io.notify.registry;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class ConfigTest {
+
+    @Test
+    void defaultsFollowTheArchitecture() {
+        NodeRegistryConfig node = NodeRegistryConfig.defaults();
+        assertEquals(Duration.ofSeconds(45), node.lease());
+        assertEquals(Duration.ofSeconds(15), node.renewInterval());
+        assertEquals(Duration.ofSeconds(10), node.aliveTtl());
+        assertEquals(Duration.ofSeconds(3), node.aliveRefresh());
+        assertEquals(Duration.ofSeconds(90), node.connectionsKeyTtl());
+        assertEquals(Duration.ofSeconds(3), node.tick());
+        assertEquals(100_000, RouteLookupConfig.defaults().maxCachedKeys());
+    }
+
+    @Test
+    void errorsNameTheSetting() {
+        var e = assertThrows(IllegalArgumentException.class, () -> NodeRegistryConfig.defaults()
+                .withTimings(Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ofSeconds(5), Duration.ofSeconds(1)));
+        assertTrue(e.getMessage().contains("renewInterval"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> NodeRegistryConfig.defaults()
+                .withTimings(Duration.ofSeconds(10), Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(1)));
+        assertTrue(e.getMessage().contains("aliveRefresh"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> NodeRegistryConfig.defaults().withBatchCommands(0));
+        assertTrue(e.getMessage().contains("batchCommands"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> RouteLookupConfig.defaults().withMaxCachedKeys(0));
+        assertTrue(e.getMessage().contains("maxCachedKeys"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> RouteLookupConfig.defaults().withChecks(Duration.ZERO, Duration.ofSeconds(1)));
+        assertTrue(e.getMessage().contains("checkInterval"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> RegistryClients.options(Duration.ZERO));
+        assertTrue(e.getMessage().contains("timeout"), e.getMessage());
+    }
+}

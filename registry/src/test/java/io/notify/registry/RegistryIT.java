@@ -1,0 +1,211 @@
+package io.notify.registry;
+
+import static io.notify.registry.RegistryTesting.FAST;
+import static io.notify.registry.RegistryTesting.await;
+import static io.notify.registry.RegistryTesting.awaitValue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.notify.devstack.Infra;
+import io.notify.devstack.NotifyInfraExtension;
+import io.notify.schemas.stream.StreamId;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Gateway nodes and the router against the shared real Redis: leases, liveness, exact removal. */
+@ExtendWith(NotifyInfraExtension.class)
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class RegistryIT {
+
+    private static final Duration LOOKUP = Duration.ofMillis(500);
+    private static final Duration WAIT = Duration.ofSeconds(5);
+    private final StreamId user = StreamId.forUser("42");
+    private RegistryTesting t;
+
+    @BeforeEach
+    void setUp(Infra infra) {
+        t = new RegistryTesting(infra.redisUri(), infra.prefix());
+    }
+
+    @AfterEach
+    void tearDown() {
+        t.close();
+    }
+
+    @Test
+    void twoNodesRegisterAndTheLookupSeesBothGroupedByNode() throws Exception {
+        NodeRegistry a = started("gw-a");
+        NodeRegistry c = started("gw-c");
+        a.register(user, "c1").toCompletableFuture().get(2, TimeUnit.SECONDS);
+        a.register(user, "c2").toCompletableFuture().get(2, TimeUnit.SECONDS);
+        c.register(user, "c3").toCompletableFuture().get(2, TimeUnit.SECONDS);
+
+        Routes routes = t.router().lookup(user, LOOKUP);
+
+        assertTrue(routes.available());
+        Map<String, List<String>> byNode = routes.connectionsByNode();
+        assertEquals(List.of("gw-a", "gw-c"), List.copyOf(byNode.keySet()));
+        assertEquals(List.of("c1", "c2"), byNode.get("gw-a").stream().sorted().toList());
+        assertEquals(List.of("c3"), byNode.get("gw-c"));
+        assertEquals(List.of(), routes.stale());
+        assertTrue(t.raw().pttl(t.keys.connections(user)) > FAST.lease().toMillis(), "set TTL covers the lease");
+    }
+
+    @Test
+    void aLateUnregisterOnNodeANeverRemovesNodeCsFreshRegistration() throws Exception {
+        NodeRegistry a = started("gw-a");
+        NodeRegistry c = started("gw-c");
+        a.register(user, "phone").toCompletableFuture().get(2, TimeUnit.SECONDS);
+        c.register(user, "phone").toCompletableFuture().get(2, TimeUnit.SECONDS); // the phone reconnected to C
+
+        a.unregister(user, "phone").toCompletableFuture().get(2, TimeUnit.SECONDS);
+
+        assertEquals(List.of("gw-c|" + c.incarnation() + "|phone"), t.raw().zrange(t.keys.connections(user), 0, -1));
+        RedisRouteLookup router = t.router();
+        assertEquals(Map.of("gw-c", List.of("phone")), router.lookup(user, LOOKUP).connectionsByNode());
+        assertEquals(0, a.registeredConnections());
+    }
+
+    @Test
+    void aDeadNodesMembersAreStaleNotRoutedAndRemoved() throws Exception {
+        NodeRegistry a = started("gw-a");
+        NodeRegistry b = started("gw-b");
+        a.register(user, "c1").toCompletableFuture().get(2, TimeUnit.SECONDS);
+        b.register(user, "c2").toCompletableFuture().get(2, TimeUnit.SECONDS);
+        RedisRouteLookup router = t.router();
+        assertEquals(2, router.lookup(user, LOOKUP).live().size());
+
+        b.haltHeartbeat(); // b "crashes": its liveness key expires within aliveTtl, its leases would last longer
+        Routes routes = awaitValue(WAIT, "gw-b's members to turn stale",
+                () -> router.lookup(user, LOOKUP), r -> r.stale().size() == 1);
+
+        assertEquals(Map.of("gw-a", List.of("c1")), routes.connectionsByNode());
+        ConnectionRef dead = routes.stale().get(0);
+        assertEquals("gw-b", dead.nodeId());
+        assertEquals(1L, router.removeStaleAsync(user, routes.stale()).toCompletableFuture().get(2, TimeUnit.SECONDS));
+        assertNull(t.raw().zscore(t.keys.connections(user), dead.member()));
+        assertEquals(List.of(), awaitValue(WAIT, "the removal to reach the cache",
+                () -> router.lookup(user, LOOKUP), r -> r.stale().isEmpty()).stale());
+    }
+
+    @Test
+    void aRestartedNodesOldIncarnationIsStaleAndItsNewOneLive() throws Exception {
+        NodeRegistry before = started("gw-a");
+        before.register(user, "c1").toCompletableFuture().get(2, TimeUnit.SECONDS);
+        before.haltHeartbeat();
+        NodeRegistry after = started("gw-a"); // same node id, fresh incarnation
+        after.register(user, "c2").toCompletableFuture().get(2, TimeUnit.SECONDS);
+
+        RedisRouteLookup router = t.router();
+        Routes routes = router.lookup(user, LOOKUP);
+
+        assertEquals(List.of(new ConnectionRef("gw-a", after.incarnation(), "c2")), routes.live());
+        assertEquals(List.of(new ConnectionRef("gw-a", before.incarnation(), "c1")), routes.stale());
+        assertEquals(1L, router.removeStaleAsync(user, routes.stale()).toCompletableFuture().get(2, TimeUnit.SECONDS));
+        assertEquals(List.of("gw-a|" + after.incarnation() + "|c2"), t.raw().zrange(t.keys.connections(user), 0, -1));
+        assertEquals(t.raw().scriptLoad(StaleRemover.SCRIPT), StaleRemover.sha1(StaleRemover.SCRIPT), "EVALSHA hits");
+    }
+
+    @Test
+    void aLeaseThatWasNotRenewedExpiresAndIsRemovedOnlyIfStillExpired() throws Exception {
+        NodeRegistry a = started("gw-a");
+        a.register(user, "c1").toCompletableFuture().get(2, TimeUnit.SECONDS);
+        a.register(user, "c2").toCompletableFuture().get(2, TimeUnit.SECONDS);
+        a.haltHeartbeat();
+        t.raw().set(t.keys.alive("gw-a"), a.incarnation()); // node alive (no TTL), but renewing nothing
+        RedisRouteLookup router = t.router();
+
+        Routes expired = awaitValue(WAIT, "both leases to expire",
+                () -> router.lookup(user, LOOKUP), r -> r.stale().size() == 2);
+        assertEquals(List.of(), expired.live());
+        // a heartbeat renews c2 between the router's reading and its removal
+        ConnectionRef c2 = new ConnectionRef("gw-a", a.incarnation(), "c2");
+        t.raw().zadd(t.keys.connections(user), t.clock.millis() + 60_000, c2.member());
+
+        assertEquals(1L, router.removeStaleAsync(user, expired.stale()).toCompletableFuture().get(2, TimeUnit.SECONDS));
+        assertEquals(List.of(c2.member()), t.raw().zrange(t.keys.connections(user), 0, -1));
+        assertEquals(List.of(c2), awaitValue(WAIT, "the renewed lease to be routed",
+                () -> router.lookup(user, LOOKUP), r -> r.live().size() == 1).live());
+    }
+
+    @Test
+    void theHeartbeatRenewsLeasesBeyondTheirFirstExpiry() throws Exception {
+        NodeRegistry a = started("gw-a");
+        a.register(user, "c1").toCompletableFuture().get(2, TimeUnit.SECONDS);
+        String key = t.keys.connections(user);
+        String member = "gw-a|" + a.incarnation() + "|c1";
+        double firstExpiry = t.raw().zscore(key, member);
+        RedisRouteLookup router = t.router();
+
+        await(WAIT, "a renewal of the lease", () -> t.raw().zscore(key, member) > firstExpiry);
+        await(WAIT, "the first lease to run out", () -> t.clock.millis() > (long) firstExpiry + 100);
+
+        Routes routes = router.lookup(user, LOOKUP);
+        assertEquals(List.of("c1"), routes.connectionsByNode().get("gw-a"));
+        assertEquals(List.of(), routes.stale());
+    }
+
+    @Test
+    void stopDeletesTheLivenessKeyAndAllMembers() throws Exception {
+        NodeRegistry a = started("gw-a");
+        NodeRegistry c = started("gw-c");
+        for (int i = 0; i < 50; i++) {
+            a.register(StreamId.forUser("u" + i), "c" + i).toCompletableFuture().get(2, TimeUnit.SECONDS);
+        }
+        c.register(StreamId.forUser("u0"), "other").toCompletableFuture().get(2, TimeUnit.SECONDS);
+
+        a.stop();
+
+        assertEquals(0L, t.raw().exists(t.keys.alive("gw-a")));
+        assertEquals(List.of("gw-c|" + c.incarnation() + "|other"), t.raw().zrange(t.keys.connections(StreamId.forUser("u0")), 0, -1));
+        assertEquals(0L, t.raw().exists(t.keys.connections(StreamId.forUser("u1"))));
+        assertEquals(0, a.registeredConnections());
+    }
+
+    @Test
+    void aRenewalOf20kConnectionsIsOnePipelinedBatch() throws Exception {
+        NodeRegistryConfig config = NodeRegistryConfig.defaults().withTimings(Duration.ofSeconds(60),
+                Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofMillis(500));
+        io.micrometer.core.instrument.simple.SimpleMeterRegistry meters = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        NodeRegistry a = new NodeRegistry("gw-big", NodeRegistry.newIncarnation(), config, t.keys, t.client(), t.clock, meters);
+        try {
+            a.start().toCompletableFuture().get(5, TimeUnit.SECONDS);
+            int n = 20_000;
+            long begin = System.nanoTime();
+            List<java.util.concurrent.CompletableFuture<Void>> chunk = new java.util.ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                chunk.add(a.register(StreamId.forUser("big" + i), "c" + i).toCompletableFuture());
+                if (chunk.size() == 1000) {
+                    java.util.concurrent.CompletableFuture.allOf(chunk.toArray(java.util.concurrent.CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+                    chunk.clear();
+                }
+            }
+            long registerMs = (System.nanoTime() - begin) / 1_000_000;
+            double before = t.raw().zscore(t.keys.connections(StreamId.forUser("big" + (n - 1))), "gw-big|" + a.incarnation() + "|c" + (n - 1));
+            io.micrometer.core.instrument.Timer renew = meters.get("notify.registry.renew.latency").tag("mode", "renew").timer();
+            await(Duration.ofSeconds(10), "a renewal batch after the registrations",
+                    () -> t.raw().zscore(t.keys.connections(StreamId.forUser("big" + (n - 1))),
+                            "gw-big|" + a.incarnation() + "|c" + (n - 1)) > before && renew.count() > 0);
+            assertEquals(n, a.registeredConnections());
+            System.out.printf("registry: %d registrations in %d ms; renewal batch of %d leases (%d commands): max %.0f ms%n",
+                    n, registerMs, n, 2 * n, renew.max(TimeUnit.MILLISECONDS));
+        } finally {
+            a.stop();
+        }
+        assertEquals(0L, t.raw().exists(t.keys.connections(StreamId.forUser("big7"))));
+    }
+
+    private NodeRegistry started(String nodeId) throws Exception {
+        NodeRegistry node = t.node(nodeId, FAST);
+        node.start().toCompletableFuture().get(5, TimeUnit.SECONDS);
+        return node;
+    }
+}

@@ -1,0 +1,117 @@
+package io.notify.registry;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+/**
+ * What the registry ITs share: Lettuce resources that reconnect within 100 ms, registry clients, a
+ * plain client to look at and tamper with Redis directly, and waiting on conditions with deadlines.
+ * Closes everything it made, in reverse order.
+ */
+final class RegistryTesting implements AutoCloseable {
+
+    /** Generous: these machines run other builds at the same time. */
+    static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
+    /** Fast heartbeat for tests: lease 2.5 s, renew 500 ms, liveness TTL 2 s, refreshed every 250 ms. */
+    static final NodeRegistryConfig FAST = NodeRegistryConfig.defaults()
+            .withTimings(Duration.ofMillis(2500), Duration.ofMillis(500), Duration.ofMillis(2000), Duration.ofMillis(250))
+            .withWriteTimeout(Duration.ofSeconds(1));
+    static final RouteLookupConfig ROUTER = RouteLookupConfig.defaults()
+            .withChecks(Duration.ofMillis(200), Duration.ofMillis(500));
+
+    final String redisUri;
+    final RegistryKeys keys;
+    final Clock clock = Clock.systemUTC();
+    final ClientResources resources = DefaultClientResources.builder()
+            .ioThreadPoolSize(2).computationThreadPoolSize(2)
+            .reconnectDelay(Delay.constant(Duration.ofMillis(100)))
+            .build();
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private RedisCommands<String, String> raw;
+
+    RegistryTesting(String redisUri, String prefix) {
+        this.redisUri = redisUri;
+        this.keys = new RegistryKeys(prefix);
+    }
+
+    RedisClient client() {
+        RedisClient client = RegistryClients.create(resources, redisUri, COMMAND_TIMEOUT);
+        closeables.add(client::shutdown);
+        return client;
+    }
+
+    RedisRouteLookup router(RouteLookupConfig config, MeterRegistry meters) {
+        RedisRouteLookup router = new RedisRouteLookup(client(), keys, config, clock, meters);
+        closeables.add(router);
+        return router;
+    }
+
+    RedisRouteLookup router() {
+        return router(ROUTER, new SimpleMeterRegistry());
+    }
+
+    NodeRegistry node(String nodeId, NodeRegistryConfig config) {
+        NodeRegistry node = new NodeRegistry(nodeId, NodeRegistry.newIncarnation(), config, keys, client(), clock,
+                new SimpleMeterRegistry());
+        closeables.add(node);
+        return node;
+    }
+
+    /** A plain synchronous connection of its own (RESP3 default options), for setup and assertions. */
+    RedisCommands<String, String> raw() {
+        if (raw == null) {
+            RedisClient client = RedisClient.create(resources, redisUri);
+            closeables.add(client::shutdown);
+            StatefulRedisConnection<String, String> c = client.connect();
+            raw = c.sync();
+        }
+        return raw;
+    }
+
+    /** Polls until {@code condition} holds; fails naming {@code what} after {@code timeout}. */
+    static void await(Duration timeout, String what, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline >= 0) {
+                throw new AssertionError(what + " did not happen within " + timeout);
+            }
+            LockSupport.parkNanos(Duration.ofMillis(10).toNanos()); // pacing of the poll, not synchronisation
+        }
+    }
+
+    static <T> T awaitValue(Duration timeout, String what, Supplier<T> value, java.util.function.Predicate<T> ok) {
+        List<T> last = new ArrayList<>(1);
+        await(timeout, what, () -> {
+            T v = value.get();
+            last.clear();
+            last.add(v);
+            return ok.test(v);
+        });
+        return last.get(0);
+    }
+
+    @Override
+    public void close() {
+        for (int i = closeables.size() - 1; i >= 0; i--) {
+            try {
+                closeables.get(i).close();
+            } catch (Exception e) {
+                // best effort in tests; the next close still runs
+            }
+        }
+        resources.shutdown(0, 2, java.util.concurrent.TimeUnit.SECONDS);
+    }
+}

@@ -1,0 +1,97 @@
+package io.notify.registry;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lettuce.core.ScoredValue;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RouteFilterTest {
+
+    private static final long NOW = 1_700_000_000_000L;
+    private final ConnectionRef a1 = new ConnectionRef("a", "inc1", "c1");
+    private final ConnectionRef a2 = new ConnectionRef("a", "inc1", "c2");
+    private final ConnectionRef b1 = new ConnectionRef("b", "incB", "c1");
+
+    @Test
+    void liveWhenLeaseValidAndNodeAliveWithSameIncarnation() {
+        Routes routes = RouteFilter.filter(List.of(lease(a1, NOW + 1), lease(b1, NOW + 45_000)),
+                Map.of("a", "inc1", "b", "incB"), NOW);
+        assertTrue(routes.available());
+        assertEquals(List.of(a1, b1), routes.live());
+        assertEquals(List.of(), routes.stale());
+        assertEquals(Map.of("a", List.of("c1"), "b", List.of("c1")), routes.connectionsByNode());
+    }
+
+    @Test
+    void expiredLeaseIsStaleAtAndAfterItsExpiry() {
+        Map<String, String> alive = Map.of("a", "inc1");
+        assertEquals(List.of(a1), RouteFilter.filter(List.of(lease(a1, NOW)), alive, NOW).stale());
+        assertEquals(List.of(a1), RouteFilter.filter(List.of(lease(a1, NOW - 1)), alive, NOW).stale());
+        assertEquals(List.of(a1), RouteFilter.filter(List.of(lease(a1, NOW + 1)), alive, NOW).live());
+    }
+
+    @Test
+    void deadNodeMakesAllItsMembersStale() {
+        Routes routes = RouteFilter.filter(List.of(lease(a1, NOW + 1000), lease(a2, NOW + 1000), lease(b1, NOW + 1000)),
+                Map.of("b", "incB"), NOW);
+        assertEquals(List.of(b1), routes.live());
+        assertEquals(List.of(a1, a2), routes.stale());
+    }
+
+    @Test
+    void oldIncarnationIsStaleEvenWithAValidLease() {
+        ConnectionRef old = new ConnectionRef("a", "inc0", "c9");
+        Routes routes = RouteFilter.filter(List.of(lease(old, NOW + 40_000), lease(a1, NOW + 40_000)),
+                Map.of("a", "inc1"), NOW);
+        assertEquals(List.of(a1), routes.live());
+        assertEquals(List.of(old), routes.stale());
+    }
+
+    @Test
+    void unparseableMembersAreSetAsideNeitherRoutedNorStale() {
+        StreamSnapshot snapshot = StreamSnapshot.of(List.of(
+                ScoredValue.just(NOW + 1000, a1.member()),
+                ScoredValue.just(NOW + 1000, "garbage"),
+                ScoredValue.just(NOW + 1000, "a|inc1|c1|extra"),
+                ScoredValue.just(NOW + 1000, "v2:a|inc1|c3")));
+        assertEquals(List.of("garbage", "a|inc1|c1|extra", "v2:a|inc1|c3"), snapshot.unparseable());
+        assertEquals(java.util.Set.of("a"), snapshot.nodes());
+        RouteReader.Result result = new RouteReader.Result(snapshot, Map.of("a", new NodeAlive("inc1", Long.MAX_VALUE)));
+        Routes routes = result.routes(NOW);
+        assertEquals(List.of(a1), routes.live());
+        assertEquals(List.of(), routes.stale());
+    }
+
+    @Test
+    void snapshotKeepsScoresAndClampsOddOnes() {
+        StreamSnapshot snapshot = StreamSnapshot.of(List.of(ScoredValue.just(NOW + 5, a1.member()),
+                ScoredValue.just(Double.POSITIVE_INFINITY, a2.member()), ScoredValue.just(Double.NaN, b1.member())));
+        assertEquals(NOW + 5, snapshot.scoreOf(a1));
+        assertEquals(Long.MAX_VALUE, snapshot.scoreOf(a2));
+        assertEquals(Long.MIN_VALUE, snapshot.scoreOf(b1));
+        assertEquals(StaleRemover.UNSEEN, snapshot.scoreOf(new ConnectionRef("z", "i", "c")));
+        assertEquals(StreamSnapshot.EMPTY, StreamSnapshot.of(List.of()));
+    }
+
+    @Test
+    void livenessIsTrustedOnlyUntilItsKnownTtlRunsOut() {
+        assertEquals(new NodeAlive(null, Long.MAX_VALUE), NodeAlive.read(null, -2, NOW));
+        assertEquals(new NodeAlive(null, Long.MAX_VALUE), NodeAlive.read("inc1", -2, NOW)); // expired between MGET and PTTL
+        assertEquals(new NodeAlive("inc1", Long.MAX_VALUE), NodeAlive.read("inc1", -1, NOW));
+        NodeAlive alive = NodeAlive.read("inc1", 3000, NOW);
+        assertTrue(alive.trustedAt(NOW + 2999));
+        assertTrue(!alive.trustedAt(NOW + 3000));
+
+        StreamSnapshot snapshot = StreamSnapshot.of(List.of(ScoredValue.just(NOW + 60_000, a1.member())));
+        RouteReader.Result result = new RouteReader.Result(snapshot, Map.of("a", alive));
+        assertEquals(List.of(a1), result.routes(NOW + 2999).live());
+        assertEquals(List.of(a1), result.routes(NOW + 3000).stale()); // liveness key's TTL ran out: node dead
+    }
+
+    private static RouteFilter.Lease lease(ConnectionRef c, long expiresAt) {
+        return new RouteFilter.Lease(c, expiresAt);
+    }
+}
