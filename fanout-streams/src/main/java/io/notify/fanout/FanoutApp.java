@@ -1,0 +1,101 @@
+package io.notify.fanout;
+
+import io.notify.fanout.routing.AdminNodeTopics;
+import io.notify.fanout.routing.NodeTopics;
+import io.notify.registry.RouteLookup;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.Function;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.streams.CloseOptions;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.Topology;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One running fan-out instance: the topology inside a {@link KafkaStreams}, plus the Admin
+ * client that tells it which node topics exist. Lifecycle: {@link #start()} once, then
+ * {@link #close()} (bounded by {@code notify.fanout.shutdown-timeout}). The query API reads the
+ * stores through {@link #streams()} (see {@code InboxStores}). The registry is passed in and
+ * closed with the app. A failed stream thread is replaced within a bounded budget
+ * ({@link ThreadRestartPolicy}); past it the client shuts down (state ERROR) and the caller
+ * decides whether to exit.
+ */
+public final class FanoutApp implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FanoutApp.class);
+
+    private final FanoutConfig config;
+    private final RouteLookup registry;
+    private final FanoutMetrics metrics;
+    private final Admin admin;
+    private final NodeTopics nodeTopics;
+    private final KafkaStreams streams;
+
+    public FanoutApp(FanoutConfig config, RouteLookup registry, FanoutMetrics metrics, Clock clock) {
+        this(config, registry, metrics, clock, admin -> new AdminNodeTopics(admin, config.topics(),
+                config.nodeTopicsRefreshInterval(), config.nodeTopicsCheckTimeout(), config.nodeTopicsMissingTtl(), clock));
+    }
+
+    /** For tests: the node-topic directory is built from the app's Admin client by {@code nodeTopicsFactory}. */
+    FanoutApp(FanoutConfig config, RouteLookup registry, FanoutMetrics metrics, Clock clock,
+              Function<Admin, NodeTopics> nodeTopicsFactory) {
+        this.config = config;
+        this.registry = registry;
+        this.metrics = metrics;
+        this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers()));
+        this.nodeTopics = nodeTopicsFactory.apply(admin);
+        Properties props = FanoutStreamsConfig.properties(config, nodeTopics, metrics);
+        Topology topology = FanoutTopology.build(config, registry, nodeTopics, clock, metrics);
+        this.streams = new KafkaStreams(topology, props);
+        streams.setUncaughtExceptionHandler(new ThreadRestartPolicy(config.threadRestarts(),
+                config.threadRestartWindow(), clock));
+    }
+
+    public FanoutApp start() {
+        LOG.info("starting fanout-streams: application.id={}, guarantee={}, commit interval={}, standby replicas={}",
+                config.streamsApplicationId(), config.processingGuarantee().streamsValue(), config.commitInterval(),
+                config.standbyReplicas());
+        streams.start();
+        return this;
+    }
+
+    /** The Kafka Streams instance: state, store access ({@code InboxStores.headsQuery()}), metadata. */
+    public KafkaStreams streams() {
+        return streams;
+    }
+
+    public FanoutConfig config() {
+        return config;
+    }
+
+    public FanoutMetrics metrics() {
+        return metrics;
+    }
+
+    /** Stops processing, leaves the group and closes clients, waiting at most the shutdown timeout. */
+    @Override
+    public void close() {
+        boolean clean = streams.close(CloseOptions.timeout(config.shutdownTimeout())
+                .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+        if (!clean) {
+            LOG.warn("Kafka Streams did not close within {}", config.shutdownTimeout());
+        }
+        if (nodeTopics instanceof AutoCloseable closeable) {
+            closeQuietly(closeable);
+        }
+        admin.close(config.shutdownTimeout());
+        registry.close();
+    }
+
+    private static void closeQuietly(AutoCloseable closeable) {
+        try {
+            closeable.close();
+        } catch (Exception e) {
+            LOG.warn("closing {} failed", closeable, e);
+        }
+    }
+}

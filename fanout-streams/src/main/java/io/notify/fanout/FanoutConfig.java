@@ -1,0 +1,147 @@
+package io.notify.fanout;
+
+import io.notify.common.config.ConfigException;
+import io.notify.common.config.Settings;
+import io.notify.schemas.topic.TopicCatalog;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Everything fanout-streams can be told, with defaults and bounds, read in one place
+ * ({@link #load(Settings)}); every error names the key. Keys and defaults are listed in
+ * fanout-streams/README.md; each can also be set as an environment variable
+ * ({@code notify.fanout.commit-interval} → {@code NOTIFY_FANOUT_COMMIT_INTERVAL}).
+ *
+ * @param applicationId   Kafka Streams application id before the topic prefix (see {@link #streamsApplicationId()})
+ * @param streamPartitions partitions of the by-stream repartition topic; 0 = as many as notify.events
+ * @param streamsOverrides raw Kafka Streams / client properties ({@code notify.fanout.streams.<name>=...}),
+ *                        applied last so an operator can set anything this record does not name
+ */
+public record FanoutConfig(
+        String applicationId,
+        String bootstrapServers,
+        String topicPrefix,
+        Duration dedupWindow,
+        int inboxMaxEvents,
+        Duration inboxMaxAge,
+        Duration inboxSweepInterval,
+        int inboxSweepStreams,
+        int inboxSweepMaxDeletes,
+        Duration commitInterval,
+        ProcessingGuarantee processingGuarantee,
+        int standbyReplicas,
+        int streamThreads,
+        long cacheMaxBytes,
+        Path stateDir,
+        Duration routeTimeout,
+        int streamPartitions,
+        Duration nodeTopicsRefreshInterval,
+        Duration nodeTopicsCheckTimeout,
+        Duration nodeTopicsMissingTtl,
+        Duration shutdownTimeout,
+        int threadRestarts,
+        Duration threadRestartWindow,
+        String redisUri,
+        String queryHost,
+        int queryPort,
+        String queryAdvertisedHost,
+        Map<String, String> streamsOverrides) {
+
+    /** Kafka Streams' own rule for application ids, checked here so the error names our key. */
+    private static final Pattern APPLICATION_ID = Pattern.compile("^[A-Za-z0-9._-]{1,200}$");
+
+    /** The two guarantees this app supports; at_least_once is for benchmarks only (seqs may then repeat or skip). */
+    public enum ProcessingGuarantee {
+        EXACTLY_ONCE_V2("exactly_once_v2"),
+        AT_LEAST_ONCE("at_least_once");
+
+        private final String streamsValue;
+
+        ProcessingGuarantee(String streamsValue) {
+            this.streamsValue = streamsValue;
+        }
+
+        public String streamsValue() {
+            return streamsValue;
+        }
+
+        static ProcessingGuarantee parse(String key, String value) {
+            for (ProcessingGuarantee g : values()) {
+                if (g.streamsValue.equals(value)) {
+                    return g;
+                }
+            }
+            throw new ConfigException(key, "must be exactly_once_v2 or at_least_once, got '" + value + "'");
+        }
+    }
+
+    public FanoutConfig {
+        try {
+            TopicCatalog.of(topicPrefix);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("notify.topic-prefix", e.getMessage());
+        }
+        if (!APPLICATION_ID.matcher(topicPrefix + applicationId).matches()) {
+            throw new ConfigException("notify.fanout.application-id",
+                    "with the topic prefix it must be 1..200 chars of [A-Za-z0-9._-], got '" + topicPrefix + applicationId + "'");
+        }
+        if (routeTimeout.compareTo(Duration.ofSeconds(10)) > 0) {
+            throw new ConfigException("notify.fanout.route-timeout", "must be at most 10s: it bounds a stream-thread wait");
+        }
+        streamsOverrides = Map.copyOf(streamsOverrides);
+    }
+
+    public static FanoutConfig load(Settings s) {
+        return new FanoutConfig(
+                s.string("notify.fanout.application-id", "notify-fanout"),
+                s.string("notify.kafka.bootstrap-servers", "127.0.0.1:9092"),
+                s.string("notify.topic-prefix", ""),
+                s.duration("notify.fanout.dedup-window", Duration.ofHours(24), Duration.ofSeconds(1), Duration.ofDays(30)),
+                s.intIn("notify.fanout.inbox.max-events", 1000, 1, 1_000_000),
+                s.duration("notify.fanout.inbox.max-age", Duration.ofDays(7), Duration.ofMinutes(1), Duration.ofDays(365)),
+                s.duration("notify.fanout.inbox.sweep-interval", Duration.ofMinutes(1), Duration.ofSeconds(1), Duration.ofDays(1)),
+                s.intIn("notify.fanout.inbox.sweep-streams", 1000, 1, 1_000_000),
+                s.intIn("notify.fanout.inbox.sweep-max-deletes", 10_000, 1, 10_000_000),
+                s.duration("notify.fanout.commit-interval", Duration.ofMillis(100), Duration.ZERO, Duration.ofMinutes(10)),
+                ProcessingGuarantee.parse("notify.fanout.processing-guarantee",
+                        s.string("notify.fanout.processing-guarantee", "exactly_once_v2")),
+                s.intIn("notify.fanout.standby-replicas", 0, 0, 10),
+                s.intIn("notify.fanout.threads", 1, 1, 64),
+                s.longIn("notify.fanout.cache-max-bytes", 10L * 1024 * 1024, 0, 64L * 1024 * 1024 * 1024),
+                Path.of(s.string("notify.fanout.state-dir", Path.of(System.getProperty("java.io.tmpdir"), "notify-fanout").toString())),
+                s.duration("notify.fanout.route-timeout", Duration.ofMillis(50), Duration.ofMillis(1), Duration.ofSeconds(10)),
+                s.intIn("notify.fanout.stream-partitions", 0, 0, 10_000),
+                s.duration("notify.fanout.node-topics.refresh-interval", Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofHours(1)),
+                s.duration("notify.fanout.node-topics.check-timeout", Duration.ofSeconds(1), Duration.ofMillis(10), Duration.ofSeconds(30)),
+                s.duration("notify.fanout.node-topics.missing-ttl", Duration.ofSeconds(10), Duration.ZERO, Duration.ofHours(1)),
+                s.duration("notify.fanout.shutdown-timeout", Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofMinutes(10)),
+                s.intIn("notify.fanout.thread-restarts", 5, 0, 1000),
+                s.duration("notify.fanout.thread-restart-window", Duration.ofMinutes(10), Duration.ofSeconds(1), Duration.ofDays(1)),
+                s.string("notify.redis.uri", "redis://127.0.0.1:6379"),
+                s.string("notify.fanout.query.host", "0.0.0.0"),
+                s.intIn("notify.fanout.query.port", 8081, 0, 65535),
+                s.string("notify.fanout.query.advertised-host", "127.0.0.1"),
+                s.withPrefix("notify.fanout.streams."));
+    }
+
+    /** The effective Kafka Streams application.id: the topic prefix, then the configured id. */
+    public String streamsApplicationId() {
+        return topicPrefix + applicationId;
+    }
+
+    public TopicCatalog topics() {
+        return TopicCatalog.of(topicPrefix);
+    }
+
+    /** A copy with other Kafka Streams overrides (tests: e.g. a smaller max.block.ms). */
+    public FanoutConfig withStreamsOverrides(Map<String, String> overrides) {
+        return new FanoutConfig(applicationId, bootstrapServers, topicPrefix, dedupWindow, inboxMaxEvents, inboxMaxAge,
+                inboxSweepInterval, inboxSweepStreams, inboxSweepMaxDeletes, commitInterval, processingGuarantee,
+                standbyReplicas, streamThreads, cacheMaxBytes, stateDir, routeTimeout, streamPartitions,
+                nodeTopicsRefreshInterval, nodeTopicsCheckTimeout, nodeTopicsMissingTtl, shutdownTimeout, threadRestarts,
+                threadRestartWindow, redisUri,
+                queryHost, queryPort, queryAdvertisedHost, overrides);
+    }
+}

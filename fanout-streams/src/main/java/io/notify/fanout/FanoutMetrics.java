@@ -1,0 +1,121 @@
+package io.notify.fanout;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.notify.schemas.stream.UndeliveredReason;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * The fan-out topology's meters, shared by every stream thread (Micrometer counters are
+ * thread-safe). Prometheus names:
+ * <ul>
+ *   <li>{@code notify_fanout_records_in_total} — records read from notify.events</li>
+ *   <li>{@code notify_fanout_dlq_total{kind}} — records sent to notify.events.dlq, by DlqHeaders kind</li>
+ *   <li>{@code notify_fanout_dedup_hits_total} — events dropped as re-sends of an id seen within the window</li>
+ *   <li>{@code notify_fanout_sequenced_total} — durable (stream, event) pairs given a position</li>
+ *   <li>{@code notify_fanout_inbox_trimmed_total{bound}} — inbox entries deleted, bound = count | age</li>
+ *   <li>{@code notify_fanout_deliveries_total} — DeliveryMessages written to node topics</li>
+ *   <li>{@code notify_fanout_undelivered_total{reason}} — UndeliveredEvents written, by reason</li>
+ *   <li>{@code notify_fanout_ephemeral_dropped_total{reason}} — ephemeral events that reached no node</li>
+ *   <li>{@code notify_fanout_stale_removals_total} — stale registry members the router asked to remove</li>
+ *   <li>{@code notify_fanout_node_topic_missing_total{stage}} — deliveries skipped because the node topic
+ *       does not exist; stage = route (caught before sending) | produce (caught by the production handler)</li>
+ * </ul>
+ * Under exactly_once_v2 a counter may count a record twice when its transaction aborts and the
+ * record is reprocessed; the topics themselves never hold the duplicate.
+ */
+public final class FanoutMetrics {
+
+    private final MeterRegistry registry;
+    private final Counter recordsIn;
+    private final Counter dedupHits;
+    private final Counter sequenced;
+    private final Counter deliveries;
+    private final Counter staleRemovals;
+    private final ConcurrentMap<String, Counter> tagged = new ConcurrentHashMap<>();
+
+    public FanoutMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        this.recordsIn = Counter.builder("notify.fanout.records.in")
+                .description("Records read from notify.events").register(registry);
+        this.dedupHits = Counter.builder("notify.fanout.dedup.hits")
+                .description("Events dropped because their id was seen within the dedup window").register(registry);
+        this.sequenced = Counter.builder("notify.fanout.sequenced")
+                .description("Durable events given a position in a stream").register(registry);
+        this.deliveries = Counter.builder("notify.fanout.deliveries")
+                .description("DeliveryMessages written to gateway node topics").register(registry);
+        this.staleRemovals = Counter.builder("notify.fanout.stale.removals")
+                .description("Stale registry members the router asked the registry to remove").register(registry);
+    }
+
+    /** Meters on a private in-memory registry: for tests and tools that do not export metrics. */
+    public static FanoutMetrics inMemory() {
+        return new FanoutMetrics(new SimpleMeterRegistry());
+    }
+
+    public MeterRegistry registry() {
+        return registry;
+    }
+
+    public void recordIn() {
+        recordsIn.increment();
+    }
+
+    public void dlq(String kind) {
+        counter("notify.fanout.dlq", "Records sent to notify.events.dlq, by failure kind", "kind", kind).increment();
+    }
+
+    public void dedupHit() {
+        dedupHits.increment();
+    }
+
+    public void sequenced() {
+        sequenced.increment();
+    }
+
+    /** Inbox entries deleted; bound is "count" or "age". */
+    public void inboxTrimmed(String bound, long entries) {
+        if (entries > 0) {
+            counter("notify.fanout.inbox.trimmed", "Inbox entries deleted by a retention bound", "bound", bound)
+                    .increment(entries);
+        }
+    }
+
+    public void delivered() {
+        deliveries.increment();
+    }
+
+    public void undelivered(UndeliveredReason reason) {
+        counter("notify.fanout.undelivered", "UndeliveredEvents written, by reason", "reason", reason.wireName())
+                .increment();
+    }
+
+    /** An ephemeral event that reached no node; reason is an UndeliveredReason wire name. */
+    public void ephemeralDropped(UndeliveredReason reason) {
+        counter("notify.fanout.ephemeral.dropped", "Ephemeral events routed to no node, by reason", "reason",
+                reason.wireName()).increment();
+    }
+
+    public void staleRemovals(int members) {
+        staleRemovals.increment(members);
+    }
+
+    /** A delivery to a node whose topic does not exist; stage is "route" or "produce". */
+    public void nodeTopicMissing(String stage) {
+        counter("notify.fanout.node.topic.missing", "Deliveries skipped because the node topic does not exist",
+                "stage", stage).increment();
+    }
+
+    /** Current value of a counter, 0 when it was never incremented (tests and logs). */
+    public double count(String name, String... tags) {
+        Counter c = registry.find(name).tags(tags).counter();
+        return c == null ? 0 : c.count();
+    }
+
+    private Counter counter(String name, String description, String tag, String value) {
+        return tagged.computeIfAbsent(name + '|' + value,
+                k -> Counter.builder(name).description(description).tag(tag, value).register(registry));
+    }
+}

@@ -1,0 +1,57 @@
+package io.notify.fanout;
+
+import io.notify.fanout.routing.MissingNodeTopicHandler;
+import io.notify.fanout.routing.NodeTopics;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.processor.UsePartitionTimeOnInvalidTimestamp;
+
+/**
+ * Turns a {@link FanoutConfig} into Kafka Streams properties, in one place. What is fixed here
+ * and why:
+ * <ul>
+ *   <li>{@code ensure.explicit.internal.resource.naming=true}: the app refuses to start if a store
+ *       or internal topic got a generated name, which a topology edit could silently change.</li>
+ *   <li>{@code production.exception.handler}: {@link MissingNodeTopicHandler}, which skips only
+ *       writes to vanished node topics.</li>
+ *   <li>timestamps: a record with an invalid (negative) timestamp takes the partition time instead
+ *       of killing the thread (intake then DLQs or accepts it on its merits).</li>
+ *   <li>{@code auto.offset.reset=earliest}: a new application id starts at the beginning of
+ *       notify.events rather than silently skipping what is there.</li>
+ * </ul>
+ * {@link FanoutConfig#streamsOverrides()} are applied last and win.
+ */
+public final class FanoutStreamsConfig {
+
+    private FanoutStreamsConfig() {
+    }
+
+    public static Properties properties(FanoutConfig config, NodeTopics nodeTopics, FanoutMetrics metrics) {
+        Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.streamsApplicationId());
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, config.processingGuarantee().streamsValue());
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Long.toString(config.commitInterval().toMillis()));
+        p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, Integer.toString(config.standbyReplicas()));
+        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, Integer.toString(config.streamThreads()));
+        p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, Long.toString(config.cacheMaxBytes()));
+        p.put(StreamsConfig.STATE_DIR_CONFIG, config.stateDir().toString());
+        p.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, "true");
+        p.put(StreamsConfig.DEFAULT_TIMESTAMP_EXTRACTOR_CLASS_CONFIG, UsePartitionTimeOnInvalidTimestamp.class.getName());
+        p.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, MissingNodeTopicHandler.class.getName());
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+        // No global stores here; opting in now keeps behaviour unchanged when Kafka 5.0 makes it the default.
+        p.put("processing.exception.handler.global.enabled", "true");
+        if (config.queryPort() > 0) {
+            // Lets queryMetadataForKey name the instance that owns a stream (the query API forwards to it).
+            p.put(StreamsConfig.APPLICATION_SERVER_CONFIG, config.queryAdvertisedHost() + ":" + config.queryPort());
+        }
+        // Objects, not strings: Kafka hands unknown keys to configure() as given (see MissingNodeTopicHandler).
+        p.put(MissingNodeTopicHandler.NODE_TOPICS, nodeTopics);
+        p.put(MissingNodeTopicHandler.METRICS, metrics);
+        p.put(MissingNodeTopicHandler.TOPIC_PREFIX, config.topicPrefix());
+        p.putAll(config.streamsOverrides());
+        return p;
+    }
+}

@@ -1,0 +1,134 @@
+package io.notify.fanout;
+
+import io.notify.fanout.dedup.DedupProcessor;
+import io.notify.fanout.inbox.InboxStores;
+import io.notify.fanout.intake.Intake;
+import io.notify.fanout.intake.IntakeProcessor;
+import io.notify.fanout.recipients.RecipientEvent;
+import io.notify.fanout.routing.NodeTopics;
+import io.notify.fanout.routing.Routed;
+import io.notify.fanout.routing.Router;
+import io.notify.fanout.sequencing.Sequencer;
+import io.notify.registry.RouteLookup;
+import io.notify.schemas.serde.NotifySerdes;
+import io.notify.schemas.stream.SequencedEvent;
+import io.notify.schemas.stream.StreamEvent;
+import io.notify.schemas.stream.StreamId;
+import io.notify.schemas.topic.TopicCatalog;
+import java.time.Clock;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Branched;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.Repartitioned;
+
+/**
+ * The fan-out topology as a pure function of its configuration and collaborators: no I/O
+ * happens here, so it runs unchanged under {@code TopologyTestDriver} and in {@code KafkaStreams}.
+ *
+ * <pre>
+ * notify.events (bytes) → validate ─┬─ rejected → notify.events.dlq (original bytes + reason headers)
+ *                                   └─ accepted → dedup [dedup-ids] → explode recipients
+ *   → repartition by stream (&lt;app&gt;-by-stream-repartition)
+ *   → sequence [stream-heads, inbox] ─┬─ durable → notify.stream-log
+ *                                     └─ route ─┬─ notify.node.&lt;nodeId&gt; (one DeliveryMessage per node)
+ *                                               └─ notify.undelivered
+ * </pre>
+ *
+ * Every internal topic and store has an explicit name (checked by
+ * {@code ensure.explicit.internal.resource.naming}), so names survive topology edits and a
+ * rolling upgrade keeps its state.
+ */
+public final class FanoutTopology {
+
+    /** Name of the repartition step; its topic is {@code <application.id>-by-stream-repartition}. */
+    public static final String BY_STREAM = "by-stream";
+
+    private FanoutTopology() {
+    }
+
+    public static Topology build(FanoutConfig config, RouteLookup registry, NodeTopics nodeTopics, Clock clock,
+                                 FanoutMetrics metrics) {
+        TopicCatalog topics = config.topics();
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.addStateStore(DedupProcessor.storeBuilder(config.dedupWindow()));
+        builder.addStateStore(InboxStores.headsBuilder());
+        builder.addStateStore(InboxStores.inboxBuilder());
+
+        // Raw bytes in: parsing happens in our processor, so a poison pill becomes a DLQ record instead of a dead thread.
+        KStream<byte[], byte[]> raw = builder.stream(topics.events().name(),
+                Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("events-source"));
+
+        // Every record comes out as Accepted (keyed by event id) or Rejected (original bytes, DLQ headers).
+        Map<String, KStream<String, Intake>> intake = raw
+                .process(() -> new IntakeProcessor(clock, metrics), Named.as("validate"))
+                .split(Named.as("intake-"))
+                .branch((id, v) -> v instanceof Intake.Accepted, Branched.as("accepted"))
+                .defaultBranch(Branched.as("rejected"));
+
+        // Rejected: put the original key back; value and headers already are what the DLQ holds.
+        intake.get("intake-rejected")
+                .map((none, v) -> KeyValue.pair(((Intake.Rejected) v).key(), ((Intake.Rejected) v).value()),
+                        Named.as("dlq-original-bytes"))
+                .to(topics.eventsDlq().name(), Produced.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("dlq-sink"));
+
+        // Narrow the type for the accepted branch (the split already guarantees it).
+        KStream<String, Intake.Accepted> accepted = intake.get("intake-accepted")
+                .mapValues(v -> (Intake.Accepted) v, Named.as("accepted"));
+
+        // Dedup before the fan-out so a re-sent event costs one lookup, not one per recipient.
+        KStream<StreamId, RecipientEvent> perRecipient = accepted
+                .process(() -> new DedupProcessor(config.dedupWindow(), metrics), Named.as("dedup"), DedupProcessor.STORE)
+                // One compact record per recipient stream, keyed by the stream (the recipient list is not copied).
+                .flatMap((id, a) -> RecipientEvent.explode(a.envelope(), a.ingestedAt()).stream()
+                        .map(r -> KeyValue.pair(r.stream(), r.event()))
+                        .collect(Collectors.toList()), Named.as("explode-recipients"));
+
+        // Explicit, named repartition: every event of one stream meets in one task, in one order.
+        Repartitioned<StreamId, RecipientEvent> byStream = Repartitioned
+                .with(NotifySerdes.streamId(), RecipientEvent.serde()).withName(BY_STREAM);
+        KStream<StreamId, RecipientEvent> streamKeyed = perRecipient.repartition(
+                config.streamPartitions() > 0 ? byStream.withNumberOfPartitions(config.streamPartitions()) : byStream);
+
+        // Positions and the inbox for durable events; ephemeral events pass through untouched.
+        Sequencer.InboxBounds bounds = new Sequencer.InboxBounds(config.inboxMaxEvents(), config.inboxMaxAge(),
+                config.inboxSweepInterval(), config.inboxSweepStreams(), config.inboxSweepMaxDeletes());
+        KStream<StreamId, StreamEvent> sequenced = streamKeyed.process(
+                () -> new Sequencer(bounds, clock, metrics), Named.as("sequence"), InboxStores.HEADS, InboxStores.INBOX);
+
+        // The stream log holds durable events only: ephemeral ones are never replayed.
+        sequenced
+                .filter((stream, e) -> e.isDurable(), Named.as("durable-only"))
+                .mapValues(e -> (SequencedEvent) e, Named.as("as-sequenced"))
+                .to(topics.streamLog().name(), Produced.with(NotifySerdes.streamId(), NotifySerdes.sequencedEvent())
+                        .withName("stream-log-sink"));
+
+        // Route after the stream log: the registry lookup is the only step that waits on the network.
+        Map<String, KStream<StreamId, Routed>> routed = sequenced
+                .process(() -> new Router(registry, nodeTopics, topics, config.routeTimeout(), clock, metrics),
+                        Named.as("route"))
+                .split(Named.as("routed-"))
+                .branch((stream, r) -> r instanceof Routed.NodeDelivery, Branched.as("node"))
+                .defaultBranch(Branched.as("undelivered"));
+
+        // The node id picks the topic; the router already skipped nodes whose topic is known missing.
+        routed.get("routed-node")
+                .mapValues(r -> (Routed.NodeDelivery) r, Named.as("as-node-delivery"))
+                .to((stream, delivery, context) -> topics.node(delivery.nodeId()).name(),
+                        Produced.with(NotifySerdes.streamId(), Routed.NodeDelivery.serde(topics)).withName("node-sink"));
+
+        routed.get("routed-undelivered")
+                .mapValues(r -> ((Routed.Undelivered) r).event(), Named.as("as-undelivered"))
+                .to(topics.undelivered().name(), Produced.with(NotifySerdes.streamId(), NotifySerdes.undeliveredEvent())
+                        .withName("undelivered-sink"));
+
+        return builder.build();
+    }
+}

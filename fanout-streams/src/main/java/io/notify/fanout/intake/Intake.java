@@ -1,0 +1,19 @@
+package io.notify.fanout.intake;
+
+import io.notify.schemas.event.EventEnvelope;
+
+/**
+ * What intake makes of one {@code notify.events} record: a valid event, or a rejection that
+ * carries the record's original key and value bytes (the reason travels in the record's
+ * DlqHeaders). Lives only inside one sub-topology, so it needs no serde.
+ */
+public sealed interface Intake permits Intake.Accepted, Intake.Rejected {
+
+    /** A valid envelope whose id is final, and when Notify accepted it (the source record timestamp). */
+    record Accepted(EventEnvelope envelope, long ingestedAt) implements Intake {
+    }
+
+    /** A record for the DLQ, byte for byte; key and value may be null. */
+    record Rejected(byte[] key, byte[] value) implements Intake {
+    }
+}

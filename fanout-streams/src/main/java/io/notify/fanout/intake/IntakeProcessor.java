@@ -1,0 +1,99 @@
+package io.notify.fanout.intake;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.notify.fanout.FanoutMetrics;
+import io.notify.schemas.event.EventEnvelope;
+import io.notify.schemas.event.EventIds;
+import io.notify.schemas.event.EventValidator;
+import io.notify.schemas.event.InvalidEventException;
+import io.notify.schemas.event.Violation;
+import io.notify.schemas.topic.DlqFailure;
+import io.notify.schemas.topic.DlqHeaders;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.List;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+
+/**
+ * Step 1: turns raw {@code notify.events} bytes into valid envelopes. Guarantees: every input
+ * record yields exactly one output — {@link Intake.Accepted} keyed by the event id, or
+ * {@link Intake.Rejected} keyed null whose headers are the original headers plus
+ * {@link DlqFailure} headers; no input, however malformed, throws out of {@link #process}, so a
+ * poison pill never stops the stream thread. A value without {@code id} takes the record key
+ * when that key is a valid event id; otherwise it is rejected (a generated id could never be
+ * deduplicated against the producer's retry).
+ */
+public final class IntakeProcessor implements Processor<byte[], byte[], String, Intake> {
+
+    private final EventValidator validator = EventValidator.v1();
+    private final Clock clock;
+    private final FanoutMetrics metrics;
+    private ProcessorContext<String, Intake> context;
+
+    public IntakeProcessor(Clock clock, FanoutMetrics metrics) {
+        this.clock = clock;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, Intake> context) {
+        this.context = context;
+    }
+
+    @Override
+    public void process(Record<byte[], byte[]> record) {
+        metrics.recordIn();
+        try {
+            EventEnvelope envelope = parse(record.key(), record.value());
+            long ingestedAt = record.timestamp() >= 0 ? record.timestamp() : clock.millis();
+            context.forward(record.withKey(envelope.id()).withValue(new Intake.Accepted(envelope, ingestedAt)));
+        } catch (InvalidEventException e) {
+            reject(record, kindOf(e.violations()), e.getMessage());
+        } catch (RuntimeException e) {
+            // A bug in validation must not turn one bad record into a dead stream thread: park it, visibly.
+            reject(record, "internal", e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
+    }
+
+    private EventEnvelope parse(byte[] key, byte[] value) {
+        if (value == null) {
+            throw invalid("", "record value is null; expected a v1 event JSON object", Violation.SYNTAX);
+        }
+        JsonNode document = EventValidator.readTree(value);
+        if (!document.isObject()) {
+            throw invalid("", "expected a JSON object, got " + document.getNodeType().name().toLowerCase(java.util.Locale.ROOT), Violation.SYNTAX);
+        }
+        ObjectNode event = (ObjectNode) document;
+        if (!event.has("id")) {
+            String keyText = key == null ? null : new String(key, StandardCharsets.UTF_8);
+            if (!EventIds.isValid(keyText)) {
+                throw invalid("/id", "is required when the record key is not a valid event id", "required");
+            }
+            event = event.deepCopy().put("id", keyText);
+        }
+        return validator.toEnvelope(event);
+    }
+
+    private void reject(Record<byte[], byte[]> record, String kind, String error) {
+        RecordMetadata source = context.recordMetadata().orElseThrow(
+                () -> new IllegalStateException("intake runs on source records, which always have metadata"));
+        DlqFailure failure = new DlqFailure(error, kind, source.topic(), Math.max(0, source.partition()),
+                Math.max(0, source.offset()), clock.instant());
+        metrics.dlq(kind);
+        context.forward(new Record<String, Intake>(null, new Intake.Rejected(record.key(), record.value()),
+                record.timestamp(), failure.toHeaders(record.headers())));
+    }
+
+    private static String kindOf(List<Violation> violations) {
+        boolean syntax = violations.stream().anyMatch(v -> Violation.SYNTAX.equals(v.rule()));
+        return syntax ? DlqHeaders.KIND_DESERIALIZATION : DlqHeaders.KIND_SCHEMA;
+    }
+
+    private static InvalidEventException invalid(String pointer, String message, String rule) {
+        return new InvalidEventException(List.of(new Violation(pointer, message, rule)));
+    }
+}

@@ -1,0 +1,83 @@
+package io.notify.fanout.query;
+
+import io.notify.fanout.sequencing.StreamHead;
+import io.notify.schemas.stream.SequencedEvent;
+import io.notify.schemas.stream.StreamId;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Turns a client's position into events or a reset, over one stream's head and inbox. The rule
+ * of docs/query-api.md lives here, pure and unit-tested: a client is never handed a gap. If the
+ * inbox does not hold exactly {@code after+1, after+2, ...} (e.g. a trim raced the read), the
+ * answer is a {@code position_too_old} reset, not a partial list.
+ */
+public final class InboxReader {
+
+    /** Read access to one stream's state (backed by the local stores, or a test map). */
+    public interface StreamState {
+        Optional<StreamHead> head(StreamId stream);
+
+        List<SequencedEvent> range(StreamId stream, long afterSeq, int limit);
+    }
+
+    public static final int DEFAULT_LIMIT = 100;
+    public static final int MAX_LIMIT = 1000;
+
+    private InboxReader() {
+    }
+
+    public static StreamAnswer head(StreamState state, StreamId stream) {
+        return state.head(stream)
+                .map(h -> StreamAnswer.head(stream.value(), h.position(), h.firstSeq()))
+                .orElseGet(() -> StreamAnswer.head(stream.value(), null, null));
+    }
+
+    /**
+     * @param epoch the epoch of {@code after}; null only with {@code after == 0} ("from the oldest held")
+     * @throws IllegalArgumentException for a request that is malformed (answered 400)
+     */
+    public static StreamAnswer eventsAfter(StreamState state, StreamId stream, String epoch, long after, int limit) {
+        if (after < 0) {
+            throw new IllegalArgumentException("after must be >= 0, got " + after);
+        }
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw new IllegalArgumentException("limit must be in [1, " + MAX_LIMIT + "], got " + limit);
+        }
+        if (epoch == null && after > 0) {
+            throw new IllegalArgumentException("epoch is required when after > 0");
+        }
+        Optional<StreamHead> found = state.head(stream);
+        if (found.isEmpty()) {
+            return epoch == null
+                    ? StreamAnswer.events(stream.value(), null, 1, List.of(), false)
+                    : StreamAnswer.reset(stream.value(), "unknown_stream", null, null);
+        }
+        StreamHead head = found.get();
+        if (epoch != null && (!epoch.equals(head.epoch()) || after > head.lastSeq())) {
+            return StreamAnswer.reset(stream.value(), "epoch_mismatch", head.position(), head.firstSeq());
+        }
+        long from = epoch == null ? Math.max(after, head.firstSeq() - 1) : after;
+        if (from + 1 < head.firstSeq()) {
+            return StreamAnswer.reset(stream.value(), "position_too_old", head.position(), head.firstSeq());
+        }
+        if (from >= head.lastSeq()) {
+            return StreamAnswer.events(stream.value(), head.position(), head.firstSeq(), List.of(), false);
+        }
+        List<SequencedEvent> events = state.range(stream, from, limit + 1);
+        for (int i = 0; i < events.size(); i++) {
+            if (events.get(i).seq() != from + 1 + i) {
+                // The inbox moved under us (trimmed between reading the head and the range).
+                StreamHead now = state.head(stream).orElse(head);
+                return StreamAnswer.reset(stream.value(), "position_too_old", now.position(), now.firstSeq());
+            }
+        }
+        boolean more = events.size() > limit;
+        List<SequencedEvent> page = more ? events.subList(0, limit) : events;
+        if (page.isEmpty()) {
+            StreamHead now = state.head(stream).orElse(head);
+            return StreamAnswer.reset(stream.value(), "position_too_old", now.position(), now.firstSeq());
+        }
+        return StreamAnswer.events(stream.value(), head.position(), head.firstSeq(), page, more);
+    }
+}

@@ -1,0 +1,54 @@
+package io.notify.fanout.query;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.streams.state.HostInfo;
+
+/**
+ * Forwards a query to the instance that owns the stream. Asynchronous, with a timeout; the
+ * forwarded request carries {@link #FORWARDED_HEADER} so the owner answers from its own stores
+ * or says 503 — a request is forwarded at most once, so two instances that disagree about
+ * ownership during a rebalance cannot bounce it between them.
+ */
+public final class QueryForwarder {
+
+    public static final String FORWARDED_HEADER = "X-Notify-Forwarded";
+
+    /** The owner's answer, passed through as is. */
+    public record Forwarded(int status, String contentType, String retryAfter, byte[] body) {
+    }
+
+    private final HttpClient http;
+    private final Duration timeout;
+
+    public QueryForwarder(Duration timeout) {
+        this.timeout = timeout;
+        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout).build();
+    }
+
+    public CompletableFuture<Forwarded> get(HostInfo owner, String pathAndQuery) {
+        return send(HttpRequest.newBuilder(uri(owner, pathAndQuery)).GET());
+    }
+
+    public CompletableFuture<Forwarded> post(HostInfo owner, String path, byte[] json) {
+        return send(HttpRequest.newBuilder(uri(owner, path))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(json)));
+    }
+
+    private CompletableFuture<Forwarded> send(HttpRequest.Builder request) {
+        return http.sendAsync(request.timeout(timeout).header(FORWARDED_HEADER, "1").build(),
+                        HttpResponse.BodyHandlers.ofByteArray())
+                .thenApply(r -> new Forwarded(r.statusCode(),
+                        r.headers().firstValue("content-type").orElse("application/json"),
+                        r.headers().firstValue("retry-after").orElse(null), r.body()));
+    }
+
+    private static URI uri(HostInfo owner, String pathAndQuery) {
+        return URI.create("http://" + owner.host() + ":" + owner.port() + pathAndQuery);
+    }
+}

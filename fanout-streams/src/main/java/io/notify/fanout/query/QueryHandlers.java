@@ -1,0 +1,273 @@
+package io.notify.fanout.query;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import io.notify.common.http.BodyReader;
+import io.notify.common.http.HttpResponses;
+import io.notify.common.http.Problem;
+import io.notify.schemas.NotifyJson;
+import io.notify.schemas.stream.StreamId;
+import io.undertow.server.HttpHandler;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.util.Headers;
+import io.undertow.util.SameThreadExecutor;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.HostInfo;
+
+/**
+ * The query API's request handlers (docs/query-api.md). Store reads run on worker threads;
+ * forwarding to another owner is asynchronous. Every answer is either correct data, a reset, a
+ * 400 for a malformed request, or a 503 + Retry-After — never stale or partial data.
+ */
+public final class QueryHandlers {
+
+    public static final int MAX_BATCH = 500;
+    private static final int MAX_BATCH_BYTES = 256 * 1024;
+    static final String BATCH_PATH = "/v1/streams:events";
+
+    /** The batch request body. */
+    @JsonIgnoreProperties(ignoreUnknown = false)
+    public record BatchRequest(List<Item> requests) {
+        /** One stream of a batch; {@code after}/{@code limit} default to 0 and 100. */
+        public record Item(String stream, String epoch, Long after, Integer limit) {
+        }
+    }
+
+    /** The batch answer: one result per request, in order. */
+    public record BatchResponse(List<StreamAnswer> results) {
+    }
+
+    private final Supplier<StreamOwners> owners;
+    private final QueryForwarder forwarder;
+    private final QueryMetrics metrics;
+
+    public QueryHandlers(Supplier<StreamOwners> owners, QueryForwarder forwarder, QueryMetrics metrics) {
+        this.owners = owners;
+        this.forwarder = forwarder;
+        this.metrics = metrics;
+    }
+
+    public HttpHandler head() {
+        return onWorker(ex -> single(ex, false));
+    }
+
+    public HttpHandler events() {
+        return onWorker(ex -> single(ex, true));
+    }
+
+    public HttpHandler batch() {
+        return ex -> BodyReader.read(ex, MAX_BATCH_BYTES,
+                (e, body) -> e.dispatch(w -> batch(w, body)),
+                e -> HttpResponses.problem(e, Problem.of(413, "body-too-large", "Body too large",
+                        "a batch body may be at most " + MAX_BATCH_BYTES + " bytes")),
+                (e, error) -> e.endExchange());
+    }
+
+    private static HttpHandler onWorker(HttpHandler h) {
+        return ex -> {
+            if (ex.isInIoThread()) {
+                ex.dispatch(h);
+            } else {
+                h.handleRequest(ex);
+            }
+        };
+    }
+
+    private void single(HttpServerExchange ex, boolean eventsMode) {
+        long start = System.nanoTime();
+        String kind = eventsMode ? "events" : "head";
+        StreamId stream;
+        Query query;
+        try {
+            stream = StreamId.parse(param(ex, "stream", null));
+            query = eventsMode ? Query.parse(param(ex, "epoch", null), param(ex, "after", "0"), param(ex, "limit", null))
+                    : null;
+        } catch (IllegalArgumentException e) {
+            metrics.request(kind, "bad_request", start);
+            HttpResponses.problem(ex, Problem.of(400, "bad-request", "Bad request", e.getMessage()));
+            return;
+        }
+        StreamOwners o = owners.get();
+        StreamOwners.Owner owner = o == null ? new StreamOwners.Unavailable("fanout-streams is starting") : o.ownerOf(stream);
+        if (owner instanceof StreamOwners.Remote remote && !isForwarded(ex)) {
+            String target = ex.getRequestURI() + (ex.getQueryString().isEmpty() ? "" : "?" + ex.getQueryString());
+            ex.dispatch(SameThreadExecutor.INSTANCE, () -> forwarder.get(remote.host(), target)
+                    .whenComplete((r, error) -> {
+                        metrics.request(kind, error == null ? "forwarded" : "forward_failed", start);
+                        if (error != null) {
+                            unavailable(ex, "forwarding to " + remote.host() + " failed: " + error.getMessage());
+                        } else {
+                            passThrough(ex, r);
+                        }
+                    }));
+            return;
+        }
+        StreamAnswer answer;
+        try {
+            answer = answerLocally(o, owner, stream, query);
+        } catch (UnavailableException e) {
+            metrics.request(kind, "unavailable", start);
+            unavailable(ex, e.getMessage());
+            return;
+        } catch (IllegalArgumentException e) {
+            metrics.request(kind, "bad_request", start);
+            HttpResponses.problem(ex, Problem.of(400, "bad-request", "Bad request", e.getMessage()));
+            return;
+        }
+        metrics.request(kind, answer.reset() != null ? "reset" : "ok", start);
+        HttpResponses.json(ex, 200, answer);
+    }
+
+    /** A parsed events query. */
+    record Query(String epoch, long after, int limit) {
+        static Query parse(String epoch, String after, String limit) {
+            return new Query(epoch, number("after", after == null ? "0" : after),
+                    limit == null ? InboxReader.DEFAULT_LIMIT : (int) number("limit", limit));
+        }
+
+        private static long number(String name, String value) {
+            try {
+                return Long.parseLong(value);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(name + " must be a number, got '" + value + "'");
+            }
+        }
+    }
+
+    private static final class UnavailableException extends Exception {
+        UnavailableException(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** Answers from this instance's stores; IllegalArgumentException for a malformed query is the caller's. */
+    private StreamAnswer answerLocally(StreamOwners o, StreamOwners.Owner owner, StreamId stream, Query query)
+            throws UnavailableException {
+        if (owner instanceof StreamOwners.Unavailable u) {
+            throw new UnavailableException(u.reason());
+        }
+        if (!(owner instanceof StreamOwners.Local local)) {
+            throw new UnavailableException("ownership of " + stream.value() + " is moving; retry");
+        }
+        try {
+            InboxReader.StreamState state = o.local(local.partition());
+            return query == null ? InboxReader.head(state, stream)
+                    : InboxReader.eventsAfter(state, stream, query.epoch(), query.after(), query.limit());
+        } catch (InvalidStateStoreException e) {
+            throw new UnavailableException("store for " + stream.value() + " is not queryable now: " + e.getMessage());
+        }
+    }
+
+    private void batch(HttpServerExchange ex, byte[] body) {
+        long start = System.nanoTime();
+        BatchRequest request;
+        try {
+            request = NotifyJson.mapper().readValue(body, BatchRequest.class);
+            if (request.requests() == null || request.requests().size() > MAX_BATCH) {
+                throw new IllegalArgumentException("requests must be a list of at most " + MAX_BATCH + " entries");
+            }
+        } catch (IOException | IllegalArgumentException e) {
+            metrics.request("batch", "bad_request", start);
+            HttpResponses.problem(ex, Problem.of(400, "bad-request", "Bad request", firstLine(e.getMessage())));
+            return;
+        }
+        List<BatchRequest.Item> items = request.requests();
+        StreamAnswer[] results = new StreamAnswer[items.size()];
+        Map<HostInfo, List<Integer>> remote = new LinkedHashMap<>();
+        StreamOwners o = owners.get();
+        for (int i = 0; i < items.size(); i++) {
+            BatchRequest.Item item = items.get(i);
+            String name = item == null ? null : item.stream();
+            try {
+                StreamId stream = StreamId.parse(name);
+                Query q = new Query(item.epoch(), item.after() == null ? 0 : item.after(),
+                        item.limit() == null ? InboxReader.DEFAULT_LIMIT : item.limit());
+                StreamOwners.Owner owner = o == null ? new StreamOwners.Unavailable("starting") : o.ownerOf(stream);
+                if (owner instanceof StreamOwners.Remote r && !isForwarded(ex)) {
+                    remote.computeIfAbsent(r.host(), h -> new ArrayList<>()).add(i);
+                } else {
+                    results[i] = answerLocally(o, owner, stream, q);
+                }
+            } catch (IllegalArgumentException | NullPointerException e) {
+                results[i] = StreamAnswer.error(name, 400, String.valueOf(e.getMessage()));
+            } catch (UnavailableException e) {
+                results[i] = StreamAnswer.error(name, 503, e.getMessage());
+            }
+        }
+        List<CompletableFuture<Void>> pending = new ArrayList<>();
+        remote.forEach((host, indexes) -> pending.add(forwardBatch(host, items, indexes, results)));
+        ex.dispatch(SameThreadExecutor.INSTANCE, () -> CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new))
+                .whenComplete((v, error) -> {
+                    metrics.request("batch", remote.isEmpty() ? "ok" : "forwarded", start);
+                    HttpResponses.json(ex, 200, new BatchResponse(List.of(results)));
+                }));
+    }
+
+    private CompletableFuture<Void> forwardBatch(HostInfo host, List<BatchRequest.Item> items, List<Integer> indexes,
+                                                 StreamAnswer[] results) {
+        List<BatchRequest.Item> sub = indexes.stream().map(items::get).toList();
+        byte[] json;
+        try {
+            json = NotifyJson.mapper().writeValueAsBytes(new BatchRequest(sub));
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot serialize a batch we just parsed", e);
+        }
+        return forwarder.post(host, BATCH_PATH, json).handle((r, error) -> {
+            List<StreamAnswer> answers = null;
+            String problem = error != null ? String.valueOf(error.getMessage()) : null;
+            if (r != null && r.status() == 200) {
+                try {
+                    answers = NotifyJson.mapper().readValue(r.body(), BatchResponse.class).results();
+                } catch (IOException e) {
+                    problem = "unreadable answer from " + host + ": " + e.getMessage();
+                }
+            } else if (r != null) {
+                problem = host + " answered " + r.status();
+            }
+            for (int k = 0; k < indexes.size(); k++) {
+                int i = indexes.get(k);
+                results[i] = answers != null && k < answers.size() ? answers.get(k)
+                        : StreamAnswer.error(items.get(i).stream(), 503, "forwarding failed: " + problem);
+            }
+            return null;
+        });
+    }
+
+    private static boolean isForwarded(HttpServerExchange ex) {
+        return ex.getRequestHeaders().contains(QueryForwarder.FORWARDED_HEADER);
+    }
+
+    private static String param(HttpServerExchange ex, String name, String def) {
+        Deque<String> values = ex.getQueryParameters().get(name);
+        return values == null || values.isEmpty() ? def : values.getFirst();
+    }
+
+    private static void unavailable(HttpServerExchange ex, String detail) {
+        HttpResponses.retryLater(ex, Problem.of(503, "unavailable", "Unavailable", detail), 1);
+    }
+
+    private static void passThrough(HttpServerExchange ex, QueryForwarder.Forwarded r) {
+        ex.setStatusCode(r.status());
+        ex.getResponseHeaders().put(Headers.CONTENT_TYPE, r.contentType());
+        if (r.retryAfter() != null) {
+            ex.getResponseHeaders().put(HttpResponses.RETRY_AFTER, r.retryAfter());
+        }
+        ex.getResponseSender().send(ByteBuffer.wrap(r.body()));
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "malformed batch";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+}

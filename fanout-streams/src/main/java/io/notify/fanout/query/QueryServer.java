@@ -1,0 +1,83 @@
+package io.notify.fanout.query;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.notify.common.http.HttpResponses;
+import io.notify.common.http.OpsEndpoints;
+import io.notify.common.http.Problem;
+import io.undertow.Undertow;
+import io.undertow.UndertowOptions;
+import io.undertow.server.RoutingHandler;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.state.HostInfo;
+
+/**
+ * The fanout-streams query HTTP server. It binds BEFORE Kafka Streams starts (so a port-0 listener
+ * can be advertised as {@code application.server}), answers 503 until {@link #attach} hands it the
+ * running app, and serves docs/query-api.md plus {@code /healthz}, {@code /readyz} (ready when
+ * Kafka Streams is RUNNING) and {@code /metrics}.
+ */
+public final class QueryServer implements AutoCloseable {
+
+    private final Undertow undertow;
+    private final AtomicReference<StreamOwners> owners = new AtomicReference<>();
+    private final AtomicReference<KafkaStreams> streams = new AtomicReference<>();
+    private final String advertisedHost;
+
+    public QueryServer(String host, int port, String advertisedHost, PrometheusMeterRegistry registry) {
+        this.advertisedHost = advertisedHost;
+        QueryHandlers handlers = new QueryHandlers(owners::get, new QueryForwarder(Duration.ofSeconds(2)),
+                new QueryMetrics(registry));
+        RoutingHandler routes = new RoutingHandler()
+                .get("/v1/streams/{stream}", handlers.head())
+                .get("/v1/streams/{stream}/events", handlers.events())
+                .post(QueryHandlers.BATCH_PATH, handlers.batch())
+                .setFallbackHandler(ex -> HttpResponses.problem(ex,
+                        Problem.of(404, "not-found", "Not found", "no route for " + ex.getRequestPath())))
+                .setInvalidMethodHandler(ex -> HttpResponses.problem(ex, Problem.of(405, "method-not-allowed",
+                        "Method not allowed", ex.getRequestMethod() + " is not allowed on " + ex.getRequestPath())));
+        OpsEndpoints.addTo(routes, this::readiness, registry);
+        this.undertow = Undertow.builder()
+                .addHttpListener(port, host)
+                .setIoThreads(2)
+                .setWorkerThreads(16)
+                .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, 10_000)
+                .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, 1024L * 1024)
+                .setHandler(routes)
+                .build();
+        undertow.start();
+    }
+
+    /** The port actually bound (useful with port 0). */
+    public int port() {
+        return ((InetSocketAddress) undertow.getListenerInfo().get(0).getAddress()).getPort();
+    }
+
+    /** The {@code application.server} value other instances use to reach this one. */
+    public HostInfo advertised() {
+        return new HostInfo(advertisedHost, port());
+    }
+
+    /** Starts answering queries from this (started) Kafka Streams instance. */
+    public void attach(KafkaStreams app) {
+        streams.set(app);
+        owners.set(new StreamOwners(app, advertised()));
+    }
+
+    private OpsEndpoints.Readiness readiness() {
+        KafkaStreams s = streams.get();
+        if (s == null) {
+            return OpsEndpoints.Readiness.down("fanout-streams not started");
+        }
+        return s.state() == KafkaStreams.State.RUNNING ? OpsEndpoints.Readiness.up()
+                : OpsEndpoints.Readiness.down("Kafka Streams is " + s.state());
+    }
+
+    @Override
+    public void close() {
+        owners.set(null);
+        undertow.stop();
+    }
+}

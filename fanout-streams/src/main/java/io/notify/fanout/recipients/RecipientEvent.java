@@ -1,0 +1,79 @@
+package io.notify.fanout.recipients;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.notify.schemas.event.EventClass;
+import io.notify.schemas.event.EventEnvelope;
+import io.notify.schemas.serde.JsonSerde;
+import io.notify.schemas.stream.LiveEvent;
+import io.notify.schemas.stream.Position;
+import io.notify.schemas.stream.SequencedEvent;
+import io.notify.schemas.stream.StreamId;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Value of the internal {@code by-stream} repartition topic (key: the recipient's stream): one
+ * event for one recipient, i.e. the envelope without {@code to}. Copying the whole recipient list
+ * into each of up to {@code Recipients.MAX_USERS} records would multiply the topic's bytes by the
+ * audience size. Internal to fanout-streams: it may change between versions as long as a rolling
+ * deploy can read the old shape (unknown fields are ignored on read).
+ */
+@JsonPropertyOrder({"id", "type", "class", "data", "occurredAt", "collapseKey", "source", "ingestedAt"})
+public record RecipientEvent(
+        String id,
+        String type,
+        @JsonProperty("class") EventClass eventClass,
+        ObjectNode data,
+        OffsetDateTime occurredAt,
+        String collapseKey,
+        String source,
+        long ingestedAt) {
+
+    private static final JsonSerde<RecipientEvent> SERDE = JsonSerde.of(RecipientEvent.class);
+
+    public RecipientEvent {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(eventClass, "eventClass");
+    }
+
+    public static JsonSerde<RecipientEvent> serde() {
+        return SERDE;
+    }
+
+    /** One record per recipient stream, in the order of {@code to.users}. */
+    public static List<StreamAddressed> explode(EventEnvelope envelope, long ingestedAt) {
+        RecipientEvent event = new RecipientEvent(envelope.id(), envelope.type(), envelope.eventClass(),
+                envelope.data(), envelope.occurredAt(), envelope.collapseKey(), envelope.source(), ingestedAt);
+        List<StreamAddressed> out = new ArrayList<>(envelope.to().users().size());
+        for (String user : envelope.to().users()) {
+            out.add(new StreamAddressed(StreamId.forUser(user), event));
+        }
+        return out;
+    }
+
+    /** A recipient event paired with the stream it is addressed to. */
+    public record StreamAddressed(StreamId stream, RecipientEvent event) {
+    }
+
+    @JsonIgnore
+    public boolean isDurable() {
+        return eventClass == EventClass.DURABLE;
+    }
+
+    /** This event placed in a stream at a position (durable only). */
+    public SequencedEvent sequenced(StreamId stream, Position position, long sequencedAt) {
+        return new SequencedEvent(stream, position.epoch(), position.seq(), id, type, data, occurredAt, source,
+                ingestedAt, sequencedAt);
+    }
+
+    /** This event addressed to a stream for live delivery only (ephemeral only). */
+    public LiveEvent live(StreamId stream) {
+        return new LiveEvent(stream, id, type, data, occurredAt, collapseKey, source, ingestedAt);
+    }
+}

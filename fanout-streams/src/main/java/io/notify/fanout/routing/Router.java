@@ -1,0 +1,122 @@
+package io.notify.fanout.routing;
+
+import io.notify.fanout.FanoutMetrics;
+import io.notify.registry.RouteLookup;
+import io.notify.registry.Routes;
+import io.notify.schemas.stream.DeliveryMessage;
+import io.notify.schemas.stream.StreamEvent;
+import io.notify.schemas.stream.StreamId;
+import io.notify.schemas.stream.UndeliveredEvent;
+import io.notify.schemas.stream.UndeliveredReason;
+import io.notify.schemas.topic.TopicCatalog;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Step 7: routes one stream's event to the gateway nodes holding live connections of it.
+ *
+ * <p>Guarantees: at most one {@link Routed.NodeDelivery} per node per event, naming exactly that
+ * node's live connection ids; members the registry reports stale are handed to
+ * {@link RouteLookup#removeStale} and never routed. A durable event that reaches no node yields
+ * exactly one {@link Routed.Undelivered} ({@code no_live_connection}, or
+ * {@code registry_unavailable} when the registry could not answer in time) — it stays resumable
+ * from the inbox either way; an ephemeral one is dropped and counted. The wait per event is
+ * bounded by the route timeout, and neither a failing registry nor a missing node topic stops
+ * the stream thread.
+ */
+public final class Router implements Processor<StreamId, StreamEvent, StreamId, Routed> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Router.class);
+
+    private final RouteLookup registry;
+    private final NodeTopics nodeTopics;
+    private final TopicCatalog topics;
+    private final Duration timeout;
+    private final Clock clock;
+    private final FanoutMetrics metrics;
+    private ProcessorContext<StreamId, Routed> context;
+
+    public Router(RouteLookup registry, NodeTopics nodeTopics, TopicCatalog topics, Duration timeout, Clock clock,
+                  FanoutMetrics metrics) {
+        this.registry = registry;
+        this.nodeTopics = nodeTopics;
+        this.topics = topics;
+        this.timeout = timeout;
+        this.clock = clock;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public void init(ProcessorContext<StreamId, Routed> context) {
+        this.context = context;
+    }
+
+    @Override
+    public void process(Record<StreamId, StreamEvent> record) {
+        StreamId stream = record.key();
+        StreamEvent event = record.value();
+        Routes routes = lookup(stream);
+        if (!routes.stale().isEmpty()) {
+            removeStale(stream, routes);
+        }
+        if (!routes.available()) {
+            miss(record, UndeliveredReason.REGISTRY_UNAVAILABLE);
+            return;
+        }
+        long now = clock.millis();
+        int sent = 0;
+        for (Map.Entry<String, List<String>> node : routes.connectionsByNode().entrySet()) {
+            if (!nodeTopics.exists(topics.node(node.getKey()).name())) {
+                metrics.nodeTopicMissing("route");
+                continue;
+            }
+            List<String> connections = node.getValue();
+            // Past the cap a per-connection list is pointless: address every local connection instead.
+            DeliveryMessage message = connections.size() > DeliveryMessage.MAX_CONNECTIONS
+                    ? DeliveryMessage.toAll(event, now)
+                    : DeliveryMessage.toConnections(event, connections, now);
+            context.forward(record.withValue(new Routed.NodeDelivery(node.getKey(), message)));
+            metrics.delivered();
+            sent++;
+        }
+        if (sent == 0) {
+            miss(record, UndeliveredReason.NO_LIVE_CONNECTION);
+        }
+    }
+
+    private Routes lookup(StreamId stream) {
+        try {
+            return registry.lookup(stream, timeout);
+        } catch (RuntimeException e) {
+            // The contract says lookup never throws; if one does, degrade like an unavailable registry.
+            LOG.warn("registry lookup for {} threw; treating the registry as unavailable", stream, e);
+            return Routes.unavailable();
+        }
+    }
+
+    private void removeStale(StreamId stream, Routes routes) {
+        try {
+            registry.removeStale(stream, routes.stale());
+            metrics.staleRemovals(routes.stale().size());
+        } catch (RuntimeException e) {
+            LOG.warn("removing {} stale registry members of {} failed", routes.stale().size(), stream, e);
+        }
+    }
+
+    private void miss(Record<StreamId, StreamEvent> record, UndeliveredReason reason) {
+        StreamEvent event = record.value();
+        if (!event.isDurable()) {
+            metrics.ephemeralDropped(reason);
+            return;
+        }
+        metrics.undelivered(reason);
+        context.forward(record.withValue(new Routed.Undelivered(UndeliveredEvent.of(event, reason, clock.millis()))));
+    }
+}

@@ -1,0 +1,81 @@
+package io.notify.fanout.sequencing;
+
+import io.notify.fanout.FanoutMetrics;
+import io.notify.fanout.inbox.InboxKey;
+import io.notify.fanout.inbox.InboxRetention;
+import io.notify.fanout.inbox.InboxStores;
+import io.notify.fanout.recipients.RecipientEvent;
+import io.notify.schemas.stream.Position;
+import io.notify.schemas.stream.SequencedEvent;
+import io.notify.schemas.stream.StreamEvent;
+import io.notify.schemas.stream.StreamId;
+import java.time.Clock;
+import java.time.Duration;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * Steps 4–5: gives each durable event the next position of its stream and appends it to the
+ * stream's inbox; ephemeral events pass through as {@code LiveEvent}s untouched by either store.
+ *
+ * <p>Guarantees, per stream: the first durable event creates the history with a fresh random
+ * epoch ({@link Position#newEpoch()}) at seq 1; each later one gets {@code lastSeq + 1} in the same
+ * epoch. The head, the inbox entry and every record forwarded downstream belong to one task and
+ * — under exactly_once_v2 — to one transaction with the stores' changelogs, so a crash or a
+ * rebalance rolls all of them back together and the replay assigns the same seqs: no gap, no
+ * reuse. A history is only re-created (new epoch) if its head is lost, which the epoch makes
+ * visible to clients. Idle streams are trimmed by a wall-clock punctuator ({@link InboxRetention#sweep}).
+ */
+public final class Sequencer implements Processor<StreamId, RecipientEvent, StreamId, StreamEvent> {
+
+    /** Settings of the inbox bounds and of the idle sweep. */
+    public record InboxBounds(int maxEvents, Duration maxAge, Duration sweepInterval, int sweepStreams,
+                              int sweepMaxDeletes) {
+    }
+
+    private final InboxBounds bounds;
+    private final Clock clock;
+    private final FanoutMetrics metrics;
+    private ProcessorContext<StreamId, StreamEvent> context;
+    private KeyValueStore<StreamId, StreamHead> heads;
+    private KeyValueStore<InboxKey, SequencedEvent> inbox;
+    private InboxRetention retention;
+
+    public Sequencer(InboxBounds bounds, Clock clock, FanoutMetrics metrics) {
+        this.bounds = bounds;
+        this.clock = clock;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public void init(ProcessorContext<StreamId, StreamEvent> context) {
+        this.context = context;
+        this.heads = context.getStateStore(InboxStores.HEADS);
+        this.inbox = context.getStateStore(InboxStores.INBOX);
+        this.retention = new InboxRetention(heads, inbox, bounds.maxEvents(), bounds.maxAge(), bounds.sweepStreams(),
+                bounds.sweepMaxDeletes(), metrics);
+        // Wall-clock, not stream-time: an idle stream's entries must age out even when no records arrive.
+        context.schedule(bounds.sweepInterval(), PunctuationType.WALL_CLOCK_TIME, ts -> retention.sweep(clock.millis()));
+    }
+
+    @Override
+    public void process(Record<StreamId, RecipientEvent> record) {
+        StreamId stream = record.key();
+        RecipientEvent event = record.value();
+        if (!event.isDurable()) {
+            context.forward(record.withValue(event.live(stream)));
+            return;
+        }
+        long now = clock.millis();
+        StreamHead previous = heads.get(stream);
+        StreamHead head = previous == null ? StreamHead.first(Position.newEpoch()) : previous.next();
+        SequencedEvent sequenced = event.sequenced(stream, head.position(), now);
+        inbox.put(new InboxKey(stream, head.lastSeq()), sequenced);
+        heads.put(stream, retention.trim(stream, head, now));
+        metrics.sequenced();
+        context.forward(record.withValue(sequenced));
+    }
+}

@@ -1,0 +1,62 @@
+package io.notify.fanout.sequencing;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.notify.schemas.serde.JsonSerde;
+import io.notify.schemas.stream.Position;
+
+/**
+ * The head of one stream's history, the value of the {@code stream-heads} store: its epoch, the
+ * last seq assigned ({@code lastSeq}) and the first seq the inbox still holds ({@code firstSeq}).
+ * The inbox holds exactly seqs {@code firstSeq..lastSeq}; {@code firstSeq == lastSeq + 1} means it
+ * holds none (everything was trimmed). Guarantees: epoch valid; {@code 1 <= firstSeq <= lastSeq + 1};
+ * {@code lastSeq >= 1} (a head exists only once its first event was sequenced).
+ */
+@JsonPropertyOrder({"epoch", "firstSeq", "lastSeq"})
+public record StreamHead(String epoch, long firstSeq, long lastSeq) {
+
+    private static final JsonSerde<StreamHead> SERDE = JsonSerde.of(StreamHead.class);
+
+    public StreamHead {
+        Position.of(epoch, Math.max(1, lastSeq)); // validates the epoch and the seq range
+        if (lastSeq < 1 || firstSeq < 1 || firstSeq > lastSeq + 1) {
+            throw new IllegalArgumentException("stream head needs 1 <= firstSeq <= lastSeq + 1 and lastSeq >= 1, got firstSeq="
+                    + firstSeq + " lastSeq=" + lastSeq);
+        }
+    }
+
+    public static JsonSerde<StreamHead> serde() {
+        return SERDE;
+    }
+
+    /** The head of a brand-new history holding its first event at seq 1. */
+    public static StreamHead first(String epoch) {
+        return new StreamHead(epoch, 1, 1);
+    }
+
+    /** The head after appending one more event. */
+    public StreamHead next() {
+        return new StreamHead(epoch, firstSeq, lastSeq + 1);
+    }
+
+    public StreamHead withFirstSeq(long newFirstSeq) {
+        return new StreamHead(epoch, newFirstSeq, lastSeq);
+    }
+
+    /** Position of the newest event. */
+    @JsonIgnore
+    public Position position() {
+        return Position.of(epoch, lastSeq);
+    }
+
+    /** How many events the inbox holds for this stream. */
+    @JsonIgnore
+    public long size() {
+        return lastSeq - firstSeq + 1;
+    }
+
+    @JsonIgnore
+    public boolean isEmpty() {
+        return size() == 0;
+    }
+}

@@ -1,0 +1,86 @@
+package io.notify.fanout;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.notify.common.config.ConfigException;
+import io.notify.common.config.Settings;
+import io.notify.fanout.routing.MissingNodeTopicHandler;
+import io.notify.fanout.routing.NodeTopics;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.streams.StreamsConfig;
+import org.junit.jupiter.api.Test;
+
+class FanoutConfigTest {
+
+    @Test
+    void defaultsAreTheDocumentedOnes() {
+        FanoutConfig c = FanoutConfig.load(Settings.of(Map.of()));
+        assertEquals("notify-fanout", c.streamsApplicationId());
+        assertEquals("127.0.0.1:9092", c.bootstrapServers());
+        assertEquals(Duration.ofHours(24), c.dedupWindow());
+        assertEquals(1000, c.inboxMaxEvents());
+        assertEquals(Duration.ofDays(7), c.inboxMaxAge());
+        assertEquals(Duration.ofMillis(100), c.commitInterval());
+        assertEquals(FanoutConfig.ProcessingGuarantee.EXACTLY_ONCE_V2, c.processingGuarantee());
+        assertEquals(0, c.standbyReplicas());
+        assertEquals(Duration.ofMillis(50), c.routeTimeout());
+        assertEquals(10L * 1024 * 1024, c.cacheMaxBytes());
+        assertEquals(8081, c.queryPort());
+    }
+
+    @Test
+    void streamsPropertiesCarryTheConfigAndThePrefixedApplicationId() {
+        FanoutConfig c = FanoutConfig.load(Settings.of(Map.of(
+                "notify.topic-prefix", "it-1.",
+                "notify.fanout.processing-guarantee", "at_least_once",
+                "notify.fanout.commit-interval", "250ms",
+                "notify.fanout.standby-replicas", "1",
+                "notify.fanout.cache-max-bytes", "0",
+                "notify.fanout.state-dir", "/tmp/x",
+                "notify.fanout.streams.replication.factor", "3")));
+        NodeTopics nodeTopics = NodeTopics.assumeAll();
+        Properties p = FanoutStreamsConfig.properties(c, nodeTopics, FanoutMetrics.inMemory());
+        assertEquals("it-1.notify-fanout", p.get(StreamsConfig.APPLICATION_ID_CONFIG));
+        assertEquals("at_least_once", p.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG));
+        assertEquals("250", p.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG));
+        assertEquals("1", p.get(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG));
+        assertEquals("0", p.get(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG));
+        assertEquals("/tmp/x", p.get(StreamsConfig.STATE_DIR_CONFIG));
+        assertEquals("3", p.get("replication.factor"));
+        assertEquals("127.0.0.1:8081", p.get(StreamsConfig.APPLICATION_SERVER_CONFIG));
+        assertEquals(MissingNodeTopicHandler.class.getName(), p.get(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG));
+        assertSame(nodeTopics, p.get(MissingNodeTopicHandler.NODE_TOPICS));
+        new StreamsConfig(p); // Kafka accepts the whole set
+    }
+
+    @Test
+    void errorsNameTheKey() {
+        assertKey("notify.fanout.processing-guarantee", Map.of("notify.fanout.processing-guarantee", "exactly_once"));
+        assertKey("notify.fanout.dedup-window", Map.of("notify.fanout.dedup-window", "forever"));
+        assertKey("notify.fanout.inbox.max-events", Map.of("notify.fanout.inbox.max-events", "0"));
+        assertKey("notify.fanout.route-timeout", Map.of("notify.fanout.route-timeout", "1m"));
+        assertKey("notify.fanout.application-id", Map.of("notify.fanout.application-id", "has space"));
+        assertKey("notify.topic-prefix", Map.of("notify.topic-prefix", "bad/prefix"));
+    }
+
+    private static void assertKey(String key, Map<String, String> values) {
+        ConfigException e = assertThrows(ConfigException.class, () -> FanoutConfig.load(Settings.of(values)));
+        assertEquals(key, e.getMessage().substring(0, e.getMessage().indexOf(':')), e.getMessage());
+    }
+
+    @Test
+    void theProductionExampleLoadsWithOneStandbyAndExactlyOnce() {
+        Path file = Path.of("config/production.properties");
+        FanoutConfig c = FanoutConfig.load(Settings.fromArgs(new String[]{"--config=" + file}));
+        assertEquals(1, c.standbyReplicas());
+        assertEquals(FanoutConfig.ProcessingGuarantee.EXACTLY_ONCE_V2, c.processingGuarantee());
+        assertEquals("3", c.streamsOverrides().get("replication.factor"));
+        assertFalse(c.stateDir().toString().startsWith(System.getProperty("java.io.tmpdir")));
+    }
+}

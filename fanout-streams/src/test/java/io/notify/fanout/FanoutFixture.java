@@ -1,0 +1,149 @@
+package io.notify.fanout;
+
+import io.notify.common.config.Settings;
+import io.notify.fanout.inbox.InboxKey;
+import io.notify.fanout.inbox.InboxStores;
+import io.notify.fanout.routing.NodeTopics;
+import io.notify.fanout.sequencing.StreamHead;
+import io.notify.registry.ConnectionRef;
+import io.notify.registry.InMemoryRegistry;
+import io.notify.schemas.serde.NotifySerdes;
+import io.notify.schemas.stream.DeliveryMessage;
+import io.notify.schemas.stream.SequencedEvent;
+import io.notify.schemas.stream.StreamId;
+import io.notify.schemas.stream.UndeliveredEvent;
+import io.notify.schemas.topic.Topic;
+import io.notify.schemas.topic.TopicCatalog;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.test.TestRecord;
+
+/**
+ * The whole topology under TopologyTestDriver with an in-memory registry and a hand-driven
+ * clock: caching off (every write visible at once) and a state dir of the test's own.
+ */
+final class FanoutFixture implements AutoCloseable {
+
+    static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+    static final String PREFIX = "t.";
+
+    final TestClock clock = new TestClock(START);
+    final InMemoryRegistry registry = new InMemoryRegistry(clock);
+    final FanoutMetrics metrics = FanoutMetrics.inMemory();
+    final TopicCatalog topics = TopicCatalog.of(PREFIX);
+    final FanoutConfig config;
+    final TopologyTestDriver driver;
+    private final TestInputTopic<byte[], byte[]> events;
+
+    FanoutFixture(Path stateDir) {
+        this(stateDir, Map.of(), NodeTopics.assumeAll());
+    }
+
+    FanoutFixture(Path stateDir, Map<String, String> settings, NodeTopics nodeTopics) {
+        Map<String, String> values = new HashMap<>(Map.of(
+                "notify.topic-prefix", PREFIX,
+                "notify.fanout.state-dir", stateDir.toString(),
+                "notify.fanout.cache-max-bytes", "0",
+                "notify.kafka.bootstrap-servers", "unused:9092"));
+        values.putAll(settings);
+        config = FanoutConfig.load(Settings.of(values));
+        Properties props = FanoutStreamsConfig.properties(config, nodeTopics, metrics);
+        driver = new TopologyTestDriver(FanoutTopology.build(config, registry, nodeTopics, clock, metrics), props, START);
+        events = driver.createInputTopic(topics.events().name(), new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /** A v1 event JSON with the given id (null: no id field), class and users. */
+    static String event(String id, String eventClass, String... users) {
+        StringBuilder to = new StringBuilder();
+        for (String u : users) {
+            to.append(to.length() == 0 ? "" : ",").append('"').append(u).append('"');
+        }
+        return "{" + (id == null ? "" : "\"id\":\"" + id + "\",") + "\"type\":\"order.shipped\",\"to\":{\"users\":["
+                + to + "]},\"class\":\"" + eventClass + "\",\"data\":{\"n\":1}}";
+    }
+
+    static String durable(String id, String... users) {
+        return event(id, "durable", users);
+    }
+
+    /** Sends a record keyed by the event id, stamped with the clock's time. */
+    void send(String id, String json) {
+        send(id == null ? null : id.getBytes(StandardCharsets.UTF_8), json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    void send(byte[] key, byte[] value) {
+        send(key, value, new RecordHeaders());
+    }
+
+    void send(byte[] key, byte[] value, RecordHeaders headers) {
+        events.pipeInput(new TestRecord<>(key, value, headers, clock.instant()));
+    }
+
+    void sendDurable(String id, String... users) {
+        send(id, durable(id, users));
+    }
+
+    /** Moves the clock and the driver's wall clock together (wall-clock punctuators fire). */
+    void advance(Duration d) {
+        clock.advance(d);
+        driver.advanceWallClockTime(d);
+    }
+
+    void connect(String user, String node, String incarnation, String conn) {
+        registry.setAlive(node, incarnation);
+        registry.register(StreamId.forUser(user), new ConnectionRef(node, incarnation, conn), Duration.ofSeconds(45));
+    }
+
+    <K, V> TestOutputTopic<K, V> output(Topic<K, V> topic) {
+        return driver.createOutputTopic(topic.name(), topic.keySerde().deserializer(), topic.valueSerde().deserializer());
+    }
+
+    List<KeyValue<StreamId, SequencedEvent>> streamLog() {
+        return output(topics.streamLog()).readKeyValuesToList();
+    }
+
+    List<KeyValue<StreamId, DeliveryMessage>> node(String nodeId) {
+        return output(topics.node(nodeId)).readKeyValuesToList();
+    }
+
+    List<KeyValue<StreamId, UndeliveredEvent>> undelivered() {
+        return output(topics.undelivered()).readKeyValuesToList();
+    }
+
+    TestOutputTopic<byte[], byte[]> dlq() {
+        return driver.createOutputTopic(topics.eventsDlq().name(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    /** Every write to the inbox changelog, in order; a null value is a tombstone. */
+    List<KeyValue<InboxKey, SequencedEvent>> inboxChangelog() {
+        return driver.createOutputTopic(config.streamsApplicationId() + "-" + InboxStores.INBOX + "-changelog",
+                InboxKey.serde().deserializer(), NotifySerdes.sequencedEvent().deserializer()).readKeyValuesToList();
+    }
+
+    KeyValueStore<StreamId, StreamHead> heads() {
+        return driver.getKeyValueStore(InboxStores.HEADS);
+    }
+
+    KeyValueStore<InboxKey, SequencedEvent> inbox() {
+        return driver.getKeyValueStore(InboxStores.INBOX);
+    }
+
+    @Override
+    public void close() {
+        driver.close();
+    }
+}

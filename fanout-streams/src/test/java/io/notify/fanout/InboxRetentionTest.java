@@ -1,0 +1,125 @@
+package io.notify.fanout;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.notify.fanout.inbox.InboxKey;
+import io.notify.fanout.routing.NodeTopics;
+import io.notify.fanout.sequencing.StreamHead;
+import io.notify.schemas.stream.SequencedEvent;
+import io.notify.schemas.stream.StreamId;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Step 5's bounds: by count on append, by age on append and by the idle sweep; tombstones; firstSeq. */
+class InboxRetentionTest {
+
+    static final StreamId A = StreamId.forUser("a");
+    static final StreamId B = StreamId.forUser("b");
+
+    @TempDir
+    Path stateDir;
+    FanoutFixture f;
+
+    @AfterEach
+    void stop() {
+        f.close();
+    }
+
+    private void start(Map<String, String> settings) {
+        f = new FanoutFixture(stateDir, settings, NodeTopics.assumeAll());
+    }
+
+    private List<Long> inboxSeqs(StreamId stream) {
+        List<Long> out = new ArrayList<>();
+        try (KeyValueIterator<InboxKey, SequencedEvent> it = f.inbox().all()) {
+            it.forEachRemaining(kv -> {
+                if (kv.key.stream().equals(stream)) {
+                    out.add(kv.key.seq());
+                }
+            });
+        }
+        return out;
+    }
+
+    private List<Long> tombstones(List<KeyValue<InboxKey, SequencedEvent>> changelog) {
+        return changelog.stream().filter(kv -> kv.value == null).map(kv -> kv.key.seq()).toList();
+    }
+
+    @Test
+    void theCountBoundKeepsTheNewestEntriesAndTombstonesTheOldest() {
+        start(Map.of("notify.fanout.inbox.max-events", "5"));
+        for (int i = 1; i <= 8; i++) {
+            f.sendDurable("ev-" + i, "a");
+        }
+        StreamHead head = f.heads().get(A);
+        assertEquals(4, head.firstSeq());
+        assertEquals(8, head.lastSeq());
+        assertEquals(List.of(4L, 5L, 6L, 7L, 8L), inboxSeqs(A));
+        assertEquals(List.of(1L, 2L, 3L), tombstones(f.inboxChangelog()));
+        assertEquals(3.0, f.metrics.count("notify.fanout.inbox.trimmed", "bound", "count"));
+    }
+
+    @Test
+    void theAgeBoundTrimsOnAppend() {
+        start(Map.of("notify.fanout.inbox.max-age", "1h", "notify.fanout.inbox.sweep-interval", "1d"));
+        f.sendDurable("ev-1", "a");
+        f.sendDurable("ev-2", "a");
+        f.advance(Duration.ofMinutes(30));
+        f.sendDurable("ev-3", "a");
+        f.advance(Duration.ofMinutes(31)); // ev-1 and ev-2 are now 61 min old, ev-3 31 min
+        f.sendDurable("ev-4", "a");
+
+        assertEquals(3, f.heads().get(A).firstSeq());
+        assertEquals(List.of(3L, 4L), inboxSeqs(A));
+        assertEquals(List.of(1L, 2L), tombstones(f.inboxChangelog()));
+        assertEquals(2.0, f.metrics.count("notify.fanout.inbox.trimmed", "bound", "age"));
+    }
+
+    @Test
+    void theIdleSweepEmptiesAgedStreamsAndTheNextEventContinuesTheEpoch() {
+        start(Map.of("notify.fanout.inbox.max-age", "1h", "notify.fanout.inbox.sweep-interval", "1m"));
+        f.sendDurable("a-1", "a");
+        f.sendDurable("a-2", "a");
+        f.sendDurable("b-1", "b");
+        String epoch = f.heads().get(A).epoch();
+        String epochB = f.heads().get(B).epoch();
+        f.advance(Duration.ofMinutes(30));
+        assertEquals(List.of(1L, 2L), inboxSeqs(A)); // swept, but nothing is old enough yet
+
+        f.advance(Duration.ofMinutes(31));
+        assertEquals(new StreamHead(epoch, 3, 2), f.heads().get(A));
+        assertEquals(new StreamHead(epochB, 2, 1), f.heads().get(B));
+        assertEquals(List.of(), inboxSeqs(A));
+        assertEquals(List.of(), inboxSeqs(B));
+        assertEquals(3, tombstones(f.inboxChangelog()).size());
+
+        f.sendDurable("a-3", "a");
+        assertEquals(new StreamHead(epoch, 3, 3), f.heads().get(A));
+        assertEquals(List.of(3L), inboxSeqs(A));
+    }
+
+    @Test
+    void oneSweepLooksAtABoundedNumberOfStreamsAndResumesFromItsCursor() {
+        start(Map.of("notify.fanout.inbox.max-age", "1h", "notify.fanout.inbox.sweep-interval", "1m",
+                "notify.fanout.inbox.sweep-streams", "1"));
+        f.sendDurable("a-1", "a");
+        f.sendDurable("b-1", "b");
+        f.advance(Duration.ofMinutes(61));
+        assertEquals(List.of(), inboxSeqs(A)); // streams are swept in key order: u:a first
+        assertEquals(List.of(1L), inboxSeqs(B));
+
+        f.advance(Duration.ofMinutes(1));
+        assertEquals(List.of(), inboxSeqs(B));
+        assertEquals(2, f.heads().get(B).firstSeq());
+        assertNull(f.inbox().get(new InboxKey(B, 1)));
+    }
+}
