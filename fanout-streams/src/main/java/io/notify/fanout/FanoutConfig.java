@@ -121,7 +121,7 @@ public record FanoutConfig(
                 s.duration("notify.fanout.thread-restart-window", Duration.ofMinutes(10), Duration.ofSeconds(1), Duration.ofDays(1)),
                 s.string("notify.redis.uri", "redis://127.0.0.1:6379"),
                 s.string("notify.fanout.query.host", "0.0.0.0"),
-                s.intIn("notify.fanout.query.port", 8081, 0, 65535),
+                s.intIn("notify.fanout.query.port", 8090, 0, 65535),
                 s.string("notify.fanout.query.advertised-host", "127.0.0.1"),
                 s.withPrefix("notify.fanout.streams."));
     }
@@ -143,5 +143,15 @@ public record FanoutConfig(
                 nodeTopicsRefreshInterval, nodeTopicsCheckTimeout, nodeTopicsMissingTtl, shutdownTimeout, threadRestarts,
                 threadRestartWindow, redisUri,
                 queryHost, queryPort, queryAdvertisedHost, overrides);
+    }
+
+    /** A copy listening on {@code port} (the port a port-0 query listener actually bound). */
+    public FanoutConfig withQueryPort(int port) {
+        return new FanoutConfig(applicationId, bootstrapServers, topicPrefix, dedupWindow, inboxMaxEvents, inboxMaxAge,
+                inboxSweepInterval, inboxSweepStreams, inboxSweepMaxDeletes, commitInterval, processingGuarantee,
+                standbyReplicas, streamThreads, cacheMaxBytes, stateDir, routeTimeout, streamPartitions,
+                nodeTopicsRefreshInterval, nodeTopicsCheckTimeout, nodeTopicsMissingTtl, shutdownTimeout, threadRestarts,
+                threadRestartWindow, redisUri,
+                queryHost, port, queryAdvertisedHost, streamsOverrides);
     }
 }

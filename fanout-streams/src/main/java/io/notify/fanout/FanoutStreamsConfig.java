@@ -43,6 +43,14 @@ public final class FanoutStreamsConfig {
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         // No global stores here; opting in now keeps behaviour unchanged when Kafka 5.0 makes it the default.
         p.put("processing.exception.handler.global.enabled", "true");
+        // Transactional state stores (KIP-892, Kafka 4.4): store writes are buffered until their
+        // changelog transaction commits, and interactive queries read only committed data. So the
+        // query API never hands a client a position whose transaction later aborts, and a crash
+        // no longer wipes the local state (no full restore from the changelog).
+        if (config.processingGuarantee() == FanoutConfig.ProcessingGuarantee.EXACTLY_ONCE_V2) {
+            p.put("enable.transactional.statestores", "true");
+            p.put("default.interactive.query.isolation.level", "READ_COMMITTED");
+        }
         if (config.queryPort() > 0) {
             // Lets queryMetadataForKey name the instance that owns a stream (the query API forwards to it).
             p.put(StreamsConfig.APPLICATION_SERVER_CONFIG, config.queryAdvertisedHost() + ":" + config.queryPort());

@@ -31,7 +31,7 @@ class FanoutConfigTest {
         assertEquals(0, c.standbyReplicas());
         assertEquals(Duration.ofMillis(50), c.routeTimeout());
         assertEquals(10L * 1024 * 1024, c.cacheMaxBytes());
-        assertEquals(8081, c.queryPort());
+        assertEquals(8090, c.queryPort());
     }
 
     @Test
@@ -53,7 +53,7 @@ class FanoutConfigTest {
         assertEquals("0", p.get(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG));
         assertEquals("/tmp/x", p.get(StreamsConfig.STATE_DIR_CONFIG));
         assertEquals("3", p.get("replication.factor"));
-        assertEquals("127.0.0.1:8081", p.get(StreamsConfig.APPLICATION_SERVER_CONFIG));
+        assertEquals("127.0.0.1:8090", p.get(StreamsConfig.APPLICATION_SERVER_CONFIG));
         assertEquals(MissingNodeTopicHandler.class.getName(), p.get(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG));
         assertSame(nodeTopics, p.get(MissingNodeTopicHandler.NODE_TOPICS));
         new StreamsConfig(p); // Kafka accepts the whole set

@@ -1,0 +1,74 @@
+package io.notify.fanout;
+
+import io.lettuce.core.RedisClient;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.notify.fanout.query.QueryServer;
+import io.notify.registry.RedisRouteLookup;
+import io.notify.registry.RegistryClients;
+import io.notify.registry.RegistryKeys;
+import io.notify.registry.RouteLookup;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One fanout-streams instance with everything it serves: the query HTTP server (bound first, so
+ * its real port is what Kafka Streams advertises as {@code application.server}), the Redis route
+ * lookup, and the Kafka Streams app. Used by {@link FanoutMain}, {@code notifyctl dev} and the ITs.
+ * {@link #close} stops the query API, then the app (bounded), then Redis.
+ */
+public final class FanoutService implements AutoCloseable {
+
+    private final PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final QueryServer query;
+    private final RedisClient redis;
+    private final FanoutApp app;
+
+    /** Wires an instance on the Redis registry at {@code config.redisUri()}; keys share the topic prefix. */
+    public FanoutService(FanoutConfig config) {
+        this(config, null);
+    }
+
+    /** Wires an instance on the given route lookup (tests: InMemoryRegistry); null = Redis. */
+    public FanoutService(FanoutConfig config, RouteLookup lookup) {
+        this.query = new QueryServer(config.queryHost(), config.queryPort(), config.queryAdvertisedHost(), meters);
+        FanoutConfig bound = config.withQueryPort(query.port());
+        RouteLookup registry = lookup;
+        if (registry == null) {
+            this.redis = RegistryClients.create(config.redisUri(), Duration.ofSeconds(2));
+            registry = new RedisRouteLookup(redis, new RegistryKeys(config.topicPrefix()), Clock.systemUTC(), meters);
+        } else {
+            this.redis = null;
+        }
+        this.app = new FanoutApp(bound, registry, new FanoutMetrics(meters), Clock.systemUTC());
+    }
+
+    public FanoutService start() {
+        app.start();
+        query.attach(app.streams());
+        return this;
+    }
+
+    public FanoutApp app() {
+        return app;
+    }
+
+    /** The port the query API listens on. */
+    public int queryPort() {
+        return query.port();
+    }
+
+    public PrometheusMeterRegistry meters() {
+        return meters;
+    }
+
+    @Override
+    public void close() {
+        query.close();
+        app.close();
+        if (redis != null) {
+            redis.shutdown(100, 2000, TimeUnit.MILLISECONDS);
+        }
+    }
+}

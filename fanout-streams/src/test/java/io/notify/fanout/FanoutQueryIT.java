@@ -1,0 +1,132 @@
+package io.notify.fanout;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.notify.common.config.Settings;
+import io.notify.devstack.Infra;
+import io.notify.devstack.NotifyInfraExtension;
+import io.notify.schemas.NotifyJson;
+import io.notify.schemas.event.EventEnvelope;
+import io.notify.schemas.publish.NotifyPublisher;
+import io.notify.schemas.topic.TopicCatalog;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.streams.KafkaStreams;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two instances split the partitions; the query API answers for any stream from either instance
+ * (forwarding to the owner), single and batch, with resets instead of gaps.
+ */
+@ExtendWith(NotifyInfraExtension.class)
+@Timeout(180)
+class FanoutQueryIT {
+
+    static final int USERS = 12;
+    static final int PER_USER = 5;
+    final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @TempDir
+    Path dir;
+
+    FanoutConfig config(Infra infra, String name) {
+        Map<String, String> v = new HashMap<>(Map.of(
+                "notify.kafka.bootstrap-servers", infra.bootstrapServers(),
+                "notify.topic-prefix", infra.prefix(),
+                "notify.redis.uri", infra.redisUri(),
+                "notify.fanout.state-dir", dir.resolve(name).toString(),
+                "notify.fanout.query.port", "0",
+                "notify.fanout.query.host", "127.0.0.1"));
+        return FanoutConfig.load(Settings.of(v));
+    }
+
+    JsonNode get(int port, String path) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), path + " -> " + r.body());
+        return NotifyJson.mapper().readTree(r.body());
+    }
+
+    @Test
+    void eitherInstanceAnswersForEveryStream(Infra infra) throws Exception {
+        TopicCatalog topics = TopicCatalog.of(infra.prefix());
+        FanoutStreamsIT.createTopics(infra, topics);
+        try (FanoutService a = new FanoutService(config(infra, "a")).start();
+             FanoutService b = new FanoutService(config(infra, "b")).start();
+             NotifyPublisher publisher = NotifyPublisher.builder().bootstrapServers(infra.bootstrapServers())
+                     .topicPrefix(infra.prefix()).build()) {
+            ItKafka.await("both RUNNING", Duration.ofSeconds(90), () ->
+                    a.app().streams().state() == KafkaStreams.State.RUNNING
+                            && b.app().streams().state() == KafkaStreams.State.RUNNING);
+            for (int i = 0; i < USERS * PER_USER; i++) {
+                publisher.publish(EventEnvelope.durable("q.test", null, "user-" + (i % USERS)).withId("q-" + i))
+                        .get(30, TimeUnit.SECONDS);
+            }
+            FanoutCrashIT.readLog(infra, topics, USERS * PER_USER, Duration.ofSeconds(60));
+            ItKafka.await("both RUNNING after the writes", Duration.ofSeconds(60), () ->
+                    a.app().streams().state() == KafkaStreams.State.RUNNING
+                            && b.app().streams().state() == KafkaStreams.State.RUNNING);
+
+            for (int u = 0; u < USERS; u++) {
+                String stream = "u:user-" + u;
+                JsonNode fromA = get(a.queryPort(), "/v1/streams/" + stream + "/events?after=0&limit=100");
+                JsonNode fromB = get(b.queryPort(), "/v1/streams/" + stream + "/events?after=0&limit=100");
+                assertEquals(fromA, fromB, "both instances give the same answer for " + stream);
+                assertEquals(List.of(1L, 2L, 3L, 4L, 5L), seqs(fromA.get("events")));
+                String epoch = fromA.get("head").get("epoch").asText();
+                JsonNode page = get(b.queryPort(), "/v1/streams/" + stream + "/events?after=2&epoch=" + epoch + "&limit=2");
+                assertEquals(List.of(3L, 4L), seqs(page.get("events")));
+                assertTrue(page.get("more").asBoolean());
+                JsonNode head = get(a.queryPort(), "/v1/streams/" + stream);
+                assertEquals(5, head.get("head").get("seq").asLong());
+                JsonNode reset = get(a.queryPort(), "/v1/streams/" + stream + "/events?after=2&epoch=otherEpoch");
+                assertEquals("epoch_mismatch", reset.get("reset").get("reason").asText());
+            }
+
+            StringBuilder batch = new StringBuilder("{\"requests\":[");
+            for (int u = 0; u < USERS; u++) {
+                batch.append(u == 0 ? "" : ",").append("{\"stream\":\"u:user-").append(u).append("\",\"after\":0}");
+            }
+            batch.append(",{\"stream\":\"not a stream\"}]}");
+            for (int port : new int[] {a.queryPort(), b.queryPort()}) {
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(
+                                URI.create("http://127.0.0.1:" + port + "/v1/streams:events"))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(batch.toString())).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, r.statusCode(), r.body());
+                JsonNode results = NotifyJson.mapper().readTree(r.body()).get("results");
+                assertEquals(USERS + 1, results.size());
+                for (int u = 0; u < USERS; u++) {
+                    assertEquals("u:user-" + u, results.get(u).get("stream").asText());
+                    assertEquals(List.of(1L, 2L, 3L, 4L, 5L), seqs(results.get(u).get("events")), r.body());
+                }
+                assertEquals(400, results.get(USERS).get("error").get("status").asInt());
+            }
+            HttpResponse<String> bad = http.send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + a.queryPort() + "/v1/streams/u:x/events?after=abc")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(400, bad.statusCode());
+        }
+    }
+
+    private static List<Long> seqs(JsonNode events) {
+        List<Long> out = new ArrayList<>();
+        events.forEach(e -> out.add(e.get("seq").asLong()));
+        return out;
+    }
+}
