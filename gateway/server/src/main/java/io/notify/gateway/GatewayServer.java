@@ -1,0 +1,184 @@
+package io.notify.gateway;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.notify.common.http.HttpResponses;
+import io.notify.common.http.OpsEndpoints;
+import io.notify.common.http.Problem;
+import io.notify.gateway.admission.ConnectionLimiter;
+import io.notify.gateway.admission.HandshakeGate;
+import io.notify.gateway.admission.OriginPolicy;
+import io.notify.gateway.admission.TokenBucket;
+import io.notify.gateway.auth.KeySetLoader;
+import io.notify.gateway.auth.TokenVerifier;
+import io.notify.gateway.config.GatewayConfig;
+import io.notify.gateway.delivery.Dispatcher;
+import io.notify.gateway.delivery.NodeTopicConsumer;
+import io.notify.gateway.drain.DrainReport;
+import io.notify.gateway.drain.Drainer;
+import io.notify.gateway.metrics.GatewayMetrics;
+import io.notify.gateway.registry.Registrar;
+import io.notify.gateway.resume.ResumeSource;
+import io.notify.gateway.session.ConnectionIds;
+import io.notify.gateway.session.LivenessSweeper;
+import io.notify.gateway.session.SessionContext;
+import io.notify.gateway.session.SessionTable;
+import io.notify.gateway.transport.SseEndpoint;
+import io.notify.gateway.transport.WebSocketEndpoint;
+import io.notify.schemas.topic.TopicCatalog;
+import io.undertow.Undertow;
+import io.undertow.UndertowOptions;
+import io.undertow.server.RoutingHandler;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One gateway node: wires configuration, auth, admission, sessions, delivery, resume, registry
+ * and drain, and owns their lifecycle. {@link #start} follows ARCHITECTURE.md §5: node topic
+ * created and positioned at its end → registry liveness → listener open → ready.
+ * {@link #drain} is the SIGTERM path; {@link #stop} ends everything at once.
+ */
+public final class GatewayServer implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GatewayServer.class);
+
+    private final GatewayConfig config;
+    private final Registrar registrar;
+    private final ResumeSource resumeSource;
+    private final PrometheusMeterRegistry meterRegistry;
+    private final GatewayMetrics metrics;
+    private final SessionTable table = new SessionTable();
+    private final ScheduledThreadPoolExecutor timer;
+    private final NodeTopicConsumer consumer;
+    private final Drainer drainer;
+    private final SessionContext ctx;
+    private final Undertow undertow;
+    private LivenessSweeper sweeper;
+    private volatile boolean started;
+
+    /**
+     * @param meterRegistry served on {@code /metrics}; {@code metrics} must write to it (the registrar's
+     *                      and the resume source's meters should too)
+     */
+    public GatewayServer(GatewayConfig config, PrometheusMeterRegistry meterRegistry, GatewayMetrics metrics,
+                         Registrar registrar, ResumeSource resumeSource, Clock clock) {
+        this.config = config;
+        this.meterRegistry = meterRegistry;
+        this.metrics = metrics;
+        this.registrar = registrar;
+        this.resumeSource = resumeSource;
+        this.timer = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "gateway-timer");
+            t.setDaemon(true);
+            return t;
+        });
+        timer.setRemoveOnCancelPolicy(true);
+        this.consumer = new NodeTopicConsumer(TopicCatalog.of(config.topicPrefix()).node(config.nodeId()),
+                config.bootstrapServers(), config.nodeTopicPartitions(), new Dispatcher(table, metrics), metrics);
+        this.drainer = new Drainer(table, metrics, timer);
+        this.ctx = new SessionContext(config, metrics, registrar, resumeSource, table,
+                new ConnectionLimiter(config.limits().maxConnectionsPerUser()), timer, clock);
+        TokenVerifier verifier = new TokenVerifier(KeySetLoader.load(config.jwt()), config.jwt().issuer(),
+                config.jwt().audience(), config.jwt().clockSkew(), clock);
+        HandshakeGate gate = new HandshakeGate(
+                TokenBucket.system(config.limits().handshakeRatePerSecond(), config.limits().handshakeBurst()),
+                new OriginPolicy(config.allowedOrigins(), config.requireOrigin()), verifier, drainer::draining, metrics);
+        ConnectionIds ids = new ConnectionIds();
+        RoutingHandler routes = new RoutingHandler()
+                .get("/v1/ws", new WebSocketEndpoint(gate, ctx, ids))
+                .get("/v1/sse", new SseEndpoint(gate, ctx, ids))
+                .setFallbackHandler(ex -> HttpResponses.problem(ex,
+                        Problem.of(404, "not-found", "Not found", "no route for " + ex.getRequestPath())))
+                .setInvalidMethodHandler(ex -> HttpResponses.problem(ex,
+                        Problem.of(405, "method-not-allowed", "Method not allowed", "use GET")));
+        OpsEndpoints.addTo(routes, this::readiness, meterRegistry);
+        metrics.gauge("notify.gateway.ready", "1 when the node accepts handshakes", () -> readiness().ready() ? 1 : 0);
+        this.undertow = Undertow.builder()
+                .addHttpListener(config.port(), config.host())
+                .setIoThreads(config.ioThreads())
+                .setWorkerThreads(2) // nothing is dispatched to workers; handlers run on I/O threads
+                // slowloris: request headers must be complete within this time
+                .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, (int) config.limits().requestHeaderTimeout().toMillis())
+                .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, 60_000)
+                .setServerOption(UndertowOptions.MAX_HEADER_SIZE, 16 * 1024)
+                .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, 0L)
+                .setHandler(routes)
+                .build();
+    }
+
+    public GatewayServer start() {
+        consumer.start();
+        registrar.start();
+        sweeper = new LivenessSweeper(table, ctx.clock(), timer, config.sweepInterval());
+        undertow.start();
+        started = true;
+        LOG.info("gateway {} (incarnation {}) listening on {}:{}", config.nodeId(), registrar.incarnation(), config.host(), port());
+        return this;
+    }
+
+    OpsEndpoints.Readiness readiness() {
+        if (!started) {
+            return OpsEndpoints.Readiness.down("starting");
+        }
+        if (drainer.draining()) {
+            return OpsEndpoints.Readiness.down("draining");
+        }
+        if (!consumer.isRunning()) {
+            return OpsEndpoints.Readiness.down("node topic consumer stopped");
+        }
+        return OpsEndpoints.Readiness.up();
+    }
+
+    public int port() {
+        return ((InetSocketAddress) undertow.getListenerInfo().get(0).getAddress()).getPort();
+    }
+
+    public GatewayMetrics metrics() {
+        return metrics;
+    }
+
+    public PrometheusMeterRegistry meterRegistry() {
+        return meterRegistry;
+    }
+
+    public SessionTable sessions() {
+        return table;
+    }
+
+    /** SIGTERM: not ready, no handshakes, connections closed over the drain window, then everything stops. */
+    public DrainReport drain() {
+        DrainReport report = drainer.drain(config.drainWindow(), config.drainGrace());
+        stop();
+        return report;
+    }
+
+    /** Stops at once: listener, registry (removes what it still holds), delivery, timers. Idempotent. */
+    public synchronized void stop() {
+        if (!started) {
+            return;
+        }
+        started = false;
+        if (sweeper != null) {
+            sweeper.close();
+        }
+        undertow.stop();
+        registrar.stop();
+        consumer.close();
+        resumeSource.close();
+        timer.shutdownNow();
+        try {
+            timer.awaitTermination(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        meterRegistry.close();
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+}

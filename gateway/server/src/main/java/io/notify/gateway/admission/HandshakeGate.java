@@ -1,0 +1,89 @@
+package io.notify.gateway.admission;
+
+import io.notify.common.http.HttpResponses;
+import io.notify.common.http.Problem;
+import io.notify.gateway.auth.AuthResult;
+import io.notify.gateway.auth.TokenSource;
+import io.notify.gateway.auth.TokenVerifier;
+import io.notify.gateway.metrics.GatewayMetrics;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.util.Headers;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The checks every handshake (WebSocket and SSE) passes before any upgrade or response body, in
+ * cost order: draining → 503; the node's handshake token bucket → 503 + Retry-After (before any
+ * auth work, so a reconnect storm costs almost nothing); {@code Origin} not on the allowlist → 403;
+ * token missing or invalid → 401. Each refusal is answered here (problem+json), counted by reason
+ * and logged at debug level with the token redacted. Runs on the I/O thread; never blocks.
+ */
+public final class HandshakeGate {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HandshakeGate.class);
+    private static final int DRAINING_RETRY_AFTER_SECONDS = 1;
+
+    private final TokenBucket handshakes;
+    private final OriginPolicy origins;
+    private final TokenVerifier verifier;
+    private final BooleanSupplier draining;
+    private final GatewayMetrics metrics;
+
+    public HandshakeGate(TokenBucket handshakes, OriginPolicy origins, TokenVerifier verifier, BooleanSupplier draining,
+                         GatewayMetrics metrics) {
+        this.handshakes = handshakes;
+        this.origins = origins;
+        this.verifier = verifier;
+        this.draining = draining;
+        this.metrics = metrics;
+    }
+
+    /** Admission control; false when refused (the answer is sent). */
+    public boolean admit(HttpServerExchange exchange, String transport) {
+        if (draining.getAsBoolean()) {
+            refuse(exchange, transport, "draining");
+            HttpResponses.retryLater(exchange, Problem.of(503, "draining", "Node draining",
+                    "this node is shutting down; connect again (another node will answer)"), DRAINING_RETRY_AFTER_SECONDS);
+            return false;
+        }
+        if (!handshakes.tryTake()) {
+            refuse(exchange, transport, "rate_limited");
+            HttpResponses.retryLater(exchange, Problem.of(503, "overloaded", "Too many handshakes",
+                    "the node admits a bounded number of handshakes per second; retry after the delay, with jitter"),
+                    handshakes.retryAfterSeconds());
+            return false;
+        }
+        return true;
+    }
+
+    /** Origin and token; the authenticated user, or null when refused (the answer is sent). */
+    public AuthResult.Authenticated authenticate(HttpServerExchange exchange, String transport) {
+        String origin = exchange.getRequestHeaders().getFirst(Headers.ORIGIN);
+        if (!origins.allows(origin)) {
+            refuse(exchange, transport, "origin");
+            HttpResponses.problem(exchange, Problem.of(403, "origin-not-allowed", "Origin not allowed",
+                    "the Origin of this page may not connect"));
+            return null;
+        }
+        AuthResult result = verifier.verify(TokenSource.extract(exchange));
+        if (result instanceof AuthResult.Rejected rejected) {
+            refuse(exchange, transport, rejected.reason().slug());
+            exchange.getResponseHeaders().put(Headers.WWW_AUTHENTICATE,
+                    "Bearer error=\"invalid_token\", error_description=\"" + rejected.reason().slug() + "\"");
+            HttpResponses.problem(exchange, Problem.of(401, "unauthenticated", "Unauthenticated",
+                    "token refused: " + rejected.reason().slug()));
+            return null;
+        }
+        return (AuthResult.Authenticated) result;
+    }
+
+    /** Counts and logs a refusal decided elsewhere (e.g. a bad subprotocol, too many connections). */
+    public void refuse(HttpServerExchange exchange, String transport, String reason) {
+        metrics.handshakeRejected(transport, reason);
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("{} handshake refused ({}) from {}: {}", transport, reason, exchange.getSourceAddress(),
+                    TokenSource.loggableUri(exchange));
+        }
+    }
+}

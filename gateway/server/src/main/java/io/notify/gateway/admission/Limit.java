@@ -1,0 +1,61 @@
+package io.notify.gateway.admission;
+
+import io.notify.schemas.protocol.CloseCode;
+
+/**
+ * Every per-connection limit and what it answers, in one place: the slug labels
+ * {@code notify_gateway_limit_hits_total{limit}} and the close code is what the client sees
+ * (docs/gateway.md, "Limits", lists the same pairs; a test keeps them in agreement). Handshake-time
+ * refusals are HTTP statuses and are counted in {@code handshake_rejections_total} instead.
+ */
+public enum Limit {
+    FRAME_TOO_BIG("frame_too_big", CloseCode.MESSAGE_TOO_BIG),
+    INVALID_UTF8("invalid_utf8", CloseCode.INVALID_PAYLOAD),
+    PROTOCOL_ERROR("protocol_error", CloseCode.PROTOCOL_ERROR),
+    BINARY_FRAME("binary_frame", CloseCode.UNSUPPORTED_DATA),
+    INBOUND_RATE("inbound_rate", CloseCode.RATE_LIMITED),
+    RESUME_TIMEOUT("resume_timeout", CloseCode.PROTOCOL_ERROR),
+    FOREIGN_STREAM("foreign_stream", CloseCode.FORBIDDEN),
+    CONNECTIONS_PER_USER("connections_per_user", CloseCode.TOO_MANY_CONNECTIONS),
+    SLOW_CONSUMER("slow_consumer", CloseCode.SLOW_CONSUMER),
+    MISSED_PONGS("missed_pongs", CloseCode.GOING_AWAY),
+    TOKEN_EXPIRED("token_expired", CloseCode.TOKEN_EXPIRED),
+    RESUME_UNAVAILABLE("resume_unavailable", CloseCode.TRY_AGAIN_LATER);
+
+    private final String slug;
+    private final CloseCode answer;
+
+    Limit(String slug, CloseCode answer) {
+        this.slug = slug;
+        this.answer = answer;
+    }
+
+    public String slug() {
+        return slug;
+    }
+
+    /** The close code a WebSocket client receives (an SSE stream just ends). */
+    public CloseCode answer() {
+        return answer;
+    }
+
+    /**
+     * What broke a WebSocket read, from Undertow's failure: {@code closeCodeSent} is the code
+     * Undertow already put in a close frame (1009 for an oversized message), or -1. Null when it is
+     * not a limit but a broken connection.
+     */
+    public static Limit ofReadFailure(Throwable error, int closeCodeSent) {
+        if (closeCodeSent == CloseCode.MESSAGE_TOO_BIG.code()) {
+            return FRAME_TOO_BIG;
+        }
+        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.io.UnsupportedEncodingException) {
+                return INVALID_UTF8;
+            }
+            if (t instanceof io.undertow.websockets.core.WebSocketFrameCorruptedException) {
+                return PROTOCOL_ERROR;
+            }
+        }
+        return null;
+    }
+}

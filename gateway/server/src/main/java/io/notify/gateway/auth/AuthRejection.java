@@ -1,0 +1,30 @@
+package io.notify.gateway.auth;
+
+/**
+ * Why a handshake token was refused. Every value is answered with HTTP 401; the slug labels the
+ * {@code handshake_rejections_total} metric and log lines (never the token itself).
+ */
+public enum AuthRejection {
+    MISSING_TOKEN("missing_token"),
+    MALFORMED("malformed_token"),
+    /** alg=none, an encrypted token, or an algorithm no configured key is pinned to (HS/RS confusion lands here). */
+    ALG_NOT_ALLOWED("alg_not_allowed"),
+    UNKNOWN_KEY("unknown_key"),
+    BAD_SIGNATURE("bad_signature"),
+    MISSING_CLAIM("missing_claim"),
+    EXPIRED("token_expired"),
+    NOT_YET_VALID("token_not_yet_valid"),
+    WRONG_ISSUER("wrong_issuer"),
+    WRONG_AUDIENCE("wrong_audience"),
+    BAD_SUBJECT("bad_subject");
+
+    private final String slug;
+
+    AuthRejection(String slug) {
+        this.slug = slug;
+    }
+
+    public String slug() {
+        return slug;
+    }
+}

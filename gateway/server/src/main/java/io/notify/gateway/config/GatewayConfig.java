@@ -1,0 +1,183 @@
+package io.notify.gateway.config;
+
+import io.notify.common.config.ConfigException;
+import io.notify.common.config.Settings;
+import io.notify.schemas.protocol.FrameCodec;
+import io.notify.schemas.protocol.WelcomeFrame;
+import io.notify.schemas.stream.Endpoints;
+import io.notify.schemas.topic.TopicCatalog;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Everything a gateway node can be told, read in one place ({@link #load}) with defaults and
+ * bounds; every error names its key. Keys are documented in docs/gateway.md; each can also be set
+ * as an environment variable ({@code notify.gateway.node-id} → {@code NOTIFY_GATEWAY_NODE_ID}).
+ *
+ * @param nodeId         stable node id (e.g. the pod name): names the node topic and the registry members
+ * @param jwt            how handshake tokens are verified
+ * @param allowedOrigins exact {@code Origin} values a browser may connect from
+ * @param requireOrigin  refuse handshakes without an {@code Origin} header (browser-only deployments)
+ * @param limits         per-connection and per-node bounds
+ * @param queryUrls      base URLs of the fanout-streams query API, tried in turn
+ */
+public record GatewayConfig(
+        String nodeId,
+        String host,
+        int port,
+        int ioThreads,
+        String bootstrapServers,
+        String redisUri,
+        String topicPrefix,
+        String registryKeyPrefix,
+        int nodeTopicPartitions,
+        JwtSettings jwt,
+        Set<String> allowedOrigins,
+        boolean requireOrigin,
+        Limits limits,
+        Duration pingInterval,
+        Duration pongTimeout,
+        Duration resumeTimeout,
+        Duration sseKeepAlive,
+        Duration sseRetry,
+        Duration sweepInterval,
+        Duration drainWindow,
+        Duration drainGrace,
+        List<URI> queryUrls,
+        Duration queryTimeout,
+        int queryPageSize,
+        Duration resumeRetryMax,
+        Duration resumeGiveUp) {
+
+    /**
+     * How tokens are verified: exactly one of a JWKS file (production) or an HMAC secret (dev,
+     * explicitly configured) — never both, so an HMAC key can never verify a token meant for an
+     * RSA/EC key.
+     */
+    public record JwtSettings(Path jwksFile, String hmacSecret, String issuer, String audience, Duration clockSkew) {
+        public JwtSettings {
+            if ((jwksFile == null) == (hmacSecret == null)) {
+                throw new ConfigException("notify.gateway.jwt.jwks-file",
+                        "set exactly one of notify.gateway.jwt.jwks-file and notify.gateway.jwt.hmac-secret");
+            }
+            if (hmacSecret != null && hmacSecret.length() < 32) {
+                throw new ConfigException("notify.gateway.jwt.hmac-secret", "must be at least 32 characters (256 bits)");
+            }
+        }
+    }
+
+    /** Bounds; each one is counted in a metric when hit (docs/gateway.md, "Limits"). */
+    public record Limits(
+            int maxFrameBytes,
+            double inboundRatePerSecond,
+            int inboundBurst,
+            int maxConnectionsPerUser,
+            double handshakeRatePerSecond,
+            int handshakeBurst,
+            Duration requestHeaderTimeout,
+            int queueMaxMessages,
+            long queueMaxBytes,
+            int pendingMaxEvents) {
+    }
+
+    public GatewayConfig {
+        Endpoints.requireNodeId(nodeId);
+        TopicCatalog.of(topicPrefix).node(nodeId);
+        allowedOrigins = Set.copyOf(allowedOrigins);
+        queryUrls = List.copyOf(queryUrls);
+        if (queryUrls.isEmpty()) {
+            throw new ConfigException("notify.gateway.query-url", "at least one base URL of the query API is required");
+        }
+        if (pingInterval.toMillis() < WelcomeFrame.MIN_PING_INTERVAL_MS || pingInterval.toMillis() > WelcomeFrame.MAX_PING_INTERVAL_MS) {
+            throw new ConfigException("notify.gateway.ping-interval", "must be between 1s and 300s");
+        }
+        if (pongTimeout.compareTo(pingInterval) <= 0) {
+            throw new ConfigException("notify.gateway.pong-timeout", "must be longer than notify.gateway.ping-interval");
+        }
+    }
+
+    public static GatewayConfig load(Settings s) {
+        String nodeId = s.required("notify.gateway.node-id");
+        try {
+            Endpoints.requireNodeId(nodeId);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("notify.gateway.node-id", e.getMessage());
+        }
+        Duration ping = s.duration("notify.gateway.ping-interval", Duration.ofSeconds(25), Duration.ofSeconds(1), Duration.ofMinutes(5));
+        return new GatewayConfig(
+                nodeId,
+                s.string("notify.gateway.host", "0.0.0.0"),
+                s.intIn("notify.gateway.port", 8081, 0, 65535),
+                s.intIn("notify.gateway.io-threads", Math.max(2, Runtime.getRuntime().availableProcessors()), 1, 256),
+                s.string("notify.kafka.bootstrap-servers", "127.0.0.1:9092"),
+                s.string("notify.redis.uri", "redis://127.0.0.1:6379"),
+                topicPrefix(s),
+                s.string("notify.registry.key-prefix", ""),
+                s.intIn("notify.gateway.node-topic-partitions", 3, 1, 1000),
+                new JwtSettings(
+                        pathOrNull(s.raw("notify.gateway.jwt.jwks-file")),
+                        s.raw("notify.gateway.jwt.hmac-secret"),
+                        s.required("notify.gateway.jwt.issuer"),
+                        s.required("notify.gateway.jwt.audience"),
+                        s.duration("notify.gateway.jwt.clock-skew", Duration.ofSeconds(30), Duration.ZERO, Duration.ofMinutes(5))),
+                Set.copyOf(s.list("notify.gateway.allowed-origins")),
+                s.bool("notify.gateway.require-origin", false),
+                new Limits(
+                        s.intIn("notify.gateway.max-frame-bytes", FrameCodec.MAX_CLIENT_FRAME_CHARS, 1024, FrameCodec.MAX_CLIENT_FRAME_CHARS),
+                        s.longIn("notify.gateway.inbound-rate", 10, 1, 10_000),
+                        s.intIn("notify.gateway.inbound-burst", 20, 1, 100_000),
+                        s.intIn("notify.gateway.max-connections-per-user", 10, 1, 1000),
+                        s.longIn("notify.gateway.handshake-rate", 500, 1, 1_000_000),
+                        s.intIn("notify.gateway.handshake-burst", 1000, 1, 10_000_000),
+                        s.duration("notify.gateway.request-header-timeout", Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5)),
+                        s.intIn("notify.gateway.queue-max-messages", 1024, 4, 1_000_000),
+                        s.longIn("notify.gateway.queue-max-bytes", 1024 * 1024, 4 * FrameCodec.MAX_SERVER_FRAME_CHARS, 1L << 30),
+                        s.intIn("notify.gateway.pending-max-events", 1000, 1, 1_000_000)),
+                ping,
+                s.duration("notify.gateway.pong-timeout", ping.multipliedBy(2).plusSeconds(5), Duration.ofSeconds(1), Duration.ofMinutes(15)),
+                s.duration("notify.gateway.resume-timeout", Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5)),
+                s.duration("notify.gateway.sse-keepalive", Duration.ofSeconds(5), Duration.ofMillis(100), Duration.ofMinutes(5)),
+                s.duration("notify.gateway.sse-retry", Duration.ofSeconds(1), Duration.ZERO, Duration.ofMinutes(5)),
+                s.duration("notify.gateway.sweep-interval", Duration.ofSeconds(1), Duration.ofMillis(10), Duration.ofSeconds(30)),
+                s.duration("notify.gateway.drain-window", Duration.ofSeconds(30), Duration.ZERO, Duration.ofHours(1)),
+                s.duration("notify.gateway.drain-grace", Duration.ofSeconds(5), Duration.ZERO, Duration.ofMinutes(10)),
+                queryUrls(s),
+                s.duration("notify.gateway.query-timeout", Duration.ofSeconds(5), Duration.ofMillis(100), Duration.ofMinutes(1)),
+                s.intIn("notify.gateway.query-page-size", 500, 1, 1000),
+                s.duration("notify.gateway.resume-retry-max", Duration.ofSeconds(5), Duration.ofMillis(10), Duration.ofMinutes(1)),
+                s.duration("notify.gateway.resume-give-up", Duration.ofSeconds(60), Duration.ofSeconds(1), Duration.ofHours(1)));
+    }
+
+    private static String topicPrefix(Settings s) {
+        String prefix = s.string("notify.topic-prefix", "");
+        if (!TopicCatalog.PREFIX.matcher(prefix).matches()) {
+            throw new ConfigException("notify.topic-prefix", "must be 0..100 chars of [A-Za-z0-9._-]");
+        }
+        return prefix;
+    }
+
+    private static Path pathOrNull(String raw) {
+        return raw == null ? null : Path.of(raw);
+    }
+
+    private static List<URI> queryUrls(Settings s) {
+        List<String> raw = s.list("notify.gateway.query-url");
+        if (raw.isEmpty()) {
+            throw new ConfigException("notify.gateway.query-url", "is required (or set NOTIFY_GATEWAY_QUERY_URL)");
+        }
+        return raw.stream().map(u -> {
+            try {
+                URI uri = URI.create(u.endsWith("/") ? u.substring(0, u.length() - 1) : u);
+                if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) {
+                    throw new IllegalArgumentException("scheme must be http or https");
+                }
+                return uri;
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException("notify.gateway.query-url", "'" + u + "' is not a base URL: " + e.getMessage());
+            }
+        }).toList();
+    }
+}

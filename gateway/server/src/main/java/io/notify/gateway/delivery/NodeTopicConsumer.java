@@ -1,0 +1,153 @@
+package io.notify.gateway.delivery;
+
+import io.notify.gateway.metrics.GatewayMetrics;
+import io.notify.schemas.serde.NotifySerdes;
+import io.notify.schemas.stream.DeliveryMessage;
+import io.notify.schemas.topic.Topic;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Consumes this node's topic {@code notify.node.<nodeId>} on one dedicated thread and hands each
+ * record to the {@link Dispatcher}, in partition order.
+ *
+ * <p>Guarantees: the topic exists and every partition is positioned at its end before
+ * {@link #start} returns (older records belong to connections of a previous incarnation, which
+ * are gone; their clients resume from the inbox); only committed records are read
+ * ({@code read_committed}); no consumer group and no offset commits (a restart starts at the end
+ * again); an unreadable record is counted and skipped, never retried forever.
+ */
+public final class NodeTopicConsumer implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(NodeTopicConsumer.class);
+    private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(30);
+
+    private final Topic<?, DeliveryMessage> topic;
+    private final String bootstrapServers;
+    private final int partitions;
+    private final Dispatcher dispatcher;
+    private final GatewayMetrics metrics;
+    private KafkaConsumer<byte[], byte[]> consumer;
+    private Thread thread;
+    private volatile boolean running;
+
+    public NodeTopicConsumer(Topic<?, DeliveryMessage> topic, String bootstrapServers, int partitions,
+                             Dispatcher dispatcher, GatewayMetrics metrics) {
+        this.topic = topic;
+        this.bootstrapServers = bootstrapServers;
+        this.partitions = partitions;
+        this.dispatcher = dispatcher;
+        this.metrics = metrics;
+    }
+
+    public void start() {
+        ensureTopic();
+        Map<String, Object> props = new HashMap<>();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "notify-gateway-" + topic.name());
+        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1000);
+        props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
+        consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        List<TopicPartition> tps = consumer.partitionsFor(topic.name(), STARTUP_TIMEOUT).stream()
+                .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+        consumer.assign(tps);
+        consumer.seekToEnd(tps);
+        tps.forEach(tp -> consumer.position(tp, STARTUP_TIMEOUT)); // resolve the end now, not lazily at first poll
+        running = true;
+        thread = new Thread(this::run, "gateway-delivery");
+        thread.setDaemon(true);
+        thread.start();
+        LOG.info("consuming {} ({} partitions) from its end", topic.name(), tps.size());
+    }
+
+    private void ensureTopic() {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrapServers))) {
+            admin.createTopics(List.of(new NewTopic(topic.name(), Optional.of(partitions), Optional.empty())))
+                    .all().get(STARTUP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            LOG.info("created topic {} with {} partitions", topic.name(), partitions);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw new IllegalStateException("cannot create " + topic.name() + ": " + e.getCause(), e.getCause());
+            }
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("Kafka did not create " + topic.name() + " within " + STARTUP_TIMEOUT, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while creating " + topic.name(), e);
+        }
+    }
+
+    private void run() {
+        try {
+            while (running) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    handle(record);
+                }
+            }
+        } catch (WakeupException e) {
+            // close() asked us to stop
+        } catch (RuntimeException e) {
+            LOG.error("delivery consumer of {} stopped", topic.name(), e);
+        } finally {
+            consumer.close(Duration.ofSeconds(2));
+        }
+    }
+
+    private void handle(ConsumerRecord<byte[], byte[]> record) {
+        DeliveryMessage message;
+        try {
+            message = NotifySerdes.deliveryMessage().deserializer().deserialize(record.topic(), record.value());
+        } catch (RuntimeException e) {
+            metrics.deliveryMessage("poison");
+            LOG.warn("skipping unreadable record {}-{}@{}: {}", record.topic(), record.partition(), record.offset(), e.getMessage());
+            return;
+        }
+        if (message == null) {
+            metrics.deliveryMessage("poison");
+            return;
+        }
+        try {
+            dispatcher.dispatch(message);
+        } catch (RuntimeException e) {
+            LOG.error("dispatch of {}-{}@{} failed", record.topic(), record.partition(), record.offset(), e);
+        }
+    }
+
+    public boolean isRunning() {
+        return running && thread != null && thread.isAlive();
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        if (consumer != null) {
+            consumer.wakeup();
+        }
+        if (thread != null) {
+            try {
+                thread.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package io.notify.gateway.delivery;
+
+import io.notify.schemas.protocol.EventFrame;
+import io.notify.schemas.protocol.FrameCodec;
+import io.notify.schemas.protocol.ServerFrame;
+import io.notify.schemas.stream.LiveEvent;
+import io.notify.schemas.stream.StreamEvent;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * One server frame encoded once (UTF-8 JSON, one line) and shared by every connection it goes to.
+ *
+ * @param kind        decides what happens when a connection's queue is full
+ * @param payload     the frame's JSON; for {@link Kind#SSE_META} the raw SSE bytes (a comment or a
+ *                    {@code retry:} line) that only the SSE transport writes
+ * @param sseId       the SSE {@code id:} value: a position, "" (clears Last-Event-ID), or null (no id line)
+ * @param collapseKey ephemeral events with the same key may replace each other in a full queue
+ * @param ingestedAt  epoch ms the event entered Notify, for the latency metric; -1 when not a live event
+ */
+public record OutboundFrame(Kind kind, byte[] payload, String sseId, String collapseKey, long ingestedAt) {
+
+    /** How a frame is treated by a full queue. */
+    public enum Kind {
+        /** welcome, reset, ping, pong: never dropped; overflow closes the connection. */
+        CONTROL,
+        /** A durable event: never dropped; overflow closes with 4008 (the client resumes, nothing lost). */
+        DURABLE,
+        /** An ephemeral event: coalesced by collapse key or dropped on overflow. */
+        EPHEMERAL,
+        /** SSE keep-alive comment or retry hint: written by SSE only, dropped on overflow. */
+        SSE_META
+    }
+
+    private static final FrameCodec CODEC = FrameCodec.v1();
+
+    public int size() {
+        return payload.length;
+    }
+
+    /** A control frame (welcome, reset, ping, pong) with its SSE id as {@link FrameCodec#sseId} defines it. */
+    public static OutboundFrame control(ServerFrame frame) {
+        return new OutboundFrame(Kind.CONTROL, CODEC.encode(frame).getBytes(StandardCharsets.UTF_8),
+                CODEC.sseId(frame).orElse(null), null, -1);
+    }
+
+    /** The client's view of an event; {@code live} events feed the latency metric when written. */
+    public static OutboundFrame event(StreamEvent event, boolean live) {
+        EventFrame frame = EventFrame.of(event);
+        byte[] json = CODEC.encode(frame).getBytes(StandardCharsets.UTF_8);
+        long ingested = live ? event.ingestedAt() : -1;
+        if (event.isDurable()) {
+            return new OutboundFrame(Kind.DURABLE, json, CODEC.sseId(frame).orElse(null), null, ingested);
+        }
+        return new OutboundFrame(Kind.EPHEMERAL, json, null, ((LiveEvent) event).collapseKey(), ingested);
+    }
+
+    public static OutboundFrame sseMeta(String rawSse, String collapseKey) {
+        return new OutboundFrame(Kind.SSE_META, rawSse.getBytes(StandardCharsets.US_ASCII), null, collapseKey, -1);
+    }
+
+    public boolean droppable() {
+        return kind == Kind.EPHEMERAL || kind == Kind.SSE_META;
+    }
+}

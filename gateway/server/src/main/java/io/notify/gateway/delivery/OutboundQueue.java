@@ -1,0 +1,111 @@
+package io.notify.gateway.delivery;
+
+import java.util.ArrayDeque;
+import java.util.Iterator;
+
+/**
+ * A connection's outbound queue, bounded in frames and in bytes (the frame being written counts
+ * until it is written). On overflow: an ephemeral frame replaces a queued ephemeral frame with the
+ * same collapse key (latest wins, in the older one's place) or is dropped; a durable or control
+ * frame is refused with {@link Offer#OVERFLOW}, on which the session closes the connection as a
+ * slow consumer (4008) — durable events are never dropped silently. Thread-safe.
+ */
+public final class OutboundQueue {
+
+    /** What happened to an offered frame. */
+    public enum Offer {
+        QUEUED, COALESCED, DROPPED, OVERFLOW, CLOSED
+    }
+
+    private final int maxFrames;
+    private final long maxBytes;
+    private final ArrayDeque<OutboundFrame> queued = new ArrayDeque<>();
+    private long bytes;
+    private int inFlightCount;
+    private long inFlightBytes;
+    private boolean closed;
+
+    public OutboundQueue(int maxFrames, long maxBytes) {
+        this.maxFrames = maxFrames;
+        this.maxBytes = maxBytes;
+    }
+
+    public synchronized Offer offer(OutboundFrame frame) {
+        if (closed) {
+            return Offer.CLOSED;
+        }
+        if (fits(frame.size(), 1)) {
+            queued.addLast(frame);
+            bytes += frame.size();
+            return Offer.QUEUED;
+        }
+        if (!frame.droppable()) {
+            return Offer.OVERFLOW;
+        }
+        if (frame.collapseKey() != null && coalesce(frame)) {
+            return Offer.COALESCED;
+        }
+        return Offer.DROPPED;
+    }
+
+    private boolean fits(long size, int frames) {
+        return queued.size() + inFlightCount + frames <= maxFrames && bytes + inFlightBytes + size <= maxBytes;
+    }
+
+    private boolean coalesce(OutboundFrame frame) {
+        // rebuild in place: ArrayDeque has no set(i); the queue is bounded, so the copy is too
+        ArrayDeque<OutboundFrame> copy = new ArrayDeque<>(queued.size());
+        boolean replaced = false;
+        for (Iterator<OutboundFrame> it = queued.iterator(); it.hasNext(); ) {
+            OutboundFrame f = it.next();
+            if (!replaced && f.kind() == frame.kind() && frame.collapseKey().equals(f.collapseKey())
+                    && bytes - f.size() + frame.size() + inFlightBytes <= maxBytes) {
+                bytes += frame.size() - f.size();
+                copy.addLast(frame);
+                replaced = true;
+            } else {
+                copy.addLast(f);
+            }
+        }
+        if (replaced) {
+            queued.clear();
+            queued.addAll(copy);
+        }
+        return replaced;
+    }
+
+    /** The next frame to write, now counted as in flight until {@link #written}; null when empty. */
+    public synchronized OutboundFrame poll() {
+        OutboundFrame f = queued.pollFirst();
+        if (f != null) {
+            bytes -= f.size();
+            inFlightCount++;
+            inFlightBytes += f.size();
+        }
+        return f;
+    }
+
+    public synchronized void written(OutboundFrame frame) {
+        inFlightCount--;
+        inFlightBytes -= frame.size();
+    }
+
+    /** Refuses further frames and discards the queued ones (the client resumes; nothing durable is lost). */
+    public synchronized void close() {
+        closed = true;
+        queued.clear();
+        bytes = 0;
+    }
+
+    public synchronized boolean isEmpty() {
+        return queued.isEmpty();
+    }
+
+    public synchronized int frames() {
+        return queued.size() + inFlightCount;
+    }
+
+    public synchronized long bytes() {
+        return bytes + inFlightBytes;
+    }
+}

@@ -1,0 +1,175 @@
+package io.notify.gateway.delivery;
+
+import io.notify.schemas.stream.Position;
+import io.notify.schemas.stream.SequencedEvent;
+import io.notify.schemas.stream.StreamId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+
+/**
+ * What one connection has been sent of one stream, and the merge of live and fetched events.
+ * Pure state, no I/O: the session feeds it events and fetch results and carries out the returned
+ * {@link Step}s. Not thread-safe (the session serializes calls).
+ *
+ * <p>Guarantees, within one epoch: the events it returns to send have consecutive seqs starting at
+ * the position's seq + 1; a seq is returned at most once (≤ the position is a duplicate); a live
+ * event after a gap is held back, and a fetch of the missing range is requested, until the gap is
+ * filled or a reset moves the position. While held ("syncing": before the client said where it
+ * stands, or while a fetch is in flight) live events wait in a buffer bounded by {@code maxPending};
+ * events beyond it are discarded and fetched again afterwards, so the bound costs time, never events.
+ * At most one fetch is requested at a time: {@code fetch} is returned only when none is outstanding.
+ */
+public final class StreamCursor {
+
+    /**
+     * What the session does next.
+     *
+     * @param send       durable events to send, in this order
+     * @param duplicates events dropped because they were already sent
+     * @param fetch      start a fetch after {@link #position()} (none is in flight)
+     * @param gap        a live gap was found (metric)
+     * @param progress   the last fetch result moved the position (false: retry later, with backoff)
+     */
+    public record Step(List<SequencedEvent> send, int duplicates, boolean fetch, boolean gap, boolean progress) {
+        static final Step NONE = new Step(List.of(), 0, false, false, true);
+    }
+
+    private final StreamId stream;
+    private final int maxPending;
+    private final TreeMap<Long, SequencedEvent> pending = new TreeMap<>();
+    private Position position;
+    private boolean syncing = true;
+    private boolean pendingOverflowed;
+
+    /** A cursor that holds live events until {@link #resumeFrom} or {@link #startLive}. */
+    public StreamCursor(StreamId stream, int maxPending) {
+        this.stream = stream;
+        this.maxPending = maxPending;
+    }
+
+    public StreamId stream() {
+        return stream;
+    }
+
+    /** The last position sent (or adopted from the client or a reset); null when none yet. */
+    public Position position() {
+        return position;
+    }
+
+    public boolean syncing() {
+        return syncing;
+    }
+
+    public int pendingCount() {
+        return pending.size();
+    }
+
+    /** The client processed up to {@code from}: fetch what follows it. */
+    public Step resumeFrom(Position from) {
+        position = from;
+        syncing = true;
+        return new Step(List.of(), 0, true, false, true);
+    }
+
+    /** The client has no position: deliver live from now on (held events first). */
+    public Step startLive() {
+        return release(new Acc());
+    }
+
+    /** A live durable event from the node topic. */
+    public Step offerLive(SequencedEvent e) {
+        Acc acc = new Acc();
+        offer(e, acc);
+        return acc.step(true);
+    }
+
+    /** A page of the inbox after {@link #position()}; {@code more}: the inbox holds more after it. */
+    public Step applyPage(List<SequencedEvent> events, boolean more) {
+        Acc acc = new Acc();
+        boolean progress = false;
+        for (SequencedEvent e : events) {
+            if (!e.epoch().equals(position.epoch()) || e.seq() <= position.seq()) {
+                acc.duplicates++;
+            } else if (e.seq() == position.seq() + 1) {
+                acc.send.add(e);
+                position = e.position();
+                progress = true;
+            } else {
+                more = true; // not contiguous (the inbox changed under us): ask again from where we are
+                break;
+            }
+        }
+        if (more) {
+            return new Step(acc.send, acc.duplicates, true, false, progress);
+        }
+        Step released = release(acc);
+        return new Step(released.send, released.duplicates, released.fetch, released.gap, progress || !released.fetch);
+    }
+
+    /** The position cannot be continued: adopt {@code head} (null: the stream has no history). */
+    public Step applyReset(Position head) {
+        position = head;
+        return release(new Acc());
+    }
+
+    private Step release(Acc acc) {
+        syncing = false;
+        List<SequencedEvent> held = new ArrayList<>(pending.values());
+        pending.clear();
+        for (SequencedEvent e : held) {
+            offer(e, acc);
+        }
+        if (pendingOverflowed && !syncing) {
+            pendingOverflowed = false;
+            syncing = true;
+            acc.fetch = position != null;
+            if (position == null) {
+                syncing = false; // nothing to fetch from: start at the next live event
+            }
+        }
+        return acc.step(true);
+    }
+
+    private void offer(SequencedEvent e, Acc acc) {
+        if (syncing) {
+            if (position != null && e.epoch().equals(position.epoch()) && e.seq() <= position.seq()) {
+                acc.duplicates++;
+            } else if (pending.size() >= maxPending && !pending.containsKey(e.seq())) {
+                pendingOverflowed = true;
+            } else {
+                pending.put(e.seq(), e);
+            }
+            return;
+        }
+        if (position == null) {
+            acc.send.add(e); // no position: the first event seen is the start (protocol §3.2)
+            position = e.position();
+            return;
+        }
+        if (e.epoch().equals(position.epoch()) && e.seq() <= position.seq()) {
+            acc.duplicates++;
+        } else if (e.epoch().equals(position.epoch()) && e.seq() == position.seq() + 1) {
+            acc.send.add(e);
+            position = e.position();
+        } else {
+            // a gap, or a new epoch: hold it and ask the inbox (which answers events or a reset)
+            syncing = true;
+            pending.put(e.seq(), e);
+            acc.fetch = true;
+            acc.gap = true;
+        }
+    }
+
+    private static final class Acc {
+        final List<SequencedEvent> send = new ArrayList<>();
+        int duplicates;
+        boolean fetch;
+        boolean gap;
+
+        Step step(boolean progress) {
+            return send.isEmpty() && duplicates == 0 && !fetch && !gap ? Step.NONE
+                    : new Step(List.copyOf(send), duplicates, fetch, gap, progress);
+        }
+    }
+}

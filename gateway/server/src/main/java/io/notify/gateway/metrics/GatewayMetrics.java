@@ -1,0 +1,170 @@
+package io.notify.gateway.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.notify.gateway.admission.Limit;
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+/**
+ * Every meter of a gateway node, in one place. Prometheus names (all prefixed {@code notify_gateway_}):
+ * {@code connections{transport}} (gauge), {@code handshakes_total{transport}},
+ * {@code handshake_rejections_total{transport,reason}}, {@code limit_hits_total{limit}},
+ * {@code closes_total{transport,code}}, {@code events_delivered_total{class,path}},
+ * {@code delivery_latency_seconds} (histogram: event ingestedAt → written to the socket, live path),
+ * {@code events_replayed_total}, {@code duplicates_dropped_total}, {@code resets_total{reason}},
+ * {@code queue_overflows_total{action}}, {@code gap_fills_total}, {@code query_requests_total{outcome}},
+ * {@code query_latency_seconds}, {@code resume_retries_total}, {@code delivery_messages_total{outcome}},
+ * {@code acks_total}, {@code registry_failures_total{op}}, {@code drain_remaining} (gauge),
+ * {@code drain_closed_total}. Counters never block; safe from any thread.
+ */
+public final class GatewayMetrics {
+
+    private final MeterRegistry registry;
+    private final ConcurrentMap<String, Counter> counters = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, AtomicLong> connections = new ConcurrentHashMap<>();
+    private final Timer deliveryLatency;
+    private final Timer queryLatency;
+    private final AtomicLong drainRemaining = new AtomicLong();
+
+    public GatewayMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        this.deliveryLatency = Timer.builder("notify.gateway.delivery.latency")
+                .description("Event ingestedAt to the frame written to the client socket (live deliveries)")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofSeconds(60))
+                .register(registry);
+        this.queryLatency = Timer.builder("notify.gateway.query.latency")
+                .description("Round trip of one query API request (resume and gap fill)")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofSeconds(30))
+                .register(registry);
+        Gauge.builder("notify.gateway.drain.remaining", drainRemaining, AtomicLong::get)
+                .description("Connections still open while the node drains").register(registry);
+        for (String t : new String[]{"ws", "sse"}) {
+            connectionGauge(t);
+        }
+    }
+
+    public MeterRegistry registry() {
+        return registry;
+    }
+
+    private AtomicLong connectionGauge(String transport) {
+        return connections.computeIfAbsent(transport, t -> {
+            AtomicLong value = new AtomicLong();
+            Gauge.builder("notify.gateway.connections", value, AtomicLong::get)
+                    .description("Open client connections").tag("transport", t).register(registry);
+            return value;
+        });
+    }
+
+    private Counter counter(String name, String description, String... tags) {
+        String key = name + String.join("|", tags);
+        Counter c = counters.get(key);
+        if (c == null) {
+            c = counters.computeIfAbsent(key, k -> Counter.builder(name).description(description).tags(tags).register(registry));
+        }
+        return c;
+    }
+
+    public void connectionOpened(String transport) {
+        connectionGauge(transport).incrementAndGet();
+        counter("notify.gateway.handshakes", "Handshakes accepted", "transport", transport).increment();
+    }
+
+    public void connectionClosed(String transport, int code) {
+        connectionGauge(transport).decrementAndGet();
+        counter("notify.gateway.closes", "Connections closed, by close code (1006: dropped without a close frame)",
+                "transport", transport, "code", Integer.toString(code)).increment();
+    }
+
+    /** A refused handshake; reason is a stable slug (rate_limited, draining, origin, unauthenticated, ...). */
+    public void handshakeRejected(String transport, String reason) {
+        counter("notify.gateway.handshake.rejections", "Handshakes refused, by reason",
+                "transport", transport, "reason", reason).increment();
+    }
+
+    /** A per-connection limit was hit (it is then answered with {@link Limit#answer()}). */
+    public void limitHit(Limit limit) {
+        counter("notify.gateway.limit.hits", "Limits hit, by limit", "limit", limit.slug()).increment();
+    }
+
+    public void delivered(boolean durable, boolean replay) {
+        counter("notify.gateway.events.delivered", "Event frames handed to client connections",
+                "class", durable ? "durable" : "ephemeral", "path", replay ? "replay" : "live").increment();
+        if (replay) {
+            counter("notify.gateway.events.replayed", "Durable events sent from the query API (resume and gap fill)").increment();
+        }
+    }
+
+    public void writeLatency(long ingestedAtMs, long nowMs) {
+        deliveryLatency.record(Duration.ofMillis(Math.max(0, nowMs - ingestedAtMs)));
+    }
+
+    public void duplicatesDropped(int n) {
+        if (n > 0) {
+            counter("notify.gateway.duplicates.dropped", "Durable events not sent because the connection already had them").increment(n);
+        }
+    }
+
+    public void reset(String reason) {
+        counter("notify.gateway.resets", "Reset frames sent, by reason", "reason", reason).increment();
+    }
+
+    /** action: coalesced (ephemeral replaced by a newer one), dropped (ephemeral), closed (durable: 4008). */
+    public void queueOverflow(String action) {
+        counter("notify.gateway.queue.overflows", "Outbound queue overflows, by action", "action", action).increment();
+    }
+
+    public void gapFill() {
+        counter("notify.gateway.gap.fills", "Live gaps detected and filled from the query API").increment();
+    }
+
+    public void queryRequest(String outcome, long nanos) {
+        counter("notify.gateway.query.requests", "Query API requests, by outcome", "outcome", outcome).increment();
+        queryLatency.record(Duration.ofNanos(nanos));
+    }
+
+    public void resumeRetry() {
+        counter("notify.gateway.resume.retries", "Query API fetches retried after a failure").increment();
+    }
+
+    /** outcome: delivered (to >= 1 local connection), no_connection, poison (unreadable record). */
+    public void deliveryMessage(String outcome) {
+        counter("notify.gateway.delivery.messages", "Node-topic records consumed, by outcome", "outcome", outcome).increment();
+    }
+
+    public void ack() {
+        counter("notify.gateway.acks", "Client ack frames received").increment();
+    }
+
+    public void registryFailure(String op) {
+        counter("notify.gateway.registry.failures", "Registry register/unregister calls that failed or timed out", "op", op).increment();
+    }
+
+    public void drainRemaining(long remaining) {
+        drainRemaining.set(remaining);
+    }
+
+    public void drainClosed() {
+        counter("notify.gateway.drain.closed", "Connections closed by a drain").increment();
+    }
+
+    public void gauge(String name, String description, Supplier<Number> value) {
+        Gauge.builder(name, value).description(description).register(registry);
+    }
+
+    /** Current value of a counter (tests and the drain report); 0 when it was never incremented. */
+    public double count(String name, String... tags) {
+        Counter c = counters.get(name + String.join("|", tags));
+        return c == null ? 0 : c.count();
+    }
+}

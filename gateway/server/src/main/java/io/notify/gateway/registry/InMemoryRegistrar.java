@@ -1,0 +1,76 @@
+package io.notify.gateway.registry;
+
+import io.notify.schemas.stream.StreamId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A {@link Registrar} in memory, for tests: records every call, can be made to fail. Thread-safe.
+ */
+public final class InMemoryRegistrar implements Registrar {
+
+    private final String incarnation = UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+    private final Map<StreamId, Set<String>> registered = new ConcurrentHashMap<>();
+    private final List<String> log = java.util.Collections.synchronizedList(new ArrayList<>());
+    private volatile boolean failing;
+    private volatile boolean started;
+
+    @Override
+    public String incarnation() {
+        return incarnation;
+    }
+
+    @Override
+    public void start() {
+        started = true;
+    }
+
+    @Override
+    public CompletionStage<Void> register(StreamId stream, String connectionId) {
+        log.add("register " + stream + " " + connectionId);
+        registered.computeIfAbsent(stream, s -> ConcurrentHashMap.newKeySet()).add(connectionId);
+        return failing ? CompletableFuture.failedFuture(new IllegalStateException("registry down")) : CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public CompletionStage<Void> unregister(StreamId stream, String connectionId) {
+        log.add("unregister " + stream + " " + connectionId);
+        Set<String> set = registered.get(stream);
+        if (set != null) {
+            set.remove(connectionId);
+        }
+        return failing ? CompletableFuture.failedFuture(new IllegalStateException("registry down")) : CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public void stop() {
+        started = false;
+        registered.clear();
+    }
+
+    public boolean started() {
+        return started;
+    }
+
+    public void failing(boolean value) {
+        failing = value;
+    }
+
+    /** Connection ids registered for {@code stream} right now. */
+    public Set<String> connections(StreamId stream) {
+        return Set.copyOf(registered.getOrDefault(stream, Set.of()));
+    }
+
+    /** Every call, in order ("register u:42 c1", "unregister u:42 c1"). */
+    public List<String> calls() {
+        synchronized (log) {
+            return List.copyOf(log);
+        }
+    }
+}

@@ -1,0 +1,31 @@
+package io.notify.gateway.registry;
+
+import io.notify.schemas.stream.StreamId;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The gateway's view of the connection registry (ARCHITECTURE.md §4): this node's connections,
+ * registered so the router sends their streams' events to this node's topic. Leases, their
+ * renewal, the node's liveness key and re-registration after a Redis outage belong to the
+ * implementation; the gateway only says which connections exist.
+ *
+ * <p>Contract: {@link #register} and {@link #unregister} never block and never throw; their stages
+ * may fail (the gateway counts it and keeps serving: Redis is a routing hint, not the truth), and
+ * the implementation keeps what it was told so it can re-register after an outage.
+ * {@link #unregister} removes only this node's member for that connection.
+ */
+public interface Registrar {
+
+    /** This start's incarnation: fresh at every process start, part of every registry member. */
+    String incarnation();
+
+    /** Sets the liveness key and starts renewing leases; returns when the first liveness write was attempted. */
+    void start();
+
+    CompletionStage<Void> register(StreamId stream, String connectionId);
+
+    CompletionStage<Void> unregister(StreamId stream, String connectionId);
+
+    /** Stops renewing and removes every registration still held (drain), best effort and bounded. */
+    void stop();
+}

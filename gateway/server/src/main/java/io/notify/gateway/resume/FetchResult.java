@@ -1,0 +1,31 @@
+package io.notify.gateway.resume;
+
+import io.notify.schemas.protocol.ResetFrame;
+import io.notify.schemas.stream.SequencedEvent;
+import io.notify.schemas.stream.StreamId;
+import java.util.List;
+
+/** The answer of the inbox for one stream: a page of events, a reset, or a failure to retry. */
+public sealed interface FetchResult {
+
+    StreamId stream();
+
+    /** Events after the requested position, in seq order; {@code more}: ask again after the last one. */
+    record Page(StreamId stream, List<SequencedEvent> events, boolean more) implements FetchResult {
+        public Page {
+            events = List.copyOf(events);
+        }
+    }
+
+    /** The position cannot be continued without a gap; the frame goes to the client as is. */
+    record Reset(ResetFrame frame) implements FetchResult {
+        @Override
+        public StreamId stream() {
+            return frame.stream();
+        }
+    }
+
+    /** No answer (query API down, 503, timeout, unreadable): retried with backoff by the session. */
+    record Failed(StreamId stream, String detail) implements FetchResult {
+    }
+}

@@ -1,0 +1,134 @@
+package io.notify.gateway.resume;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.notify.gateway.metrics.GatewayMetrics;
+import io.notify.schemas.NotifyJson;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+/**
+ * The query API over HTTP ({@code java.net.http}, asynchronous). Each call tries the configured
+ * base URLs in turn, starting from a rotating one, each attempt bounded by {@code timeout}; a 503,
+ * a transport error or an unreadable answer moves on to the next URL, and when all failed the
+ * stage completes with {@link FetchResult.Failed} (never exceptionally, never later than
+ * {@code urls × timeout}). Several streams use the batch endpoint in one request.
+ */
+public final class HttpResumeSource implements ResumeSource {
+
+    private final List<URI> baseUrls;
+    private final Duration timeout;
+    private final GatewayMetrics metrics;
+    private final ExecutorService executor;
+    private final HttpClient client;
+    private final AtomicInteger next = new AtomicInteger();
+
+    public HttpResumeSource(List<URI> baseUrls, Duration timeout, GatewayMetrics metrics) {
+        this.baseUrls = List.copyOf(baseUrls);
+        this.timeout = timeout;
+        this.metrics = metrics;
+        this.executor = Executors.newFixedThreadPool(2, r -> {
+            Thread t = new Thread(r, "gateway-query-client");
+            t.setDaemon(true);
+            return t;
+        });
+        this.client = HttpClient.newBuilder()
+                .connectTimeout(timeout)
+                .executor(executor)
+                .version(HttpClient.Version.HTTP_1_1)
+                .build();
+    }
+
+    @Override
+    public CompletionStage<FetchResult> fetch(FetchRequest request) {
+        return attempt(base -> HttpRequest.newBuilder(QueryApiCodec.eventsUri(base, request)).GET(),
+                json -> QueryApiCodec.read(request.stream(), json),
+                FetchResult.Failed.class::isInstance,
+                detail -> new FetchResult.Failed(request.stream(), detail));
+    }
+
+    @Override
+    public CompletionStage<List<FetchResult>> fetchAll(List<FetchRequest> requests) {
+        if (requests.size() == 1) {
+            return fetch(requests.get(0)).thenApply(List::of);
+        }
+        byte[] body = QueryApiCodec.batchBody(requests);
+        return attempt(base -> HttpRequest.newBuilder(QueryApiCodec.batchUri(base))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(body)),
+                json -> QueryApiCodec.readBatch(requests, json),
+                results -> results.stream().allMatch(FetchResult.Failed.class::isInstance),
+                detail -> {
+                    List<FetchResult> failed = new ArrayList<>();
+                    requests.forEach(r -> failed.add(new FetchResult.Failed(r.stream(), detail)));
+                    return failed;
+                });
+    }
+
+    private <T> CompletionStage<T> attempt(Function<URI, HttpRequest.Builder> request, Function<JsonNode, T> read,
+                                           java.util.function.Predicate<T> failed, Function<String, T> failure) {
+        int start = Math.floorMod(next.getAndIncrement(), baseUrls.size());
+        return attempt(request, read, failed, failure, start, 0, "no query API URL");
+    }
+
+    private <T> CompletionStage<T> attempt(Function<URI, HttpRequest.Builder> request, Function<JsonNode, T> read,
+                                           java.util.function.Predicate<T> failed, Function<String, T> failure,
+                                           int start, int tried, String lastError) {
+        if (tried >= baseUrls.size()) {
+            return CompletableFuture.completedFuture(failure.apply(lastError));
+        }
+        URI base = baseUrls.get((start + tried) % baseUrls.size());
+        HttpRequest req = request.apply(base).timeout(timeout).header("Accept", "application/json").build();
+        long t0 = System.nanoTime();
+        CompletableFuture<HttpResponse<byte[]>> call;
+        try {
+            call = client.sendAsync(req, HttpResponse.BodyHandlers.ofByteArray());
+        } catch (RuntimeException e) {
+            return CompletableFuture.completedFuture(failure.apply("cannot send: " + e));
+        }
+        return call.orTimeout(timeout.toMillis() + 100, java.util.concurrent.TimeUnit.MILLISECONDS)
+                .handle((resp, error) -> {
+                    String problem;
+                    T result = null;
+                    if (error != null) {
+                        problem = base + ": " + rootMessage(error);
+                    } else if (resp.statusCode() != 200) {
+                        problem = base + ": HTTP " + resp.statusCode();
+                    } else {
+                        try {
+                            result = read.apply(NotifyJson.mapper().readTree(resp.body()));
+                        } catch (Exception e) {
+                            result = failure.apply(base + ": unreadable answer: " + e.getMessage());
+                        }
+                        problem = failed.test(result) ? base + ": failed answer" : null;
+                    }
+                    metrics.queryRequest(problem == null ? "ok" : error != null ? "unreachable" : "error", System.nanoTime() - t0);
+                    return problem == null ? CompletableFuture.completedFuture(result)
+                            : attempt(request, read, failed, failure, start, tried + 1, problem);
+                })
+                .thenCompose(Function.identity());
+    }
+
+    private static String rootMessage(Throwable t) {
+        Throwable c = t;
+        while (c.getCause() != null && c.getCause() != c) {
+            c = c.getCause();
+        }
+        return c.getClass().getSimpleName() + (c.getMessage() == null ? "" : ": " + c.getMessage());
+    }
+
+    @Override
+    public void close() {
+        executor.shutdownNow();
+    }
+}

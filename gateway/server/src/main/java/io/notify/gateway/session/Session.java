@@ -1,0 +1,315 @@
+package io.notify.gateway.session;
+
+import io.notify.gateway.admission.Limit;
+import io.notify.gateway.admission.TokenBucket;
+import io.notify.gateway.delivery.OutboundFrame;
+import io.notify.gateway.delivery.OutboundQueue;
+import io.notify.gateway.resume.FetchResult;
+import io.notify.gateway.transport.SseFraming;
+import io.notify.gateway.transport.Transport;
+import io.notify.gateway.transport.WebSocketTransport;
+import io.notify.schemas.protocol.AckFrame;
+import io.notify.schemas.protocol.ClientFrame;
+import io.notify.schemas.protocol.CloseCode;
+import io.notify.schemas.protocol.FrameCodec;
+import io.notify.schemas.protocol.PingFrame;
+import io.notify.schemas.protocol.PongFrame;
+import io.notify.schemas.protocol.ProtocolException;
+import io.notify.schemas.protocol.ResumeFrame;
+import io.notify.schemas.protocol.ResumePoint;
+import io.notify.schemas.protocol.WelcomeFrame;
+import io.notify.schemas.stream.Position;
+import io.notify.schemas.stream.SequencedEvent;
+import io.notify.schemas.stream.StreamEvent;
+import io.notify.schemas.stream.StreamId;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One client connection's protocol state, the same for WebSocket and SSE (it only sees a
+ * {@link Transport}). Order on connect (docs/protocol.md §3.3): put in the session table (live
+ * events are held from now on) → register in the registry (live routing on) → {@code welcome} →
+ * the client's position (resume frame, or SSE Last-Event-ID) → replay → held live events → live.
+ *
+ * <p>Guarantees: all state changes happen under this object's lock and never block (sends only
+ * enqueue); durable events reach the client in seq order without duplicates (see
+ * {@link StreamCursor}); a durable event that does not fit the outbound queue closes the
+ * connection with 4008; unregistration and the per-user slot release happen exactly once, when
+ * the transport reports the connection gone.
+ */
+public final class Session implements Transport.Listener, WebSocketTransport.Inbound {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Session.class);
+    private static final long REGISTER_TIMEOUT_MS = 2_000;
+
+    private enum State { REGISTERING, AWAITING_RESUME, ACTIVE, CLOSED }
+
+    private final String id;
+    private final String userId;
+    private final StreamId stream;
+    private final Transport transport;
+    private final SessionContext ctx;
+    private final long expiresAtMs;
+    private final StreamSync sync;
+    private final TokenBucket inbound;
+    private final AtomicBoolean closedOnce = new AtomicBoolean();
+    private volatile boolean opened;
+    private State state = State.REGISTERING;
+    private ResumeFrame earlyResume;
+    private Position ssePosition;
+    private long lastPongNanos;
+    private long nextPingNanos;
+    private long nextKeepAliveNanos;
+    private long resumeDeadlineNanos;
+
+    public Session(String id, String userId, Instant expiresAt, Transport transport, SessionContext ctx) {
+        this.id = id;
+        this.userId = userId;
+        this.stream = StreamId.forUser(userId);
+        this.transport = transport;
+        this.ctx = ctx;
+        this.expiresAtMs = expiresAt.toEpochMilli();
+        this.sync = new StreamSync(this, stream, ctx);
+        this.inbound = TokenBucket.system(ctx.config().limits().inboundRatePerSecond(), ctx.config().limits().inboundBurst());
+        transport.listener(this);
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public String userId() {
+        return userId;
+    }
+
+    public StreamId stream() {
+        return stream;
+    }
+
+    public Transport transport() {
+        return transport;
+    }
+
+    /** Starts the connect sequence; {@code position} is SSE's Last-Event-ID (null: none, or WebSocket). */
+    public void open(Position position) {
+        if (closedOnce.get()) {
+            return; // the client left before we got here: nothing to register
+        }
+        opened = true;
+        this.ssePosition = position;
+        ctx.metrics().connectionOpened(transport.kind());
+        ctx.table().add(this);
+        ctx.registrar().register(stream, id).toCompletableFuture()
+                .orTimeout(REGISTER_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+                .whenComplete((ok, error) -> registered(error));
+    }
+
+    private synchronized void registered(Throwable error) {
+        if (state != State.REGISTERING) {
+            return;
+        }
+        if (error != null) {
+            // Redis is a routing hint: keep serving; the registry re-registers when it is back
+            ctx.metrics().registryFailure("register");
+            LOG.warn("connection {}: registration of {} failed ({}); serving anyway", id, stream, error.toString());
+        }
+        long now = System.nanoTime();
+        long interval = ctx.config().pingInterval().toMillis();
+        if (!send(OutboundFrame.control(WelcomeFrame.v1(ctx.config().nodeId(), id, List.of(stream), interval,
+                ctx.clock().millis())))) {
+            return;
+        }
+        lastPongNanos = now;
+        nextPingNanos = now + TimeUnit.MILLISECONDS.toNanos(interval);
+        nextKeepAliveNanos = now + ctx.config().sseKeepAlive().toNanos();
+        if (transport.bidirectional()) {
+            state = State.AWAITING_RESUME;
+            resumeDeadlineNanos = now + ctx.config().resumeTimeout().toNanos();
+            if (earlyResume != null) {
+                resume(earlyResume.streams());
+            }
+        } else {
+            resume(ssePosition == null ? List.of() : List.of(ResumePoint.of(stream, ssePosition)));
+        }
+    }
+
+    private void resume(List<ResumePoint> points) {
+        for (ResumePoint p : points) {
+            if (!p.stream().equals(stream)) {
+                hit(Limit.FOREIGN_STREAM, "resume names " + p.stream() + ", which this connection does not serve");
+                return;
+            }
+        }
+        state = State.ACTIVE;
+        if (points.isEmpty()) {
+            sync.startLive();
+        } else {
+            // v1 serves one stream per connection, so one fetch; ResumeSource.fetchAll batches several
+            sync.resumeFrom(points.get(0).position());
+            sync.fetchNow();
+        }
+    }
+
+    /** A live event from the node topic; {@code encoded} is shared by all connections it goes to. */
+    public synchronized void deliver(StreamEvent event, OutboundFrame encoded) {
+        if (!event.stream().equals(stream) || state == State.CLOSED) {
+            return;
+        }
+        if (event instanceof SequencedEvent durable) {
+            sync.offerLive(durable, encoded);
+        } else if (state == State.ACTIVE && send(encoded)) {
+            ctx.metrics().delivered(false, false);
+        }
+    }
+
+    synchronized void onFetched(StreamSync target, FetchResult result) {
+        if (state == State.ACTIVE) {
+            target.onFetched(result);
+        }
+    }
+
+    synchronized void runLocked(Runnable action) {
+        if (state != State.CLOSED) {
+            action.run();
+        }
+    }
+
+    synchronized boolean isActive() {
+        return state == State.ACTIVE;
+    }
+
+    /** Enqueues a frame; false when the connection is closing (including because this frame overflowed). */
+    boolean send(OutboundFrame frame) {
+        OutboundQueue.Offer result = transport.send(frame);
+        switch (result) {
+            case QUEUED:
+                return true;
+            case COALESCED:
+                ctx.metrics().queueOverflow("coalesced");
+                return true;
+            case DROPPED:
+                if (frame.kind() != OutboundFrame.Kind.SSE_META) {
+                    ctx.metrics().queueOverflow("dropped");
+                }
+                return true;
+            case OVERFLOW:
+                ctx.metrics().queueOverflow("closed");
+                hit(Limit.SLOW_CONSUMER, null);
+                return false;
+            default:
+                return false;
+        }
+    }
+
+    @Override
+    public synchronized void text(String text) {
+        if (state == State.CLOSED) {
+            return;
+        }
+        if (!inbound.tryTake()) {
+            hit(Limit.INBOUND_RATE, null);
+            return;
+        }
+        ClientFrame frame;
+        try {
+            frame = FrameCodec.v1().decodeClientFrame(text);
+        } catch (ProtocolException e) {
+            hit(Limit.PROTOCOL_ERROR, e.getMessage());
+            return;
+        }
+        if (frame instanceof ResumeFrame resume) {
+            if (state == State.REGISTERING && earlyResume == null) {
+                earlyResume = resume; // sent before our welcome arrived: applied right after it
+            } else if (state == State.AWAITING_RESUME) {
+                resume(resume.streams());
+            } else {
+                hit(Limit.PROTOCOL_ERROR, "resume must be sent exactly once, as the first frame");
+            }
+        } else if (state == State.AWAITING_RESUME || state == State.REGISTERING) {
+            hit(Limit.PROTOCOL_ERROR, "the first frame after welcome must be resume, got " + frame.frameType().wireName());
+        } else if (frame instanceof PingFrame) {
+            send(OutboundFrame.control(PongFrame.INSTANCE));
+        } else if (frame instanceof PongFrame) {
+            lastPongNanos = System.nanoTime();
+        } else if (frame instanceof AckFrame) {
+            ctx.metrics().ack();
+        }
+    }
+
+    /** Counts the limit and closes with its documented answer ({@code detail}: a specific close reason, or null). */
+    void hit(Limit limit, String detail) {
+        ctx.metrics().limitHit(limit);
+        close(limit.answer(), detail == null ? limit.answer().reason() : detail);
+    }
+
+    @Override
+    public synchronized void pong() {
+        lastPongNanos = System.nanoTime();
+    }
+
+    /** Timers of this connection, driven by the node's sweeper; never blocks. */
+    public synchronized void tick(long nowNanos, long nowMs) {
+        if (state == State.CLOSED || state == State.REGISTERING) {
+            return;
+        }
+        if (nowMs >= expiresAtMs) {
+            hit(Limit.TOKEN_EXPIRED, null);
+        } else if (state == State.AWAITING_RESUME && nowNanos >= resumeDeadlineNanos) {
+            hit(Limit.RESUME_TIMEOUT, "no resume frame within " + ctx.config().resumeTimeout().toMillis() + " ms");
+        } else if (transport.bidirectional() && nowNanos - lastPongNanos > ctx.config().pongTimeout().toNanos()) {
+            hit(Limit.MISSED_PONGS, "missed pongs");
+        } else {
+            if (nowNanos >= nextPingNanos) {
+                nextPingNanos = nowNanos + ctx.config().pingInterval().toNanos();
+                send(OutboundFrame.control(PingFrame.INSTANCE));
+            }
+            if (!transport.bidirectional() && nowNanos >= nextKeepAliveNanos) {
+                nextKeepAliveNanos = nowNanos + ctx.config().sseKeepAlive().toNanos();
+                send(OutboundFrame.sseMeta(SseFraming.KEEP_ALIVE, "keep-alive"));
+            }
+        }
+    }
+
+    public void close(CloseCode code) {
+        transport.close(code);
+    }
+
+    public void close(CloseCode code, String reason) {
+        transport.close(code, reason);
+    }
+
+    @Override
+    public void written(OutboundFrame frame) {
+        if (frame.ingestedAt() >= 0) {
+            ctx.metrics().writeLatency(frame.ingestedAt(), ctx.clock().millis());
+        }
+    }
+
+    @Override
+    public void closed(int code) {
+        if (!closedOnce.compareAndSet(false, true)) {
+            return;
+        }
+        synchronized (this) {
+            state = State.CLOSED;
+        }
+        ctx.limiter().release(userId);
+        if (!opened) {
+            return;
+        }
+        ctx.table().remove(this);
+        ctx.metrics().connectionClosed(transport.kind(), code);
+        ctx.registrar().unregister(stream, id).toCompletableFuture()
+                .orTimeout(REGISTER_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+                .whenComplete((ok, error) -> {
+                    if (error != null) {
+                        ctx.metrics().registryFailure("unregister");
+                    }
+                });
+        LOG.debug("connection {} ({} {}) closed with {}", id, transport.kind(), stream, code);
+    }
+}

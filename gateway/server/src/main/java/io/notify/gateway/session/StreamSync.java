@@ -1,0 +1,138 @@
+package io.notify.gateway.session;
+
+import io.notify.gateway.admission.Limit;
+import io.notify.gateway.delivery.OutboundFrame;
+import io.notify.gateway.delivery.StreamCursor;
+import io.notify.gateway.delivery.StreamCursor.Step;
+import io.notify.gateway.resume.FetchRequest;
+import io.notify.gateway.resume.FetchResult;
+import io.notify.schemas.stream.Position;
+import io.notify.schemas.stream.SequencedEvent;
+import io.notify.schemas.stream.StreamId;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One stream of one session: carries out what its {@link StreamCursor} decides — sends events,
+ * fetches missed ranges from the query API, sends resets — and retries failed fetches with
+ * full-jitter backoff while live events keep being held (bounded). Guarantees: at most one fetch
+ * in flight; a fetch that keeps failing for {@code resume-give-up} closes the connection with
+ * 1013, so a client is never left silently behind. Every method runs under the session's lock.
+ */
+final class StreamSync {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StreamSync.class);
+    private static final long MIN_RETRY_MS = 50;
+
+    private final Session session;
+    private final StreamCursor cursor;
+    private final SessionContext ctx;
+    private int failures;
+    private long firstFailureNanos;
+
+    StreamSync(Session session, StreamId stream, SessionContext ctx) {
+        this.session = session;
+        this.cursor = new StreamCursor(stream, ctx.config().limits().pendingMaxEvents());
+        this.ctx = ctx;
+    }
+
+    StreamId stream() {
+        return cursor.stream();
+    }
+
+    /** The client's position; the caller then starts the first fetch ({@link #fetchNow}). */
+    void resumeFrom(Position position) {
+        cursor.resumeFrom(position);
+    }
+
+    void startLive() {
+        apply(cursor.startLive(), null, null);
+    }
+
+    void offerLive(SequencedEvent event, OutboundFrame encoded) {
+        apply(cursor.offerLive(event), event, encoded);
+    }
+
+    void onFetched(FetchResult result) {
+        if (result instanceof FetchResult.Page page) {
+            Step step = cursor.applyPage(page.events(), page.more());
+            if (step.progress()) {
+                failures = 0;
+            }
+            if (step.fetch() && !step.progress()) {
+                sendAll(step, null, null);
+                retryLater("the inbox did not continue from " + cursor.position());
+            } else {
+                apply(step, null, null);
+            }
+        } else if (result instanceof FetchResult.Reset reset) {
+            failures = 0;
+            if (!session.send(OutboundFrame.control(reset.frame()))) {
+                return;
+            }
+            ctx.metrics().reset(reset.frame().reason().wireName());
+            apply(cursor.applyReset(reset.frame().head()), null, null);
+        } else {
+            retryLater(((FetchResult.Failed) result).detail());
+        }
+    }
+
+    private void apply(Step step, SequencedEvent live, OutboundFrame liveFrame) {
+        if (!sendAll(step, live, liveFrame)) {
+            return;
+        }
+        if (step.gap()) {
+            ctx.metrics().gapFill();
+        }
+        if (step.fetch()) {
+            fetchNow();
+        }
+    }
+
+    private boolean sendAll(Step step, SequencedEvent live, OutboundFrame liveFrame) {
+        ctx.metrics().duplicatesDropped(step.duplicates());
+        for (SequencedEvent e : step.send()) {
+            boolean isLive = e == live;
+            if (!session.send(isLive ? liveFrame : OutboundFrame.event(e, false))) {
+                return false;
+            }
+            ctx.metrics().delivered(true, !isLive);
+        }
+        return true;
+    }
+
+    void fetchNow() {
+        if (!session.isActive()) {
+            return;
+        }
+        FetchRequest request = request();
+        ctx.resumeSource().fetch(request).toCompletableFuture()
+                .orTimeout(ctx.config().queryTimeout().toMillis() * (ctx.config().queryUrls().size() + 1), TimeUnit.MILLISECONDS)
+                .whenComplete((result, error) -> session.onFetched(this, result != null ? result
+                        : new FetchResult.Failed(stream(), "no answer: " + error)));
+    }
+
+    private FetchRequest request() {
+        return new FetchRequest(stream(), cursor.position(), ctx.config().queryPageSize());
+    }
+
+    private void retryLater(String why) {
+        long now = System.nanoTime();
+        if (failures++ == 0) {
+            firstFailureNanos = now;
+        }
+        if (now - firstFailureNanos > ctx.config().resumeGiveUp().toNanos()) {
+            LOG.warn("connection {}: giving up fetching {} after {} attempts ({}); closing with 1013",
+                    session.id(), stream(), failures, why);
+            session.hit(Limit.RESUME_UNAVAILABLE, null);
+            return;
+        }
+        long cap = Math.min(ctx.config().resumeRetryMax().toMillis(), MIN_RETRY_MS << Math.min(failures, 20));
+        long delay = MIN_RETRY_MS + ThreadLocalRandom.current().nextLong(Math.max(1, cap));
+        LOG.debug("connection {}: fetch of {} failed ({}); retry {} in {} ms", session.id(), stream(), why, failures, delay);
+        ctx.metrics().resumeRetry();
+        ctx.timer().schedule(() -> session.runLocked(this::fetchNow), delay, TimeUnit.MILLISECONDS);
+    }
+}

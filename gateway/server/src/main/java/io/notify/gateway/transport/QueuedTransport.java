@@ -1,0 +1,166 @@
+package io.notify.gateway.transport;
+
+import io.notify.gateway.delivery.OutboundFrame;
+import io.notify.gateway.delivery.OutboundQueue;
+import io.notify.schemas.protocol.CloseCode;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The write pump shared by both transports: frames go into a bounded {@link OutboundQueue} from
+ * any thread; one pump on the connection's I/O thread writes them one at a time, each write
+ * completing (possibly synchronously) before the next starts, so the socket layer never buffers
+ * more than one frame beyond the queue's bound. Subclasses write one frame and close the
+ * underlying channel; they must call {@link #closedBy(int)} when the channel is gone.
+ */
+public abstract class QueuedTransport implements Transport {
+
+    /** Completion of one write. */
+    protected interface WriteCallback {
+        void done();
+
+        void failed(Throwable error);
+    }
+
+    private final OutboundQueue queue;
+    private final Executor io;
+    private final AtomicBoolean pumping = new AtomicBoolean();
+    private final AtomicBoolean closing = new AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile Listener listener;
+    private volatile int closeCode = 1006;
+    // touched only on the I/O thread, inside pump()
+    private boolean inWrite;
+    private boolean completedInWrite;
+
+    protected QueuedTransport(OutboundQueue queue, Executor io) {
+        this.queue = queue;
+        this.io = io;
+    }
+
+    @Override
+    public void listener(Listener listener) {
+        this.listener = listener;
+    }
+
+    @Override
+    public OutboundQueue.Offer send(OutboundFrame frame) {
+        if (closing.get()) {
+            return OutboundQueue.Offer.CLOSED;
+        }
+        OutboundQueue.Offer result = queue.offer(frame);
+        if (result == OutboundQueue.Offer.QUEUED) {
+            kick();
+        }
+        return result;
+    }
+
+    private void kick() {
+        if (pumping.compareAndSet(false, true)) {
+            io.execute(this::pump);
+        }
+    }
+
+    private void pump() {
+        while (true) {
+            OutboundFrame next = closing.get() ? null : queue.poll();
+            if (next == null) {
+                pumping.set(false);
+                if (!closing.get() && !queue.isEmpty()) {
+                    kick(); // a frame arrived between poll() and set(false)
+                }
+                return;
+            }
+            inWrite = true;
+            completedInWrite = false;
+            write(next, new WriteCallback() {
+                @Override
+                public void done() {
+                    queue.written(next);
+                    Listener l = listener;
+                    if (l != null) {
+                        l.written(next);
+                    }
+                    if (inWrite) {
+                        completedInWrite = true;
+                    } else {
+                        pump();
+                    }
+                }
+
+                @Override
+                public void failed(Throwable error) {
+                    queue.written(next);
+                    pumping.set(false);
+                    abort();
+                }
+            });
+            inWrite = false;
+            if (!completedInWrite) {
+                return; // the callback continues the pump
+            }
+        }
+    }
+
+    @Override
+    public void close(CloseCode code) {
+        close(code, code.reason());
+    }
+
+    @Override
+    public void close(CloseCode code, String reason) {
+        if (closing.compareAndSet(false, true)) {
+            closeCode = code.code();
+            queue.close();
+            String clipped = clip(reason == null ? code.reason() : reason);
+            io.execute(() -> closeChannel(code, clipped));
+        }
+    }
+
+    /** A close reason is at most 123 bytes of UTF-8 (RFC 6455 §5.5). */
+    static String clip(String reason) {
+        byte[] bytes = reason.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        if (bytes.length <= 123) {
+            return reason;
+        }
+        String cut = new String(bytes, 0, 120, java.nio.charset.StandardCharsets.UTF_8);
+        if (!cut.isEmpty() && cut.charAt(cut.length() - 1) == '\uFFFD') {
+            cut = cut.substring(0, cut.length() - 1);
+        }
+        return cut + "...";
+    }
+
+    @Override
+    public boolean isOpen() {
+        return !closing.get();
+    }
+
+    /** Called by subclasses when the channel is gone; the first call wins. */
+    protected final void closedBy(int peerCode) {
+        if (closed.compareAndSet(false, true)) {
+            closing.set(true);
+            queue.close();
+            int code = closeCode != 1006 ? closeCode : peerCode;
+            Listener l = listener;
+            if (l != null) {
+                l.closed(code);
+            }
+        }
+    }
+
+    /** Marks the connection as closing by the peer's code (e.g. the client sent a close frame). */
+    protected final void peerClosing(int code) {
+        if (closing.compareAndSet(false, true)) {
+            queue.close();
+            closeCode = code;
+        }
+    }
+
+    protected abstract void write(OutboundFrame frame, WriteCallback callback);
+
+    /** Ends the connection gracefully with {@code code}; runs on the I/O thread. */
+    protected abstract void closeChannel(CloseCode code, String reason);
+
+    /** Ends the connection at once (write failure, close timeout). */
+    protected abstract void abort();
+}

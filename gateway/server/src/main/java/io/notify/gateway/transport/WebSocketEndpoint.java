@@ -1,0 +1,128 @@
+package io.notify.gateway.transport;
+
+import io.notify.common.http.HttpResponses;
+import io.notify.common.http.Problem;
+import io.notify.gateway.admission.HandshakeGate;
+import io.notify.gateway.admission.Limit;
+import io.notify.gateway.auth.AuthResult;
+import io.notify.gateway.delivery.OutboundQueue;
+import io.notify.gateway.session.ConnectionIds;
+import io.notify.gateway.session.Session;
+import io.notify.gateway.session.SessionContext;
+import io.notify.schemas.protocol.CloseCode;
+import io.notify.schemas.protocol.WelcomeFrame;
+import io.undertow.server.HttpHandler;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.util.AttachmentKey;
+import io.undertow.util.Headers;
+import io.undertow.util.Methods;
+import io.undertow.websockets.WebSocketConnectionCallback;
+import io.undertow.websockets.WebSocketProtocolHandshakeHandler;
+import io.undertow.websockets.core.WebSocketChannel;
+import io.undertow.websockets.core.protocol.version13.Hybi13Handshake;
+import io.undertow.websockets.spi.WebSocketHttpExchange;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * {@code GET /v1/ws}: admission and authentication at the handshake (before the upgrade), then
+ * the upgrade with subprotocol {@code notify.v1} and no extensions (so no permessage-deflate and
+ * no inflation bomb), then a {@link Session}. Refusals before the upgrade are HTTP statuses (400
+ * without the subprotocol, 401, 403, 503); the per-user connection limit is answered after the
+ * upgrade with close 4009, as docs/protocol.md documents.
+ */
+public final class WebSocketEndpoint implements HttpHandler {
+
+    private static final AttachmentKey<AuthResult.Authenticated> USER = AttachmentKey.create(AuthResult.Authenticated.class);
+
+    private final HandshakeGate gate;
+    private final SessionContext ctx;
+    private final ConnectionIds ids;
+    private final WebSocketProtocolHandshakeHandler upgrade;
+
+    public WebSocketEndpoint(HandshakeGate gate, SessionContext ctx, ConnectionIds ids) {
+        this.gate = gate;
+        this.ctx = ctx;
+        this.ids = ids;
+        this.upgrade = new WebSocketProtocolHandshakeHandler(
+                List.of(new Hybi13Handshake(Set.of(WelcomeFrame.PROTOCOL_V1), false)), (WebSocketConnectionCallback) this::connected);
+    }
+
+    @Override
+    public void handleRequest(HttpServerExchange exchange) throws Exception {
+        if (!exchange.getRequestMethod().equals(Methods.GET)) {
+            HttpResponses.problem(exchange, Problem.of(405, "method-not-allowed", "Method not allowed", "use GET"));
+            return;
+        }
+        if (!gate.admit(exchange, "ws")) {
+            return;
+        }
+        String upgradeHeader = exchange.getRequestHeaders().getFirst(Headers.UPGRADE);
+        if (upgradeHeader == null || !upgradeHeader.equalsIgnoreCase("websocket")) {
+            gate.refuse(exchange, "ws", "not_websocket");
+            HttpResponses.problem(exchange, Problem.of(400, "not-websocket", "WebSocket upgrade expected",
+                    "GET /v1/ws must be a WebSocket handshake"));
+            return;
+        }
+        if (!offersSubprotocol(exchange.getRequestHeaders().get(Headers.SEC_WEB_SOCKET_PROTOCOL))) {
+            gate.refuse(exchange, "ws", "subprotocol");
+            HttpResponses.problem(exchange, Problem.of(400, "subprotocol-required", "Subprotocol required",
+                    "offer Sec-WebSocket-Protocol: " + WelcomeFrame.PROTOCOL_V1));
+            return;
+        }
+        AuthResult.Authenticated user = gate.authenticate(exchange, "ws");
+        if (user == null) {
+            return;
+        }
+        exchange.putAttachment(USER, user);
+        upgrade.handleRequest(exchange);
+    }
+
+    private static boolean offersSubprotocol(Iterable<String> headerValues) {
+        if (headerValues == null) {
+            return false;
+        }
+        for (String value : headerValues) {
+            for (String p : value.split(",")) {
+                if (p.trim().equals(WelcomeFrame.PROTOCOL_V1)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private void connected(WebSocketHttpExchange exchange, WebSocketChannel channel) {
+        AuthResult.Authenticated user = exchange.getAttachment(USER);
+        WebSocketTransport transport = new WebSocketTransport(channel,
+                new OutboundQueue(ctx.config().limits().queueMaxMessages(), ctx.config().limits().queueMaxBytes()),
+                ctx.config().limits().maxFrameBytes(), ctx.metrics()::limitHit);
+        if (user == null) { // cannot happen: handleRequest attaches it before upgrading
+            transport.start(ignoring());
+            transport.close(CloseCode.POLICY_VIOLATION);
+            return;
+        }
+        if (!ctx.limiter().tryAcquire(user.userId())) {
+            ctx.metrics().limitHit(Limit.CONNECTIONS_PER_USER);
+            ctx.metrics().handshakeRejected("ws", "too_many_connections");
+            transport.start(ignoring());
+            transport.close(Limit.CONNECTIONS_PER_USER.answer());
+            return;
+        }
+        Session session = new Session(ids.next(), user.userId(), user.expiresAt(), transport, ctx);
+        transport.start(session);
+        session.open(null);
+    }
+
+    private static WebSocketTransport.Inbound ignoring() {
+        return new WebSocketTransport.Inbound() {
+            @Override
+            public void text(String text) {
+            }
+
+            @Override
+            public void pong() {
+            }
+        };
+    }
+}

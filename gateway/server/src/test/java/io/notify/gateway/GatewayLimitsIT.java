@@ -1,0 +1,239 @@
+package io.notify.gateway;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.notify.devstack.Infra;
+import io.notify.devstack.NotifyInfraExtension;
+import io.notify.gateway.support.Await;
+import io.notify.gateway.support.Events;
+import io.notify.gateway.support.GatewayHarness;
+import io.notify.gateway.support.QueryApiStub;
+import io.notify.gateway.support.RawWsClient;
+import io.notify.gateway.support.SseClient;
+import io.notify.gateway.support.Tokens;
+import io.notify.gateway.support.WsClient;
+import io.notify.schemas.stream.SequencedEvent;
+import io.notify.schemas.stream.StreamId;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.slf4j.LoggerFactory;
+
+/** Every hostile input gets its documented answer (docs/gateway.md, "Limits"), and is counted. */
+@ExtendWith(NotifyInfraExtension.class)
+@Timeout(90)
+class GatewayLimitsIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static Tokens tokens;
+    private static QueryApiStub stub;
+    private static GatewayHarness gateway;
+
+    @BeforeAll
+    static void start(Infra infra) {
+        tokens = new Tokens();
+        stub = new QueryApiStub();
+        gateway = new GatewayHarness(infra, "gw-limits", stub, tokens, Map.of(
+                "notify.gateway.allowed-origins", "https://app.example",
+                "notify.gateway.max-connections-per-user", "2",
+                "notify.gateway.inbound-rate", "5",
+                "notify.gateway.inbound-burst", "10",
+                "notify.gateway.queue-max-messages", "64",
+                "notify.gateway.queue-max-bytes", "524288",
+                "notify.gateway.jwt.clock-skew", "0s"));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (gateway != null) {
+            gateway.close();
+        }
+        if (stub != null) {
+            stub.close();
+        }
+    }
+
+    private static int sseStatus(String query, Map<String, String> headers) {
+        try (SseClient c = SseClient.connect(gateway.http("/v1/sse" + query), headers)) {
+            return c.status();
+        }
+    }
+
+    private static Map<String, String> bearer(String token) {
+        return Map.of("Authorization", "Bearer " + token);
+    }
+
+    @Test
+    void badTokensAreRefusedWith401BeforeTheUpgrade() {
+        for (String token : List.of(tokens.badSignature("eve"), tokens.expired("eve"), tokens.algNone("eve"), "garbage")) {
+            assertEquals(401, WsClient.refusedStatus(gateway.ws(), bearer(token)));
+            assertEquals(401, sseStatus("", bearer(token)));
+        }
+        assertEquals(401, sseStatus("", Map.of()), "no token at all");
+        assertTrue(gateway.count("notify.gateway.handshake.rejections", "transport", "ws", "reason", "token_expired") >= 1);
+        assertTrue(gateway.count("notify.gateway.handshake.rejections", "transport", "ws", "reason", "alg_not_allowed") >= 1);
+    }
+
+    @Test
+    void theAccessTokenNeverReachesALogLine() throws Exception {
+        LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+        ListAppender<ILoggingEvent> captured = new ListAppender<>();
+        captured.setContext(context);
+        captured.start();
+        Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        Logger notify = context.getLogger("io.notify");
+        Logger undertow = context.getLogger("io.undertow");
+        Level notifyLevel = notify.getLevel();
+        Level undertowLevel = undertow.getLevel();
+        root.addAppender(captured);
+        notify.setLevel(Level.DEBUG);
+        undertow.setLevel(Level.DEBUG);
+        String token = tokens.badSignature("mallory");
+        String secretPart = token.substring(token.lastIndexOf('.') + 1);
+        try {
+            assertEquals(401, sseStatus("?access_token=" + token, Map.of()));
+            assertEquals(401, WsClient.refusedStatus(java.net.URI.create(gateway.ws() + "?access_token=" + token), Map.of()));
+        } finally {
+            root.detachAppender(captured);
+            notify.setLevel(notifyLevel);
+            undertow.setLevel(undertowLevel);
+        }
+        List<String> lines = new ArrayList<>();
+        for (ILoggingEvent e : captured.list) {
+            lines.add(e.getFormattedMessage() + (e.getThrowableProxy() == null ? "" : e.getThrowableProxy().getMessage()));
+        }
+        assertTrue(lines.stream().anyMatch(l -> l.contains("access_token=REDACTED")), "the refusal is logged: " + lines);
+        assertFalse(lines.stream().anyMatch(l -> l.contains(secretPart) || l.contains(token)), "token leaked into " + lines);
+    }
+
+    @Test
+    void aForeignOriginIsRefusedWith403AndAMissingSubprotocolWith400() throws Exception {
+        String token = tokens.valid("olga");
+        assertEquals(403, RawWsClient.handshakeStatus(gateway.port(), Map.of("Authorization", "Bearer " + token,
+                "Origin", "https://evil.example", "Sec-WebSocket-Protocol", "notify.v1")));
+        assertEquals(101, RawWsClient.handshakeStatus(gateway.port(), Map.of("Authorization", "Bearer " + token,
+                "Origin", "https://app.example", "Sec-WebSocket-Protocol", "notify.v1")));
+        assertEquals(400, RawWsClient.handshakeStatus(gateway.port(), Map.of("Authorization", "Bearer " + token)));
+        assertEquals(403, sseStatus("", Map.of("Authorization", "Bearer " + token, "Origin", "https://evil.example")));
+    }
+
+    private static RawWsClient rawResumed(String user) throws Exception {
+        RawWsClient c = RawWsClient.connect(gateway.port(), tokens.valid(user), 0);
+        assertEquals(0x1, c.read().opcode(), "welcome");
+        return c;
+    }
+
+    @Test
+    void oversizedFramesInvalidUtf8BinaryAndGarbageGetTheirCloseCodes() throws Exception {
+        try (RawWsClient c = rawResumed("frames1")) {
+            c.sendText("{\"t\":\"resume\",\"streams\":[],\"pad\":\"" + "x".repeat(40_000) + "\"}");
+            assertEquals(1009, c.readUntilClose());
+        }
+        try (RawWsClient c = rawResumed("frames2")) {
+            c.send(0x1, new byte[]{'{', '"', (byte) 0xC3, (byte) 0x28, '"', '}'});
+            assertEquals(1007, c.readUntilClose());
+        }
+        try (RawWsClient c = rawResumed("frames3")) {
+            c.send(0x2, new byte[]{1, 2, 3});
+            assertEquals(1003, c.readUntilClose());
+        }
+        try (RawWsClient c = rawResumed("frames4")) {
+            c.sendText("{not json");
+            assertEquals(1002, c.readUntilClose());
+        }
+        assertEquals(1.0, gateway.count("notify.gateway.limit.hits", "limit", "frame_too_big"));
+        assertEquals(1.0, gateway.count("notify.gateway.limit.hits", "limit", "invalid_utf8"));
+        assertEquals(1.0, gateway.count("notify.gateway.limit.hits", "limit", "binary_frame"));
+        assertTrue(gateway.count("notify.gateway.limit.hits", "limit", "protocol_error") >= 1);
+    }
+
+    @Test
+    void tooManyMessagesCloseWith4029() throws Exception {
+        try (RawWsClient c = rawResumed("chatty")) {
+            c.sendText("{\"t\":\"resume\",\"streams\":[]}");
+            for (int i = 0; i < 30; i++) {
+                c.sendText("{\"t\":\"ping\"}");
+            }
+            assertEquals(4029, c.readUntilClose());
+        }
+    }
+
+    @Test
+    void theConnectionLimitPerUserAnswers4009OrHttp429() {
+        String token = tokens.valid("greedy");
+        try (WsClient a = WsClient.connect(gateway.ws(), token); WsClient b = WsClient.connect(gateway.ws(), token);
+             WsClient c = WsClient.connect(gateway.ws(), token)) {
+            assertEquals(4009, c.closeCode(WAIT));
+            assertFalse(a.isClosed() || b.isClosed());
+            assertEquals(429, sseStatus("", bearer(token)));
+        }
+    }
+
+    @Test
+    void aReaderThatFallsBehindIsClosedWith4008() throws Exception {
+        StreamId u = StreamId.forUser("slowpoke");
+        try (RawWsClient c = RawWsClient.connect(gateway.port(), tokens.valid("slowpoke"), 4096)) {
+            c.read(); // welcome
+            c.sendText("{\"t\":\"resume\",\"streams\":[]}");
+            Await.until("the session is live", WAIT, () -> !gateway.server().sessions().ofUser("slowpoke").isEmpty());
+            List<SequencedEvent> big = new ArrayList<>();
+            for (long seq = 1; seq <= 200; seq++) {
+                big.add(Events.durable(u, "ep", seq, 50_000));
+            }
+            double before = gateway.count("notify.gateway.queue.overflows", "action", "closed");
+            gateway.deliver(big);
+            Await.until("a queue overflow", WAIT, () -> gateway.count("notify.gateway.queue.overflows", "action", "closed") > before);
+            assertEquals(4008, c.readUntilClose());
+        }
+    }
+
+    @Test
+    void aTokenThatExpiresWhileConnectedClosesWith4001() {
+        try (WsClient ws = WsClient.connect(gateway.ws(), tokens.validFor("brief", Duration.ofSeconds(2)))) {
+            ws.next(WAIT);
+            ws.resumeLive();
+            assertEquals(4001, ws.closeCode(WAIT));
+        }
+    }
+
+    @Test
+    void aHandshakeFloodGets503WithRetryAfterOnBothTransports(Infra infra) throws Exception {
+        try (GatewayHarness small = new GatewayHarness(infra, "gw-flood", stub, tokens,
+                Map.of("notify.gateway.handshake-rate", "1", "notify.gateway.handshake-burst", "3"))) {
+            List<Integer> statuses = new ArrayList<>();
+            String retryAfter = null;
+            for (int i = 0; i < 8; i++) {
+                HttpResponse<String> r = WsClient.HTTP.send(HttpRequest.newBuilder(small.http("/v1/sse")).GET().build(),
+                        HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+                statuses.add(r.statusCode());
+                if (r.statusCode() == 503) {
+                    retryAfter = r.headers().firstValue("Retry-After").orElse(null);
+                }
+            }
+            assertTrue(statuses.subList(0, 3).stream().allMatch(s -> s == 401), "the burst reaches auth: " + statuses);
+            assertTrue(statuses.subList(4, 8).stream().allMatch(s -> s == 503), "then refused before auth: " + statuses);
+            assertNotNull(retryAfter);
+            assertTrue(Integer.parseInt(retryAfter) >= 1);
+            assertEquals(503, RawWsClient.handshakeStatus(small.port(), Map.of("Sec-WebSocket-Protocol", "notify.v1")));
+            assertTrue(small.count("notify.gateway.handshake.rejections", "transport", "ws", "reason", "rate_limited") >= 1);
+            assertTrue(small.count("notify.gateway.handshake.rejections", "transport", "sse", "reason", "rate_limited") >= 4);
+        }
+    }
+}

@@ -1,0 +1,148 @@
+package io.notify.gateway.delivery;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.notify.gateway.delivery.StreamCursor.Step;
+import io.notify.gateway.support.Events;
+import io.notify.schemas.stream.Position;
+import io.notify.schemas.stream.SequencedEvent;
+import io.notify.schemas.stream.StreamId;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class StreamCursorTest {
+
+    private static final StreamId U = StreamId.forUser("42");
+    private static final String E = "epoch1";
+
+    private static SequencedEvent ev(long seq) {
+        return Events.durable(U, E, seq);
+    }
+
+    private static List<Long> seqs(Step step) {
+        return step.send().stream().map(SequencedEvent::seq).toList();
+    }
+
+    private static StreamCursor liveAt(long seq) {
+        StreamCursor c = new StreamCursor(U, 100);
+        c.resumeFrom(new Position(E, seq));
+        c.applyPage(List.of(), false);
+        return c;
+    }
+
+    @Test
+    void holdsEverythingUntilTheClientSaysWhereItStands() {
+        StreamCursor c = new StreamCursor(U, 100);
+        assertEquals(List.of(), seqs(c.offerLive(ev(5))));
+        assertEquals(1, c.pendingCount());
+        Step start = c.startLive();
+        assertEquals(List.of(5L), seqs(start), "no position: the first event is the start");
+        assertEquals(new Position(E, 5), c.position());
+    }
+
+    @Test
+    void sendsConsecutiveSeqsAndDropsDuplicates() {
+        StreamCursor c = liveAt(10);
+        assertEquals(List.of(11L), seqs(c.offerLive(ev(11))));
+        Step dup = c.offerLive(ev(11));
+        assertEquals(List.of(), seqs(dup));
+        assertEquals(1, dup.duplicates());
+        assertEquals(1, c.offerLive(ev(3)).duplicates());
+        assertEquals(List.of(12L), seqs(c.offerLive(ev(12))));
+    }
+
+    @Test
+    void aGapHoldsLiveEventsAndAsksForTheMissingRangeOnce() {
+        StreamCursor c = liveAt(10);
+        Step gap = c.offerLive(ev(13));
+        assertTrue(gap.gap());
+        assertTrue(gap.fetch());
+        assertEquals(new Position(E, 10), c.position(), "fetch after the last sent seq");
+        Step more = c.offerLive(ev(14));
+        assertFalse(more.fetch(), "one fetch at a time");
+        Step filled = c.applyPage(List.of(ev(11), ev(12), ev(13)), false);
+        assertEquals(List.of(11L, 12L, 13L, 14L), seqs(filled));
+        assertEquals(1, filled.duplicates(), "13 came both ways");
+        assertFalse(filled.fetch());
+        assertFalse(c.syncing());
+    }
+
+    @Test
+    void resumeMergesReplayAndLiveEventsInOrderWithoutDuplicates() {
+        StreamCursor c = new StreamCursor(U, 100);
+        c.offerLive(ev(20)); // arrived between registration and the resume frame
+        Step resume = c.resumeFrom(new Position(E, 15));
+        assertTrue(resume.fetch());
+        c.offerLive(ev(21)); // arrived while the fetch was in flight
+        c.offerLive(ev(19));
+        Step page1 = c.applyPage(List.of(ev(16), ev(17), ev(18)), true);
+        assertEquals(List.of(16L, 17L, 18L), seqs(page1));
+        assertTrue(page1.fetch(), "more: ask again after 18");
+        assertEquals(new Position(E, 18), c.position());
+        Step page2 = c.applyPage(List.of(ev(19), ev(20)), false);
+        assertEquals(List.of(19L, 20L, 21L), seqs(page2));
+        assertEquals(2, page2.duplicates());
+        assertFalse(c.syncing());
+        assertEquals(List.of(22L), seqs(c.offerLive(ev(22))));
+    }
+
+    @Test
+    void aResetAdoptsTheHeadAndReleasesLaterEventsOnly() {
+        StreamCursor c = new StreamCursor(U, 100);
+        c.resumeFrom(new Position("old", 500));
+        c.offerLive(ev(3));
+        c.offerLive(ev(4));
+        Step reset = c.applyReset(new Position(E, 3));
+        assertEquals(List.of(4L), seqs(reset));
+        assertEquals(1, reset.duplicates());
+    }
+
+    @Test
+    void anUnknownStreamResetStartsAtTheNextEvent() {
+        StreamCursor c = new StreamCursor(U, 100);
+        c.resumeFrom(new Position(E, 5));
+        Step reset = c.applyReset(null);
+        assertEquals(List.of(), seqs(reset));
+        assertNull(c.position());
+        assertEquals(List.of(1L), seqs(c.offerLive(ev(1))));
+    }
+
+    @Test
+    void aNewEpochLiveIsHeldAndSentToTheInboxForAReset() {
+        StreamCursor c = liveAt(10);
+        Step step = c.offerLive(Events.durable(U, "epoch2", 1));
+        assertTrue(step.fetch());
+        assertEquals(List.of(), seqs(step));
+        Step reset = c.applyReset(new Position("epoch2", 0 + 1));
+        assertEquals(List.of(), seqs(reset), "seq 1 is the head: the client reloads state, then continues after it");
+        assertEquals(List.of(2L), seqs(c.offerLive(Events.durable(U, "epoch2", 2))));
+    }
+
+    @Test
+    void aFullHoldBufferCostsARefetchNeverAnEvent() {
+        StreamCursor c = new StreamCursor(U, 2);
+        c.resumeFrom(new Position(E, 10));
+        c.offerLive(ev(11));
+        c.offerLive(ev(12));
+        c.offerLive(ev(13)); // over the bound: discarded
+        Step afterPage = c.applyPage(List.of(), false);
+        assertEquals(List.of(11L, 12L), seqs(afterPage));
+        assertTrue(afterPage.fetch(), "13 was discarded: fetch again");
+        Step refill = c.applyPage(List.of(ev(13)), false);
+        assertEquals(List.of(13L), seqs(refill));
+        assertFalse(refill.fetch());
+    }
+
+    @Test
+    void anInboxThatDoesNotContinueIsNoProgress() {
+        StreamCursor c = new StreamCursor(U, 10);
+        c.resumeFrom(new Position(E, 10));
+        Step odd = c.applyPage(List.of(ev(12)), false);
+        assertTrue(odd.fetch());
+        assertFalse(odd.progress(), "the session backs off instead of spinning");
+        assertEquals(List.of(), seqs(odd));
+    }
+}

@@ -1,0 +1,41 @@
+package io.notify.gateway.support;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.notify.schemas.stream.LiveEvent;
+import io.notify.schemas.stream.SequencedEvent;
+import io.notify.schemas.stream.StreamId;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Test events. */
+public final class Events {
+
+    private Events() {
+    }
+
+    public static SequencedEvent durable(StreamId stream, String epoch, long seq) {
+        ObjectNode data = JsonNodeFactory.instance.objectNode().put("n", seq);
+        return new SequencedEvent(stream, epoch, seq, "ev-" + seq, "test.event", data, null, "test",
+                System.currentTimeMillis(), System.currentTimeMillis());
+    }
+
+    public static SequencedEvent durable(StreamId stream, String epoch, long seq, int dataChars) {
+        ObjectNode data = JsonNodeFactory.instance.objectNode().put("n", seq).put("pad", "x".repeat(dataChars));
+        return new SequencedEvent(stream, epoch, seq, "ev-" + seq, "test.event", data, null, "test",
+                System.currentTimeMillis(), System.currentTimeMillis());
+    }
+
+    public static List<SequencedEvent> range(StreamId stream, String epoch, long from, long to) {
+        List<SequencedEvent> out = new ArrayList<>();
+        for (long s = from; s <= to; s++) {
+            out.add(durable(stream, epoch, s));
+        }
+        return out;
+    }
+
+    public static LiveEvent ephemeral(StreamId stream, String id, String collapseKey) {
+        return new LiveEvent(stream, id, "test.typing", JsonNodeFactory.instance.objectNode().put("id", id), null,
+                collapseKey, "test", System.currentTimeMillis());
+    }
+}

@@ -1,0 +1,101 @@
+package io.notify.gateway.support;
+
+import io.notify.gateway.delivery.OutboundFrame;
+import io.notify.gateway.delivery.OutboundQueue;
+import io.notify.gateway.transport.Transport;
+import io.notify.schemas.protocol.CloseCode;
+import io.notify.schemas.protocol.FrameCodec;
+import io.notify.schemas.protocol.ServerFrame;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A transport in memory: "writes" each frame at once unless {@link #stall()}ed; records closes. */
+public final class FakeTransport implements Transport {
+
+    private final String kind;
+    private final OutboundQueue queue;
+    private final List<OutboundFrame> written = new ArrayList<>();
+    private Listener listener;
+    private boolean stalled;
+    private CloseCode closedWith;
+    private String closeReason;
+
+    public FakeTransport(String kind, int maxFrames, long maxBytes) {
+        this.kind = kind;
+        this.queue = new OutboundQueue(maxFrames, maxBytes);
+    }
+
+    public synchronized void stall() {
+        stalled = true;
+    }
+
+    @Override
+    public String kind() {
+        return kind;
+    }
+
+    @Override
+    public boolean bidirectional() {
+        return kind.equals("ws");
+    }
+
+    @Override
+    public void listener(Listener listener) {
+        this.listener = listener;
+    }
+
+    @Override
+    public synchronized OutboundQueue.Offer send(OutboundFrame frame) {
+        OutboundQueue.Offer offer = queue.offer(frame);
+        if (!stalled) {
+            for (OutboundFrame f = queue.poll(); f != null; f = queue.poll()) {
+                queue.written(f);
+                written.add(f);
+                listener.written(f);
+            }
+        }
+        return offer;
+    }
+
+    @Override
+    public void close(CloseCode code) {
+        close(code, code.reason());
+    }
+
+    @Override
+    public void close(CloseCode code, String reason) {
+        synchronized (this) {
+            if (closedWith != null) {
+                return;
+            }
+            closedWith = code;
+            closeReason = reason;
+            queue.close();
+        }
+        listener.closed(code.code());
+    }
+
+    @Override
+    public synchronized boolean isOpen() {
+        return closedWith == null;
+    }
+
+    public synchronized CloseCode closedWith() {
+        return closedWith;
+    }
+
+    public synchronized String closeReason() {
+        return closeReason;
+    }
+
+    public synchronized List<OutboundFrame> written() {
+        return List.copyOf(written);
+    }
+
+    /** The frames written so far, decoded as a client would. */
+    public synchronized List<ServerFrame> frames() {
+        return written.stream().filter(f -> f.kind() != OutboundFrame.Kind.SSE_META)
+                .map(f -> FrameCodec.v1().decodeServerFrame(new String(f.payload(), StandardCharsets.UTF_8))).toList();
+    }
+}

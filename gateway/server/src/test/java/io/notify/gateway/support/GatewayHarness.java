@@ -1,0 +1,129 @@
+package io.notify.gateway.support;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.notify.devstack.Infra;
+import io.notify.gateway.GatewayServer;
+import io.notify.gateway.config.GatewayConfig;
+import io.notify.gateway.metrics.GatewayMetrics;
+import io.notify.gateway.registry.NodeRegistryRegistrar;
+import io.notify.gateway.resume.HttpResumeSource;
+import io.notify.registry.NodeRegistryConfig;
+import io.notify.schemas.stream.DeliveryMessage;
+import io.notify.schemas.stream.StreamEvent;
+import io.notify.schemas.stream.StreamId;
+import io.notify.schemas.topic.Topic;
+import io.notify.schemas.topic.TopicCatalog;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+/**
+ * A real gateway node for ITs: real Kafka and Redis from the devstack, the real Redis registry,
+ * the HTTP resume source pointed at a {@link QueryApiStub}, listening on port 0; plus a producer
+ * that writes DeliveryMessages to its node topic as fanout-streams would.
+ */
+public final class GatewayHarness implements AutoCloseable {
+
+    private final GatewayServer server;
+    private final GatewayConfig config;
+    private final KafkaProducer<StreamId, DeliveryMessage> producer;
+    private final Topic<StreamId, DeliveryMessage> topic;
+
+    public GatewayHarness(Infra infra, String nodeId, QueryApiStub stub, Tokens tokens, Map<String, String> overrides) {
+        Map<String, String> m = new HashMap<>();
+        m.put("notify.gateway.node-id", nodeId);
+        m.put("notify.kafka.bootstrap-servers", infra.bootstrapServers());
+        m.put("notify.redis.uri", infra.redisUri());
+        m.put("notify.topic-prefix", infra.prefix());
+        m.put("notify.registry.key-prefix", infra.prefix());
+        m.put("notify.gateway.jwt.hmac-secret", "");
+        m.put("notify.gateway.jwt.jwks-file", tokens.jwksFile().toString());
+        m.put("notify.gateway.query-url", stub.url().toString());
+        m.put("notify.gateway.query-timeout", "2s");
+        m.put("notify.gateway.resume-retry-max", "200ms");
+        m.put("notify.gateway.node-topic-partitions", "2");
+        m.putAll(overrides);
+        Map<String, String> all = TestConfig.base();
+        all.remove("notify.gateway.jwt.hmac-secret");
+        all.putAll(m);
+        all.values().removeIf(String::isEmpty);
+        this.config = GatewayConfig.load(io.notify.common.config.Settings.of(all));
+        PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        GatewayMetrics metrics = new GatewayMetrics(meters);
+        NodeRegistryConfig registryConfig = NodeRegistryConfig.defaults()
+                .withTimings(Duration.ofSeconds(45), Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(3));
+        this.server = new GatewayServer(config, meters, metrics,
+                NodeRegistryRegistrar.create(nodeId, infra.redisUri(), infra.prefix(), registryConfig, meters),
+                new HttpResumeSource(config.queryUrls(), config.queryTimeout(), metrics), Clock.systemUTC()).start();
+        this.topic = TopicCatalog.of(infra.prefix()).node(nodeId);
+        Map<String, Object> p = new HashMap<>();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.bootstrapServers());
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 1024 * 1024);
+        this.producer = new KafkaProducer<>(p, topic.keySerde().serializer(), topic.valueSerde().serializer());
+    }
+
+    public GatewayServer server() {
+        return server;
+    }
+
+    public GatewayConfig config() {
+        return config;
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    public URI ws() {
+        return URI.create("ws://127.0.0.1:" + port() + "/v1/ws");
+    }
+
+    public URI http(String pathAndQuery) {
+        return URI.create("http://127.0.0.1:" + port() + pathAndQuery);
+    }
+
+    /** Routes events to this node as fanout-streams would: one DeliveryMessage each, to all connections. */
+    public void deliver(List<? extends StreamEvent> events) {
+        try {
+            for (StreamEvent e : events) {
+                producer.send(new ProducerRecord<>(topic.name(), e.stream(), DeliveryMessage.toAll(e, System.currentTimeMillis())));
+            }
+            producer.flush();
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("produce failed", e);
+        }
+    }
+
+    public void deliver(StreamEvent... events) {
+        deliver(List.of(events));
+    }
+
+    public void deliverTo(StreamEvent event, List<String> connections) {
+        try {
+            producer.send(new ProducerRecord<>(topic.name(), event.stream(),
+                    DeliveryMessage.toConnections(event, connections, System.currentTimeMillis()))).get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public double count(String name, String... tags) {
+        return server.metrics().count(name, tags);
+    }
+
+    @Override
+    public void close() {
+        producer.close(Duration.ofSeconds(2));
+        server.stop();
+    }
+}

@@ -1,0 +1,82 @@
+package io.notify.gateway.support;
+
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.RSASSASigner;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.PlainJWT;
+import com.nimbusds.jwt.SignedJWT;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
+
+/** An RSA signing key, its JWKS file, and tokens for tests. */
+public final class Tokens {
+
+    private final RSAKey key;
+    private final Path jwksFile;
+
+    public Tokens() {
+        try {
+            key = new RSAKeyGenerator(2048).keyID("test-key").generate();
+            jwksFile = Files.createTempFile("notify-gateway-jwks", ".json");
+            jwksFile.toFile().deleteOnExit();
+            Files.writeString(jwksFile, new JWKSet(key.toPublicJWK()).toString());
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public Path jwksFile() {
+        return jwksFile;
+    }
+
+    public String valid(String sub) {
+        return sign(claims(sub, Duration.ofHours(1)).build());
+    }
+
+    public String validFor(String sub, Duration ttl) {
+        return sign(claims(sub, ttl).build());
+    }
+
+    public String expired(String sub) {
+        return sign(claims(sub, Duration.ofMinutes(-10)).build());
+    }
+
+    public String algNone(String sub) {
+        return new PlainJWT(claims(sub, Duration.ofHours(1)).build()).serialize();
+    }
+
+    public String badSignature(String sub) {
+        try {
+            RSAKey other = new RSAKeyGenerator(2048).keyID("test-key").generate();
+            SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID("test-key").build(),
+                    claims(sub, Duration.ofHours(1)).build());
+            jwt.sign(new RSASSASigner(other));
+            return jwt.serialize();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static JWTClaimsSet.Builder claims(String sub, Duration ttl) {
+        Instant now = Instant.now();
+        return new JWTClaimsSet.Builder().subject(sub).issuer(TestConfig.ISSUER).audience(TestConfig.AUDIENCE)
+                .issueTime(Date.from(now)).expirationTime(Date.from(now.plus(ttl)));
+    }
+
+    private String sign(JWTClaimsSet claims) {
+        try {
+            SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID("test-key").build(), claims);
+            jwt.sign(new RSASSASigner(key));
+            return jwt.serialize();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,162 @@
+package io.notify.gateway.support;
+
+import io.notify.schemas.protocol.EventFrame;
+import io.notify.schemas.protocol.FrameCodec;
+import io.notify.schemas.protocol.ServerFrame;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.net.http.WebSocketHandshakeException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/** A {@code java.net.http} WebSocket client that collects frames and the close code. */
+public final class WsClient implements WebSocket.Listener, AutoCloseable {
+
+    public static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    private final BlockingQueue<ServerFrame> frames = new LinkedBlockingQueue<>();
+    private final CompletableFuture<Integer> closeCode = new CompletableFuture<>();
+    private final StringBuilder partial = new StringBuilder();
+    private WebSocket socket;
+
+    /** Connects with a bearer token and the notify.v1 subprotocol. */
+    public static WsClient connect(URI uri, String token) {
+        return connect(uri, Map.of("Authorization", "Bearer " + token));
+    }
+
+    public static WsClient connect(URI uri, Map<String, String> headers) {
+        WsClient client = new WsClient();
+        WebSocket.Builder b = HTTP.newWebSocketBuilder().subprotocols("notify.v1").connectTimeout(Duration.ofSeconds(5));
+        headers.forEach(b::header);
+        try {
+            client.socket = b.buildAsync(uri, client).get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("handshake failed: " + e, e);
+        }
+        return client;
+    }
+
+    /** The HTTP status of a refused handshake (fails if the handshake succeeded). */
+    public static int refusedStatus(URI uri, Map<String, String> headers) {
+        WebSocket.Builder b = HTTP.newWebSocketBuilder().subprotocols("notify.v1").connectTimeout(Duration.ofSeconds(5));
+        headers.forEach(b::header);
+        try {
+            WebSocket ws = b.buildAsync(uri, new WebSocket.Listener() { }).get(10, TimeUnit.SECONDS);
+            ws.abort();
+            throw new AssertionError("handshake was accepted");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof WebSocketHandshakeException h) {
+                return h.getResponse().statusCode();
+            }
+            throw new IllegalStateException(e);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+        partial.append(data);
+        if (last) {
+            frames.add(FrameCodec.v1().decodeServerFrame(partial.toString()));
+            partial.setLength(0);
+        }
+        webSocket.request(1);
+        return null;
+    }
+
+    @Override
+    public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
+        closeCode.complete(statusCode);
+        return null;
+    }
+
+    @Override
+    public void onError(WebSocket webSocket, Throwable error) {
+        closeCode.complete(1006);
+    }
+
+    public void send(String text) {
+        socket.sendText(text, true).orTimeout(5, TimeUnit.SECONDS).join();
+    }
+
+    public void resumeLive() {
+        send("{\"t\":\"resume\",\"streams\":[]}");
+    }
+
+    public void resume(String stream, String epoch, long seq) {
+        send("{\"t\":\"resume\",\"streams\":[{\"stream\":\"" + stream + "\",\"epoch\":\"" + epoch + "\",\"seq\":" + seq + "}]}");
+    }
+
+    /** The next frame, waiting at most {@code timeout}. */
+    public ServerFrame next(Duration timeout) {
+        try {
+            ServerFrame f = frames.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            if (f == null) {
+                throw new AssertionError("no frame within " + timeout.toMillis() + " ms");
+            }
+            return f;
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The next {@code n} event frames (other frames such as pings are skipped). */
+    public List<EventFrame> events(int n, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<EventFrame> out = new ArrayList<>();
+        while (out.size() < n) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new AssertionError("got " + out.size() + " of " + n + " events: " + out);
+            }
+            if (next(Duration.ofNanos(left)) instanceof EventFrame e) {
+                out.add(e);
+            }
+        }
+        return out;
+    }
+
+    /** True when no frame other than ping arrives within {@code quiet}. */
+    public boolean quiet(Duration quiet) {
+        long deadline = System.nanoTime() + quiet.toNanos();
+        try {
+            while (true) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return true;
+                }
+                ServerFrame f = frames.poll(left, TimeUnit.NANOSECONDS);
+                if (f != null && !(f instanceof io.notify.schemas.protocol.PingFrame)) {
+                    return false;
+                }
+            }
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public int closeCode(Duration timeout) {
+        return closeCode.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).join();
+    }
+
+    public boolean isClosed() {
+        return closeCode.isDone();
+    }
+
+    @Override
+    public void close() {
+        if (socket != null && !socket.isOutputClosed()) {
+            socket.sendClose(1000, "bye").orTimeout(5, TimeUnit.SECONDS).exceptionally(e -> null).join();
+        }
+    }
+}
