@@ -17,6 +17,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.WakeupException;
@@ -67,8 +68,7 @@ public final class NodeTopicConsumer implements AutoCloseable {
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1000);
         props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
         consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        List<TopicPartition> tps = consumer.partitionsFor(topic.name(), STARTUP_TIMEOUT).stream()
-                .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+        List<TopicPartition> tps = awaitPartitions();
         consumer.assign(tps);
         consumer.seekToEnd(tps);
         tps.forEach(tp -> consumer.position(tp, STARTUP_TIMEOUT)); // resolve the end now, not lazily at first poll
@@ -77,6 +77,27 @@ public final class NodeTopicConsumer implements AutoCloseable {
         thread.setDaemon(true);
         thread.start();
         LOG.info("consuming {} ({} partitions) from its end", topic.name(), tps.size());
+    }
+
+    /** The topic's partitions; right after creation metadata may not list them yet, so wait (bounded). */
+    private List<TopicPartition> awaitPartitions() {
+        long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
+        while (true) {
+            List<TopicPartition> tps = consumer.partitionsFor(topic.name(), STARTUP_TIMEOUT).stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            if (!tps.isEmpty()) {
+                return tps;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("no partitions of " + topic.name() + " visible within " + STARTUP_TIMEOUT);
+            }
+            try {
+                TimeUnit.MILLISECONDS.sleep(100); // metadata propagation; bounded by the deadline
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for " + topic.name(), e);
+            }
+        }
     }
 
     private void ensureTopic() {
@@ -99,15 +120,25 @@ public final class NodeTopicConsumer implements AutoCloseable {
     private void run() {
         try {
             while (running) {
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                    handle(record);
+                try {
+                    for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                        handle(record);
+                    }
+                } catch (WakeupException e) {
+                    throw e;
+                } catch (KafkaException e) {
+                    // Broker away, fetch errors: keep the node serving and retry; clients resume what is missed.
+                    metrics.deliveryMessage("consumer_error");
+                    LOG.warn("delivery consumer of {} failed to poll; retrying in 1 s: {}", topic.name(), e.toString());
+                    TimeUnit.SECONDS.sleep(1);
                 }
             }
-        } catch (WakeupException e) {
+        } catch (WakeupException | InterruptedException e) {
             // close() asked us to stop
         } catch (RuntimeException e) {
             LOG.error("delivery consumer of {} stopped", topic.name(), e);
         } finally {
+            running = false;
             consumer.close(Duration.ofSeconds(2));
         }
     }
