@@ -1,0 +1,191 @@
+package io.notify.gateway.stack;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.notify.devstack.Infra;
+import io.notify.devstack.NotifyInfraExtension;
+import io.notify.gateway.GatewayServer;
+import io.notify.gateway.support.SseClient;
+import io.notify.gateway.support.Tokens;
+import io.notify.gateway.support.WsClient;
+import io.notify.schemas.protocol.EventFrame;
+import io.notify.schemas.protocol.ServerFrame;
+import io.notify.schemas.protocol.WelcomeFrame;
+import io.notify.schemas.serde.NotifySerdes;
+import io.notify.schemas.stream.DeliveryMessage;
+import io.notify.schemas.stream.StreamId;
+import io.notify.schemas.topic.TopicCatalog;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.IntStream;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The whole platform end to end — ingest → Kafka → fanout-streams → Redis routing → two gateway
+ * nodes → WebSocket and SSE clients — with every event checked by id and seq at the client.
+ */
+@ExtendWith(NotifyInfraExtension.class)
+@Timeout(240)
+class TwoNodeStackIT {
+
+    static final Duration WAIT = Duration.ofSeconds(30);
+    static Stack stack;
+    static GatewayServer a;
+    static GatewayServer b;
+
+    @BeforeAll
+    static void start(Infra infra, @TempDir Path dir) {
+        stack = new Stack(infra, new Tokens(), dir);
+        a = stack.gateway("gw-a");
+        b = stack.gateway("gw-b");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (stack != null) {
+            stack.close();
+        }
+    }
+
+    private static List<String> ids(List<EventFrame> events) {
+        return events.stream().map(EventFrame::id).toList();
+    }
+
+    private static List<String> ids(String prefix, int from, int to) {
+        return IntStream.range(from, to).mapToObj(i -> prefix + i).toList();
+    }
+
+    private static WsClient live(int port, String user) {
+        WsClient c = WsClient.connect(Stack.ws(port), stack.token(user));
+        c.resumeLive();
+        return c;
+    }
+
+    /** Waits until the welcome frame arrived, i.e. the connection is registered and live. */
+    private static void awaitWelcome(WsClient c) {
+        ServerFrame f = c.next(WAIT);
+        assertTrue(f instanceof WelcomeFrame, "first frame is welcome, got " + f);
+    }
+
+    /** Skips data-less messages (the initial {@code retry:} hint) and checks the first frame is welcome. */
+    private static void awaitWelcome(SseClient c) {
+        SseClient.Message m = c.next(WAIT);
+        while (m.data() == null) {
+            m = c.next(WAIT);
+        }
+        assertTrue(m.frame() instanceof WelcomeFrame, "first frame is welcome, got " + m);
+    }
+
+    @Test
+    void phoneOnOneNodeAndLaptopOnTheOtherEachGetEveryEventOnce() {
+        String user = "two-devices";
+        try (WsClient phone = WsClient.connect(Stack.ws(a.port()), stack.token(user));
+             SseClient laptop = SseClient.connect(Stack.sse(b.port()), Stack.headers(stack.token(user)))) {
+            awaitWelcome(phone);
+            phone.resumeLive();
+            awaitWelcome(laptop);
+            for (int i = 0; i < 5; i++) {
+                stack.publish(user, "td-" + i);
+            }
+            List<EventFrame> onPhone = phone.events(5, WAIT);
+            assertEquals(ids("td-", 0, 5).stream().sorted().toList(), ids(onPhone).stream().sorted().toList());
+            assertEquals(List.of(1L, 2L, 3L, 4L, 5L), onPhone.stream().map(e -> e.seq()).toList());
+            List<SseClient.Message> onLaptop = laptop.events(5, WAIT);
+            assertEquals(ids(onPhone), onLaptop.stream().map(m -> ((EventFrame) m.frame()).id()).toList(),
+                    "the laptop sees the same events in the same order");
+            assertTrue(phone.quiet(Duration.ofSeconds(1)), "no duplicate reaches the phone");
+        }
+    }
+
+    @Test
+    void clientThatMissed50ResumesOnTheOtherNodeWithExactlyThose50ThenLive() {
+        String user = "missed-fifty";
+        EventFrame last;
+        try (WsClient first = WsClient.connect(Stack.ws(a.port()), stack.token(user))) {
+            awaitWelcome(first);
+            first.resumeLive();
+            stack.publish(user, "mf-first");
+            last = first.events(1, WAIT).get(0);
+        }
+        List<String> missed = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            stack.publish(user, "mf-" + i);
+            missed.add("mf-" + i);
+        }
+        try (WsClient again = WsClient.connect(Stack.ws(b.port()), stack.token(user))) {
+            awaitWelcome(again);
+            again.resume(last.stream().value(), last.epoch(), last.seq());
+            List<EventFrame> replayed = again.events(50, WAIT);
+            assertEquals(missed.stream().sorted().toList(), ids(replayed).stream().sorted().toList());
+            assertEquals(IntStream.rangeClosed(2, 51).mapToObj(Long::valueOf).toList(),
+                    replayed.stream().map(EventFrame::seq).toList(), "exactly the 50 missed, in seq order");
+            stack.publish(user, "mf-live");
+            assertEquals(List.of("mf-live"), ids(again.events(1, WAIT)));
+            assertTrue(again.quiet(Duration.ofSeconds(1)));
+        }
+    }
+
+    @Test
+    void sseResumesWithLastEventIdOnTheOtherNode() {
+        String user = "sse-resume";
+        String lastId;
+        try (SseClient first = SseClient.connect(Stack.sse(a.port()), Stack.headers(stack.token(user)))) {
+            awaitWelcome(first);
+            stack.publish(user, "sr-0");
+            lastId = first.events(1, WAIT).get(0).id();
+        }
+        for (int i = 1; i <= 10; i++) {
+            stack.publish(user, "sr-" + i);
+        }
+        Map<String, String> headers = Stack.headers(stack.token(user));
+        headers.put("Last-Event-ID", lastId);
+        try (SseClient again = SseClient.connect(Stack.sse(b.port()), headers)) {
+            awaitWelcome(again);
+            List<SseClient.Message> replayed = again.events(10, WAIT);
+            assertEquals(IntStream.rangeClosed(2, 11).mapToObj(Long::valueOf).toList(),
+                    replayed.stream().map(m -> ((EventFrame) m.frame()).seq()).toList());
+            assertEquals(ids("sr-", 1, 11).stream().sorted().toList(),
+                    replayed.stream().map(m -> ((EventFrame) m.frame()).id()).sorted().toList());
+            assertTrue(replayed.get(9).id().endsWith(":11"), "the SSE id carries the position");
+        }
+    }
+
+    /** DeliveryMessages on a node's topic (read_committed) for one stream. */
+    static List<DeliveryMessage> deliveries(String nodeId, StreamId stream, Duration wait, int atLeast) {
+        String topic = TopicCatalog.of(stack.prefix()).node(nodeId).name();
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.infra().bootstrapServers());
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        List<DeliveryMessage> out = new ArrayList<>();
+        try (var consumer = new KafkaConsumer<>(p, NotifySerdes.streamId().deserializer(),
+                NotifySerdes.deliveryMessage().deserializer())) {
+            List<TopicPartition> tps = consumer.partitionsFor(topic).stream()
+                    .map(i -> new TopicPartition(topic, i.partition())).toList();
+            consumer.assign(tps);
+            consumer.seekToBeginning(tps);
+            long deadline = System.nanoTime() + wait.toNanos();
+            while (System.nanoTime() < deadline && out.size() < atLeast) {
+                for (ConsumerRecord<StreamId, DeliveryMessage> r : consumer.poll(Duration.ofMillis(200))) {
+                    if (r.key().equals(stream)) {
+                        out.add(r.value());
+                    }
+                }
+            }
+        }
+        return out;
+    }
+}
