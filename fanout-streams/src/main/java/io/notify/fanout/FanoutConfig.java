@@ -44,6 +44,7 @@ public record FanoutConfig(
         int threadRestarts,
         Duration threadRestartWindow,
         String redisUri,
+        String registryKeyPrefix,
         String queryHost,
         int queryPort,
         String queryAdvertisedHost,
@@ -120,6 +121,8 @@ public record FanoutConfig(
                 s.intIn("notify.fanout.thread-restarts", 5, 0, 1000),
                 s.duration("notify.fanout.thread-restart-window", Duration.ofMinutes(10), Duration.ofSeconds(1), Duration.ofDays(1)),
                 s.string("notify.redis.uri", "redis://127.0.0.1:6379"),
+                // Registry keys carry the topic prefix unless set apart: router and gateways must agree.
+                s.string("notify.registry.key-prefix", s.string("notify.topic-prefix", "")),
                 s.string("notify.fanout.query.host", "0.0.0.0"),
                 s.intIn("notify.fanout.query.port", 8090, 0, 65535),
                 s.string("notify.fanout.query.advertised-host", "127.0.0.1"),
@@ -141,7 +144,7 @@ public record FanoutConfig(
                 inboxSweepInterval, inboxSweepStreams, inboxSweepMaxDeletes, commitInterval, processingGuarantee,
                 standbyReplicas, streamThreads, cacheMaxBytes, stateDir, routeTimeout, streamPartitions,
                 nodeTopicsRefreshInterval, nodeTopicsCheckTimeout, nodeTopicsMissingTtl, shutdownTimeout, threadRestarts,
-                threadRestartWindow, redisUri,
+                threadRestartWindow, redisUri, registryKeyPrefix,
                 queryHost, queryPort, queryAdvertisedHost, overrides);
     }
 
@@ -151,7 +154,7 @@ public record FanoutConfig(
                 inboxSweepInterval, inboxSweepStreams, inboxSweepMaxDeletes, commitInterval, processingGuarantee,
                 standbyReplicas, streamThreads, cacheMaxBytes, stateDir, routeTimeout, streamPartitions,
                 nodeTopicsRefreshInterval, nodeTopicsCheckTimeout, nodeTopicsMissingTtl, shutdownTimeout, threadRestarts,
-                threadRestartWindow, redisUri,
+                threadRestartWindow, redisUri, registryKeyPrefix,
                 queryHost, port, queryAdvertisedHost, streamsOverrides);
     }
 }

@@ -25,7 +25,7 @@ public final class FanoutService implements AutoCloseable {
     private final RedisClient redis;
     private final FanoutApp app;
 
-    /** Wires an instance on the Redis registry at {@code config.redisUri()}; keys share the topic prefix. */
+    /** Wires an instance on the Redis registry at {@code config.redisUri()} (keys under {@code notify.registry.key-prefix}). */
     public FanoutService(FanoutConfig config) {
         this(config, null);
     }
@@ -37,7 +37,7 @@ public final class FanoutService implements AutoCloseable {
         RouteLookup registry = lookup;
         if (registry == null) {
             this.redis = RegistryClients.create(config.redisUri(), Duration.ofSeconds(2));
-            registry = new RedisRouteLookup(redis, new RegistryKeys(config.topicPrefix()), Clock.systemUTC(), meters);
+            registry = new RedisRouteLookup(redis, new RegistryKeys(config.registryKeyPrefix()), Clock.systemUTC(), meters);
         } else {
             this.redis = null;
         }

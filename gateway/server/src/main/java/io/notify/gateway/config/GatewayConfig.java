@@ -115,7 +115,8 @@ public record GatewayConfig(
                 s.string("notify.kafka.bootstrap-servers", "127.0.0.1:9092"),
                 s.string("notify.redis.uri", "redis://127.0.0.1:6379"),
                 topicPrefix(s),
-                s.string("notify.registry.key-prefix", ""),
+                // Registry keys carry the topic prefix unless set apart: gateways and router must agree.
+                s.string("notify.registry.key-prefix", topicPrefix(s)),
                 s.intIn("notify.gateway.node-topic-partitions", 3, 1, 1000),
                 new JwtSettings(
                         pathOrNull(s.raw("notify.gateway.jwt.jwks-file")),
