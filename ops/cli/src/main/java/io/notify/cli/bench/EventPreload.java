@@ -1,0 +1,59 @@
+package io.notify.cli.bench;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * Writes the backlog a run measures, before the measured consumer starts: {@code count} events,
+ * each to a user drawn at random (seeded, so every run and the baseline get the same sequence),
+ * keyed by event id as ingest does. Fails unless every record is acknowledged within the bound.
+ */
+final class EventPreload {
+
+    private EventPreload() {
+    }
+
+    static void produce(String bootstrap, String topic, FanoutEvents events, long count, int users, long seed,
+                        Duration bound) throws IOException, InterruptedException {
+        SplittableRandom random = new SplittableRandom(seed);
+        AtomicLong acked = new AtomicLong();
+        AtomicReference<Exception> failure = new AtomicReference<>();
+        long deadline = System.nanoTime() + bound.toNanos();
+        var producer = new KafkaProducer<>(RawProducerLoad.producerProps(bootstrap), new StringSerializer(),
+                new ByteArraySerializer());
+        try {
+            for (long i = 0; i < count && failure.get() == null && System.nanoTime() < deadline; i++) {
+                String id = "bf-" + seed + "-" + i;
+                byte[] value = events.value(id, FanoutEvents.user(random.nextInt(users)));
+                producer.send(new ProducerRecord<>(topic, id, value), (md, e) -> {
+                    if (e == null) {
+                        acked.incrementAndGet();
+                    } else {
+                        failure.compareAndSet(null, e);
+                    }
+                });
+            }
+            // Not flush(): it has no bound, and a producer stuck in retries would hang the benchmark.
+            while (acked.get() < count && failure.get() == null && System.nanoTime() < deadline) {
+                TimeUnit.MILLISECONDS.sleep(20); // poll interval of a bounded wait for acknowledgements
+            }
+        } finally {
+            producer.close(Duration.ofSeconds(5));
+        }
+        if (failure.get() != null) {
+            throw new IOException("pre-producing to " + topic + " failed", failure.get());
+        }
+        if (acked.get() < count) {
+            throw new IOException("pre-produced only " + acked.get() + " of " + count + " events to " + topic
+                    + " within " + bound.toSeconds() + " s");
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package io.notify.cli.bench;
+
+import io.notify.devstack.FreePorts;
+import io.notify.devstack.JavaProcess;
+import io.notify.fanout.FanoutMain;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The app under test: one fanout-streams instance ({@link FanoutMain}) in a child JVM with
+ * {@code -Xmx512m}, a fresh application id (the run's topic prefix) and a fresh state dir, its
+ * query API on a port chosen here. Read from outside only: {@code /readyz} and {@code /metrics}.
+ * {@link #close} stops it (SIGTERM, SIGKILL after 30 s).
+ */
+final class FanoutInstance implements AutoCloseable {
+
+    private static final Duration HTTP_TIMEOUT = Duration.ofSeconds(5);
+
+    private final JavaProcess process;
+    private final int port;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(HTTP_TIMEOUT).build();
+
+    private FanoutInstance(JavaProcess process, int port) {
+        this.process = process;
+        this.port = port;
+    }
+
+    /**
+     * Starts the instance. Settings not given here keep fanout-streams' defaults (1 stream thread,
+     * 10 MiB store cache, route timeout 50 ms, standby replicas 0).
+     */
+    static FanoutInstance start(String bootstrap, String redisUri, String prefix, String guarantee,
+                                Duration commitInterval, Path dir) throws IOException {
+        int port = FreePorts.pick();
+        JavaProcess p = new JavaProcess(FanoutMain.class.getName(), List.of(
+                "notify.kafka.bootstrap-servers=" + bootstrap,
+                "notify.topic-prefix=" + prefix,
+                "notify.redis.uri=" + redisUri,
+                "notify.registry.key-prefix=" + prefix, // where BenchConnections registered the users
+                "notify.fanout.processing-guarantee=" + guarantee,
+                "notify.fanout.commit-interval=" + commitInterval.toMillis() + "ms",
+                "notify.fanout.state-dir=" + dir.resolve("state"),
+                "notify.fanout.query.host=127.0.0.1",
+                "notify.fanout.query.port=" + port),
+                List.of("-Xmx512m"), dir.resolve("fanout.log"));
+        return new FanoutInstance(p.start(), port);
+    }
+
+    int port() {
+        return port;
+    }
+
+    Path logFile() {
+        return process.logFile();
+    }
+
+    /** Waits until {@code /readyz} answers 200 (Kafka Streams RUNNING); fails if the child dies first. */
+    void awaitReady(Duration bound) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + bound.toNanos();
+        while (System.nanoTime() - deadline < 0) {
+            requireAlive();
+            try {
+                if (get("/readyz").statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException notListeningYet) {
+                // the JVM is still starting; try again
+            }
+            TimeUnit.MILLISECONDS.sleep(100); // poll interval of a bounded wait
+        }
+        throw new IOException("fanout-streams not ready within " + bound + "; see " + logFile());
+    }
+
+    /** The current {@code /metrics} text. */
+    PrometheusText metrics() throws IOException, InterruptedException {
+        requireAlive();
+        HttpResponse<String> r = get("/metrics");
+        if (r.statusCode() != 200) {
+            throw new IOException("GET /metrics answered " + r.statusCode() + "; see " + logFile());
+        }
+        return new PrometheusText(r.body());
+    }
+
+    private HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(HTTP_TIMEOUT)
+                .GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private void requireAlive() throws IOException {
+        if (!process.isAlive()) {
+            throw new IOException("fanout-streams exited; see " + logFile());
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.stop(Duration.ofSeconds(30));
+    }
+}

@@ -1,0 +1,146 @@
+package io.notify.cli.bench;
+
+import io.lettuce.core.api.sync.RedisCommands;
+import io.notify.schemas.topic.TopicCatalog;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+
+/**
+ * One measured run of fanout-streams under one processing guarantee, in a world of its own: a
+ * fresh topic prefix (so fresh topics, application id, consumer group and registry keys), the
+ * users registered on two nodes, the backlog pre-produced, then the app started on it. Routed
+ * events/s and Redis reads come from {@link RoutingWindow}; query reads/s from {@link QueryLoad}
+ * against the same instance once everything is routed.
+ */
+final class FanoutRouteRun {
+
+    /** What one run is told: sizes, timings and bounds. */
+    record Plan(long events, int users, FanoutEvents eventBytes, Duration lease, Duration commitInterval,
+                Duration deadline, Duration querySeconds, int queryConcurrency) {
+    }
+
+    /**
+     * One run's numbers (medians over runs are in {@link FanoutReport}).
+     *
+     * @param startSeconds   from starting the child JVM until {@code /readyz} (Kafka Streams RUNNING)
+     * @param undelivered    UndeliveredEvents by reason (registry_unavailable: a lookup exceeded the route timeout)
+     * @param redisCommands  calls per Redis command during routing (ready → all routed), all clients
+     */
+    record Result(String guarantee, int run, long events, double eventsPerSecond, double routingSeconds,
+                  double steadyEventsPerSecond, double startSeconds, long delivered, Map<String, Long> undelivered,
+                  double cacheHitRatio,
+                  double redisReadsPerEvent, double steadyRedisReadsPerEvent,
+                  double redisCommandsPerEvent, double steadyRedisCommandsPerEvent,
+                  Map<String, Long> redisCommands, LoadResult query) {
+    }
+
+    private static final String UNDELIVERED = "notify_fanout_undelivered_total";
+    private static final Duration POLL = Duration.ofMillis(100);
+    private static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
+
+    private final String bootstrap;
+    private final String redisUri;
+    private final Admin admin;
+    private final RedisCommands<String, String> redis;
+    private final Consumer<String> progress;
+
+    FanoutRouteRun(String bootstrap, String redisUri, Admin admin, RedisCommands<String, String> redis,
+                   Consumer<String> progress) {
+        this.bootstrap = bootstrap;
+        this.redisUri = redisUri;
+        this.admin = admin;
+        this.redis = redis;
+        this.progress = progress;
+    }
+
+    Result run(Plan plan, String prefix, String guarantee, int run, Path dir) throws Exception {
+        TopicCatalog topics = TopicCatalog.of(prefix);
+        createTopics(admin, topics);
+        progress.accept("registering " + plan.users() + " users on " + BenchConnections.NODES);
+        try (BenchConnections ignored = BenchConnections.register(redisUri, prefix, plan.users(), plan.lease())) {
+            progress.accept("pre-producing " + plan.events() + " events to " + topics.events().name());
+            EventPreload.produce(bootstrap, topics.events().name(), plan.eventBytes(), plan.events(), plan.users(), run,
+                    plan.deadline());
+            progress.accept("starting fanout-streams (" + guarantee + ", child JVM -Xmx512m)");
+            long launched = System.nanoTime();
+            try (FanoutInstance app = FanoutInstance.start(bootstrap, redisUri, prefix, guarantee,
+                    plan.commitInterval(), dir)) {
+                app.awaitReady(Duration.ofSeconds(120));
+                double startSeconds = (System.nanoTime() - launched) / 1e9;
+                CommandStats before = CommandStats.parse(redis.info("commandstats"));
+                List<RoutingWindow.Sample> samples = awaitRouted(app, plan);
+                RoutingWindow w = RoutingWindow.of(samples, plan.events());
+                PrometheusText end = app.metrics();
+                CommandStats commands = CommandStats.parse(redis.info("commandstats"));
+                progress.accept(String.format("routed %,d events in %.1f s = %,.0f events/s; querying for %d s",
+                        plan.events(), w.seconds(), w.eventsPerSecond(), plan.querySeconds().toSeconds()));
+                LoadResult query = ChildLoad.run(QueryLoad.class, List.of("127.0.0.1:" + app.port(),
+                        Integer.toString(plan.users()), Long.toString(plan.querySeconds().toMillis()),
+                        Integer.toString(plan.queryConcurrency())), dir.resolve("query.log"),
+                        plan.querySeconds().plusSeconds(60));
+                double hits = end.sum("notify_registry_lookups_total", "outcome", "cache_hit");
+                double misses = end.sum("notify_registry_lookups_total", "outcome", "cache_miss");
+                return new Result(guarantee, run, plan.events(), w.eventsPerSecond(), w.seconds(),
+                        w.steadyEventsPerSecond(), startSeconds, (long) end.sum("notify_fanout_deliveries_total"),
+                        Map.of("no_live_connection", (long) end.sum(UNDELIVERED, "reason", "no_live_connection"),
+                                "registry_unavailable", (long) end.sum(UNDELIVERED, "reason", "registry_unavailable")),
+                        hits + misses == 0 ? 0 : hits / (hits + misses),
+                        w.readsPerEvent(), w.steadyReadsPerEvent(), w.commandsPerEvent(), w.steadyCommandsPerEvent(),
+                        commands.minus(before).calls(), query);
+            }
+        }
+    }
+
+    /** Polls {@code /metrics} and Redis until every event is routed; the first sample is the ready one. */
+    private List<RoutingWindow.Sample> awaitRouted(FanoutInstance app, Plan plan) throws Exception {
+        List<RoutingWindow.Sample> samples = new ArrayList<>();
+        long deadline = System.nanoTime() + plan.deadline().toNanos();
+        long nextProgress = System.nanoTime() + PROGRESS_EVERY.toNanos();
+        while (true) {
+            CommandStats commands = CommandStats.parse(redis.info("commandstats"));
+            PrometheusText m = app.metrics();
+            double routed = m.sum("notify_fanout_deliveries_total") + m.sum(UNDELIVERED);
+            samples.add(new RoutingWindow.Sample(System.nanoTime(), routed,
+                    m.sum("notify_registry_lookup_redis_latency_seconds_count"), commands.routerReads()));
+            double dlq = m.sum("notify_fanout_dlq_total");
+            if (dlq > 0) {
+                throw new IOException((long) dlq + " benchmark events went to the DLQ; see " + app.logFile());
+            }
+            if (routed >= plan.events()) {
+                return samples;
+            }
+            long now = System.nanoTime();
+            if (now - deadline > 0) {
+                throw new IOException(String.format("only %,.0f of %,d events routed within %s; see %s", routed,
+                        plan.events(), plan.deadline(), app.logFile()));
+            }
+            if (now - nextProgress > 0) {
+                progress.accept(String.format("routed %,.0f of %,d (%.0f%%)", routed, plan.events(),
+                        100 * routed / plan.events()));
+                nextProgress = now + PROGRESS_EVERY.toNanos();
+            }
+            TimeUnit.MILLISECONDS.sleep(POLL.toMillis()); // poll interval of a bounded wait on the app's counters
+        }
+    }
+
+    /** notify.events with 6 partitions as the brief's production-like shape; one partition per node topic. */
+    static void createTopics(Admin admin, TopicCatalog topics) throws Exception {
+        List<NewTopic> all = new ArrayList<>(List.of(
+                new NewTopic(topics.events().name(), 6, (short) 1),
+                new NewTopic(topics.eventsDlq().name(), 1, (short) 1),
+                new NewTopic(topics.streamLog().name(), 6, (short) 1),
+                new NewTopic(topics.undelivered().name(), 3, (short) 1)));
+        for (String node : BenchConnections.NODES) {
+            all.add(new NewTopic(topics.node(node).name(), 1, (short) 1));
+        }
+        BenchTopics.create(admin, all);
+    }
+}

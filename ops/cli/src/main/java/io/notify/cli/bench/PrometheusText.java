@@ -1,0 +1,75 @@
+package io.notify.cli.bench;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Sample values read out of a Prometheus text exposition (what a service's {@code /metrics}
+ * answers), so the benchmark measures the app under test from outside, as an operator would.
+ */
+record PrometheusText(String text) {
+
+    /**
+     * The sum of every sample of {@code name} (exact name, e.g. {@code notify_fanout_undelivered_total})
+     * whose labels include all of {@code labels} (pairs: key, value, ...); 0 when there is none.
+     */
+    double sum(String name, String... labels) {
+        if (labels.length % 2 != 0) {
+            throw new IllegalArgumentException("labels come in key/value pairs");
+        }
+        double total = 0;
+        for (String line : text.split("\n")) {
+            if (line.isBlank() || line.startsWith("#") || !line.startsWith(name)) {
+                continue;
+            }
+            int at = name.length();
+            if (at < line.length() && line.charAt(at) != '{' && line.charAt(at) != ' ') {
+                continue; // a longer name sharing this prefix
+            }
+            Map<String, String> found = new LinkedHashMap<>();
+            if (at < line.length() && line.charAt(at) == '{') {
+                at = parseLabels(line, at + 1, found);
+            }
+            if (matches(found, labels)) {
+                total += Double.parseDouble(line.substring(at).trim().split("\\s+")[0]);
+            }
+        }
+        return total;
+    }
+
+    private static boolean matches(Map<String, String> found, String[] labels) {
+        for (int i = 0; i < labels.length; i += 2) {
+            if (!labels[i + 1].equals(found.get(labels[i]))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Parses {@code k="v",...}} from {@code at}; returns the index after the closing brace. */
+    private static int parseLabels(String line, int at, Map<String, String> into) {
+        int i = at;
+        while (i < line.length() && line.charAt(i) != '}') {
+            int eq = line.indexOf('=', i);
+            String key = line.substring(i, eq).trim();
+            StringBuilder value = new StringBuilder();
+            int j = eq + 2; // past ="
+            while (line.charAt(j) != '"') {
+                char c = line.charAt(j);
+                if (c == '\\') {
+                    char next = line.charAt(++j);
+                    value.append(next == 'n' ? '\n' : next);
+                } else {
+                    value.append(c);
+                }
+                j++;
+            }
+            into.put(key, value.toString());
+            i = j + 1;
+            if (i < line.length() && line.charAt(i) == ',') {
+                i++;
+            }
+        }
+        return i + 1;
+    }
+}
