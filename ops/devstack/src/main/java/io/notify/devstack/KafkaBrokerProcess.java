@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * <p>Ports and the data dir are fixed when the object is created, so every {@link #restart()}
  * comes back on the same {@link #bootstrapServers()} with the records written before. The child runs
  * {@code kafka.Kafka server.properties} on the classpath of this JVM (through
- * {@link ChildBrokerMain}, which also ends the child when this JVM dies); its output goes to
+ * {@link ChildMain} running {@code kafka.Kafka}, which also ends the child when this JVM dies); its output goes to
  * {@code broker.log} in the data dir.
  *
  * <p>Guarantees: {@link #start()} returns only once the broker answers {@code describeCluster};
@@ -38,6 +38,8 @@ public final class KafkaBrokerProcess implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaBrokerProcess.class);
 
     /** How long a graceful stop may take before the child is killed. */
+    private static final String KAFKA_MAIN = "kafka.Kafka";
+
     public static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
 
     /** JVM options of the child: a small heap and fast startup rather than peak throughput. */
@@ -127,17 +129,18 @@ public final class KafkaBrokerProcess implements AutoCloseable {
         command.addAll(jvmOptions);
         command.add("-cp");
         command.add(classpath);
-        command.add(ChildBrokerMain.class.getName());
+        command.add(ChildMain.class.getName());
+        command.add(KAFKA_MAIN);
         command.add(propertiesFile.toString());
         try {
-            Files.writeString(logFile, "---- starting broker: " + String.join(" ", command.subList(0, command.size() - 3))
-                    + " ... " + ChildBrokerMain.class.getName() + " " + propertiesFile + System.lineSeparator(),
+            Files.writeString(logFile, "---- starting broker: " + String.join(" ", command.subList(0, command.size() - 4))
+                    + " ... " + ChildMain.class.getName() + " " + KAFKA_MAIN + " " + propertiesFile + System.lineSeparator(),
                     StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
             process = new ProcessBuilder(command)
                     .directory(dataDir.toFile())
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
-                    // stdin stays a pipe: ChildBrokerMain exits when this JVM is gone and the pipe closes
+                    // stdin stays a pipe: ChildMain exits when this JVM is gone and the pipe closes
                     .redirectInput(ProcessBuilder.Redirect.PIPE)
                     .start();
         } catch (IOException e) {
