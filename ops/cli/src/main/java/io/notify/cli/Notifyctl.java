@@ -7,7 +7,9 @@ import picocli.CommandLine.Command;
 /** {@code notifyctl}: the operator and analyst CLI. Exit codes: 0 ok, 1 failed, 2 bad usage. */
 @Command(name = "notifyctl", mixinStandardHelpOptions = true, version = "notifyctl 0.1.0",
         description = "Operate, measure and inspect a Notify platform.",
-        subcommands = {BenchCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {io.notify.cli.dev.DevCommand.class, io.notify.cli.dev.SendCommand.class,
+                io.notify.cli.dev.TokenCommand.class, BenchCommand.class, io.notify.cli.replay.ReplayCommand.class, io.notify.cli.replay.TailCommand.class,
+                CommandLine.HelpCommand.class})
 public final class Notifyctl implements Runnable {
 
     @CommandLine.Spec

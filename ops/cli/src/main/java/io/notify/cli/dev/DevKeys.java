@@ -1,0 +1,89 @@
+package io.notify.cli.dev;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.MACSigner;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.Date;
+import java.util.UUID;
+
+/**
+ * The development credentials of a local stack: one HS256 secret for client tokens (created once
+ * per data dir, mode 600) and a fixed producer API key. Dev only: production gateways verify
+ * tokens with an RSA/EC key set (JWKS) and never see this secret.
+ */
+public final class DevKeys {
+
+    public static final String ISSUER = "notify-dev";
+    public static final String AUDIENCE = "notify";
+    public static final String PRODUCER = "dev";
+    public static final String PRODUCER_KEY = "dev-producer-key-change-me";
+    static final String SECRET_FILE = "dev-jwt-secret";
+
+    private final String secret;
+
+    private DevKeys(String secret) {
+        this.secret = secret;
+    }
+
+    /** Reads the data dir's secret, creating it on first use. */
+    public static DevKeys inDataDir(Path dataDir) throws IOException {
+        Path file = dataDir.resolve(SECRET_FILE);
+        if (!Files.exists(file)) {
+            Files.createDirectories(dataDir);
+            byte[] random = new byte[48];
+            new SecureRandom().nextBytes(random);
+            Files.writeString(file, Base64.getUrlEncoder().withoutPadding().encodeToString(random), StandardCharsets.US_ASCII);
+            try {
+                Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+            } catch (UnsupportedOperationException e) {
+                // not a POSIX file system: the file stays readable by its owner's defaults
+            }
+        }
+        return new DevKeys(Files.readString(file, StandardCharsets.US_ASCII).trim());
+    }
+
+    /** An existing data dir's secret; fails with a clear message when the stack was never started there. */
+    public static DevKeys existing(Path dataDir) throws IOException {
+        if (!Files.exists(dataDir.resolve(SECRET_FILE))) {
+            throw new IOException("no dev key in " + dataDir + " (start the stack with 'notifyctl dev' first, or pass --data-dir)");
+        }
+        return inDataDir(dataDir);
+    }
+
+    public String secret() {
+        return secret;
+    }
+
+    /** A client token for {@code userId}: sub = user, iss/aud of the dev stack, valid for {@code ttl}. */
+    public String token(String userId, Duration ttl) {
+        Instant now = Instant.now();
+        JWTClaimsSet claims = new JWTClaimsSet.Builder()
+                .subject(userId)
+                .issuer(ISSUER)
+                .audience(AUDIENCE)
+                .issueTime(Date.from(now))
+                .notBeforeTime(Date.from(now.minusSeconds(5)))
+                .expirationTime(Date.from(now.plus(ttl)))
+                .jwtID(UUID.randomUUID().toString())
+                .build();
+        try {
+            SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), claims);
+            jwt.sign(new MACSigner(secret.getBytes(StandardCharsets.US_ASCII)));
+            return jwt.serialize();
+        } catch (JOSEException e) {
+            throw new IllegalStateException("cannot sign a dev token: " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package io.notify.cli.replay;
+
+import io.notify.schemas.topic.DlqHeaders;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * The fixed column sets of the CSV and table formats, per topic (documented in docs/replay.md).
+ * Times are RFC 3339 UTC with milliseconds; lists are joined with ';'; {@code data} and the DLQ
+ * {@code value} are JSON (or raw) text. A missing field is an empty cell.
+ */
+final class Columns {
+
+    /** One column: its header, its table width (0 = CSV only), the value paths it reads, and its cell. */
+    record Column(String name, int width, Set<String> paths, Function<Row, String> cell) {
+    }
+
+    private final TimeText time = new TimeText();
+
+    List<Column> csv(SourceTopic topic, boolean routing) {
+        List<Column> c = new ArrayList<>(List.of(
+                meta("timestamp", 0, r -> time.format(r.timestamp)),
+                meta("partition", 0, r -> Integer.toString(r.partition)),
+                meta("offset", 0, r -> Long.toString(r.offset))));
+        switch (topic) {
+            case EVENTS -> c.addAll(List.of(field("id"), field("type"), eventClass("class"), list("users", "to.users"),
+                    field("occurredAt"), field("source"), field("collapseKey"), field("data")));
+            case STREAM_LOG -> c.addAll(List.of(field("stream"), field("epoch"), field("seq"), field("id"), field("type"),
+                    field("occurredAt"), field("source"), millis("ingestedAt", "ingestedAt"),
+                    millis("sequencedAt", "sequencedAt"), field("data")));
+            case UNDELIVERED -> c.addAll(List.of(field("stream"), field("userId"), field("reason"), millis("at", "at"),
+                    field("id", "event.id"), field("type", "event.type"), field("class", "event.class"),
+                    field("epoch", "event.epoch"), field("seq", "event.seq"), field("data", "event.data")));
+            case DLQ -> c.addAll(List.of(meta("key", 0, r -> Utf8Text.display(r.key)),
+                    header("errorKind", DlqHeaders.ERROR_KIND), header("error", DlqHeaders.ERROR),
+                    header("sourceTopic", DlqHeaders.SOURCE_TOPIC), header("sourcePartition", DlqHeaders.SOURCE_PARTITION),
+                    header("sourceOffset", DlqHeaders.SOURCE_OFFSET), header("failedAt", DlqHeaders.FAILED_AT),
+                    meta("value", 0, r -> Utf8Text.display(r.value.bytes()))));
+        }
+        if (routing) {
+            c.add(meta("routing", 0, Columns::routingCell));
+        }
+        return c;
+    }
+
+    List<Column> table(SourceTopic topic, boolean routing) {
+        List<Column> c = new ArrayList<>(List.of(
+                meta("TIME", 24, r -> time.format(r.timestamp)),
+                meta("P:OFFSET", 12, r -> r.partition + ":" + r.offset)));
+        switch (topic) {
+            case EVENTS -> c.addAll(List.of(sized("ID", 32, "id"), sized("TYPE", 24, "type"),
+                    new Column("CLASS", 9, Set.of("class"), r -> eventClassOf(r, "class")),
+                    new Column("USERS", 60, Set.of("to.users"), r -> String.join(";", r.value.list("to.users")))));
+            case STREAM_LOG -> c.addAll(List.of(sized("STREAM", 16, "stream"), sized("SEQ", 7, "seq"), sized("ID", 32, "id"),
+                    sized("TYPE", 24, "type")));
+            case UNDELIVERED -> c.addAll(List.of(sized("STREAM", 16, "stream"), sized("SEQ", 7, "event.seq"),
+                    sized("ID", 32, "event.id"), sized("TYPE", 24, "event.type"), sized("REASON", 22, "reason")));
+            case DLQ -> c.addAll(List.of(meta("KEY", 32, r -> Utf8Text.display(r.key)),
+                    new Column("KIND", 16, Set.of(), r -> r.header(DlqHeaders.ERROR_KIND)),
+                    new Column("ERROR", 80, Set.of(), r -> r.header(DlqHeaders.ERROR))));
+        }
+        if (routing) {
+            c.add(meta("ROUTING", 60, Columns::routingCell));
+        }
+        return c;
+    }
+
+    static Set<String> paths(List<Column> columns) {
+        return columns.stream().flatMap(c -> c.paths().stream()).collect(Collectors.toSet());
+    }
+
+    private static Column meta(String name, int width, Function<Row, String> cell) {
+        return new Column(name, width, Set.of(), cell);
+    }
+
+    private static Column field(String name) {
+        return field(name, name);
+    }
+
+    private static Column field(String name, String path) {
+        return new Column(name, 0, Set.of(path), r -> r.value.text(path));
+    }
+
+    private static Column sized(String name, int width, String path) {
+        return new Column(name, width, Set.of(path), r -> r.value.text(path));
+    }
+
+    private static Column list(String name, String path) {
+        return new Column(name, 0, Set.of(path), r -> String.join(";", r.value.list(path)));
+    }
+
+    private Column millis(String name, String path) {
+        return new Column(name, 0, Set.of(path), r -> time.formatMillisText(r.value.text(path)));
+    }
+
+    private static Column header(String name, String header) {
+        return new Column(name, 0, Set.of(), r -> r.header(header));
+    }
+
+    private static Column eventClass(String name) {
+        return new Column(name, 0, Set.of("class"), r -> eventClassOf(r, "class"));
+    }
+
+    /** An envelope without "class" is durable (the event-v1 default). */
+    private static String eventClassOf(Row r, String path) {
+        String c = r.value.text(path);
+        return c != null ? c : r.value.isJson() ? "durable" : null;
+    }
+
+    private static String routingCell(Row r) {
+        return r.routing() == null ? null : r.routing().stream().map(Routing::label).collect(Collectors.joining(";"));
+    }
+}

@@ -1,0 +1,96 @@
+package io.notify.cli.replay;
+
+import io.notify.schemas.event.Recipients;
+import io.notify.schemas.stream.StreamId;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * The record filters of replay and tail. Repeating a flag widens it (any of the values matches);
+ * different flags narrow (all must match). Matching is exact and case-sensitive; {@code --type}
+ * takes globs ({@link Glob}). Where a record's value cannot be read as JSON, field filters do not
+ * match it, except {@code --id}, which falls back to the key on the DLQ.
+ */
+final class Filter {
+
+    private final SourceTopic topic;
+    private final Set<String> users;
+    private final Set<String> streams = new HashSet<>();
+    private final List<Predicate<String>> types;
+    private final Set<String> ids;
+    private final String eventClass;
+
+    Filter(SourceTopic topic, List<String> users, List<String> typeGlobs, List<String> ids, String eventClass) {
+        this.topic = topic;
+        this.users = Set.copyOf(users);
+        for (String u : users) {
+            if (!Recipients.USER_ID.matcher(u).matches()) {
+                throw new UsageException("--user: '" + u + "' is not a user id (1..128 chars of [A-Za-z0-9._:@-])");
+            }
+            streams.add(StreamId.forUser(u).value());
+        }
+        this.types = typeGlobs.stream().map(Glob::compile).toList();
+        this.ids = Set.copyOf(ids);
+        if (eventClass != null && !eventClass.equals("durable") && !eventClass.equals("ephemeral")) {
+            throw new UsageException("--class: expected durable or ephemeral, got '" + eventClass + "'");
+        }
+        this.eventClass = eventClass;
+    }
+
+    boolean hasUsers() {
+        return !users.isEmpty();
+    }
+
+    Set<String> users() {
+        return users;
+    }
+
+    /** The value paths the filters read. */
+    Set<String> paths() {
+        Set<String> p = new HashSet<>();
+        if (!users.isEmpty()) {
+            p.add(topic.userPath);
+        }
+        if (!types.isEmpty()) {
+            p.add(topic.typePath);
+        }
+        if (!ids.isEmpty()) {
+            p.add(topic.idPath);
+        }
+        if (eventClass != null) {
+            p.add(topic.classPath);
+        }
+        return p;
+    }
+
+    boolean matches(Row row) {
+        ValueScan v = row.value;
+        if (!users.isEmpty() && !(topic.userIsStream ? streams.contains(v.text(topic.userPath))
+                : v.list(topic.userPath).stream().anyMatch(users::contains))) {
+            return false;
+        }
+        if (!types.isEmpty()) {
+            String type = v.text(topic.typePath);
+            if (types.stream().noneMatch(t -> t.test(type))) {
+                return false;
+            }
+        }
+        if (!ids.isEmpty()) {
+            String id = v.text(topic.idPath);
+            if (id == null && topic == SourceTopic.DLQ) {
+                id = row.keyText();
+            }
+            if (id == null || !ids.contains(id)) {
+                return false;
+            }
+        }
+        if (eventClass != null) {
+            String c = v.text(topic.classPath);
+            // An envelope without "class" is durable (event-v1 default); an unreadable value has no class.
+            return eventClass.equals(c != null ? c : v.isJson() ? "durable" : null);
+        }
+        return true;
+    }
+}

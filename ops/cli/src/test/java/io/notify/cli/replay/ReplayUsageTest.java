@@ -1,0 +1,82 @@
+package io.notify.cli.replay;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.notify.cli.Notifyctl;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/**
+ * Bad input is one line on stderr and exit 2, found before any connection: the bootstrap address
+ * points at a port nothing listens on, so a command that tried to connect first would fail there
+ * with exit 1 (Kafka unreachable) instead of reporting the bad input with exit 2.
+ */
+class ReplayUsageTest {
+
+    private static final String NOWHERE = "127.0.0.1:1";
+
+    private record Run(int code, String err) {
+    }
+
+    private static Run run(String... args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--bootstrap-servers", NOWHERE, "--timeout", "1s"));
+        StringWriter err = new StringWriter();
+        CommandLine cmd = new CommandLine(new Notifyctl());
+        cmd.setErr(new PrintWriter(err, true));
+        int code = cmd.execute(all.toArray(String[]::new));
+        return new Run(code, err.toString());
+    }
+
+    private static void assertBadInput(String expected, String... args) {
+        Run r = run(args);
+        assertEquals(2, r.code(), r.err());
+        assertEquals(1, r.err().lines().count(), "one line: " + r.err());
+        assertTrue(r.err().contains(expected), r.err());
+    }
+
+    @Test
+    void unknownTopic() {
+        assertBadInput("unknown topic 'orders'; expected one of events, stream-log", "replay", "orders");
+        assertBadInput("unknown topic", "tail", "notify.node.gw-1");
+    }
+
+    @Test
+    void windowErrors() {
+        assertBadInput("--from (2026-11-29T11:00:00Z) must be before --to (2026-11-29T10:00:00Z)",
+                "replay", "events", "--from", "2026-11-29T11:00:00Z", "--to", "2026-11-29T10:00:00Z");
+        assertBadInput("--from: cannot read 'yesterday' as a time", "replay", "events", "--from", "yesterday");
+        assertBadInput("--to: cannot read", "replay", "stream-log", "--to", "2026-11-29");
+        assertBadInput("--from and --from-offset both bound the start", "replay", "events", "--from", "-1h", "--from-offset", "0");
+        assertBadInput("--to-offset: 'x' in 'x' is not an offset", "replay", "events", "--to-offset", "x");
+        assertBadInput("--from: cannot read", "tail", "events", "--from", "soon");
+    }
+
+    @Test
+    void formatAndFilterErrors() {
+        assertBadInput("unknown format 'xml'; expected jsonl, csv or table", "replay", "events", "--format", "xml");
+        assertBadInput("--class: expected durable or ephemeral", "replay", "events", "--class", "maybe");
+        assertBadInput("--user: 'a b' is not a user id", "tail", "stream-log", "--user", "a b");
+        assertBadInput("--limit must be at least 1", "replay", "events", "--limit", "0");
+        assertBadInput("--topic-prefix: topic prefix must be", "replay", "events", "--topic-prefix", "bad prefix");
+        assertBadInput("--kafka-property group.id cannot be changed", "replay", "events", "--kafka-property", "group.id=g");
+    }
+
+    @Test
+    void routingAndRepublishErrors() {
+        assertBadInput("--with-routing works on stream-log with exactly one --user", "replay", "events", "--with-routing");
+        assertBadInput("--with-routing works on stream-log with exactly one --user", "replay", "stream-log", "--with-routing");
+        assertBadInput("refusing to write into notify.events, the topic being read", "replay", "events", "--republish-to", "events");
+        assertBadInput("refusing to write into notify.stream-log, the topic being read",
+                "replay", "stream-log", "--republish-to", "notify.stream-log");
+        assertBadInput("refusing to write into notify.undelivered, which only fan-out writes",
+                "replay", "dlq", "--republish-to", "undelivered");
+        assertBadInput("cannot be combined with --out", "replay", "dlq", "--republish-to", "events", "--out", "x.jsonl");
+        assertBadInput("is not a Kafka topic name", "replay", "dlq", "--republish-to", "a/b");
+    }
+}

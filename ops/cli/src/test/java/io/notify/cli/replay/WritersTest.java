@@ -1,0 +1,89 @@
+package io.notify.cli.replay;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.notify.schemas.topic.DlqHeaders;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Set;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.junit.jupiter.api.Test;
+
+class WritersTest {
+
+    private static final long TS = java.time.Instant.parse("2026-11-29T09:55:30.120Z").toEpochMilli();
+    private static final String EVENT = "{\"id\":\"e,1\",\"type\":\"order.shipped\",\"to\":{\"users\":[\"42\",\"43\"]},"
+            + "\"data\":{\"note\":\"a,b \\\"q\\\"\\nline2\"},\"source\":\"orders\"}";
+
+    private static String write(OutputFormat format, SourceTopic topic, boolean routing, Row... rows) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        RowWriter w = format.open(out, topic, routing);
+        for (Row r : rows) {
+            w.write(r);
+        }
+        w.flush();
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private static Row row(OutputFormat f, SourceTopic topic, String key, String value, RecordHeaders headers) throws Exception {
+        Set<String> paths = f.open(new ByteArrayOutputStream(), topic, false).paths();
+        return new Row(Records.record("notify.events", 2, 7, TS, key, value, headers),
+                ValueScan.of(value == null ? null : value.getBytes(StandardCharsets.UTF_8), new ValueScan.Paths(paths)));
+    }
+
+    @Test
+    void jsonlKeepsTheValueByteForByte() throws Exception {
+        String out = write(OutputFormat.JSONL, SourceTopic.EVENTS, false, row(OutputFormat.JSONL, SourceTopic.EVENTS, "e,1", EVENT, null));
+        assertEquals("{\"topic\":\"notify.events\",\"partition\":2,\"offset\":7,\"timestamp\":\"2026-11-29T09:55:30.120Z\","
+                + "\"key\":\"e,1\",\"value\":" + EVENT + "}\n", out);
+    }
+
+    @Test
+    void jsonlShowsHeadersRawTextBase64AndRouting() throws Exception {
+        RecordHeaders h = new RecordHeaders();
+        h.add(DlqHeaders.ERROR, "bad \"json\"".getBytes(StandardCharsets.UTF_8));
+        Row notJson = row(OutputFormat.JSONL, SourceTopic.DLQ, null, "{oops", h);
+        Row multiLine = row(OutputFormat.JSONL, SourceTopic.EVENTS, "k", "{\n\"a\": 1\n}", null);
+        Row tombstone = row(OutputFormat.JSONL, SourceTopic.EVENTS, "k", null, null);
+        multiLine.routing(List.of(new Routing("gw-1", null, TS, List.of("c-1")), new Routing(null, "no_live_connection", TS, null)));
+        String[] lines = write(OutputFormat.JSONL, SourceTopic.EVENTS, false, notJson, multiLine, tombstone).split("\n");
+        assertTrue(lines[0].endsWith("\"key\":null,\"headers\":{\"notify.error\":\"bad \\\"json\\\"\"},\"valueText\":\"{oops\"}"), lines[0]);
+        assertTrue(lines[1].endsWith("\"value\":{\"a\":1},\"routing\":[{\"node\":\"gw-1\",\"routedAt\":\"2026-11-29T09:55:30.120Z\","
+                + "\"connections\":[\"c-1\"]},{\"undelivered\":\"no_live_connection\",\"at\":\"2026-11-29T09:55:30.120Z\"}]}"), lines[1]);
+        assertTrue(lines[2].endsWith("\"key\":\"k\",\"value\":null}"), lines[2]);
+    }
+
+    @Test
+    void jsonlShowsANonUtf8KeyAsBase64() throws Exception {
+        Row r = new Row(new org.apache.kafka.clients.consumer.ConsumerRecord<>("notify.events.dlq", 0, 1, TS,
+                org.apache.kafka.common.record.TimestampType.CREATE_TIME, 2, 2, new byte[] {(byte) 0xff, 'k'}, "{}".getBytes(),
+                new RecordHeaders(), java.util.Optional.empty()), ValueScan.of("{}".getBytes(), ValueScan.Paths.NONE));
+        String out = write(OutputFormat.JSONL, SourceTopic.DLQ, false, r);
+        assertTrue(out.endsWith(",\"keyBase64\":\"/2s=\",\"value\":{}}\n"), out);
+    }
+
+    @Test
+    void csvHasFixedColumnsAndEscapesCommasQuotesAndNewlines() throws Exception {
+        String out = write(OutputFormat.CSV, SourceTopic.EVENTS, false, row(OutputFormat.CSV, SourceTopic.EVENTS, "e,1", EVENT, null));
+        assertEquals("timestamp,partition,offset,id,type,class,users,occurredAt,source,collapseKey,data\r\n"
+                + "2026-11-29T09:55:30.120Z,2,7,\"e,1\",order.shipped,durable,42;43,,orders,,"
+                + "\"{\"\"note\"\":\"\"a,b \\\"\"q\\\"\"\\nline2\"\"}\"\r\n", out);
+    }
+
+    @Test
+    void csvHeaderIsWrittenEvenWithoutRows() throws Exception {
+        assertEquals("timestamp,partition,offset,stream,epoch,seq,id,type,occurredAt,source,ingestedAt,sequencedAt,data,routing\r\n",
+                write(OutputFormat.CSV, SourceTopic.STREAM_LOG, true));
+    }
+
+    @Test
+    void tableIsAlignedAndCutsLongCells() throws Exception {
+        String value = "{\"stream\":\"u:42\",\"epoch\":\"e\",\"seq\":3,\"id\":\"" + "x".repeat(40) + "\",\"type\":\"t\",\"class\":\"durable\"}";
+        Row r = row(OutputFormat.TABLE, SourceTopic.STREAM_LOG, "u:42", value, null);
+        String[] lines = write(OutputFormat.TABLE, SourceTopic.STREAM_LOG, false, r).split("\n");
+        assertEquals("TIME                      P:OFFSET      STREAM            SEQ      ID                                TYPE", lines[0]);
+        assertEquals("2026-11-29T09:55:30.120Z  2:7           u:42              3        " + "x".repeat(31) + "…  t", lines[1]);
+    }
+}
