@@ -1,0 +1,15 @@
+package io.notify.client;
+
+/**
+ * Counters of one {@link NotifyClient} since it was built.
+ *
+ * @param delivered         events handed to {@link NotifyListener#onEvent} (durable and ephemeral)
+ * @param duplicatesDropped durable events dropped because they were at or below the stored position
+ *                          (replay overlapping live delivery, a node's in-flight frames after a
+ *                          failover) or of another epoch
+ * @param resets            {@code reset} frames handled
+ * @param connects          connections that reached {@code welcome}
+ * @param disconnects       connections and attempts that ended (any cause but {@link NotifyClient#close})
+ */
+public record ClientStats(long delivered, long duplicatesDropped, long resets, long connects, long disconnects) {
+}

@@ -1,0 +1,102 @@
+package io.notify.client;
+
+import io.notify.client.internal.ClientLoop;
+import io.notify.client.internal.ClientSettings;
+import io.notify.client.store.PositionStore;
+import io.notify.schemas.stream.Position;
+import io.notify.schemas.stream.StreamId;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A Notify client: holds one connection to a gateway (WebSocket, or SSE) and keeps it, resuming
+ * every stream from the last position the listener processed, so the application sees each
+ * durable event once, in order, across reconnects, node deaths and — with a persistent
+ * {@link PositionStore} — restarts. Build with {@link #builder()}; see gateway/client/README.md.
+ *
+ * <pre>{@code
+ * NotifyClient client = NotifyClient.builder()
+ *         .gateways("https://gw-1.example.com", "https://gw-2.example.com")
+ *         .token(refresh -> tokens.fetch(refresh))
+ *         .positionStore(new FilePositionStore(Path.of("positions.txt")))
+ *         .listener(event -> show(event))
+ *         .connect();
+ * ...
+ * client.close();
+ * }</pre>
+ *
+ * <p>Guarantees: durable events reach {@link NotifyListener#onEvent} in seq order per stream,
+ * never one at or below the last delivered position (dedup by the stored {@code (stream, epoch,
+ * seq)}); the position is stored after the listener returns. Listener callbacks run on the
+ * client's own thread, one at a time. Thread-safe.
+ */
+public final class NotifyClient implements AutoCloseable {
+
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
+
+    private final ClientLoop loop;
+    private final PositionStore store;
+    private final AtomicBoolean started = new AtomicBoolean();
+
+    NotifyClient(ClientSettings settings) {
+        this.loop = new ClientLoop(settings);
+        this.store = settings.store();
+    }
+
+    public static NotifyClientBuilder builder() {
+        return new NotifyClientBuilder();
+    }
+
+    /** Starts connecting (once; later calls do nothing). Returns at once; watch {@link NotifyListener#onState}. */
+    public NotifyClient start() {
+        if (started.compareAndSet(false, true)) {
+            loop.start();
+        }
+        return this;
+    }
+
+    /**
+     * Connects now: after a terminal close code or refusal (the client stopped and reported a
+     * {@link NotifyClientException#terminal()} error) this is the user action that starts it again;
+     * while a reconnect delay runs it skips the rest of the delay. Does nothing while connected.
+     */
+    public void reconnect() {
+        if (started.get()) {
+            loop.reconnect();
+        }
+    }
+
+    public ConnectionState state() {
+        return loop.state();
+    }
+
+    /** The gateway node of the current (or last) connection, from its {@code welcome}. */
+    public Optional<String> nodeId() {
+        return Optional.ofNullable(loop.nodeId());
+    }
+
+    /** The transport of the current (or last) connection. */
+    public Optional<TransportMode> transport() {
+        return Optional.ofNullable(loop.activeMode());
+    }
+
+    /** The stored position of {@code stream}: the last durable event the listener processed. */
+    public Optional<Position> position(StreamId stream) {
+        return store.load(stream);
+    }
+
+    public ClientStats stats() {
+        return loop.counters().snapshot();
+    }
+
+    /**
+     * Closes for good: pending acks are sent, the WebSocket is closed with 1000, state becomes
+     * {@link ConnectionState#CLOSED}. Waits up to 5 s for a listener callback in progress; may be
+     * called from a callback.
+     */
+    @Override
+    public void close() {
+        loop.close(CLOSE_TIMEOUT);
+    }
+}

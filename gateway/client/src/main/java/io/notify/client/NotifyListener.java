@@ -1,0 +1,49 @@
+package io.notify.client;
+
+import io.notify.schemas.protocol.ResetReason;
+import io.notify.schemas.stream.Position;
+import io.notify.schemas.stream.StreamId;
+import java.util.Optional;
+
+/**
+ * What a {@link NotifyClient} tells the application. All callbacks run on the client's one event
+ * thread, one at a time, in order; while one runs no other frame is processed (and, over
+ * WebSocket, no further frame is read: a slow listener slows the connection down, and a very slow
+ * one is eventually closed by the gateway with 4008, after which the client resumes — nothing is
+ * lost). Do not block for long. A callback that throws is reported through {@link #onError} and
+ * otherwise ignored: the event still counts as delivered.
+ */
+public interface NotifyListener {
+
+    /**
+     * One event. A durable event's position is persisted after this method returns, so a process
+     * that dies inside it gets the event again after a restart (that is the only way to see a
+     * durable event twice); one that returns never sees it again.
+     */
+    void onEvent(ClientEvent event);
+
+    /**
+     * The gateway cannot continue {@code stream} from the stored position (docs/protocol.md §3.3):
+     * {@code epoch_mismatch} (the stream's history was reset or the position came from another
+     * history), {@code position_too_old} (events after it were trimmed) or {@code unknown_stream}
+     * (no history at all). Events between the stored position and {@code head} will not be
+     * delivered. Reload the stream's state from the source of truth (the application's own API or
+     * the inbox history) here; when this method returns the client stores {@code head} as the
+     * stream's position (or forgets the position when {@code head} is empty) and delivers the live
+     * events after it.
+     */
+    default void onReset(StreamId stream, ResetReason reason, Optional<Position> head) {
+    }
+
+    /** A state change. */
+    default void onState(ConnectionState state) {
+    }
+
+    /**
+     * A problem worth knowing about. {@link NotifyClientException#terminal()} errors stop the
+     * client (state {@link ConnectionState#DISCONNECTED}) until {@link NotifyClient#reconnect()};
+     * all others are informational and the client carries on by itself.
+     */
+    default void onError(NotifyClientException error) {
+    }
+}

@@ -1,0 +1,298 @@
+package io.notify.client.internal;
+
+import io.notify.client.ConnectionState;
+import io.notify.client.NotifyClientException;
+import io.notify.client.NotifyClientException.Kind;
+import io.notify.client.TransportMode;
+import io.notify.client.reconnect.Backoff;
+import io.notify.client.reconnect.Disconnect;
+import io.notify.client.reconnect.ReconnectPlan;
+import io.notify.client.reconnect.ReconnectPolicy;
+import io.notify.schemas.protocol.EventFrame;
+import io.notify.schemas.protocol.FrameCodec;
+import io.notify.schemas.protocol.ProtocolException;
+import io.notify.schemas.protocol.ServerFrame;
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The client's event loop: one thread owns every piece of connection state and runs every
+ * listener callback, so frames are handled strictly in order and nothing needs a lock. It
+ * connects (token on the token thread, then the transport), treats the gateway's {@code welcome}
+ * as the only proof of a successful open (backoff reset, CONNECTED), watches for silence
+ * (no welcome within the connect timeout; then no frame for {@code 2 × pingInterval + 5 s}),
+ * paces acks, and on every end asks {@link ReconnectPolicy} what to do: stop, or reconnect after a
+ * delay to the next gateway URL (the same URL when falling back to SSE).
+ */
+public final class ClientLoop {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ClientLoop.class);
+
+    private final ClientSettings settings;
+    private final LoopThreads threads;
+    private final HttpClient http;
+    private final Backoff backoff;
+    private final ReconnectPolicy policy;
+    private final FrameHandler frames;
+    private final ClientCounters counters = new ClientCounters();
+    private final ListenerCalls calls;
+    // confined to the loop thread
+    private int generation;
+    private Transport transport;
+    private int gatewayIndex;
+    private boolean onSse;
+    private boolean refreshToken;
+    private boolean stopped;
+    private boolean closed;
+    private long lastFrameNanos;
+    private long silenceLimitNanos;
+    private ScheduledFuture<?> reconnectTimer;
+    private ScheduledFuture<?> ackTimer;
+    // read from any thread
+    private volatile String nodeId;
+    private volatile TransportMode activeMode;
+
+    public ClientLoop(ClientSettings settings) {
+        this.settings = settings;
+        this.threads = new LoopThreads();
+        this.http = settings.http() != null ? settings.http() : HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(settings.connectTimeout())
+                .build();
+        this.backoff = new Backoff(settings.backoffBase(), settings.backoffCap(), settings.random());
+        this.policy = new ReconnectPolicy(backoff, settings.promptly(), settings.maxRetryAfter());
+        this.calls = new ListenerCalls(settings.listener());
+        this.frames = new FrameHandler(settings.listener(), new StreamPositions(settings.store()), calls::error, counters);
+        this.onSse = settings.mode() == TransportMode.SSE;
+    }
+
+    public void start() {
+        threads.run(this::connect);
+    }
+
+    /** Connects now: restarts a client stopped by a terminal outcome, or skips a pending reconnect delay. */
+    public void reconnect() {
+        threads.run(() -> {
+            if (closed || transport != null) {
+                return;
+            }
+            cancel(reconnectTimer);
+            stopped = false;
+            backoff.reset();
+            connect();
+        });
+    }
+
+    /** Closes gracefully (acks flushed, WebSocket close 1000); waits at most {@code timeout} for the loop. */
+    public void close(Duration timeout) {
+        threads.runAndWait(() -> {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            cancel(reconnectTimer);
+            flushAcks();
+            drop();
+            calls.state(ConnectionState.CLOSED);
+        }, timeout);
+        threads.shutdown();
+    }
+
+    public ConnectionState state() {
+        return calls.currentState();
+    }
+
+    public String nodeId() {
+        return nodeId;
+    }
+
+    public TransportMode activeMode() {
+        return activeMode;
+    }
+
+    public ClientCounters counters() {
+        return counters;
+    }
+
+    private void connect() {
+        if (closed || stopped) {
+            return;
+        }
+        int gen = ++generation;
+        calls.state(ConnectionState.CONNECTING);
+        Endpoints gateway = settings.gateways().get(gatewayIndex);
+        boolean refresh = refreshToken;
+        refreshToken = false;
+        threads.token(() -> {
+            String token;
+            try {
+                token = settings.token().token(refresh);
+                if (token == null || token.isBlank()) {
+                    throw new IllegalStateException("the token supplier returned no token");
+                }
+            } catch (Exception e) {
+                threads.run(() -> {
+                    calls.error(NotifyClientException.of(Kind.TOKEN, "cannot get a token: " + e.getMessage(), e));
+                    ended(gen, new Disconnect.TokenFailed(String.valueOf(e.getMessage())));
+                });
+                return;
+            }
+            threads.run(() -> open(gen, gateway, token));
+        });
+    }
+
+    private void open(int gen, Endpoints gateway, String token) {
+        if (gen != generation || closed) {
+            return;
+        }
+        TransportEvents events = events(gen);
+        transport = onSse
+                ? SseTransport.connect(http, gateway.sse(), token, frames.ssePosition(), events)
+                : WebSocketTransport.connect(http, gateway.webSocket(), token, settings.connectTimeout(), events);
+        LOG.debug("connecting to {} over {}", gateway.base(), transport.mode());
+        watchSilence(gen, settings.connectTimeout()); // the welcome must come within it
+    }
+
+    private TransportEvents events(int gen) {
+        return new TransportEvents() {
+            @Override
+            public CompletionStage<Void> frame(String text) {
+                CompletableFuture<Void> done = new CompletableFuture<>();
+                if (!threads.run(() -> {
+                    try {
+                        onFrame(gen, text);
+                    } finally {
+                        done.complete(null);
+                    }
+                })) {
+                    done.complete(null);
+                }
+                return done;
+            }
+
+            @Override
+            public void ended(Disconnect why) {
+                threads.run(() -> ClientLoop.this.ended(gen, why));
+            }
+        };
+    }
+
+    private void onFrame(int gen, String text) {
+        if (gen != generation || transport == null) {
+            return; // a frame of a connection already given up
+        }
+        lastFrameNanos = System.nanoTime();
+        ServerFrame frame;
+        try {
+            frame = FrameCodec.v1().decodeServerFrame(text);
+        } catch (ProtocolException e) {
+            if (!e.isUnknownType()) { // unknown frame types from a newer server are ignored (protocol §7)
+                calls.error(NotifyClientException.of(Kind.PROTOCOL, "unreadable frame from " + nodeId + ": " + e.getMessage(), e));
+                giveUp(new Disconnect.BadFrame(e.getMessage()));
+            }
+            return;
+        }
+        Transport current = transport;
+        FrameHandler.Outcome outcome = frames.handle(frame, current);
+        if (gen != generation || closed) {
+            return; // the listener closed the client
+        }
+        if (outcome.welcomed()) {
+            backoff.reset(); // only a welcome proves the open; a TCP connect or a 101 does not
+            counters.connects.incrementAndGet();
+            nodeId = outcome.welcome().nodeId();
+            activeMode = current.mode();
+            silenceLimitNanos = TimeUnit.MILLISECONDS.toNanos(2 * outcome.welcome().pingIntervalMs() + 5_000);
+            LOG.info("connected to {} over {} ({})", nodeId, current.mode(), outcome.welcome().connectionId());
+            calls.state(ConnectionState.CONNECTED);
+        } else if (outcome.resync()) {
+            giveUp(new Disconnect.Resync(outcome.resyncReason()));
+        } else if (frame instanceof EventFrame e && e.isDurable() && current.canSend() && ackTimer == null) {
+            ackTimer = threads.schedule(() -> {
+                ackTimer = null;
+                flushAcks();
+            }, settings.ackInterval());
+        }
+    }
+
+    private void flushAcks() {
+        if (transport != null) {
+            frames.takeAcks().forEach(transport::send);
+        }
+    }
+
+    /** Silence detection: re-arms itself at the last frame's time plus the limit. */
+    private void watchSilence(int gen, Duration firstLimit) {
+        lastFrameNanos = System.nanoTime();
+        silenceLimitNanos = firstLimit.toNanos();
+        threads.schedule(() -> checkSilence(gen), firstLimit);
+    }
+
+    private void checkSilence(int gen) {
+        if (gen != generation || transport == null) {
+            return;
+        }
+        long silent = System.nanoTime() - lastFrameNanos;
+        if (silent >= silenceLimitNanos) {
+            giveUp(new Disconnect.Silent(Duration.ofNanos(silent)));
+        } else {
+            threads.schedule(() -> checkSilence(gen), Duration.ofNanos(silenceLimitNanos - silent));
+        }
+    }
+
+    /** Ends the current connection from the client side. */
+    private void giveUp(Disconnect why) {
+        ended(generation, why);
+    }
+
+    private void ended(int gen, Disconnect why) {
+        if (gen != generation || closed) {
+            return;
+        }
+        boolean mayFallBack = !onSse && settings.sseFallback();
+        drop();
+        counters.disconnects.incrementAndGet();
+        ReconnectPlan plan = policy.decide(why, mayFallBack);
+        calls.disconnected(why, plan.stop());
+        if (plan.stop()) {
+            stopped = true;
+            calls.state(ConnectionState.DISCONNECTED);
+            return;
+        }
+        if (plan.switchToSse()) {
+            onSse = true; // for the rest of this client's life; the same gateway is tried again over SSE
+        } else {
+            gatewayIndex = (gatewayIndex + 1) % settings.gateways().size();
+        }
+        refreshToken |= plan.refreshToken();
+        calls.state(ConnectionState.DISCONNECTED);
+        LOG.info("{}; reconnecting in {} ms to {}{}", why.describe(), plan.delay().toMillis(),
+                settings.gateways().get(gatewayIndex).base(), onSse ? " over SSE" : "");
+        reconnectTimer = threads.schedule(this::connect, plan.delay());
+    }
+
+    /** Forgets the current connection: later events of it are ignored, pending acks dropped. */
+    private void drop() {
+        generation++;
+        cancel(ackTimer);
+        ackTimer = null;
+        frames.takeAcks();
+        Transport t = transport;
+        transport = null;
+        if (t != null) {
+            t.close();
+        }
+    }
+
+    private static void cancel(ScheduledFuture<?> f) {
+        if (f != null) {
+            f.cancel(false);
+        }
+    }
+}

@@ -1,0 +1,190 @@
+package io.notify.client.internal;
+
+import io.notify.client.ClientEvent;
+import io.notify.client.NotifyClientException;
+import io.notify.client.NotifyClientException.Kind;
+import io.notify.client.NotifyListener;
+import io.notify.schemas.protocol.AckFrame;
+import io.notify.schemas.protocol.EventFrame;
+import io.notify.schemas.protocol.PingFrame;
+import io.notify.schemas.protocol.PongFrame;
+import io.notify.schemas.protocol.ResetFrame;
+import io.notify.schemas.protocol.ResumeFrame;
+import io.notify.schemas.protocol.ResumePoint;
+import io.notify.schemas.protocol.ServerFrame;
+import io.notify.schemas.protocol.WelcomeFrame;
+import io.notify.schemas.stream.Position;
+import io.notify.schemas.stream.StreamId;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The protocol side of the client, one decoded server frame at a time (docs/protocol.md §3.2):
+ * answers {@code welcome} with the {@code resume} frame built from the stored positions of the
+ * streams it names, passes each durable event through {@link StreamPositions} (duplicates and
+ * other-epoch events dropped, gaps reported for a resync), calls the listener and only then
+ * persists the position, answers {@code ping} with {@code pong}, and turns a {@code reset} into
+ * {@link NotifyListener#onReset} followed by adopting the server's head. Acks are collected here
+ * and sent by the loop at its own pace ({@link #takeAcks}) so they never approach the gateway's
+ * inbound rate limit. Confined to the client's event thread; no I/O of its own.
+ */
+public final class FrameHandler {
+
+    /** What the loop does after a frame. */
+    public record Outcome(WelcomeFrame welcome, String resyncReason) {
+        static final Outcome CONTINUE = new Outcome(null, null);
+
+        public boolean welcomed() {
+            return welcome != null;
+        }
+
+        public boolean resync() {
+            return resyncReason != null;
+        }
+    }
+
+    private final NotifyListener listener;
+    private final StreamPositions positions;
+    private final Consumer<NotifyClientException> errors;
+    private final ClientCounters counters;
+    private final Map<StreamId, Long> unacked = new LinkedHashMap<>();
+    private List<StreamId> streams = List.of();
+
+    public FrameHandler(NotifyListener listener, StreamPositions positions, Consumer<NotifyClientException> errors,
+                        ClientCounters counters) {
+        this.listener = listener;
+        this.positions = positions;
+        this.errors = errors;
+        this.counters = counters;
+    }
+
+    public Outcome handle(ServerFrame frame, Transport out) {
+        if (frame instanceof WelcomeFrame w) {
+            return welcome(w, out);
+        }
+        if (frame instanceof EventFrame e) {
+            return event(e);
+        }
+        if (frame instanceof ResetFrame r) {
+            reset(r);
+        } else if (frame instanceof PingFrame) {
+            out.send(PongFrame.INSTANCE);
+        }
+        return Outcome.CONTINUE; // pong: nothing to do
+    }
+
+    private Outcome welcome(WelcomeFrame w, Transport out) {
+        streams = w.streams();
+        unacked.clear();
+        if (out.canSend()) {
+            List<ResumePoint> points = new ArrayList<>();
+            for (StreamId s : w.streams()) {
+                stored(s).ifPresent(p -> points.add(ResumePoint.of(s, p)));
+            }
+            out.send(new ResumeFrame(points)); // only streams the welcome names: a foreign one would be closed with 4003
+        }
+        return new Outcome(w, null);
+    }
+
+    private Outcome event(EventFrame e) {
+        Optional<Position> position = e.position();
+        if (position.isEmpty()) {
+            deliver(e); // ephemeral: no dedup, no position
+            return Outcome.CONTINUE;
+        }
+        Position p = position.get();
+        StreamPositions.Verdict verdict;
+        try {
+            verdict = positions.check(e.stream(), p);
+        } catch (RuntimeException ex) {
+            errors.accept(NotifyClientException.of(Kind.POSITION_STORE, "cannot load the position of " + e.stream(), ex));
+            return new Outcome(null, "position store unavailable");
+        }
+        switch (verdict) {
+            case DUPLICATE -> {
+                counters.duplicatesDropped.incrementAndGet();
+                return Outcome.CONTINUE;
+            }
+            case OTHER_EPOCH -> {
+                counters.duplicatesDropped.incrementAndGet();
+                return new Outcome(null, e.stream() + ": event " + p + " is not in the epoch of " + positions.last(e.stream()).orElseThrow());
+            }
+            case GAP -> {
+                return new Outcome(null, e.stream() + ": got " + p + " after " + positions.last(e.stream()).orElseThrow());
+            }
+            default -> {
+                deliver(e);
+                try {
+                    positions.delivered(e.stream(), p);
+                } catch (RuntimeException ex) {
+                    errors.accept(NotifyClientException.of(Kind.POSITION_STORE, "cannot save " + e.stream() + " at " + p, ex));
+                }
+                unacked.put(e.stream(), p.seq());
+                return Outcome.CONTINUE;
+            }
+        }
+    }
+
+    private void deliver(EventFrame e) {
+        try {
+            listener.onEvent(ClientEvent.of(e));
+        } catch (RuntimeException ex) {
+            errors.accept(NotifyClientException.of(Kind.LISTENER, "onEvent threw on " + e.id(), ex));
+        }
+        counters.delivered.incrementAndGet();
+    }
+
+    private void reset(ResetFrame r) {
+        counters.resets.incrementAndGet();
+        Optional<Position> head = Optional.ofNullable(r.head());
+        try {
+            listener.onReset(r.stream(), r.reason(), head);
+        } catch (RuntimeException ex) {
+            errors.accept(NotifyClientException.of(Kind.LISTENER, "onReset threw for " + r.stream(), ex));
+        }
+        try {
+            positions.adopt(r.stream(), head);
+        } catch (RuntimeException ex) {
+            errors.accept(NotifyClientException.of(Kind.POSITION_STORE, "cannot store the reset head of " + r.stream(), ex));
+        }
+        unacked.remove(r.stream());
+    }
+
+    private Optional<Position> stored(StreamId s) {
+        try {
+            return positions.last(s);
+        } catch (RuntimeException ex) {
+            errors.accept(NotifyClientException.of(Kind.POSITION_STORE, "cannot load the position of " + s + "; resuming it live", ex));
+            return Optional.empty();
+        }
+    }
+
+    /** The acks to send now (cumulative, one per stream), and forgets them. */
+    public List<AckFrame> takeAcks() {
+        List<AckFrame> acks = new ArrayList<>();
+        unacked.forEach((s, seq) -> acks.add(new AckFrame(s, seq)));
+        unacked.clear();
+        return acks;
+    }
+
+    /**
+     * Where an SSE request resumes: the position of the single stream the last welcome named, or,
+     * before any welcome, of the single stream the store holds (v1 SSE serves exactly one stream).
+     */
+    public Optional<Position> ssePosition() {
+        if (streams.size() == 1) {
+            return stored(streams.get(0));
+        }
+        try {
+            Map<StreamId, Position> all = positions.stored();
+            return all.size() == 1 ? stored(all.keySet().iterator().next()) : Optional.empty();
+        } catch (RuntimeException ex) {
+            errors.accept(NotifyClientException.of(Kind.POSITION_STORE, "cannot read the position store; starting live", ex));
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,180 @@
+package io.notify.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.notify.client.store.FilePositionStore;
+import io.notify.client.support.Await;
+import io.notify.client.support.NotifyStack;
+import io.notify.client.support.Recorder;
+import io.notify.devstack.Infra;
+import io.notify.devstack.NotifyInfraExtension;
+import io.notify.schemas.stream.Position;
+import io.notify.schemas.stream.StreamId;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The SDK against the real platform: Kafka and Redis from the devstack, ingest, fanout-streams and
+ * gateway nodes, events published through ingest's HTTP API. Node death is a real {@code kill -9}
+ * of a gateway running in a child JVM.
+ */
+@ExtendWith(NotifyInfraExtension.class)
+@Timeout(150)
+class NotifyClientIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    @TempDir
+    static Path dir;
+    static Infra infra;
+    static NotifyStack stack;
+    static URI gatewayB;
+
+    @BeforeAll
+    static void startStack() {
+        stack = new NotifyStack(infra, dir);
+        gatewayB = stack.startGateway("gw-b");
+    }
+
+    @AfterAll
+    static void stopStack() {
+        if (stack != null) {
+            stack.close();
+        }
+    }
+
+    private static List<String> ids(String prefix, int from, int to) {
+        List<String> ids = new ArrayList<>();
+        for (int i = from; i <= to; i++) {
+            ids.add(prefix + i);
+        }
+        return ids;
+    }
+
+    private static void publish(String user, List<String> ids) {
+        ids.forEach(id -> stack.publish(user, id));
+    }
+
+    @Test
+    void resumesOnTheOtherNodeAfterItsNodeIsKilledWithZeroLossAndZeroDuplicates() throws Exception {
+        String user = "failover-user";
+        NotifyStack.ChildGateway nodeA = stack.startChildGateway("gw-a");
+        Recorder recorder = new Recorder();
+        AtomicInteger tokenCalls = new AtomicInteger();
+        AtomicReference<CountDownLatch> gate = new AtomicReference<>(new CountDownLatch(0));
+        FilePositionStore store = new FilePositionStore(dir.resolve("failover-positions.txt"));
+        try (NotifyClient client = NotifyClient.builder()
+                .gateways(List.of(nodeA.url(), gatewayB))
+                .token(refresh -> {
+                    tokenCalls.incrementAndGet();
+                    if (!gate.get().await(30, TimeUnit.SECONDS)) {
+                        throw new IllegalStateException("test gate never opened");
+                    }
+                    return NotifyStack.token(user, Duration.ofMinutes(10));
+                })
+                .positionStore(store)
+                .listener(recorder)
+                .connect()) {
+            recorder.awaitState(ConnectionState.CONNECTED, 1, WAIT);
+            assertEquals(Optional.of("gw-a"), client.nodeId());
+            List<String> expected = new ArrayList<>(ids("fo-", 1, 20));
+            publish(user, ids("fo-", 1, 20));
+            recorder.awaitEvents(20, WAIT);
+
+            // node A dies while the client holds its connection; the reconnect is held at the token
+            // supplier until the events of the outage are published, so they really are published
+            // while the client is connected nowhere
+            gate.set(new CountDownLatch(1));
+            int callsBefore = tokenCalls.get();
+            long killedAt = System.nanoTime();
+            nodeA.process().kill();
+            Await.until("the client trying to reconnect", WAIT, () -> tokenCalls.get() > callsBefore);
+            assertEquals(ConnectionState.CONNECTING, client.state());
+            publish(user, ids("fo-", 21, 40));
+            expected.addAll(ids("fo-", 21, 40));
+            gate.get().countDown();
+
+            recorder.awaitState(ConnectionState.CONNECTED, 2, WAIT);
+            long reconnectedAt = System.nanoTime();
+            assertEquals(Optional.of("gw-b"), client.nodeId());
+            publish(user, ids("fo-", 41, 60));
+            expected.addAll(ids("fo-", 41, 60));
+            recorder.awaitEvents(60, WAIT);
+            long allAt = System.nanoTime();
+
+            assertEquals(expected, recorder.ids(), "every event once, in publish order, nothing lost");
+            assertEquals(LongStream.rangeClosed(1, 60).boxed().toList(), recorder.seqs(), "gapless seqs 1..60, no duplicate");
+            assertEquals(1, recorder.epochs().size());
+            StreamId stream = StreamId.forUser(user);
+            assertEquals(Optional.of(Position.of(recorder.epochs().get(0), 60)), store.load(stream), "persisted");
+            assertEquals(Optional.of(Position.of(recorder.epochs().get(0), 60)),
+                    new FilePositionStore(store.file()).load(stream), "persisted on disk");
+            assertEquals(List.of(), recorder.resets);
+            Await.until("gw-b counting the client's acks", WAIT, () -> stack.count("gw-b", "notify.gateway.acks") > 0);
+            assertTrue(recorder.errors.isEmpty(), "a node death is no error: " + recorder.errors);
+            assertEquals(1, recorder.threads().size(), "callbacks on the client's one thread: " + recorder.threads());
+            ClientStats stats = client.stats();
+            System.out.printf("NotifyClientIT failover: 60/60 events exactly once in order; welcome on gw-b %d ms after "
+                            + "the kill (the reconnect was held for the 20 outage events); last event %d ms after the "
+                            + "reconnect; %s%n", TimeUnit.NANOSECONDS.toMillis(reconnectedAt - killedAt),
+                    TimeUnit.NANOSECONDS.toMillis(allAt - reconnectedAt), stats);
+        }
+    }
+
+    @Test
+    void sseModeReceivesAndResumesFromLastEventIdAcrossAClientRestart() {
+        String user = "sse-user";
+        Path positions = dir.resolve("sse-positions.txt");
+        Recorder first = new Recorder();
+        try (NotifyClient client = NotifyClient.builder()
+                .gateways(List.of(gatewayB))
+                .transport(TransportMode.SSE)
+                .token(NotifyStack.token(user, Duration.ofMinutes(10)))
+                .positionStore(new FilePositionStore(positions))
+                .listener(first)
+                .connect()) {
+            first.awaitState(ConnectionState.CONNECTED, 1, WAIT);
+            assertEquals(Optional.of(TransportMode.SSE), client.transport());
+            publish(user, ids("sse-", 1, 5));
+            first.awaitEvents(5, WAIT);
+        }
+        assertEquals(ids("sse-", 1, 5), first.ids());
+        assertEquals(ConnectionState.CLOSED, first.states.get(first.states.size() - 1));
+
+        publish(user, ids("sse-", 6, 10)); // while no client runs
+
+        Recorder second = new Recorder();
+        try (NotifyClient client = NotifyClient.builder()
+                .gateways(List.of(gatewayB))
+                .transport(TransportMode.SSE)
+                .token(NotifyStack.token(user, Duration.ofMinutes(10)))
+                .positionStore(new FilePositionStore(positions))
+                .listener(second)
+                .connect()) {
+            second.awaitEvents(5, WAIT);
+            publish(user, ids("sse-", 11, 13));
+            second.awaitEvents(8, WAIT);
+            assertEquals(Optional.of(TransportMode.SSE), client.transport());
+        }
+        List<String> expected = new ArrayList<>(ids("sse-", 6, 13));
+        assertEquals(expected, second.ids(), "resumed after sse-5 from Last-Event-ID, then live");
+        assertEquals(LongStream.rangeClosed(6, 13).boxed().toList(), second.seqs());
+        assertTrue(second.errors.isEmpty(), "errors: " + second.errors);
+    }
+}

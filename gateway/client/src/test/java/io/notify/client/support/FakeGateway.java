@@ -1,0 +1,197 @@
+package io.notify.client.support;
+
+import io.notify.schemas.protocol.WelcomeFrame;
+import io.undertow.Handlers;
+import io.undertow.Undertow;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.util.HttpString;
+import io.undertow.websockets.WebSocketConnectionCallback;
+import io.undertow.websockets.WebSocketProtocolHandshakeHandler;
+import io.undertow.websockets.core.AbstractReceiveListener;
+import io.undertow.websockets.core.BufferedTextMessage;
+import io.undertow.websockets.core.WebSocketChannel;
+import io.undertow.websockets.core.WebSockets;
+import io.undertow.websockets.core.protocol.version13.Hybi13Handshake;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A scriptable stand-in for a gateway (Undertow on port 0): each {@code /v1/ws} handshake is
+ * refused with a queued status or upgraded to {@code notify.v1} and handed to the test as a
+ * {@link Session}; each {@code /v1/sse} request is refused with a queued status or handed over as an
+ * {@link SseRequest} whose response the test writes byte by byte. For wire-level behaviour the real
+ * gateway cannot be made to show on demand (close codes, refusals, silence, a proxy without
+ * WebSocket).
+ */
+public final class FakeGateway implements AutoCloseable {
+
+    /** A refusal: HTTP status and optional Retry-After seconds. */
+    public record Refusal(int status, String retryAfter) {
+    }
+
+    /** One handshake as the gateway saw it. */
+    public record Handshake(String path, String authorization, String lastEventId, long atNanos) {
+    }
+
+    public final Queue<Refusal> wsRefusals = new ConcurrentLinkedQueue<>();
+    public final List<Handshake> handshakes = new CopyOnWriteArrayList<>();
+    private final BlockingQueue<Session> sessions = new LinkedBlockingQueue<>();
+    private final BlockingQueue<SseRequest> sseRequests = new LinkedBlockingQueue<>();
+    private final List<SseRequest> openStreams = new CopyOnWriteArrayList<>();
+    private final Undertow server;
+
+    public FakeGateway() {
+        WebSocketProtocolHandshakeHandler upgrade = new WebSocketProtocolHandshakeHandler(
+                List.of(new Hybi13Handshake(Set.of(WelcomeFrame.PROTOCOL_V1), false)),
+                (WebSocketConnectionCallback) (exchange, channel) -> sessions.add(new Session(channel)));
+        this.server = Undertow.builder()
+                .addHttpListener(0, "127.0.0.1")
+                .setHandler(Handlers.path()
+                        .addExactPath("/v1/ws", exchange -> {
+                            handshakes.add(handshake(exchange));
+                            Refusal r = wsRefusals.poll();
+                            if (r != null) {
+                                refuse(exchange, r);
+                            } else {
+                                upgrade.handleRequest(exchange);
+                            }
+                        })
+                        .addExactPath("/v1/sse", this::sse))
+                .build();
+        server.start();
+    }
+
+    public URI url() {
+        return URI.create("http://127.0.0.1:" + ((InetSocketAddress) server.getListenerInfo().get(0).getAddress()).getPort());
+    }
+
+    private static Handshake handshake(HttpServerExchange exchange) {
+        return new Handshake(exchange.getRequestPath(), exchange.getRequestHeaders().getFirst("Authorization"),
+                exchange.getRequestHeaders().getFirst("Last-Event-ID"), System.nanoTime());
+    }
+
+    private static void refuse(HttpServerExchange exchange, Refusal r) {
+        exchange.setStatusCode(r.status());
+        if (r.retryAfter() != null) {
+            exchange.getResponseHeaders().put(new HttpString("Retry-After"), r.retryAfter());
+        }
+        exchange.endExchange();
+    }
+
+    private void sse(HttpServerExchange exchange) throws InterruptedException {
+        if (exchange.isInIoThread()) {
+            exchange.dispatch(this::sse);
+            return;
+        }
+        handshakes.add(handshake(exchange));
+        exchange.setStatusCode(200);
+        exchange.getResponseHeaders().put(new HttpString("Content-Type"), "text/event-stream; charset=UTF-8");
+        exchange.startBlocking();
+        SseRequest request = new SseRequest(exchange.getRequestHeaders().getFirst("Last-Event-ID"), exchange.getOutputStream());
+        openStreams.add(request);
+        sseRequests.add(request);
+        request.ended.await(60, TimeUnit.SECONDS); // returning ends the response: the stream's end
+    }
+
+    /** The next upgraded WebSocket connection. */
+    public Session nextSession(Duration timeout) throws InterruptedException {
+        Session s = sessions.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        if (s == null) {
+            throw new AssertionError("no WebSocket connection within " + timeout.toMillis() + " ms");
+        }
+        return s;
+    }
+
+    /** True when no WebSocket connection arrives within {@code quiet} (asserting an absence). */
+    public boolean noSessionWithin(Duration quiet) throws InterruptedException {
+        return sessions.poll(quiet.toMillis(), TimeUnit.MILLISECONDS) == null;
+    }
+
+    public SseRequest nextSse(Duration timeout) throws InterruptedException {
+        SseRequest r = sseRequests.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        if (r == null) {
+            throw new AssertionError("no SSE request within " + timeout.toMillis() + " ms");
+        }
+        return r;
+    }
+
+    @Override
+    public void close() {
+        openStreams.forEach(SseRequest::end);
+        server.stop();
+    }
+
+    /** One upgraded connection: what the client sent, and the means to answer. */
+    public static final class Session {
+        private final WebSocketChannel channel;
+        private final BlockingQueue<String> received = new LinkedBlockingQueue<>();
+
+        Session(WebSocketChannel channel) {
+            this.channel = channel;
+            channel.getReceiveSetter().set(new AbstractReceiveListener() {
+                @Override
+                protected void onFullTextMessage(WebSocketChannel ch, BufferedTextMessage message) {
+                    received.add(message.getData());
+                }
+            });
+            channel.resumeReceives();
+        }
+
+        public void send(String frame) throws IOException {
+            WebSockets.sendTextBlocking(frame, channel);
+        }
+
+        public void close(int code, String reason) {
+            WebSockets.sendClose(code, reason, channel, null);
+        }
+
+        /** The next frame the client sent. */
+        public String next(Duration timeout) throws InterruptedException {
+            String f = received.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            if (f == null) {
+                throw new AssertionError("the client sent nothing within " + timeout.toMillis() + " ms");
+            }
+            return f;
+        }
+
+        public boolean isOpen() {
+            return channel.isOpen() && !channel.isCloseFrameReceived();
+        }
+    }
+
+    /** One SSE request: its Last-Event-ID, and its response body. */
+    public static final class SseRequest {
+        public final String lastEventId;
+        private final OutputStream out;
+        private final CountDownLatch ended = new CountDownLatch(1);
+
+        SseRequest(String lastEventId, OutputStream out) {
+            this.lastEventId = lastEventId;
+            this.out = out;
+        }
+
+        /** Writes raw event-stream text (lines and blank lines) and flushes it. */
+        public void write(String text) throws IOException {
+            out.write(text.getBytes(StandardCharsets.UTF_8));
+            out.flush();
+        }
+
+        /** Ends the response: the client sees the stream end. */
+        public void end() {
+            ended.countDown();
+        }
+    }
+}
