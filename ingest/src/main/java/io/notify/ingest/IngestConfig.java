@@ -5,6 +5,8 @@ import io.notify.common.config.Settings;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Everything the ingest service can be told, with defaults and bounds, read in one place.
@@ -14,6 +16,8 @@ import java.util.Map;
  * @param apiKeys producer name → API key; a request must carry one of the keys as a bearer token
  * @param createTopic create {@code notify.events} at start when missing (dev convenience; production
  *                    provisions topics with their own retention and replication)
+ * @param corsOrigins exact browser origins ({@code scheme://host[:port]}) that may call the API with
+ *                    CORS; empty (the default) turns CORS off
  */
 public record IngestConfig(
         String host,
@@ -34,13 +38,24 @@ public record IngestConfig(
         int workerThreads,
         boolean createTopic,
         int topicPartitions,
+        Set<String> corsOrigins,
         Map<String, String> producerOverrides) {
+
+    /** A browser origin as it appears in an Origin header: http(s), a host or [IPv6], an optional port. */
+    private static final Pattern ORIGIN = Pattern.compile("^https?://([A-Za-z0-9.-]+|\\[[0-9A-Fa-f:.]+])(:[0-9]{1,5})?$");
 
     public IngestConfig {
         if (apiKeys.isEmpty()) {
             throw new ConfigException("notify.ingest.api-keys", "at least one producer key is required (name:key,...)");
         }
         apiKeys = Map.copyOf(apiKeys);
+        corsOrigins = Set.copyOf(corsOrigins);
+        for (String origin : corsOrigins) {
+            if (!ORIGIN.matcher(origin).matches()) {
+                throw new ConfigException("notify.ingest.cors-origins",
+                        "'" + origin + "' is not an origin: expected scheme://host[:port], no path, no wildcard");
+            }
+        }
         producerOverrides = Map.copyOf(producerOverrides);
         if (maxBatchBytes < maxEventBytes) {
             throw new ConfigException("notify.ingest.max-batch-bytes", "must be at least notify.ingest.max-event-bytes");
@@ -67,6 +82,7 @@ public record IngestConfig(
                 s.intIn("notify.ingest.worker-threads", 16, 1, 1024),
                 s.bool("notify.topics.create", false),
                 s.intIn("notify.topics.events.partitions", 6, 1, 10_000),
+                Set.copyOf(s.list("notify.ingest.cors-origins")),
                 s.withPrefix("notify.ingest.producer."));
     }
 

@@ -6,6 +6,7 @@ import io.notify.common.http.HttpResponses;
 import io.notify.common.http.OpsEndpoints;
 import io.notify.common.http.Problem;
 import io.notify.ingest.auth.ApiKeyAuthenticator;
+import io.notify.ingest.http.CorsHandler;
 import io.notify.ingest.http.EventsHandler;
 import io.notify.ingest.idempotency.IdempotencyStore;
 import io.notify.ingest.produce.EventWriter;
@@ -75,7 +76,9 @@ public final class IngestServer implements AutoCloseable {
                         Problem.of(405, "method-not-allowed", "Method not allowed",
                                 ex.getRequestMethod() + " is not allowed on " + ex.getRequestPath())));
         OpsEndpoints.addTo(routes, readiness, registry);
-        this.graceful = new GracefulShutdownHandler(routes);
+        // CORS only when origins are configured (the dev demo page); otherwise browsers get no CORS answers at all
+        this.graceful = new GracefulShutdownHandler(
+                config.corsOrigins().isEmpty() ? routes : new CorsHandler(config.corsOrigins(), routes));
         this.undertow = Undertow.builder()
                 .addHttpListener(config.port(), config.host())
                 .setIoThreads(config.ioThreads())

@@ -24,6 +24,7 @@ import io.notify.gateway.session.SessionContext;
 import io.notify.gateway.session.SessionTable;
 import io.notify.gateway.transport.SseEndpoint;
 import io.notify.gateway.transport.WebSocketEndpoint;
+import io.notify.gateway.web.WebAssets;
 import io.notify.schemas.topic.TopicCatalog;
 import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
@@ -95,6 +96,7 @@ public final class GatewayServer implements AutoCloseable {
                 .setInvalidMethodHandler(ex -> HttpResponses.problem(ex,
                         Problem.of(405, "method-not-allowed", "Method not allowed", "use GET")));
         OpsEndpoints.addTo(routes, this::readiness, meterRegistry);
+        WebAssets.load().addTo(routes); // GET /notify.js (the browser client), / (demo page), /demo.css
         metrics.gauge("notify.gateway.ready", "1 when the node accepts handshakes", () -> readiness().ready() ? 1 : 0);
         this.undertow = Undertow.builder()
                 .addHttpListener(config.port(), config.host())

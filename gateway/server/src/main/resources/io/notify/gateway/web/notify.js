@@ -1,0 +1,514 @@
+/**
+ * notify.js: the Notify browser client for protocol notify.v1 (docs/protocol.md). It is an ES
+ * module with no dependencies and no build step, served by every gateway at /notify.js.
+ *
+ *   import { connect } from '/notify.js';
+ *   const client = connect({
+ *     gateways: ['https://gw-1.example', 'https://gw-2.example'],
+ *     token: async ({ refresh }) => (await fetch('/my/token', { cache: refresh ? 'reload' : 'default' })).text(),
+ *     onEvent: (e) => render(e),
+ *     onReset: (r) => reloadFromApi(r.stream),
+ *     onState: (state, info) => show(state, info),
+ *   });
+ *   client.close();
+ *
+ * What the client guarantees:
+ * - It tries WebSocket first. In 'auto' mode, two WebSocket attempts in a row that never reach
+ *   `welcome` make the next attempt use SSE (EventSource). SSE stays in use until it fails before
+ *   its own `welcome`.
+ * - It resumes every stream from the position it persisted: WebSocket sends `resume`, SSE passes
+ *   `lastEventId`. The position is the last durable event the application *processed*, so it is
+ *   stored only after onEvent returns.
+ * - onEvent sees each durable (stream, seq) at most once, in seq order. It never sees a seq at or
+ *   below the last one delivered. A gap makes the client reconnect and resume. Ephemeral events
+ *   pass through unchecked.
+ * - Reconnects use full-jitter backoff: the delay is random(0, min(cap, base * 2^n)), and n resets
+ *   only when a connection reaches `welcome`. Close codes are honoured (docs/protocol.md §5).
+ *   Terminal codes stop the client. 1001 (drain), 4001 (token expired: the client asks for a fresh
+ *   token) and 4008 (slow consumer) reconnect after a random 0-1 s. Each reconnect moves to the
+ *   next gateway in the list.
+ * - It answers pings, acks cumulatively (at most one ack per stream every ACK_DELAY_MS, well under
+ *   the gateway's inbound rate limit), and treats a connection with no frame for
+ *   2 * pingIntervalMs + 5 s as dead.
+ */
+
+export const PROTOCOL = 'notify.v1';
+
+/** Largest delay of a PROMPTLY reconnect (1001, 4001, 4008), which spreads a drained node's clients. */
+export const PROMPT_MAX_MS = 1000;
+/** Acks are coalesced per stream and sent at most this often. */
+export const ACK_DELAY_MS = 500;
+/** WebSocket attempts in a row that fail before `welcome`; after this many, 'auto' mode tries SSE. */
+export const WS_FAILURES_BEFORE_SSE = 2;
+
+/** Close code the client uses when it ends a connection in order to reconnect (gap, dead link, bad frame). */
+const CLIENT_RECONNECT = 4000;
+const TERMINAL = new Set([1000, 1002, 1003, 1007, 1008, 1009, 4003]);
+const PROMPT = new Set([1001, 4001, 4008]);
+const EPOCH = /^[A-Za-z0-9_-]{1,64}$/;
+const SEQ = /^[1-9][0-9]{0,15}$/;
+
+/**
+ * What to do after a WebSocket close code: 'never' (terminal), 'promptly' or 'backoff'. An unknown
+ * code, and 1006 (dropped without a close frame), back off, like CloseCode.policyFor on the server.
+ */
+export function reconnectPolicy(code) {
+  if (TERMINAL.has(code)) return 'never';
+  if (PROMPT.has(code)) return 'promptly';
+  return 'backoff';
+}
+
+/**
+ * Exponential backoff with full jitter: next() returns random(0, min(cap, base * 2^attempt)) and
+ * counts the attempt; reset() starts over. The client calls reset() only when a connection reached
+ * `welcome`, so a node that accepts TCP and then fails does not keep the delay short.
+ */
+export class Backoff {
+  constructor({ baseMs = 1000, capMs = 60000, random = Math.random } = {}) {
+    if (!(baseMs > 0) || !(capMs >= baseMs)) {
+      throw new RangeError(`backoff needs 0 < baseMs <= capMs, got base ${baseMs}, cap ${capMs}`);
+    }
+    this.baseMs = baseMs;
+    this.capMs = capMs;
+    this.random = random;
+    this.attempt = 0;
+  }
+
+  /** The upper bound of the next delay. */
+  ceiling() {
+    return Math.min(this.capMs, this.baseMs * 2 ** this.attempt);
+  }
+
+  next() {
+    const delay = this.random() * this.ceiling();
+    this.attempt = Math.min(this.attempt + 1, 64); // 2^64 * base is far past any cap
+    return delay;
+  }
+
+  reset() {
+    this.attempt = 0;
+  }
+}
+
+/** `epoch:seq`, the position string of protocol §3.1 (an SSE id, a Last-Event-ID). */
+export function formatPosition(pos) {
+  return `${pos.epoch}:${pos.seq}`;
+}
+
+/** The position in `epoch:seq`, or null when the text is not a valid position. */
+export function parsePosition(text) {
+  if (typeof text !== 'string') return null;
+  const colon = text.lastIndexOf(':');
+  const epoch = text.slice(0, colon);
+  const seq = text.slice(colon + 1);
+  if (colon < 0 || !EPOCH.test(epoch) || !SEQ.test(seq)) return null;
+  const n = Number(seq);
+  return Number.isSafeInteger(n) ? { epoch, seq: n } : null;
+}
+
+/** A position store in memory: what a test or a page without persistence uses. */
+export function memoryPositions(initial = {}) {
+  const map = new Map(Object.entries(initial));
+  return {
+    get: (stream) => (map.has(stream) ? { ...map.get(stream) } : null),
+    set: (stream, pos) => (pos ? map.set(stream, { epoch: pos.epoch, seq: pos.seq }) : map.delete(stream)),
+    entries: () => [...map.entries()].map(([stream, pos]) => ({ stream, ...pos })),
+  };
+}
+
+/**
+ * The default position store: localStorage, one key per stream (`notify.position.u:42` → `epoch:seq`).
+ * A value that does not parse counts as no position, so corrupt storage costs a replay, not a crash.
+ */
+export function localStoragePositions({ storage = globalThis.localStorage, prefix = 'notify.position.' } = {}) {
+  return {
+    get: (stream) => parsePosition(storage.getItem(prefix + stream)),
+    set: (stream, pos) => (pos ? storage.setItem(prefix + stream, formatPosition(pos)) : storage.removeItem(prefix + stream)),
+    entries: () => {
+      const out = [];
+      for (let i = 0; i < storage.length; i++) {
+        const key = storage.key(i);
+        const pos = key && key.startsWith(prefix) ? parsePosition(storage.getItem(key)) : null;
+        if (pos) out.push({ stream: key.slice(prefix.length), ...pos });
+      }
+      return out;
+    },
+  };
+}
+
+/**
+ * The dedup and ordering rule of protocol §3.2 over a position store. The last delivered position
+ * of each stream is kept in memory too, so a store that loses a write can cost a replay after a
+ * reload but never a duplicate within one page.
+ */
+export class Sequencer {
+  constructor(store) {
+    this.store = store;
+    this.last = new Map();
+  }
+
+  /** The last processed position of `stream`, or null. */
+  position(stream) {
+    if (!this.last.has(stream)) this.last.set(stream, this.store.get(stream) ?? null);
+    return this.last.get(stream);
+  }
+
+  /**
+   * 'deliver' for the next event of the stream (or the first one seen without a position),
+   * 'duplicate' for a seq at or below the position or for another epoch (the server sends a reset
+   * before an epoch change), 'gap' when events are missing in between.
+   */
+  classify(event) {
+    const pos = this.position(event.stream);
+    if (!pos) return 'deliver';
+    if (event.epoch !== pos.epoch || event.seq <= pos.seq) return 'duplicate';
+    return event.seq === pos.seq + 1 ? 'deliver' : 'gap';
+  }
+
+  /** Records `pos` (null: none) as the stream's processed position, in memory and in the store. */
+  advance(stream, pos) {
+    const value = pos ? { epoch: pos.epoch, seq: pos.seq } : null;
+    this.last.set(stream, value);
+    this.store.set(stream, value);
+  }
+}
+
+/** The `sub` and `exp` claims of a JWT, without verifying it (the gateway verifies); null if unreadable. */
+export function tokenClaims(token) {
+  try {
+    const part = String(token).split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
+    const claims = JSON.parse(atob(part + '='.repeat((4 - (part.length % 4)) % 4)));
+    return claims && typeof claims === 'object' ? claims : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A gateway base URL (http(s) or ws(s), with or without /v1/ws or /v1/sse) as scheme, host and path. */
+function gatewayBase(gateway) {
+  const url = new URL(gateway, globalThis.location ? globalThis.location.href : undefined);
+  const secure = url.protocol === 'https:' || url.protocol === 'wss:';
+  const path = url.pathname.replace(/\/v1\/(ws|sse)\/?$/, '').replace(/\/+$/, '');
+  return { secure, host: url.host, path };
+}
+
+export function webSocketUrl(gateway, token) {
+  const b = gatewayBase(gateway);
+  return `${b.secure ? 'wss' : 'ws'}://${b.host}${b.path}/v1/ws?access_token=${encodeURIComponent(token)}`;
+}
+
+export function sseUrl(gateway, token, position) {
+  const b = gatewayBase(gateway);
+  const resume = position ? `&lastEventId=${encodeURIComponent(formatPosition(position))}` : '';
+  return `${b.secure ? 'https' : 'http'}://${b.host}${b.path}/v1/sse?access_token=${encodeURIComponent(token)}${resume}`;
+}
+
+/** Starts a client; see the module comment. Returns the running {@link NotifyClient}. */
+export function connect(options) {
+  return new NotifyClient(options).start();
+}
+
+/**
+ * One logical connection to the platform: at most one transport connection at a time, replaced on
+ * every reconnect. Options (only gateways and token are required):
+ *   gateways   base URLs, tried in order and rotated on every reconnect
+ *   token      a string, or ({ refresh }) => string | Promise<string>. It is called before every
+ *              connection. refresh is true after close 4001 or when the last token's exp has passed;
+ *              then the application should return a new token, not a cached one.
+ *   positions  { get(stream) → {epoch, seq} | null, set(stream, pos | null) }; default: localStorage
+ *   onEvent(event), onReset({stream, reason, head, firstSeq}), onState(state, info), onError(error)
+ *   transport  'auto' (default), 'ws' or 'sse'
+ *   backoff    { baseMs: 1000, capMs: 60000 }
+ *   connectTimeoutMs  no `welcome` within it: the attempt counts as failed (default 15000)
+ * Injection points for tests: WebSocket, EventSource, timers { setTimeout, clearTimeout }, random.
+ */
+export class NotifyClient {
+  constructor(options) {
+    const o = options || {};
+    if (!Array.isArray(o.gateways) || o.gateways.length === 0) throw new TypeError('notify: gateways must be a non-empty array');
+    if (o.token == null) throw new TypeError('notify: token is required');
+    if (o.transport != null && !['auto', 'ws', 'sse'].includes(o.transport)) {
+      throw new TypeError(`notify: transport must be 'auto', 'ws' or 'sse', got '${o.transport}'`);
+    }
+    this.gateways = o.gateways.slice();
+    this.tokenSource = typeof o.token === 'function' ? o.token : () => o.token;
+    this.sequencer = new Sequencer(o.positions || localStoragePositions());
+    this.onEvent = o.onEvent || (() => {});
+    this.onReset = o.onReset || (() => {});
+    this.onState = o.onState || (() => {});
+    this.onError = o.onError || ((e) => console.error('notify:', e));
+    this.mode = o.transport || 'auto';
+    this.random = o.random || Math.random;
+    this.backoff = new Backoff({ ...(o.backoff || {}), random: this.random });
+    this.connectTimeoutMs = o.connectTimeoutMs ?? 15000;
+    this.WebSocketImpl = o.WebSocket || globalThis.WebSocket;
+    this.EventSourceImpl = o.EventSource || globalThis.EventSource;
+    const timers = o.timers || globalThis;
+    this.setTimer = (fn, ms) => timers.setTimeout(fn, ms);
+    this.clearTimer = (id) => timers.clearTimeout(id);
+
+    this.gatewayIndex = 0;
+    this.wsFailuresInARow = 0;
+    this.streams = null; // from the last welcome
+    this.lastToken = null;
+    this.refreshNext = false;
+    this.conn = null;
+    this.reconnectTimer = null;
+    this.stopped = false;
+    this.state = 'disconnected';
+    this.nodeId = null;
+    this.transport = null;
+  }
+
+  start() {
+    this.open();
+    return this;
+  }
+
+  /** Ends the connection for good (close code 1000); no reconnect follows. */
+  close() {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (this.reconnectTimer !== null) this.clearTimer(this.reconnectTimer);
+    this.reconnectTimer = null;
+    const conn = this.conn;
+    this.conn = null;
+    if (conn) this.teardown(conn, 1000, 'closed by client');
+    this.setState('disconnected', { code: 1000, reason: 'closed by client', terminal: true });
+  }
+
+  /** The last processed position of a stream, or null. */
+  position(stream) {
+    return this.sequencer.position(stream);
+  }
+
+  pickTransport() {
+    if (this.mode !== 'auto') return this.mode;
+    return this.wsFailuresInARow >= WS_FAILURES_BEFORE_SSE && this.EventSourceImpl ? 'sse' : 'ws';
+  }
+
+  async open() {
+    if (this.stopped) return;
+    const gateway = this.gateways[this.gatewayIndex];
+    const kind = this.pickTransport();
+    this.transport = kind;
+    this.setState('connecting', { gateway, transport: kind, attempt: this.backoff.attempt });
+    const refresh = this.refreshNext || this.tokenExpired();
+    this.refreshNext = false;
+    let token;
+    try {
+      token = await this.tokenSource({ refresh });
+      if (typeof token !== 'string' || token === '') throw new Error('the token callback returned no token');
+    } catch (e) {
+      this.onError(e);
+      if (!this.stopped) this.scheduleReconnect('backoff', { code: 1006, reason: 'no token' });
+      return;
+    }
+    if (this.stopped) return;
+    this.lastToken = token;
+    const conn = { kind, gateway, welcomed: false, socket: null, timers: {}, acks: new Map(), pingIntervalMs: 0 };
+    this.conn = conn;
+    conn.timers.connect = this.setTimer(() => this.end(conn, 1006, 'no welcome within ' + this.connectTimeoutMs + ' ms'),
+      this.connectTimeoutMs);
+    try {
+      if (kind === 'ws') this.openWebSocket(conn, token);
+      else this.openEventSource(conn, token);
+    } catch (e) {
+      this.onError(e);
+      this.end(conn, 1006, 'cannot open ' + kind);
+    }
+  }
+
+  openWebSocket(conn, token) {
+    const ws = new this.WebSocketImpl(webSocketUrl(conn.gateway, token), PROTOCOL);
+    conn.socket = ws;
+    ws.onmessage = (m) => this.onMessage(conn, m.data);
+    ws.onclose = (e) => this.end(conn, e.code, e.reason || '');
+    ws.onerror = () => {}; // always followed by close, which carries the code
+  }
+
+  openEventSource(conn, token) {
+    const stream = this.sseStream(token);
+    const es = new this.EventSourceImpl(sseUrl(conn.gateway, token, stream ? this.sequencer.position(stream) : null));
+    conn.socket = es;
+    es.onmessage = (m) => this.onMessage(conn, m.data);
+    // EventSource would retry the same node by itself; the client takes over instead (rotation,
+    // backoff, its own processed position). SSE has no close codes: a drop or a refusal is 1006.
+    es.onerror = () => this.end(conn, 1006, conn.welcomed ? 'event stream ended' : 'event stream refused or failed');
+  }
+
+  /** The one stream an SSE connection serves: the one the last welcome named, else u:<sub> of the token. */
+  sseStream(token) {
+    if (this.streams && this.streams.length > 0) return this.streams[0];
+    const claims = tokenClaims(token);
+    return claims && typeof claims.sub === 'string' ? 'u:' + claims.sub : null;
+  }
+
+  tokenExpired() {
+    const claims = this.lastToken ? tokenClaims(this.lastToken) : null;
+    return !!claims && typeof claims.exp === 'number' && claims.exp * 1000 <= Date.now() + 5000;
+  }
+
+  onMessage(conn, data) {
+    if (conn !== this.conn) return;
+    let frame;
+    try {
+      frame = JSON.parse(data);
+    } catch {
+      this.onError(new Error('notify: unreadable frame from ' + conn.gateway));
+      this.end(conn, CLIENT_RECONNECT, 'unreadable frame');
+      return;
+    }
+    if (!frame || typeof frame !== 'object') return;
+    this.armLiveness(conn);
+    switch (frame.t) {
+      case 'welcome': this.onWelcome(conn, frame); break;
+      case 'event': this.onEventFrame(conn, frame); break;
+      case 'reset': this.onResetFrame(conn, frame); break;
+      case 'ping': if (conn.kind === 'ws') this.send(conn, { t: 'pong' }); break;
+      default: break; // pong, and frame types a newer server may add (protocol §7)
+    }
+  }
+
+  onWelcome(conn, frame) {
+    conn.welcomed = true;
+    conn.pingIntervalMs = frame.pingIntervalMs || 0;
+    this.clearTimer(conn.timers.connect);
+    this.backoff.reset();
+    if (conn.kind === 'ws') this.wsFailuresInARow = 0;
+    this.streams = Array.isArray(frame.streams) ? frame.streams.slice() : [];
+    this.nodeId = frame.nodeId || null;
+    this.armLiveness(conn);
+    if (conn.kind === 'ws') {
+      const points = [];
+      for (const stream of this.streams) {
+        const pos = this.sequencer.position(stream);
+        if (pos) points.push({ stream, epoch: pos.epoch, seq: pos.seq });
+      }
+      this.send(conn, { t: 'resume', streams: points });
+    }
+    this.setState('connected', { gateway: conn.gateway, transport: conn.kind, nodeId: this.nodeId,
+      connectionId: frame.connectionId, streams: this.streams });
+  }
+
+  onEventFrame(conn, frame) {
+    if (frame.class !== 'durable') {
+      this.deliver(frame); // ephemeral: no position, never deduplicated
+      return;
+    }
+    if (typeof frame.stream !== 'string' || typeof frame.epoch !== 'string' || !Number.isSafeInteger(frame.seq) || frame.seq < 1) {
+      this.onError(new Error('notify: durable event without a valid position, ignored'));
+      return;
+    }
+    const verdict = this.sequencer.classify(frame);
+    if (verdict === 'duplicate') return;
+    if (verdict === 'gap') {
+      this.end(conn, CLIENT_RECONNECT, 'gap after seq ' + this.sequencer.position(frame.stream).seq + ' in ' + frame.stream);
+      return;
+    }
+    this.deliver(frame);
+    this.sequencer.advance(frame.stream, frame); // persisted only after the application processed it
+    if (conn === this.conn && conn.kind === 'ws') this.queueAck(conn, frame.stream, frame.seq);
+  }
+
+  deliver(frame) {
+    try {
+      this.onEvent(frame);
+    } catch (e) {
+      this.onError(e); // the event counts as processed: holding the stream back would stall it for good
+    }
+  }
+
+  onResetFrame(conn, frame) {
+    const head = frame.head && typeof frame.head.seq === 'number' ? { epoch: frame.head.epoch, seq: frame.head.seq } : null;
+    try {
+      this.onReset({ stream: frame.stream, reason: frame.reason, head, firstSeq: frame.firstSeq ?? null });
+    } catch (e) {
+      this.onError(e);
+    }
+    this.sequencer.advance(frame.stream, head);
+  }
+
+  queueAck(conn, stream, seq) {
+    conn.acks.set(stream, seq);
+    if (conn.timers.ack) return;
+    conn.timers.ack = this.setTimer(() => {
+      conn.timers.ack = null;
+      for (const [s, q] of conn.acks) this.send(conn, { t: 'ack', stream: s, seq: q });
+      conn.acks.clear();
+    }, ACK_DELAY_MS);
+  }
+
+  send(conn, frame) {
+    if (conn !== this.conn || conn.kind !== 'ws') return;
+    try {
+      conn.socket.send(JSON.stringify(frame));
+    } catch (e) {
+      this.onError(e); // the socket is closing; its close event follows
+    }
+  }
+
+  /** Protocol §4: no frame of any kind for 2 × pingIntervalMs + 5 s means the connection is dead. */
+  armLiveness(conn) {
+    if (!conn.welcomed || !conn.pingIntervalMs) return;
+    if (conn.timers.liveness) this.clearTimer(conn.timers.liveness);
+    const silence = 2 * conn.pingIntervalMs + 5000;
+    conn.timers.liveness = this.setTimer(() => this.end(conn, 1006, 'no frame for ' + silence + ' ms'), silence);
+  }
+
+  /** The connection is over (closed by the server, failed, or given up by the client): decide what next. */
+  end(conn, code, reason) {
+    if (conn !== this.conn) return;
+    this.conn = null;
+    this.teardown(conn, CLIENT_RECONNECT, reason);
+    if (!conn.welcomed) {
+      if (conn.kind === 'ws') this.wsFailuresInARow++;
+      else this.wsFailuresInARow = 0; // SSE failed too: WebSocket gets its chances again
+    }
+    const policy = reconnectPolicy(code);
+    if (policy === 'never') {
+      this.stopped = true;
+      this.setState('disconnected', { gateway: conn.gateway, transport: conn.kind, code, reason, terminal: true });
+      return;
+    }
+    if (code === 4001) this.refreshNext = true;
+    this.gatewayIndex = (this.gatewayIndex + 1) % this.gateways.length;
+    this.scheduleReconnect(policy, { gateway: conn.gateway, transport: conn.kind, code, reason });
+  }
+
+  scheduleReconnect(policy, info) {
+    const attempt = this.backoff.attempt;
+    const delayMs = policy === 'promptly' ? this.random() * PROMPT_MAX_MS : this.backoff.next();
+    this.setState('disconnected', { ...info, delayMs, attempt, terminal: false });
+    this.reconnectTimer = this.setTimer(() => {
+      this.reconnectTimer = null;
+      this.open();
+    }, delayMs);
+  }
+
+  teardown(conn, code, reason) {
+    for (const id of Object.values(conn.timers)) if (id) this.clearTimer(id);
+    conn.timers = {};
+    const s = conn.socket;
+    if (!s) return;
+    s.onmessage = null;
+    s.onclose = null;
+    s.onerror = null;
+    try {
+      if (conn.kind === 'ws') s.close(code, String(reason).slice(0, 100));
+      else s.close();
+    } catch {
+      try { s.close(); } catch { /* already closed */ }
+    }
+  }
+
+  setState(state, info) {
+    this.state = state;
+    if (state !== 'connected') this.nodeId = null;
+    try {
+      this.onState(state, info || {});
+    } catch (e) {
+      this.onError(e);
+    }
+  }
+}

@@ -1,0 +1,123 @@
+package io.notify.e2e.browser;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.notify.devstack.Infra;
+import io.notify.devstack.NotifyInfraExtension;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The demo page in real headless Chromium against the whole platform: the page connects to gateway
+ * A; an event published through the page's own form (ingest with CORS) and one published by a
+ * service appear; A stops abruptly; the page moves to gateway B by itself and shows the events
+ * published meanwhile and after, in order, each once. Then A comes back, the page reloads from it and
+ * resumes from the position it persisted in localStorage. Skipped where the Debian chromium package
+ * is not installed.
+ */
+@ExtendWith(NotifyInfraExtension.class)
+class DemoPageIT {
+
+    private static final String USER = "42";
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final String FEED = "[...document.querySelectorAll('#feed li[data-kind=event]')]";
+
+    @ParameterizedTest(name = "transport={0}")
+    @ValueSource(strings = {"ws", "sse"})
+    @Timeout(150)
+    void pageFollowsItsUserAcrossANodeStopWithoutLossOrDuplicates(String transport, Infra infra, @TempDir Path dir)
+            throws Exception {
+        Assumptions.assumeTrue(Chromium.installed(), Chromium.BINARY + " not installed (apt-get install chromium): skipped");
+        String user = USER;
+        try (BrowserStack stack = new BrowserStack(infra, dir, List.of("gw-a", "gw-b"));
+             Chromium chromium = Chromium.launch(dir.resolve("chromium"));
+             DevToolsPage page = chromium.open(stack.demoUrl("gw-a", stack.token(user), transport))) {
+
+            page.waitFor("the page connects to gw-a over " + transport, connectedTo("gw-a", transport), WAIT);
+
+            // 1. published by the page itself, through ingest (CORS); ingest chose the id
+            page.evaluate("document.getElementById('pub-text').value = 'from the page';"
+                    + "document.querySelector('#publish-form button[type=submit]').click()");
+            page.waitFor("ingest accepts the page's event", "document.getElementById('pub-result').textContent.startsWith('accepted: ')", WAIT);
+            String fromPage = page.text("document.getElementById('pub-result').textContent.split(' ')[1]");
+            List<String> expected = new ArrayList<>(List.of(fromPage));
+            awaitFeed(page, stack, expected);
+
+            // 2. published by a service
+            stack.publish(user, "e2");
+            expected.add("e2");
+            awaitFeed(page, stack, expected);
+
+            // 3. gw-a dies without a drain: the browser sees its connection drop
+            stack.gateway("gw-a").stop();
+            page.waitFor("the page notices gw-a is gone", "!(" + connectedTo("gw-a", transport) + ")", WAIT);
+            stack.publish(user, "e3");
+            stack.publish(user, "e4");
+            expected.addAll(List.of("e3", "e4"));
+
+            // 4. it reconnects to gw-b by itself and catches up, then gets live events there
+            page.waitFor("the page reconnects to gw-b", connectedTo("gw-b", transport), WAIT);
+            stack.publish(user, "e5");
+            expected.add("e5");
+            awaitFeed(page, stack, expected);
+            assertEquals(List.of(1, 2, 3, 4, 5), seqs(page), "seqs in order, none repeated");
+            assertEquals("gw-b", page.text(FEED + ".at(-1).dataset.node"));
+            assertEquals("5", page.text("document.querySelector('#positions tr[data-stream=\"u:" + user + "\"] td:last-child').textContent"),
+                    "the positions table shows the last processed seq");
+            page.screenshot(Path.of("target", "demo-page-" + transport + ".png"));
+
+            // 5. gw-a comes back; the page (served by gw-a) reloads with an empty feed and resumes from the
+            //    position it persisted in localStorage: only events after e6 arrive
+            stack.publish(user, "e6");
+            awaitFeed(page, stack, List.of(fromPage, "e2", "e3", "e4", "e5", "e6"));
+            stack.restart("gw-a");
+            page.reload();
+            stack.publish(user, "e7");
+            page.waitFor("the reloaded page connects to gw-a", connectedTo("gw-a", transport), WAIT);
+            stack.publish(user, "e8");
+            awaitFeed(page, stack, List.of("e7", "e8"));
+            assertEquals(List.of(7, 8), seqs(page));
+        }
+    }
+
+    private static String connectedTo(String nodeId, String transport) {
+        return "document.getElementById('state').dataset.state === 'connected'"
+                + " && document.getElementById('node').textContent === '" + nodeId + "'"
+                + " && document.getElementById('transport').textContent === '" + transport + "'";
+    }
+
+    /** Waits until the feed holds at least {@code ids.size()} events, then asserts it is exactly {@code ids}. */
+    private static void awaitFeed(DevToolsPage page, BrowserStack stack, List<String> ids) {
+        try {
+            page.waitFor("the feed shows " + ids, FEED + ".length >= " + ids.size(), WAIT);
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "\nserver side:\n" + stack.diagnostics(USER), e);
+        }
+        assertEquals(ids, feedIds(page), "feed, in order, each once\n" + page.describe());
+    }
+
+    private static List<String> feedIds(DevToolsPage page) {
+        List<String> ids = new ArrayList<>();
+        for (JsonNode id : page.evaluate(FEED + ".map(li => li.dataset.id)")) {
+            ids.add(id.asText());
+        }
+        return ids;
+    }
+
+    private static List<Integer> seqs(DevToolsPage page) {
+        List<Integer> seqs = new ArrayList<>();
+        for (JsonNode seq : page.evaluate(FEED + ".map(li => Number(li.dataset.seq))")) {
+            seqs.add(seq.asInt());
+        }
+        return seqs;
+    }
+}
