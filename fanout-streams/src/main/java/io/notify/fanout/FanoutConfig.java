@@ -112,7 +112,7 @@ public record FanoutConfig(
                 s.intIn("notify.fanout.threads", 1, 1, 64),
                 s.longIn("notify.fanout.cache-max-bytes", 10L * 1024 * 1024, 0, 64L * 1024 * 1024 * 1024),
                 Path.of(s.string("notify.fanout.state-dir", Path.of(System.getProperty("java.io.tmpdir"), "notify-fanout").toString())),
-                s.duration("notify.fanout.route-timeout", Duration.ofMillis(50), Duration.ofMillis(1), Duration.ofSeconds(10)),
+                s.duration("notify.fanout.route-timeout", Duration.ofMillis(250), Duration.ofMillis(1), Duration.ofSeconds(10)),
                 s.intIn("notify.fanout.stream-partitions", 0, 0, 10_000),
                 s.duration("notify.fanout.node-topics.refresh-interval", Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofHours(1)),
                 s.duration("notify.fanout.node-topics.check-timeout", Duration.ofSeconds(1), Duration.ofMillis(10), Duration.ofSeconds(30)),

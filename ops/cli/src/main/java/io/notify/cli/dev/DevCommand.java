@@ -71,6 +71,9 @@ public final class DevCommand implements Callable<Integer> {
                 A client token for user 42 (12 h):
                   %s
 
+                The demo page (live feed, connection state, publish form):
+                  %s
+
                 Publish an event to user 42:
                   curl -s http://localhost:%d/v1/events -H 'Authorization: Bearer %s' \\
                     -H 'Content-Type: application/json' \\
@@ -79,10 +82,21 @@ public final class DevCommand implements Callable<Integer> {
                 Ctrl-C stops everything (gateways drain first).
                 """, (System.nanoTime() - start) / 1e9, dataDir.toAbsolutePath(), platform.bootstrapServers(),
                 platform.redisUri(), platform.ingestPort(), DevKeys.PRODUCER_KEY, platform.queryPort(),
-                gatewayLines(platform.gatewayPorts()), token, platform.ingestPort(), DevKeys.PRODUCER_KEY);
+                gatewayLines(platform.gatewayPorts()), token, demoUrl(platform, token), platform.ingestPort(),
+                DevKeys.PRODUCER_KEY);
         System.out.flush();
         stopped.await();
         return 0;
+    }
+
+    private static String demoUrl(LocalPlatform platform, String token) {
+        List<Integer> ports = platform.gatewayPorts();
+        StringBuilder gateways = new StringBuilder();
+        for (int p : ports) {
+            gateways.append(gateways.length() == 0 ? "" : ",").append("http://localhost:").append(p);
+        }
+        return "http://localhost:" + ports.get(0) + "/?token=" + token + "&gateways=" + gateways
+                + "&ingest=http://localhost:" + platform.ingestPort() + "&key=" + DevKeys.PRODUCER_KEY;
     }
 
     private static String gatewayLines(List<Integer> ports) {
