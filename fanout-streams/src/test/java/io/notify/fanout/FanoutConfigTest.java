@@ -29,7 +29,7 @@ class FanoutConfigTest {
         assertEquals(Duration.ofMillis(100), c.commitInterval());
         assertEquals(FanoutConfig.ProcessingGuarantee.EXACTLY_ONCE_V2, c.processingGuarantee());
         assertEquals(0, c.standbyReplicas());
-        assertEquals(Duration.ofMillis(50), c.routeTimeout());
+        assertEquals(Duration.ofMillis(250), c.routeTimeout());
         assertEquals(10L * 1024 * 1024, c.cacheMaxBytes());
         assertEquals(8090, c.queryPort());
     }
