@@ -117,6 +117,24 @@ class FanoutQueryIT {
                 }
                 assertEquals(400, results.get(USERS).get("error").get("status").asInt());
             }
+            // Events carrying java.time values (occurredAt) come back intact, single and batch.
+            publisher.publish(new EventEnvelope("q-when", "q.when", io.notify.schemas.event.Recipients.users("user-when"),
+                    null, null, java.time.OffsetDateTime.parse("2026-11-29T10:15:30.123+01:00"), null, "orders"))
+                    .get(30, TimeUnit.SECONDS);
+            FanoutCrashIT.readLog(infra, topics, USERS * PER_USER + 1, Duration.ofSeconds(60));
+            for (int port : new int[] {a.queryPort(), b.queryPort()}) {
+                JsonNode when = get(port, "/v1/streams/u:user-when/events?after=0");
+                assertEquals("2026-11-29T10:15:30.123+01:00", when.get("events").get(0).get("occurredAt").asText());
+                assertEquals("orders", when.get("events").get(0).get("source").asText());
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(
+                                URI.create("http://127.0.0.1:" + port + "/v1/streams:events"))
+                        .header("Content-Type", "application/json").timeout(Duration.ofSeconds(10))
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"requests\":[{\"stream\":\"u:user-when\"}]}")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, r.statusCode(), r.body());
+                assertEquals("2026-11-29T10:15:30.123+01:00", NotifyJson.mapper().readTree(r.body())
+                        .get("results").get(0).get("events").get(0).get("occurredAt").asText());
+            }
             HttpResponse<String> bad = http.send(HttpRequest.newBuilder(
                     URI.create("http://127.0.0.1:" + a.queryPort() + "/v1/streams/u:x/events?after=abc")).build(),
                     HttpResponse.BodyHandlers.ofString());

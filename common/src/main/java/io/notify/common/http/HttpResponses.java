@@ -1,8 +1,7 @@
 package io.notify.common.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.notify.schemas.NotifyJson;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
 import io.undertow.util.HttpString;
@@ -15,7 +14,6 @@ import java.nio.ByteBuffer;
 public final class HttpResponses {
 
     public static final HttpString RETRY_AFTER = new HttpString("Retry-After");
-    private static final ObjectMapper JSON = JsonMapper.builder().build();
 
     private HttpResponses() {
     }
@@ -43,7 +41,8 @@ public final class HttpResponses {
     private static void send(HttpServerExchange exchange, int status, String contentType, Object body) {
         byte[] bytes;
         try {
-            bytes = JSON.writeValueAsBytes(body);
+            // The wire contract's mapper: java.time values, NON_NULL — the same JSON as on the topics.
+            bytes = NotifyJson.mapper().writeValueAsBytes(body);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot serialize response body " + body.getClass().getName(), e);
         }

@@ -207,7 +207,12 @@ public final class QueryHandlers {
         ex.dispatch(SameThreadExecutor.INSTANCE, () -> CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new))
                 .whenComplete((v, error) -> {
                     metrics.request("batch", remote.isEmpty() ? "ok" : "forwarded", start);
-                    HttpResponses.json(ex, 200, new BatchResponse(List.of(results)));
+                    try {
+                        HttpResponses.json(ex, 200, new BatchResponse(List.of(results)));
+                    } catch (RuntimeException e) {
+                        // Never leave a batch unanswered: a failure here is ours, say so.
+                        HttpResponses.problem(ex, Problem.of(500, "internal", "Internal error", e.toString()));
+                    }
                 }));
     }
 
