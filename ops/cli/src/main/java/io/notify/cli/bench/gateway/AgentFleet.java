@@ -1,0 +1,182 @@
+package io.notify.cli.bench.gateway;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Several {@link LoadAgent} processes, each holding a contiguous slice of the clients, so that no
+ * process comes near the 20,000 open files limit: commands go to all, replies are gathered. Clients
+ * spread over {@code 127.0.0.2 .. 127.0.0.(1+n)} source addresses (by client index), so no
+ * (source, destination) pair runs out of its ~28k ephemeral ports.
+ */
+final class AgentFleet implements AutoCloseable {
+
+    /** Clients {@code first .. first+count-1}. */
+    record Slice(int first, int count) {
+    }
+
+    private final List<Slice> slices;
+    private final List<AgentProcess> agents = new ArrayList<>();
+
+    private AgentFleet(List<Slice> slices) {
+        this.slices = slices;
+    }
+
+    /** Splits {@code total} clients into slices of at most {@code perAgent}, as even as possible. */
+    static List<Slice> split(int total, int perAgent) {
+        int n = Math.max(1, (total + perAgent - 1) / perAgent);
+        List<Slice> out = new ArrayList<>();
+        int first = 0;
+        for (int i = 0; i < n; i++) {
+            int count = total / n + (i < total % n ? 1 : 0);
+            out.add(new Slice(first, count));
+            first += count;
+        }
+        return out;
+    }
+
+    /** How many of each slice's first clients make {@code wanted} overall, proportionally. */
+    static int[] shares(int wanted, List<Slice> slices) {
+        int total = slices.stream().mapToInt(Slice::count).sum();
+        int[] out = new int[slices.size()];
+        int given = 0;
+        for (int i = 0; i < out.length; i++) {
+            out[i] = i == out.length - 1 ? wanted - given : (int) ((long) wanted * slices.get(i).count() / total);
+            out[i] = Math.max(0, Math.min(out[i], slices.get(i).count()));
+            given += out[i];
+        }
+        return out;
+    }
+
+    static List<String> sourceAddresses(int n) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add("127.0." + ((2 + i) / 256) + "." + ((2 + i) % 256));
+        }
+        return out;
+    }
+
+    /**
+     * Starts the agents and waits until each has minted its tokens.
+     *
+     * @param positions file of "index epoch seq" lines, or null for clients without positions
+     */
+    static AgentFleet start(String host, int port, String transport, Path work, int clients, int perAgent,
+                            List<String> sources, Path positions, Duration lifetime, String heap) throws IOException, InterruptedException {
+        AgentFleet fleet = new AgentFleet(split(clients, perAgent));
+        try {
+            int i = 0;
+            for (Slice s : fleet.slices) {
+                fleet.agents.add(AgentProcess.start(List.of("-Xmx" + heap, "-XX:+UseParallelGC", "-Xss512k"),
+                        List.of(host, Integer.toString(port), transport, work.toString(), Integer.toString(s.first()),
+                                Integer.toString(s.count()), String.join(",", sources),
+                                positions == null ? "-" : positions.toString(), Long.toString(lifetime.toSeconds())),
+                        work.resolve("agent-" + (i++) + ".log")));
+            }
+            for (AgentProcess a : fleet.agents) {
+                a.await("ready", Duration.ofSeconds(120));
+            }
+            return fleet;
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            fleet.close();
+            throw e;
+        }
+    }
+
+    int size() {
+        return agents.size();
+    }
+
+    List<Slice> slices() {
+        return slices;
+    }
+
+    /** Connects the first {@code wanted} clients overall (those not connected yet) at {@code rate}/s in total. */
+    List<PhaseReport> open(int wanted, double rate, int maxPendingPerAgent, Duration bound) throws IOException, InterruptedException {
+        int[] share = shares(wanted, slices);
+        for (int i = 0; i < agents.size(); i++) {
+            double r = wanted == 0 ? rate : rate * share[i] / wanted;
+            agents.get(i).send("open " + share[i] + " " + r + " " + maxPendingPerAgent + " " + bound.toMillis());
+        }
+        return gather("opened", bound.plusSeconds(30));
+    }
+
+    /** Every client reconnects at {@code t0EpochMs} plus a random delay below {@code jitter}, resuming its position. */
+    List<PhaseReport> storm(long t0EpochMs, Duration jitter, int replay, Duration bound) throws IOException, InterruptedException {
+        for (AgentProcess a : agents) {
+            a.send("storm " + t0EpochMs + " " + jitter.toMillis() + " " + replay + " " + bound.toMillis());
+        }
+        return gather("storm", bound.plusMillis(Math.max(0, t0EpochMs - System.currentTimeMillis())).plusSeconds(30));
+    }
+
+    /** Closes every connection; returns how many were open. */
+    long closeAll() throws IOException, InterruptedException {
+        for (AgentProcess a : agents) {
+            a.send("close");
+        }
+        long n = 0;
+        for (AgentProcess a : agents) {
+            n += Long.parseLong(a.await("closed", Duration.ofSeconds(60)));
+        }
+        return n;
+    }
+
+    List<LoadAgent.Counts> counts() throws IOException, InterruptedException {
+        for (AgentProcess a : agents) {
+            a.send("counts");
+        }
+        List<LoadAgent.Counts> out = new ArrayList<>();
+        for (AgentProcess a : agents) {
+            out.add(a.awaitJson("counts", LoadAgent.Counts.class, Duration.ofSeconds(30)));
+        }
+        return out;
+    }
+
+    /** Per-client check after publishing {@code published} events, event n to client n % modulus. */
+    List<LoadAgent.Verified> verify(long published, int modulus) throws IOException, InterruptedException {
+        for (AgentProcess a : agents) {
+            a.send("verify " + published + " " + modulus);
+        }
+        List<LoadAgent.Verified> out = new ArrayList<>();
+        for (AgentProcess a : agents) {
+            out.add(a.awaitJson("verified", LoadAgent.Verified.class, Duration.ofSeconds(30)));
+        }
+        return out;
+    }
+
+    private List<PhaseReport> gather(String prefix, Duration bound) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + bound.toNanos();
+        List<PhaseReport> out = new ArrayList<>();
+        for (AgentProcess a : agents) {
+            Duration left = Duration.ofNanos(Math.max(1, deadline - System.nanoTime()));
+            out.add(a.awaitJson(prefix, PhaseReport.class, left));
+        }
+        return out;
+    }
+
+    /** Sum of the agents' latest progress lines. */
+    AgentProcess.Progress progress() {
+        long open = 0;
+        long done = 0;
+        long failed = 0;
+        long rejected = 0;
+        long events = 0;
+        for (AgentProcess a : agents) {
+            AgentProcess.Progress p = a.progress();
+            open += p.open();
+            done += p.done();
+            failed += p.failed();
+            rejected += p.rejected();
+            events += p.events();
+        }
+        return new AgentProcess.Progress(open, done, failed, rejected, events);
+    }
+
+    @Override
+    public void close() {
+        agents.forEach(AgentProcess::close);
+    }
+}

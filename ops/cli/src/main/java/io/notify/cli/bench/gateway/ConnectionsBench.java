@@ -1,0 +1,222 @@
+package io.notify.cli.bench.gateway;
+
+import io.notify.cli.bench.LatencySummary;
+import io.notify.common.config.Settings;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code notifyctl bench connections}: idle connections held by ONE gateway node (its own JVM) and
+ * what each costs it: heap after a full GC and RSS, sampled from outside (jcmd, /proc) at a
+ * baseline (after a warm-up), at half the target and at the target; plus the ramp rate and,
+ * optionally, delivered events/s to all the connected clients. Load agents are separate JVMs.
+ */
+@Command(name = "connections", mixinStandardHelpOptions = true,
+        description = "Idle WebSocket/SSE connections on one gateway node: heap and RSS per connection, ramp rate.")
+public final class ConnectionsBench implements Callable<Integer> {
+
+    @Option(names = "--target", description = "Connections to hold (default: ${DEFAULT-VALUE}; capped by the gateway's open-files limit).",
+            defaultValue = "15000")
+    int target;
+
+    @Option(names = "--rate", description = "Ramp rate, new connections/s in total (default: ${DEFAULT-VALUE}).", defaultValue = "2000")
+    double rate;
+
+    @Option(names = "--transport", description = "ws or sse (default: ${DEFAULT-VALUE}).", defaultValue = "ws")
+    String transport;
+
+    @Option(names = "--warmup", description = "Connections opened and closed before the baseline (default: ${DEFAULT-VALUE}).",
+            defaultValue = "500")
+    int warmup;
+
+    @Option(names = "--clients-per-agent", description = "Most clients per load-agent JVM (default: ${DEFAULT-VALUE}).",
+            defaultValue = "8000")
+    int perAgent;
+
+    @Option(names = "--source-addresses", description = "Client source addresses 127.0.0.2.. (default: ${DEFAULT-VALUE}).",
+            defaultValue = "8")
+    int sourceAddresses;
+
+    @Option(names = "--max-pending", description = "Handshakes in flight per agent (default: ${DEFAULT-VALUE}).", defaultValue = "500")
+    int maxPending;
+
+    @Option(names = "--gateway-heap", description = "-Xmx of the gateway JVM (default: ${DEFAULT-VALUE}).", defaultValue = "1g")
+    String gatewayHeap;
+
+    @Option(names = "--deliver-rate", description = "If > 0: then publish events/s to the connected users (default: ${DEFAULT-VALUE}).",
+            defaultValue = "0")
+    double deliverRate;
+
+    @Option(names = "--deliver-duration", description = "How long to publish (default: ${DEFAULT-VALUE}).", defaultValue = "10s")
+    String deliverDuration;
+
+    @Option(names = "--hold", description = "Keep the connections this long after measuring (default: ${DEFAULT-VALUE}).",
+            defaultValue = "0s")
+    String hold;
+
+    @Option(names = "--out", description = "Results folder (default: ${DEFAULT-VALUE}).", defaultValue = "results")
+    Path out;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!transport.equals("ws") && !transport.equals("sse")) {
+            return usage("--transport must be ws or sse");
+        }
+        if (target < 2 || rate <= 0 || perAgent < 1 || perAgent > 19_000 || sourceAddresses < 1 || sourceAddresses > 250
+                || maxPending < 1) {
+            return usage("--target >= 2, --rate > 0, --clients-per-agent 1..19000 (20k open files per process), "
+                    + "--max-pending >= 1, --source-addresses 1..250");
+        }
+        if ((double) target / sourceAddresses > 25_000) {
+            return usage("--source-addresses: at most ~28k ephemeral ports per source address; use more addresses");
+        }
+        if (deliverRate > 0 && transport.equals("sse")) {
+            return usage("--deliver-rate counts WebSocket event frames; use --transport ws");
+        }
+        Duration deliverFor = Settings.parseDurationArg("--deliver-duration", deliverDuration);
+        Duration holdFor = Settings.parseDurationArg("--hold", hold);
+        Duration rampBound = Duration.ofSeconds((long) (target / rate * 10) + 60);
+        Path work = Files.createTempDirectory("notify-bench-connections-");
+        List<String> notes = new ArrayList<>();
+        System.err.println("bench connections: work dir " + work);
+        try (GatewayStack stack = GatewayStack.start(new GatewayStack.Options(gatewayHeap, 1_000_000, 1_000_000, work),
+                s -> System.err.println("bench connections: " + s))) {
+            long pid = stack.gatewayPid();
+            long limit = ProcessMemory.openFilesLimit(pid);
+            long cap = limit < 0 ? Long.MAX_VALUE : limit - ProcessMemory.openFiles(pid) - 300;
+            if (target > cap) {
+                notes.add("target " + target + " capped to " + cap + " by the gateway's open-files limit " + limit
+                        + " (one process holds at most ~19.9k sockets here; see INFRA-NOTES)");
+                target = (int) cap;
+            }
+            warmup = Math.min(warmup, target);
+            List<String> sources = AgentFleet.sourceAddresses(sourceAddresses);
+            Duration lifetime = rampBound.multipliedBy(3).plus(deliverFor).plus(holdFor).plusSeconds(900);
+            System.err.printf("bench connections: %d load agents (JVMs), %d clients, sources %s..%s%n",
+                    AgentFleet.split(target, perAgent).size(), target, sources.get(0), sources.get(sources.size() - 1));
+            try (AgentFleet fleet = AgentFleet.start("127.0.0.1", stack.gatewayPort(), transport, work, target, perAgent,
+                    sources, null, lifetime, "512m")) {
+                List<BenchMath.Ramp> ramps = new ArrayList<>();
+                ramps.add(ramp(fleet, warmup, rampBound, "warm-up"));
+                fleet.closeAll();
+                List<ConnectionsReport.Checkpoint> points = new ArrayList<>();
+                points.add(checkpoint(stack, "baseline", 0));
+                ramps.add(ramp(fleet, target / 2, rampBound, "ramp to half"));
+                points.add(checkpoint(stack, "half", ramps.get(1).established()));
+                ramps.add(ramp(fleet, target, rampBound, "ramp to target"));
+                points.add(checkpoint(stack, "target", ramps.get(1).established() + ramps.get(2).established()));
+                ConnectionsReport.Delivery delivery = deliverRate > 0 ? deliver(stack, fleet, deliverFor) : null;
+                if (holdFor.toMillis() > 0) {
+                    System.err.println("bench connections: holding for " + holdFor);
+                    Thread.sleep(holdFor.toMillis()); // the --hold the user asked for
+                }
+                long held = (long) stack.gatewayMetrics().sum("notify_gateway_connections");
+                double rampSeconds = ramps.get(1).seconds() + ramps.get(2).seconds();
+                notes.add("heap = sum of 'used' in jcmd GC.heap_info after two jcmd GC.run (G1, -Xmx" + gatewayHeap
+                        + "); RSS = VmRSS of /proc/<gateway pid>/status; connections = the gateway's own gauge");
+                notes.add("kernel socket buffers are not in RSS; 'tcp mem' is /proc/net/sockstat TCP mem: machine-wide "
+                        + "(every process on the box, both ends of each loopback connection), for information only");
+                ConnectionsReport report = new ConnectionsReport("connections", Instant.now(), ResultFiles.machine(),
+                        settings(sources, lifetime), points, ramps,
+                        BenchMath.rate(ramps.get(1).established() + ramps.get(2).established(), rampSeconds),
+                        ConnectionsReport.PerConnection.of(points.get(0), points.get(1), points.get(2)), delivery, held, notes);
+                report.print(System.out);
+                System.err.println("wrote " + ResultFiles.write(out, "connections", report.at(), report));
+            }
+        } catch (Exception e) {
+            System.err.println("bench connections failed: " + e.getMessage() + "\n  logs kept in " + work);
+            return 1;
+        }
+        ResultFiles.deleteTree(work);
+        return 0;
+    }
+
+    private BenchMath.Ramp ramp(AgentFleet fleet, int wanted, Duration bound, String label) throws Exception {
+        System.err.printf("bench connections: %s: %,d connections at %,.0f/s%n", label, wanted, rate);
+        List<PhaseReport> reports;
+        try (ProgressLine p = ProgressLine.every(Duration.ofSeconds(2), () -> {
+            AgentProcess.Progress g = fleet.progress();
+            return String.format("%s: %,d open, %,d established this phase, %,d failed attempts, %,d rejected",
+                    label, g.open(), g.done(), g.failed(), g.rejected());
+        })) {
+            reports = fleet.open(wanted, rate, maxPending, bound);
+        }
+        BenchMath.Ramp r = BenchMath.ramp(reports);
+        System.err.printf("bench connections: %s: %,d/%,d established in %.1f s (%,.0f/s), failures %s%n", label,
+                r.established(), r.clients(), r.seconds(), r.connectionsPerSecond(), r.failures());
+        return r;
+    }
+
+    private ConnectionsReport.Checkpoint checkpoint(GatewayStack stack, String label, long expected) throws Exception {
+        long held = stack.awaitGatewayConnections(expected, Duration.ofSeconds(60));
+        ProcessMemory.Sample s = ProcessMemory.sample(stack.gatewayPid());
+        System.err.printf("bench connections: %s: %,d connections, heap %.1f MB, RSS %.1f MB, %,d fds%n", label, held,
+                s.heapUsedBytes() / 1048576.0, s.rssBytes() / 1048576.0, s.openFiles());
+        return new ConnectionsReport.Checkpoint(label, held, s.heapUsedBytes(), s.heapCommittedBytes(), s.rssBytes(),
+                s.openFiles(), s.tcpMemPages());
+    }
+
+    private ConnectionsReport.Delivery deliver(GatewayStack stack, AgentFleet fleet, Duration duration) throws Exception {
+        System.err.printf("bench connections: delivering %,.0f events/s for %s to %,d users%n", deliverRate, duration, target);
+        long published;
+        try (EventPublisher pub = new EventPublisher(stack.bootstrapServers(), stack.topics().events().name());
+             ProgressLine p = ProgressLine.every(Duration.ofSeconds(2),
+                     () -> String.format("delivery: %,d event frames received", fleet.progress().events()))) {
+            published = pub.publishPaced(deliverRate, duration, i -> BenchUsers.user(i % target), "gd");
+            long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+            while (received(fleet.counts()) < published && System.nanoTime() - deadline < 0) {
+                Thread.sleep(500); // poll interval of a bounded wait for the last deliveries
+            }
+        }
+        List<LoadAgent.Counts> counts = fleet.counts();
+        long first = counts.stream().filter(c -> c.events() > 0).mapToLong(LoadAgent.Counts::firstMs).min().orElse(0);
+        long last = counts.stream().mapToLong(LoadAgent.Counts::lastMs).max().orElse(0);
+        double seconds = (last - first) / 1000.0;
+        long got = received(counts);
+        List<LoadAgent.Verified> checks = fleet.verify(published, target);
+        List<Integer> shortClients = new ArrayList<>();
+        checks.forEach(v -> shortClients.addAll(v.shortClients()));
+        return new ConnectionsReport.Delivery(deliverRate, published, got, seconds, BenchMath.rate(got, seconds),
+                counts.stream().mapToLong(LoadAgent.Counts::droppedOutsidePhases).sum(),
+                counts.stream().map(LoadAgent.Counts::latencyMs).toList(),
+                checks.stream().mapToLong(LoadAgent.Verified::missing).sum(),
+                checks.stream().mapToLong(LoadAgent.Verified::extra).sum(),
+                checks.stream().mapToLong(LoadAgent.Verified::duplicates).sum(), shortClients);
+    }
+
+    private static long received(List<LoadAgent.Counts> counts) {
+        return counts.stream().mapToLong(LoadAgent.Counts::events).sum();
+    }
+
+    private Map<String, Object> settings(List<String> sources, Duration lifetime) {
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("target", target);
+        s.put("transport", transport);
+        s.put("rate", rate);
+        s.put("warmup", warmup);
+        s.put("loadAgents", AgentFleet.split(target, perAgent).size());
+        s.put("clientsPerAgent", perAgent);
+        s.put("sourceAddresses", sources);
+        s.put("maxPendingPerAgent", maxPending);
+        s.put("gatewayJvm", "-Xmx" + gatewayHeap + " -XX:+UseG1GC; handshake-rate 1000000/s (raised for the bench)");
+        s.put("agentJvm", "-Xmx512m -XX:+UseParallelGC, one selector thread, lifetime bound " + lifetime);
+        s.put("deliverRate", deliverRate);
+        s.put("deliverDuration", deliverDuration);
+        s.put("hold", hold);
+        return s;
+    }
+
+    private static int usage(String message) {
+        System.err.println(message);
+        return 2;
+    }
+}

@@ -1,0 +1,96 @@
+package io.notify.cli.bench.gateway;
+
+import io.notify.cli.bench.LatencySummary;
+import java.io.PrintStream;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The results of {@code bench connections}: memory samples of the gateway process at each
+ * checkpoint, the ramps, the per-connection costs derived from them, the optional delivery run,
+ * and notes on what the numbers do and do not include.
+ */
+record ConnectionsReport(String scenario, Instant at, Map<String, Object> machine, Map<String, Object> settings,
+                         List<Checkpoint> checkpoints, List<BenchMath.Ramp> ramps, double rampConnectionsPerSecond,
+                         PerConnection perConnection, Delivery delivery, long heldAtEnd, List<String> notes) {
+
+    static final double GOAL_HEAP_BYTES = 2048;
+    static final double GOAL_RSS_BYTES = 8192;
+
+    /** The gateway process at one point: connections by its own gauge, memory after full GCs. */
+    record Checkpoint(String label, long connections, long heapUsedBytes, long heapCommittedBytes, long rssBytes,
+                      long openFiles, long tcpMemPages) {
+
+        /** RSS beyond the committed heap: native memory (metaspace, code, threads, direct buffers, malloc). */
+        long nativeRssBytes() {
+            return rssBytes - heapCommittedBytes;
+        }
+    }
+
+    /**
+     * Bytes per idle connection. "average": (at target − baseline) ÷ connections; "marginal":
+     * (at target − at half) ÷ (connections added in the second half), which excludes one-time costs.
+     * "native": RSS minus committed heap, i.e. what the connections cost outside the Java heap.
+     */
+    record PerConnection(double heapAverage, double rssAverage, double heapMarginal, double rssMarginal,
+                         double nativeAverage, double nativeMarginal, boolean heapGoalMet, boolean rssGoalMet) {
+
+        static PerConnection of(Checkpoint base, Checkpoint half, Checkpoint full) {
+            double heapAvg = BenchMath.perConnection(base.heapUsedBytes(), full.heapUsedBytes(), base.connections(), full.connections());
+            double rssAvg = BenchMath.perConnection(base.rssBytes(), full.rssBytes(), base.connections(), full.connections());
+            double heapMarg = BenchMath.perConnection(half.heapUsedBytes(), full.heapUsedBytes(), half.connections(), full.connections());
+            double rssMarg = BenchMath.perConnection(half.rssBytes(), full.rssBytes(), half.connections(), full.connections());
+            double nativeAvg = BenchMath.perConnection(base.nativeRssBytes(), full.nativeRssBytes(), base.connections(),
+                    full.connections());
+            double nativeMarg = BenchMath.perConnection(half.nativeRssBytes(), full.nativeRssBytes(), half.connections(),
+                    full.connections());
+            return new PerConnection(heapAvg, rssAvg, heapMarg, rssMarg, nativeAvg, nativeMarg,
+                    heapAvg <= GOAL_HEAP_BYTES, rssAvg <= GOAL_RSS_BYTES);
+        }
+    }
+
+    /** Events published at an offered rate to the connected users and the frames the agents counted. */
+    record Delivery(double offeredPerSecond, long published, long received, double seconds, double deliveredPerSecond,
+                    long droppedConnections, List<LatencySummary> latencyMsPerAgent, long missing, long extra,
+                    long duplicates, List<Integer> sampleShortClients) {
+    }
+
+    void print(PrintStream out) {
+        out.printf("%nbench connections: one gateway node, %s transport%n", settings.get("transport"));
+        out.printf("%-10s %12s %13s %13s %9s %13s %9s %11s%n", "point", "connections", "heap used MB", "heap cmt MB",
+                "RSS MB", "RSS-heap MB", "open fds", "tcp mem MB");
+        for (Checkpoint c : checkpoints) {
+            out.printf("%-10s %,12d %13.1f %13.1f %9.1f %13.1f %,9d %11.1f%n", c.label(), c.connections(),
+                    c.heapUsedBytes() / 1048576.0, c.heapCommittedBytes() / 1048576.0, c.rssBytes() / 1048576.0,
+                    c.nativeRssBytes() / 1048576.0, c.openFiles(), c.tcpMemPages() * 4096 / 1048576.0);
+        }
+        out.printf("%n%-34s %12s %12s %8s%n", "per idle connection", "average", "marginal", "goal");
+        out.printf("%-34s %,12.0f %,12.0f %8s  %s%n", "heap after GC (bytes)", perConnection.heapAverage(),
+                perConnection.heapMarginal(), "2,048", perConnection.heapGoalMet() ? "met" : "NOT met");
+        out.printf("%-34s %,12.0f %,12.0f %8s  %s%n", "RSS (bytes)", perConnection.rssAverage(), perConnection.rssMarginal(),
+                "8,192", perConnection.rssGoalMet() ? "met" : "NOT met");
+        out.printf("%-34s %,12.0f %,12.0f%n", "RSS outside the committed heap", perConnection.nativeAverage(),
+                perConnection.nativeMarginal());
+        out.printf("%n%-10s %10s %12s %9s %9s %10s %12s %10s%n", "ramp", "clients", "established", "rejected", "failed",
+                "seconds", "conn/s", "p99 ms");
+        for (int i = 0; i < ramps.size(); i++) {
+            BenchMath.Ramp r = ramps.get(i);
+            out.printf("%-10s %,10d %,12d %,9d %,9d %10.1f %,12.0f %10.1f%n", i == 0 ? "warm-up" : "ramp " + i, r.clients(),
+                    r.established(), r.rejected(), r.clients() - r.established(), r.seconds(), r.connectionsPerSecond(),
+                    r.handshakeMs().p99());
+        }
+        out.printf("ramp rate (ramps 1+2): %,.0f connections/s; held at the end: %,d%n", rampConnectionsPerSecond, heldAtEnd);
+        if (delivery != null) {
+            out.printf("%ndelivery: offered %,.0f events/s, published %,d, received %,d in %.1f s = %,.0f events/s delivered; "
+                            + "dropped connections %d; latency p99 (worst agent) %.1f ms%n", delivery.offeredPerSecond(),
+                    delivery.published(), delivery.received(), delivery.seconds(), delivery.deliveredPerSecond(),
+                    delivery.droppedConnections(),
+                    delivery.latencyMsPerAgent().stream().mapToDouble(LatencySummary::p99).max().orElse(Double.NaN));
+            out.printf("delivery check per client: %d missing, %d extra, %d duplicates%s%n", delivery.missing(),
+                    delivery.extra(), delivery.duplicates(), delivery.sampleShortClients().isEmpty() ? ""
+                            : "; e.g. short: clients " + delivery.sampleShortClients());
+        }
+        notes.forEach(n -> out.println("note: " + n));
+    }
+}

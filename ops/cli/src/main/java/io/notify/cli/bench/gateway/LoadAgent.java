@@ -1,0 +1,285 @@
+package io.notify.cli.bench.gateway;
+
+import io.notify.cli.bench.LatencySummary;
+import io.notify.schemas.NotifyJson;
+import io.notify.schemas.protocol.EventFrame;
+import io.notify.schemas.protocol.ResetFrame;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import org.HdrHistogram.Histogram;
+
+/**
+ * A load generator in a JVM of its own (own heap, own fd budget): holds a range of simulated
+ * clients on one {@link NioDriver} thread and runs the phases its parent sends on stdin, one line
+ * each ({@link AgentProcess} is the other side):
+ * <pre>
+ *   open &lt;count&gt; &lt;rate/s&gt; &lt;maxPending&gt; &lt;deadlineMs&gt;   connect the first count clients → "opened {PhaseReport}"
+ *   close                                                close every connection → "closed &lt;n&gt;"
+ *   storm &lt;t0EpochMs&gt; &lt;jitterMs&gt; &lt;replay&gt; &lt;deadlineMs&gt;   all reconnect and resume → "storm {PhaseReport}"
+ *   counts                                               events received → "counts {Counts}"
+ *   verify &lt;published&gt; &lt;modulus&gt;                         per-client check of a delivery → "verified {Verified}"
+ *   exit
+ * </pre>
+ * It prints "ready" once its tokens are minted and "progress ..." every second. It exits by
+ * itself at end of stdin (parent gone) or after its lifetime.
+ *
+ * <p>Arguments: host port ws|sse workDir firstIndex count sourceAddresses(comma) positionsFile|- lifetimeSeconds
+ */
+public final class LoadAgent implements NioDriver.Listener {
+
+    /** Durable and ephemeral events received, first/last arrival (epoch ms) and data.sentAtMs → arrival latency. */
+    record Counts(long events, long firstMs, long lastMs, LatencySummary latencyMs, long droppedOutsidePhases) {
+    }
+
+    /** Per-client check of a delivery run: event n went to client n % modulus. */
+    record Verified(long missing, long extra, long duplicates, List<Integer> shortClients) {
+    }
+
+    private static final long ATTEMPT_TIMEOUT_NANOS = Duration.ofSeconds(30).toNanos();
+    private final List<ClientConn> clients;
+    private final NioDriver driver;
+    private final ConcurrentLinkedQueue<String> commands = new ConcurrentLinkedQueue<>();
+    private final SplittableRandom random = new SplittableRandom();
+    private final Histogram latencyMicros = LatencySummary.newHistogram();
+    private final long endNanos;
+    private AgentPhase phase;
+    private long events;
+    private long firstEventMs;
+    private long lastEventMs;
+    private long droppedOutsidePhase;
+
+    private LoadAgent(List<ClientConn> clients, InetSocketAddress target, boolean sse, Duration lifetime) throws IOException {
+        this.clients = clients;
+        this.driver = new NioDriver(target, sse, this);
+        this.endNanos = System.nanoTime() + lifetime.toNanos();
+    }
+
+    public static void main(String[] args) throws Exception {
+        InetSocketAddress target = new InetSocketAddress(InetAddress.getByName(args[0]), Integer.parseInt(args[1]));
+        List<ClientConn> clients = AgentClients.create(Path.of(args[3]), Integer.parseInt(args[4]), Integer.parseInt(args[5]),
+                args[6], args[7].equals("-") ? null : Path.of(args[7]));
+        LoadAgent agent = new LoadAgent(clients, target, args[2].equals("sse"), Duration.ofSeconds(Long.parseLong(args[8])));
+        agent.readCommands();
+        emit("ready " + clients.size());
+        agent.loop();
+    }
+
+    private void readCommands() {
+        Thread t = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                    commands.add(line.trim());
+                    driver.selector().wakeup();
+                }
+            } catch (IOException e) {
+                // the parent is gone
+            }
+            System.exit(0); // end of stdin: the parent is gone, so is this agent
+        }, "agent-commands");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private void loop() throws IOException {
+        long nextProgress = System.nanoTime();
+        long nextExpiry = System.nanoTime();
+        while (System.nanoTime() - endNanos < 0) {
+            driver.poll(50);
+            long now = System.nanoTime();
+            String cmd;
+            while ((cmd = commands.poll()) != null) {
+                if (!command(cmd, now)) {
+                    return;
+                }
+            }
+            if (phase != null) {
+                for (int n = phase.dueStarts(now, driver.attempting()); n > 0; n--) {
+                    driver.schedule(phase.nextStart(now), now);
+                }
+                if (phase.settled(now)) {
+                    finishPhase();
+                }
+            }
+            if (now - nextExpiry > 0) {
+                driver.expireAttempts(ATTEMPT_TIMEOUT_NANOS);
+                nextExpiry = now + 500_000_000L;
+            }
+            if (now - nextProgress > 0) {
+                progress();
+                nextProgress = now + 1_000_000_000L;
+            }
+        }
+        emit("expired lifetime");
+    }
+
+    /** Runs one command; false on exit. */
+    private boolean command(String line, long now) {
+        String[] a = line.split(" ");
+        switch (a[0]) {
+            case "open" -> {
+                int count = Math.min(Integer.parseInt(a[1]), clients.size());
+                List<ClientConn> members = new ArrayList<>();
+                for (ClientConn c : clients.subList(0, count)) {
+                    if (!(c.state == ClientConn.State.OPEN && c.done)) {
+                        members.add(c);
+                    }
+                }
+                phase = new AgentPhase(AgentPhase.OPEN, members, Double.parseDouble(a[2]), Integer.parseInt(a[3]), now,
+                        now + Long.parseLong(a[4]) * 1_000_000L, 5);
+            }
+            case "storm" -> {
+                long t0 = now + (Long.parseLong(a[1]) - System.currentTimeMillis()) * 1_000_000L;
+                long jitterNanos = Long.parseLong(a[2]) * 1_000_000L;
+                long replay = Long.parseLong(a[3]);
+                phase = new AgentPhase(AgentPhase.STORM, clients, 0, Integer.MAX_VALUE, t0,
+                        t0 + Long.parseLong(a[4]) * 1_000_000L, Integer.MAX_VALUE);
+                for (ClientConn c : clients) {
+                    if (c.state != ClientConn.State.IDLE) {
+                        driver.close(c);
+                    }
+                    c.tally.expect(replay);
+                    c.phaseStartNanos = t0 + (jitterNanos <= 0 ? 0 : random.nextLong(jitterNanos));
+                    driver.schedule(c, c.phaseStartNanos);
+                }
+                phase.toStart.clear();
+            }
+            case "close" -> {
+                phase = null;
+                int n = 0;
+                for (ClientConn c : clients) {
+                    if (c.state != ClientConn.State.IDLE) {
+                        driver.close(c);
+                        n++;
+                    }
+                }
+                emit("closed " + n);
+            }
+            case "counts" -> emitJson("counts", new Counts(events, firstEventMs, lastEventMs,
+                    LatencySummary.of(latencyMicros), droppedOutsidePhase));
+            case "verify" -> emitJson("verified", verify(Long.parseLong(a[1]), Integer.parseInt(a[2])));
+            case "exit" -> {
+                return false;
+            }
+            default -> emit("error unknown command: " + line);
+        }
+        return true;
+    }
+
+    private Verified verify(long published, int modulus) {
+        long missing = 0;
+        long extra = 0;
+        long duplicates = 0;
+        List<Integer> shortClients = new ArrayList<>();
+        for (ClientConn c : clients) {
+            long expected = DeliveryMath.expectedFor(c.index, published, modulus);
+            long got = c.tally.received();
+            missing += Math.max(0, expected - got);
+            extra += Math.max(0, got - expected);
+            duplicates += c.tally.duplicates();
+            if (got < expected && shortClients.size() < 20) {
+                shortClients.add(c.index);
+            }
+        }
+        return new Verified(missing, extra, duplicates, shortClients);
+    }
+
+    private void finishPhase() {
+        AgentPhase p = phase;
+        phase = null;
+        for (ClientConn c : p.members) {
+            if (!c.done && c.state == ClientConn.State.WAITING) {
+                c.state = ClientConn.State.IDLE; // a retry still scheduled past the deadline: cancelled
+            }
+        }
+        emitJson(p.kind.equals(AgentPhase.OPEN) ? "opened" : "storm", p.report());
+    }
+
+    private void progress() {
+        int open = 0;
+        for (ClientConn c : clients) {
+            if (c.state == ClientConn.State.OPEN) {
+                open++;
+            }
+        }
+        AgentPhase p = phase;
+        emit("progress " + open + " " + (p == null ? 0 : p.done()) + " " + (p == null ? 0 : p.failedSoFar()) + " "
+                + (p == null ? 0 : p.rejected()) + " " + events);
+    }
+
+    @Override
+    public void established(ClientConn c, long nowNanos) {
+        if (phase != null && phase.kind.equals(AgentPhase.OPEN) && c.phaseId == phase.id && !c.done) {
+            phase.markDone(c, nowNanos);
+        }
+    }
+
+    @Override
+    public void event(ClientConn c, EventFrame e, long nowNanos) {
+        long nowMs = System.currentTimeMillis();
+        events++;
+        firstEventMs = firstEventMs == 0 ? nowMs : firstEventMs;
+        lastEventMs = nowMs;
+        long sentAtMs = e.data().path("sentAtMs").asLong(0);
+        if (sentAtMs > 0) {
+            latencyMicros.recordValue(Math.max(1, Math.min(60_000_000L, (nowMs - sentAtMs) * 1000)));
+        }
+        if (e.seq() != null) {
+            c.tally.onEvent(e.epoch(), e.seq());
+        }
+        if (phase != null && phase.kind.equals(AgentPhase.STORM) && !c.done && c.tally.complete()) {
+            phase.markDone(c, nowNanos);
+        }
+    }
+
+    @Override
+    public void reset(ClientConn c, ResetFrame r) {
+        c.tally.onReset();
+    }
+
+    @Override
+    public void ended(ClientConn c, String reason, int status, int retryAfterSeconds) {
+        AgentPhase p = phase != null && c.phaseId == phase.id ? phase : null;
+        if (p == null || c.done) {
+            if (p != null) {
+                p.dropped();
+                p.failed("after goal: " + reason, status);
+            } else {
+                droppedOutsidePhase++;
+            }
+            return;
+        }
+        p.failed(reason, status);
+        long now = System.nanoTime();
+        if (c.attempts < p.maxAttempts && now - p.deadlineNanos < 0) {
+            driver.schedule(c, now + Backoff.retryDelayMs(c.attempts, retryAfterSeconds, random.nextDouble()) * 1_000_000L);
+        } else {
+            p.gaveUp();
+        }
+    }
+
+    private void emitJson(String prefix, Object value) {
+        try {
+            emit(prefix + " " + NotifyJson.mapper().writeValueAsString(value));
+        } catch (IOException e) {
+            emit("error cannot encode " + prefix + ": " + e);
+        }
+    }
+
+    private static void emit(String line) {
+        synchronized (System.out) {
+            System.out.println(line);
+            System.out.flush();
+        }
+    }
+}
