@@ -8,6 +8,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A Notify service (any class with a {@code main}) running in a child JVM on this JVM's classpath,
@@ -16,6 +18,8 @@ import java.util.concurrent.TimeUnit;
  * child exits by itself when this JVM dies (see {@link ChildMain}).
  */
 public final class JavaProcess implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(JavaProcess.class);
 
     private final String mainClass;
     private final List<String> args;
@@ -69,21 +73,12 @@ public final class JavaProcess implements AutoCloseable {
 
     /** kill -9: no shutdown hook, no flush, no goodbye. */
     public synchronized void kill() throws InterruptedException {
-        if (process != null && process.isAlive()) {
-            process.destroyForcibly();
-            process.waitFor(30, TimeUnit.SECONDS);
-        }
+        ProcessSignals.kill(process, Duration.ofSeconds(30), mainClass);
     }
 
     /** SIGTERM, then SIGKILL after {@code grace}. */
     public synchronized void stop(Duration grace) throws InterruptedException {
-        if (process != null && process.isAlive()) {
-            process.destroy();
-            if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly();
-                process.waitFor(30, TimeUnit.SECONDS);
-            }
-        }
+        ProcessSignals.terminate(process, grace, LOG, mainClass);
     }
 
     public synchronized boolean isAlive() {

@@ -166,12 +166,7 @@ public final class KafkaBrokerProcess implements AutoCloseable {
         if (p == null || !p.isAlive()) {
             return;
         }
-        p.destroy();
-        if (!waitFor(p, STOP_TIMEOUT)) {
-            LOG.warn("broker pid {} ignored SIGTERM for {}; killing it", p.pid(), STOP_TIMEOUT);
-            p.destroyForcibly();
-            waitFor(p, STOP_TIMEOUT);
-        }
+        ProcessSignals.terminate(p, STOP_TIMEOUT, LOG, "broker");
         closeStdin(p);
     }
 
@@ -181,10 +176,7 @@ public final class KafkaBrokerProcess implements AutoCloseable {
         if (p == null) {
             return;
         }
-        p.destroyForcibly();
-        if (!waitFor(p, STOP_TIMEOUT)) {
-            throw new IllegalStateException("broker pid " + p.pid() + " still alive " + STOP_TIMEOUT + " after SIGKILL");
-        }
+        ProcessSignals.kill(p, STOP_TIMEOUT, "broker");
         closeStdin(p);
     }
 
@@ -248,21 +240,9 @@ public final class KafkaBrokerProcess implements AutoCloseable {
     }
 
     private void killQuietly() {
-        Process p = process;
-        if (p != null && p.isAlive()) {
-            p.destroyForcibly();
-            waitFor(p, Duration.ofSeconds(10));
-        }
+        ProcessSignals.killQuietly(process, Duration.ofSeconds(10));
     }
 
-    private static boolean waitFor(Process p, Duration timeout) {
-        try {
-            return p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return !p.isAlive();
-        }
-    }
 
     private static void closeStdin(Process p) {
         try {

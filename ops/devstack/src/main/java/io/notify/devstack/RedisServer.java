@@ -116,28 +116,12 @@ public final class RedisServer implements AutoCloseable {
 
     /** Graceful stop: SIGTERM, then waits for the exit; SIGKILL after {@link #STOP_TIMEOUT}. */
     public synchronized void stop() {
-        Process p = process;
-        if (p == null || !p.isAlive()) {
-            return;
-        }
-        p.destroy();
-        if (!waitFor(p, STOP_TIMEOUT)) {
-            LOG.warn("redis-server pid {} ignored SIGTERM for {}; killing it", p.pid(), STOP_TIMEOUT);
-            p.destroyForcibly();
-            waitFor(p, STOP_TIMEOUT);
-        }
+        ProcessSignals.terminate(process, STOP_TIMEOUT, LOG, "redis-server");
     }
 
     /** SIGKILL; waits until the process is gone. */
     public synchronized void kill() {
-        Process p = process;
-        if (p == null) {
-            return;
-        }
-        p.destroyForcibly();
-        if (!waitFor(p, STOP_TIMEOUT)) {
-            throw new IllegalStateException("redis-server pid " + p.pid() + " alive " + STOP_TIMEOUT + " after SIGKILL");
-        }
+        ProcessSignals.kill(process, STOP_TIMEOUT, "redis-server");
     }
 
     /** {@link #stop()} then {@link #start()} on the same port (with an empty data set). */
@@ -197,21 +181,9 @@ public final class RedisServer implements AutoCloseable {
     }
 
     private void killQuietly() {
-        Process p = process;
-        if (p != null && p.isAlive()) {
-            p.destroyForcibly();
-            waitFor(p, Duration.ofSeconds(5));
-        }
+        ProcessSignals.killQuietly(process, Duration.ofSeconds(5));
     }
 
-    private static boolean waitFor(Process p, Duration timeout) {
-        try {
-            return p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return !p.isAlive();
-        }
-    }
 
     @Override
     public String toString() {

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -38,19 +39,11 @@ public final class ConnectionsBench implements Callable<Integer> {
             defaultValue = "500")
     int warmup;
 
-    @Option(names = "--clients-per-agent", description = "Most clients per load-agent JVM (default: ${DEFAULT-VALUE}).",
-            defaultValue = "8000")
-    int perAgent;
 
-    @Option(names = "--source-addresses", description = "Client source addresses 127.0.0.2.. (default: ${DEFAULT-VALUE}).",
-            defaultValue = "8")
-    int sourceAddresses;
 
     @Option(names = "--max-pending", description = "Handshakes in flight per agent (default: ${DEFAULT-VALUE}).", defaultValue = "500")
     int maxPending;
 
-    @Option(names = "--gateway-heap", description = "-Xmx of the gateway JVM (default: ${DEFAULT-VALUE}).", defaultValue = "1g")
-    String gatewayHeap;
 
     @Option(names = "--deliver-rate", description = "If > 0: then publish events/s to the connected users (default: ${DEFAULT-VALUE}).",
             defaultValue = "0")
@@ -63,20 +56,21 @@ public final class ConnectionsBench implements Callable<Integer> {
             defaultValue = "0s")
     String hold;
 
-    @Option(names = "--out", description = "Results folder (default: ${DEFAULT-VALUE}).", defaultValue = "results")
-    Path out;
+
+    @Mixin
+    FleetOptions agents;
 
     @Override
     public Integer call() throws Exception {
         if (!transport.equals("ws") && !transport.equals("sse")) {
             return usage("--transport must be ws or sse");
         }
-        if (target < 2 || rate <= 0 || perAgent < 1 || perAgent > 19_000 || sourceAddresses < 1 || sourceAddresses > 250
+        if (target < 2 || rate <= 0 || !agents.valid()
                 || maxPending < 1) {
             return usage("--target >= 2, --rate > 0, --clients-per-agent 1..19000 (20k open files per process), "
                     + "--max-pending >= 1, --source-addresses 1..250");
         }
-        if ((double) target / sourceAddresses > 25_000) {
+        if ((double) target / agents.sourceAddresses > 25_000) {
             return usage("--source-addresses: at most ~28k ephemeral ports per source address; use more addresses");
         }
         if (deliverRate > 0 && transport.equals("sse")) {
@@ -88,7 +82,7 @@ public final class ConnectionsBench implements Callable<Integer> {
         Path work = Files.createTempDirectory("notify-bench-connections-");
         List<String> notes = new ArrayList<>();
         System.err.println("bench connections: work dir " + work);
-        try (GatewayStack stack = GatewayStack.start(new GatewayStack.Options(gatewayHeap, 1_000_000, 1_000_000, work),
+        try (GatewayStack stack = GatewayStack.start(new GatewayStack.Options(agents.gatewayHeap, 1_000_000, 1_000_000, work),
                 s -> System.err.println("bench connections: " + s))) {
             long pid = stack.gatewayPid();
             long limit = ProcessMemory.openFilesLimit(pid);
@@ -99,11 +93,11 @@ public final class ConnectionsBench implements Callable<Integer> {
                 target = (int) cap;
             }
             warmup = Math.min(warmup, target);
-            List<String> sources = AgentFleet.sourceAddresses(sourceAddresses);
+            List<String> sources = AgentFleet.sourceAddresses(agents.sourceAddresses);
             Duration lifetime = rampBound.multipliedBy(3).plus(deliverFor).plus(holdFor).plusSeconds(900);
             System.err.printf("bench connections: %d load agents (JVMs), %d clients, sources %s..%s%n",
-                    AgentFleet.split(target, perAgent).size(), target, sources.get(0), sources.get(sources.size() - 1));
-            try (AgentFleet fleet = AgentFleet.start("127.0.0.1", stack.gatewayPort(), transport, work, target, perAgent,
+                    AgentFleet.split(target, agents.perAgent).size(), target, sources.get(0), sources.get(sources.size() - 1));
+            try (AgentFleet fleet = AgentFleet.start("127.0.0.1", stack.gatewayPort(), transport, work, target, agents.perAgent,
                     sources, null, lifetime, "512m")) {
                 List<BenchMath.Ramp> ramps = new ArrayList<>();
                 ramps.add(ramp(fleet, warmup, rampBound, "warm-up"));
@@ -121,7 +115,7 @@ public final class ConnectionsBench implements Callable<Integer> {
                 }
                 long held = (long) stack.gatewayMetrics().sum("notify_gateway_connections");
                 double rampSeconds = ramps.get(1).seconds() + ramps.get(2).seconds();
-                notes.add("heap = sum of 'used' in jcmd GC.heap_info after two jcmd GC.run (G1, -Xmx" + gatewayHeap
+                notes.add("heap = sum of 'used' in jcmd GC.heap_info after two jcmd GC.run (G1, -Xmx" + agents.gatewayHeap
                         + "); RSS = VmRSS of /proc/<gateway pid>/status; connections = the gateway's own gauge");
                 notes.add("kernel socket buffers are not in RSS; 'tcp mem' is /proc/net/sockstat TCP mem: machine-wide "
                         + "(every process on the box, both ends of each loopback connection), for information only");
@@ -130,7 +124,7 @@ public final class ConnectionsBench implements Callable<Integer> {
                         BenchMath.rate(ramps.get(1).established() + ramps.get(2).established(), rampSeconds),
                         ConnectionsReport.PerConnection.of(points.get(0), points.get(1), points.get(2)), delivery, held, notes);
                 report.print(System.out);
-                System.err.println("wrote " + ResultFiles.write(out, "connections", report.at(), report));
+                System.err.println("wrote " + ResultFiles.write(agents.out, "connections", report.at(), report));
             }
         } catch (Exception e) {
             System.err.println("bench connections failed: " + e.getMessage() + "\n  logs kept in " + work);
@@ -203,11 +197,11 @@ public final class ConnectionsBench implements Callable<Integer> {
         s.put("transport", transport);
         s.put("rate", rate);
         s.put("warmup", warmup);
-        s.put("loadAgents", AgentFleet.split(target, perAgent).size());
-        s.put("clientsPerAgent", perAgent);
+        s.put("loadAgents", AgentFleet.split(target, agents.perAgent).size());
+        s.put("clientsPerAgent", agents.perAgent);
         s.put("sourceAddresses", sources);
         s.put("maxPendingPerAgent", maxPending);
-        s.put("gatewayJvm", "-Xmx" + gatewayHeap + " -XX:+UseG1GC; handshake-rate 1000000/s (raised for the bench)");
+        s.put("gatewayJvm", "-Xmx" + agents.gatewayHeap + " -XX:+UseG1GC; handshake-rate 1000000/s (raised for the bench)");
         s.put("agentJvm", "-Xmx512m -XX:+UseParallelGC, one selector thread, lifetime bound " + lifetime);
         s.put("deliverRate", deliverRate);
         s.put("deliverDuration", deliverDuration);

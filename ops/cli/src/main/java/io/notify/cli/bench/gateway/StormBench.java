@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -54,24 +55,16 @@ public final class StormBench implements Callable<Integer> {
             defaultValue = "2000")
     int handshakeBurst;
 
-    @Option(names = "--clients-per-agent", description = "Most clients per load-agent JVM (default: ${DEFAULT-VALUE}).",
-            defaultValue = "8000")
-    int perAgent;
 
-    @Option(names = "--source-addresses", description = "Client source addresses 127.0.0.2.. (default: ${DEFAULT-VALUE}).",
-            defaultValue = "8")
-    int sourceAddresses;
 
-    @Option(names = "--gateway-heap", description = "-Xmx of the gateway JVM (default: ${DEFAULT-VALUE}).", defaultValue = "1g")
-    String gatewayHeap;
 
-    @Option(names = "--out", description = "Results folder (default: ${DEFAULT-VALUE}).", defaultValue = "results")
-    Path out;
+
+    @Mixin
+    FleetOptions agents;
 
     @Override
     public Integer call() throws Exception {
-        if (clients < 1 || replay < 1 || rounds < 1 || connectRate <= 0 || perAgent < 1 || perAgent > 19_000
-                || sourceAddresses < 1 || sourceAddresses > 250 || (double) clients / sourceAddresses > 12_000) {
+        if (clients < 1 || replay < 1 || rounds < 1 || connectRate <= 0 || !agents.valid() || (double) clients / agents.sourceAddresses > 12_000) {
             System.err.println("--clients, --replay, --rounds >= 1; --connect-rate > 0; --clients-per-agent 1..19000; "
                     + "--source-addresses 1..250 with at most 12,000 clients each (every round leaves TIME_WAIT ports behind)");
             return 2;
@@ -81,7 +74,7 @@ public final class StormBench implements Callable<Integer> {
         Path work = Files.createTempDirectory("notify-bench-storm-");
         List<String> notes = new ArrayList<>();
         System.err.println("bench storm: work dir " + work);
-        try (GatewayStack stack = GatewayStack.start(new GatewayStack.Options(gatewayHeap, handshakeRate, handshakeBurst, work),
+        try (GatewayStack stack = GatewayStack.start(new GatewayStack.Options(agents.gatewayHeap, handshakeRate, handshakeBurst, work),
                 StormBench::progress)) {
             long pid = stack.gatewayPid();
             long limit = ProcessMemory.openFilesLimit(pid);
@@ -99,11 +92,11 @@ public final class StormBench implements Callable<Integer> {
                 heads = InboxHeads.await(stack.http(), stack.queryPort(), clients, expected, roundBound, StormBench::progress);
                 Path positions = work.resolve("positions.txt");
                 writePositions(positions, heads);
-                List<String> sources = AgentFleet.sourceAddresses(sourceAddresses);
+                List<String> sources = AgentFleet.sourceAddresses(agents.sourceAddresses);
                 Duration lifetime = roundBound.multipliedBy(rounds + 2L).plusSeconds(900);
-                progress(String.format("%d load agents (JVMs), sources %s..%s", AgentFleet.split(clients, perAgent).size(),
+                progress(String.format("%d load agents (JVMs), sources %s..%s", AgentFleet.split(clients, agents.perAgent).size(),
                         sources.get(0), sources.get(sources.size() - 1)));
-                try (AgentFleet fleet = AgentFleet.start("127.0.0.1", stack.gatewayPort(), "ws", work, clients, perAgent,
+                try (AgentFleet fleet = AgentFleet.start("127.0.0.1", stack.gatewayPort(), "ws", work, clients, agents.perAgent,
                         sources, positions, lifetime, "512m")) {
                     BenchMath.Ramp initial = connect(fleet, stack, notes);
                     List<StormReport.Round> results = new ArrayList<>();
@@ -120,7 +113,7 @@ public final class StormBench implements Callable<Integer> {
                     }
                     StormReport report = StormReport.of(settings(sources), initial, results, notes);
                     report.print(System.out);
-                    System.err.println("wrote " + ResultFiles.write(out, "storm", report.at(), report));
+                    System.err.println("wrote " + ResultFiles.write(agents.out, "storm", report.at(), report));
                     if (!report.correct()) {
                         System.err.println("bench storm: lost, duplicate or missing events; logs kept in " + work);
                         return 1;
@@ -211,9 +204,9 @@ public final class StormBench implements Callable<Integer> {
         s.put("rounds", rounds);
         s.put("jitter", jitter);
         s.put("deadline", deadline);
-        s.put("loadAgents", AgentFleet.split(clients, perAgent).size());
+        s.put("loadAgents", AgentFleet.split(clients, agents.perAgent).size());
         s.put("sourceAddresses", sources);
-        s.put("gatewayJvm", "-Xmx" + gatewayHeap + " -XX:+UseG1GC");
+        s.put("gatewayJvm", "-Xmx" + agents.gatewayHeap + " -XX:+UseG1GC");
         s.put("gatewayHandshakeRate", handshakeRate);
         s.put("gatewayHandshakeBurst", handshakeBurst);
         s.put("agentJvm", "-Xmx512m -XX:+UseParallelGC, one selector thread");
