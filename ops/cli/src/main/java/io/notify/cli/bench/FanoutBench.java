@@ -2,6 +2,8 @@ package io.notify.cli.bench;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.notify.cli.bench.report.ProgressBar;
+import io.notify.cli.bench.report.ResultFiles;
 import io.notify.common.config.Settings;
 import io.notify.devstack.KafkaBrokerProcess;
 import io.notify.devstack.RedisOptions;
@@ -49,7 +51,7 @@ public final class FanoutBench implements Callable<Integer> {
     @Option(names = "--runs", description = "Runs per mode; medians are reported (default: ${DEFAULT-VALUE}).", defaultValue = "3")
     int runs;
 
-    @Option(names = "--out", description = "Results folder (default: ${DEFAULT-VALUE}).", defaultValue = "results")
+    @Option(names = "--out", description = "Results folder (default: ${DEFAULT-VALUE}).", defaultValue = ResultFiles.DEFAULT_OUT)
     Path out;
 
     @Option(names = "--guarantees", split = ",", description = "Processing guarantees to measure (default: ${DEFAULT-VALUE}).",
@@ -73,6 +75,9 @@ public final class FanoutBench implements Callable<Integer> {
             defaultValue = "10m")
     String deadline;
 
+    private ProgressBar bar;
+    private volatile String status = "";
+
     @Override
     public Integer call() throws Exception {
         for (String g : guarantees) {
@@ -93,6 +98,8 @@ public final class FanoutBench implements Callable<Integer> {
         List<LoadResult> baseline = new ArrayList<>();
         List<FanoutRouteRun.Result> results = new ArrayList<>();
         quietBrokerStartup();
+        int steps = runs * (1 + guarantees.size());
+        bar = ProgressBar.start().track(() -> (double) (baseline.size() + results.size()) / steps, () -> status);
         progress("bench fanout: broker and Redis starting (child processes); work dir " + work);
         try (KafkaBrokerProcess broker = new KafkaBrokerProcess().start();
              RedisServer redis = RedisServer.start(RedisOptions.defaults());
@@ -114,12 +121,14 @@ public final class FanoutBench implements Callable<Integer> {
                 }
             }
         } catch (Exception e) {
+            bar.close();
             System.err.println("bench fanout failed: " + e + "\n  logs kept in " + work);
             return 1;
         }
+        bar.close();
         FanoutReport report = FanoutReport.of(settings(plan), baseline, results);
         report.print(System.out);
-        System.err.println("wrote " + report.write(out));
+        System.err.println("wrote " + ResultFiles.write(out, "fanout", report.at(), report, report.chart()));
         deleteTree(work);
         return 0;
     }
@@ -168,8 +177,9 @@ public final class FanoutBench implements Callable<Integer> {
         }
     }
 
-    private static void progress(String line) {
-        System.err.println(line);
+    private void progress(String line) {
+        status = line;
+        bar.println(line);
     }
 
     private static void deleteTree(Path dir) throws IOException {

@@ -1,11 +1,9 @@
 package io.notify.cli.bench;
 
-import com.fasterxml.jackson.databind.SerializationFeature;
-import io.notify.schemas.NotifyJson;
-import java.io.IOException;
+import io.notify.cli.bench.plot.BarChart;
+import io.notify.cli.bench.plot.Chart;
+import io.notify.cli.bench.report.ResultFiles;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -42,11 +40,7 @@ record FanoutReport(String scenario, Instant at, Map<String, Object> machine, Ma
                     med(of, r -> r.query().eventsPerSecond()), med(of, r -> r.query().latency().p50()),
                     med(of, r -> r.query().latency().p99()), of.stream().mapToLong(r -> r.query().failures()).sum()));
         }
-        Map<String, Object> machine = new LinkedHashMap<>();
-        machine.put("cores", Runtime.getRuntime().availableProcessors());
-        machine.put("java", System.getProperty("java.version"));
-        machine.put("os", System.getProperty("os.name") + " " + System.getProperty("os.arch"));
-        return new FanoutReport("fanout", Instant.now(), machine, settings, baseline, runs, medians);
+        return new FanoutReport("fanout", Instant.now(), ResultFiles.machine(), settings, baseline, runs, medians);
     }
 
     private static double med(List<FanoutRouteRun.Result> runs, ToDoubleFunction<FanoutRouteRun.Result> f) {
@@ -87,10 +81,22 @@ record FanoutReport(String scenario, Instant at, Map<String, Object> machine, Ma
         }
     }
 
-    Path write(Path dir) throws IOException {
-        Files.createDirectories(dir);
-        Path file = dir.resolve("bench-fanout-" + at.toString().replace(':', '-') + ".json");
-        NotifyJson.mapper().copy().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), this);
-        return file;
+    /** The PNG: events/s of every run and the median, per mode (the relay, then each guarantee), log scale. */
+    Chart chart() {
+        List<String> modes = List.copyOf(medians.keySet());
+        BarChart chart = new BarChart("fanout-streams routed events/s per guarantee vs a raw Kafka relay",
+                "mode", "events/s", modes).logY();
+        for (int run = 1; run <= baselineRuns.size(); run++) {
+            double[] values = new double[modes.size()];
+            values[0] = baselineRuns.get(run - 1).eventsPerSecond();
+            for (int m = 1; m < modes.size(); m++) {
+                String g = modes.get(m);
+                int r = run;
+                values[m] = runs.stream().filter(x -> x.guarantee().equals(g) && x.run() == r)
+                        .mapToDouble(FanoutRouteRun.Result::eventsPerSecond).findFirst().orElse(Double.NaN);
+            }
+            chart.add("run " + run, values);
+        }
+        return chart.add("median", modes.stream().mapToDouble(m -> medians.get(m).eventsPerSecond()).toArray());
     }
 }

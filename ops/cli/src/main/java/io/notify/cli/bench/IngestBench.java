@@ -1,13 +1,14 @@
 package io.notify.cli.bench;
 
-import com.fasterxml.jackson.databind.SerializationFeature;
+import io.notify.cli.bench.plot.BarChart;
+import io.notify.cli.bench.plot.Chart;
+import io.notify.cli.bench.report.ProgressBar;
+import io.notify.cli.bench.report.ResultFiles;
 import io.notify.common.config.Settings;
 import io.notify.devstack.KafkaBrokerProcess;
 import io.notify.ingest.IngestConfig;
 import io.notify.ingest.IngestServer;
-import io.notify.schemas.NotifyJson;
 import io.notify.schemas.topic.TopicCatalog;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -55,13 +56,16 @@ public final class IngestBench implements Callable<Integer> {
     @Option(names = "--partitions", description = "Partitions of the benchmark topics (default: ${DEFAULT-VALUE}).", defaultValue = "6")
     int partitions;
 
-    @Option(names = "--out", description = "Results folder (default: ${DEFAULT-VALUE}).", defaultValue = "results")
+    @Option(names = "--out", description = "Results folder (default: ${DEFAULT-VALUE}).", defaultValue = ResultFiles.DEFAULT_OUT)
     Path out;
 
     /** What the JSON results file holds. */
     public record Report(String scenario, Instant at, Map<String, Object> machine, Map<String, Object> settings,
                          List<LoadResult> runs, Map<String, Double> medianEventsPerSecond, Map<String, Double> ratioToRaw) {
     }
+
+    private Duration planned = Duration.ZERO;
+    private Duration done = Duration.ZERO;
 
     @Override
     public Integer call() throws Exception {
@@ -70,8 +74,10 @@ public final class IngestBench implements Callable<Integer> {
         String apiKey = "bench-producer-key-0123456789";
         String prefix = "bench-" + Long.toString(System.currentTimeMillis(), 36) + "-";
         List<LoadResult> results = new ArrayList<>();
-        System.err.printf("bench ingest: broker starting (child process); %d runs x %s per mode%n", runs, measure);
-        try (KafkaBrokerProcess broker = new KafkaBrokerProcess().start()) {
+        planned = warm.multipliedBy(3).plus(measure.multipliedBy(3L * runs));
+        try (ProgressBar bar = ProgressBar.start().set(0, "broker starting");
+             KafkaBrokerProcess broker = new KafkaBrokerProcess().start()) {
+            bar.println(String.format("bench ingest: broker started (child process); %d runs x %s per mode", runs, measure));
             String rawTopic = prefix + "raw";
             String eventsTopic = TopicCatalog.of(prefix).events().name();
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
@@ -96,22 +102,50 @@ public final class IngestBench implements Callable<Integer> {
                         new String[] {"http", endpoint, apiKey, bytes, null, conc, "1"},
                         new String[] {"http", endpoint, apiKey, bytes, null, conc, Integer.toString(batch)});
                 for (String[] mode : modes) {
-                    LoadGenerator.run(warm, withDuration(mode, warm));
+                    load(bar, warm, "warm-up " + label(mode), mode);
                 }
                 for (int r = 1; r <= runs; r++) {
                     for (String[] mode : modes) {
-                        results.add(progress(r, LoadGenerator.run(measure, withDuration(mode, measure))));
+                        LoadResult result = load(bar, measure, "run " + r + "/" + runs + " " + label(mode), mode);
+                        bar.println(progress(r, result));
+                        results.add(result);
                     }
                 }
             }
         }
         Report report = report(results);
         print(report);
-        Files.createDirectories(out);
-        Path file = out.resolve("bench-ingest-" + report.at().toString().replace(':', '-') + ".json");
-        NotifyJson.mapper().copy().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), report);
-        System.err.println("wrote " + file);
+        System.err.println("wrote " + ResultFiles.write(out, "ingest", report.at(), report, chart(report)));
         return 0;
+    }
+
+    /** One load-generator process for {@code d}, with the bar moving over its share of the planned time. */
+    private LoadResult load(ProgressBar bar, Duration d, String status, String[] mode) throws Exception {
+        double total = Math.max(1, planned.toMillis());
+        bar.track(ProgressBar.timed(done.toMillis() / total, done.plus(d).toMillis() / total, d), () -> status);
+        LoadResult r = LoadGenerator.run(d, withDuration(mode, d));
+        done = done.plus(d);
+        return r;
+    }
+
+    /** The PNG: events/s of every run and the median per mode, raw producer first (log scale: they differ ~100x). */
+    static Chart chart(Report report) {
+        List<String> modes = List.copyOf(report.medianEventsPerSecond().keySet());
+        BarChart chart = new BarChart("Ingest events/s per mode vs raw KafkaProducer (same broker, same run)", "mode",
+                "events/s", modes).logY();
+        int runs = (int) report.runs().stream().filter(r -> r.name().equals(modes.get(0))).count();
+        for (int run = 0; run < runs; run++) {
+            int i = run;
+            chart.add("run " + (run + 1), modes.stream().mapToDouble(m -> report.runs().stream()
+                    .filter(r -> r.name().equals(m)).skip(i).findFirst().map(LoadResult::eventsPerSecond)
+                    .orElse(Double.NaN)).toArray());
+        }
+        return chart.add("median", modes.stream().mapToDouble(report.medianEventsPerSecond()::get).toArray());
+    }
+
+    /** The name LoadGenerator gives a mode's result. */
+    private static String label(String[] mode) {
+        return mode[0].equals("raw") ? "raw-producer" : "1".equals(mode[6]) ? "ingest-single" : "ingest-batch" + mode[6];
     }
 
     private static String[] withDuration(String[] mode, Duration d) {
@@ -120,10 +154,9 @@ public final class IngestBench implements Callable<Integer> {
         return args;
     }
 
-    private LoadResult progress(int run, LoadResult r) {
-        System.err.printf("  run %d/%d %-16s %,10.0f events/s  p99 %7.1f ms  failures %d%n",
+    private String progress(int run, LoadResult r) {
+        return String.format("  run %d/%d %-16s %,10.0f events/s  p99 %7.1f ms  failures %d",
                 run, runs, r.name(), r.eventsPerSecond(), r.latency().p99(), r.failures());
-        return r;
     }
 
     private Report report(List<LoadResult> results) {
@@ -134,10 +167,7 @@ public final class IngestBench implements Callable<Integer> {
         double raw = medians.getOrDefault("raw-producer", 0.0);
         Map<String, Double> ratios = new LinkedHashMap<>();
         medians.forEach((k, v) -> ratios.put(k, raw == 0 ? 0 : Math.round(v / raw * 1000) / 1000.0));
-        Map<String, Object> machine = new LinkedHashMap<>();
-        machine.put("cores", Runtime.getRuntime().availableProcessors());
-        machine.put("java", System.getProperty("java.version"));
-        machine.put("os", System.getProperty("os.name") + " " + System.getProperty("os.arch"));
+        Map<String, Object> machine = ResultFiles.machine();
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("duration", duration);
         settings.put("runs", runs);

@@ -1,6 +1,8 @@
 package io.notify.cli.bench.gateway;
 
 import io.notify.cli.bench.LatencySummary;
+import io.notify.cli.bench.report.ProgressBar;
+import io.notify.cli.bench.report.ResultFiles;
 import io.notify.common.config.Settings;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -124,7 +126,7 @@ public final class ConnectionsBench implements Callable<Integer> {
                         BenchMath.rate(ramps.get(1).established() + ramps.get(2).established(), rampSeconds),
                         ConnectionsReport.PerConnection.of(points.get(0), points.get(1), points.get(2)), delivery, held, notes);
                 report.print(System.out);
-                System.err.println("wrote " + ResultFiles.write(agents.out, "connections", report.at(), report));
+                System.err.println("wrote " + ResultFiles.write(agents.out, "connections", report.at(), report, report.chart()));
             }
         } catch (Exception e) {
             System.err.println("bench connections failed: " + e.getMessage() + "\n  logs kept in " + work);
@@ -137,7 +139,7 @@ public final class ConnectionsBench implements Callable<Integer> {
     private BenchMath.Ramp ramp(AgentFleet fleet, int wanted, Duration bound, String label) throws Exception {
         System.err.printf("bench connections: %s: %,d connections at %,.0f/s%n", label, wanted, rate);
         List<PhaseReport> reports;
-        try (ProgressLine p = ProgressLine.every(Duration.ofSeconds(2), () -> {
+        try (ProgressBar p = ProgressBar.start(Duration.ofSeconds(2)).track(() -> (double) fleet.progress().open() / wanted, () -> {
             AgentProcess.Progress g = fleet.progress();
             return String.format("%s: %,d open, %,d established this phase, %,d failed attempts, %,d rejected",
                     label, g.open(), g.done(), g.failed(), g.rejected());
@@ -163,7 +165,8 @@ public final class ConnectionsBench implements Callable<Integer> {
         System.err.printf("bench connections: delivering %,.0f events/s for %s to %,d users%n", deliverRate, duration, target);
         long published;
         try (EventPublisher pub = new EventPublisher(stack.bootstrapServers(), stack.topics().events().name());
-             ProgressLine p = ProgressLine.every(Duration.ofSeconds(2),
+             ProgressBar p = ProgressBar.start(Duration.ofSeconds(2)).track(
+                     () -> fleet.progress().events() / Math.max(1, deliverRate * duration.toMillis() / 1000.0),
                      () -> String.format("delivery: %,d event frames received", fleet.progress().events()))) {
             published = pub.publishPaced(deliverRate, duration, i -> BenchUsers.user(i % target), "gd");
             long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();

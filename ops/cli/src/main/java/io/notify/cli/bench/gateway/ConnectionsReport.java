@@ -1,6 +1,8 @@
 package io.notify.cli.bench.gateway;
 
 import io.notify.cli.bench.LatencySummary;
+import io.notify.cli.bench.plot.Chart;
+import io.notify.cli.bench.plot.LineChart;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.util.List;
@@ -92,5 +94,16 @@ record ConnectionsReport(String scenario, Instant at, Map<String, Object> machin
                             : "; e.g. short: clients " + delivery.sampleShortClients());
         }
         notes.forEach(n -> out.println("note: " + n));
+    }
+
+    /** The PNG: heap used and RSS of the gateway against idle connections; the slopes are the per-connection costs. */
+    Chart chart() {
+        double[] conns = checkpoints.stream().mapToDouble(Checkpoint::connections).toArray();
+        return new LineChart(String.format("One gateway node: memory vs idle connections (%,.0f B heap, %,.0f B RSS each)",
+                perConnection.heapAverage(), perConnection.rssAverage()), "idle connections", "MB")
+                .add("heap used after GC", conns, checkpoints.stream().mapToDouble(c -> c.heapUsedBytes() / 1048576.0).toArray())
+                .add("RSS", conns, checkpoints.stream().mapToDouble(c -> c.rssBytes() / 1048576.0).toArray())
+                .add("RSS outside committed heap", conns,
+                        checkpoints.stream().mapToDouble(c -> c.nativeRssBytes() / 1048576.0).toArray());
     }
 }

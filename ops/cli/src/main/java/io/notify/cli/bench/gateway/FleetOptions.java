@@ -17,7 +17,7 @@ public final class FleetOptions {
     @Option(names = "--gateway-heap", description = "-Xmx of the gateway JVM (default: ${DEFAULT-VALUE}).", defaultValue = "1g")
     String gatewayHeap;
 
-    @Option(names = "--out", description = "Results folder (default: ${DEFAULT-VALUE}).", defaultValue = "results")
+    @Option(names = "--out", description = "Results folder (default: ${DEFAULT-VALUE}).", defaultValue = io.notify.cli.bench.report.ResultFiles.DEFAULT_OUT)
     Path out;
 
     /** True when the agent split fits the per-process descriptor limit and the address range. */

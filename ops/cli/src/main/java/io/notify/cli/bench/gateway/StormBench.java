@@ -1,5 +1,7 @@
 package io.notify.cli.bench.gateway;
 
+import io.notify.cli.bench.report.ProgressBar;
+import io.notify.cli.bench.report.ResultFiles;
 import io.notify.common.config.Settings;
 import io.notify.schemas.stream.Position;
 import java.io.IOException;
@@ -113,7 +115,7 @@ public final class StormBench implements Callable<Integer> {
                     }
                     StormReport report = StormReport.of(settings(sources), initial, results, notes);
                     report.print(System.out);
-                    System.err.println("wrote " + ResultFiles.write(agents.out, "storm", report.at(), report));
+                    System.err.println("wrote " + ResultFiles.write(agents.out, "storm", report.at(), report, report.charts()));
                     if (!report.correct()) {
                         System.err.println("bench storm: lost, duplicate or missing events; logs kept in " + work);
                         return 1;
@@ -131,8 +133,8 @@ public final class StormBench implements Callable<Integer> {
     private BenchMath.Ramp connect(AgentFleet fleet, GatewayStack stack, List<String> notes) throws Exception {
         progress(String.format("connecting %,d clients at their inbox heads (%,.0f/s, not measured)", clients, connectRate));
         List<PhaseReport> reports;
-        try (ProgressLine p = ProgressLine.every(Duration.ofSeconds(2), () -> String.format("connect: %,d open",
-                fleet.progress().open()))) {
+        try (ProgressBar p = ProgressBar.start(Duration.ofSeconds(2)).track(() -> (double) fleet.progress().open() / clients,
+                () -> String.format("connect: %,d open", fleet.progress().open()))) {
             reports = fleet.open(clients, connectRate, 1000, Duration.ofSeconds((long) (clients / connectRate * 10) + 60));
         }
         BenchMath.Ramp r = BenchMath.ramp(reports);
@@ -158,7 +160,7 @@ public final class StormBench implements Callable<Integer> {
         long t0 = System.currentTimeMillis() + 1500;
         progress("round " + round + ": storm");
         List<PhaseReport> reports;
-        try (ProgressLine p = ProgressLine.every(Duration.ofSeconds(2), () -> {
+        try (ProgressBar p = ProgressBar.start(Duration.ofSeconds(2)).track(() -> (double) fleet.progress().done() / clients, () -> {
             AgentProcess.Progress g = fleet.progress();
             return String.format("round %d: %,d/%,d resumed, %,d failed attempts (%,d rejected 503)", round, g.done(),
                     clients, g.failed(), g.rejected());

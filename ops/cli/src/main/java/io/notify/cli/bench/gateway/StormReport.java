@@ -1,5 +1,8 @@
 package io.notify.cli.bench.gateway;
 
+import io.notify.cli.bench.plot.BarChart;
+import io.notify.cli.bench.plot.Chart;
+import io.notify.cli.bench.report.ResultFiles;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.util.List;
@@ -55,5 +58,17 @@ record StormReport(String scenario, Instant at, Map<String, Object> machine, Map
                     r.gatewayReplayedEvents(), r.gatewayQueryRequests(), r.gatewayQueryMeanMs(), r.clients().failures());
         }
         notes.forEach(n -> out.println("note: " + n));
+    }
+
+    /** The PNG: resumes/s per round (against the goal), then lost and duplicate events per round (should be 0). */
+    Chart[] charts() {
+        List<String> names = rounds.stream().map(r -> "round " + r.round()).toList();
+        BarChart rate = new BarChart(String.format("Reconnect storm: %s clients, resumes/s per round (goal %,.0f/s)",
+                settings.get("clients"), GOAL_RESUMES_PER_SECOND), "round", "resumes/s", names)
+                .add("resumes/s", rounds.stream().mapToDouble(r -> r.clients().resumesPerSecond()).toArray());
+        BarChart loss = new BarChart("Lost and duplicate events per round (must be 0)", "round", "events", names)
+                .add("lost", rounds.stream().mapToDouble(r -> r.clients().lost()).toArray())
+                .add("duplicates", rounds.stream().mapToDouble(r -> r.clients().duplicates()).toArray());
+        return new Chart[] {rate, loss};
     }
 }
