@@ -5,7 +5,7 @@ import picocli.CommandLine.Command;
 
 /** {@code notifyctl bench <scenario>}: reproducible measurements; each prints a table and writes JSON. */
 @Command(name = "bench", description = "Run a benchmark scenario and write its results.",
-        subcommands = {IngestBench.class, FanoutBench.class,
+        subcommands = {BaselineBench.class, IngestBench.class, FanoutBench.class,
                 io.notify.cli.bench.gateway.ConnectionsBench.class, io.notify.cli.bench.gateway.StormBench.class})
 public final class BenchCommand implements Runnable {
 

@@ -102,11 +102,7 @@ final class BenchMath {
     }
 
     static double median(List<Double> values) {
-        double[] v = values.stream().filter(d -> !Double.isNaN(d)).mapToDouble(Double::doubleValue).sorted().toArray();
-        if (v.length == 0) {
-            return Double.NaN;
-        }
-        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+        return io.notify.cli.bench.report.Stats.median(values);
     }
 
     private static long sum(List<PhaseReport> reports, java.util.function.ToLongFunction<PhaseReport> f) {
