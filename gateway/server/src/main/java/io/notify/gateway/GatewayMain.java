@@ -7,7 +7,9 @@ import io.notify.common.config.Settings;
 import io.notify.gateway.config.GatewayConfig;
 import io.notify.gateway.metrics.GatewayMetrics;
 import io.notify.gateway.registry.NodeRegistryRegistrar;
+import io.notify.gateway.registry.RegistryTimings;
 import io.notify.gateway.resume.HttpResumeSource;
+import io.notify.registry.NodeRegistryConfig;
 import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,8 +28,11 @@ public final class GatewayMain {
 
     public static void main(String[] args) {
         GatewayConfig config;
+        NodeRegistryConfig registry;
         try {
-            config = GatewayConfig.load(Settings.fromArgs(args));
+            Settings settings = Settings.fromArgs(args);
+            config = GatewayConfig.load(settings);
+            registry = RegistryTimings.load(settings);
         } catch (ConfigException e) {
             System.err.println("notify-gateway: configuration error: " + e.getMessage());
             System.exit(2);
@@ -36,7 +41,7 @@ public final class GatewayMain {
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         GatewayMetrics metrics = new GatewayMetrics(meters);
         GatewayServer server = new GatewayServer(config, meters, metrics,
-                NodeRegistryRegistrar.create(config.nodeId(), config.redisUri(), config.registryKeyPrefix(), meters),
+                NodeRegistryRegistrar.create(config.nodeId(), config.redisUri(), config.registryKeyPrefix(), registry, meters),
                 new HttpResumeSource(config.queryUrls(), config.queryTimeout(), metrics),
                 Clock.systemUTC()).start();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> LOG.info("drained: {}", server.drain()), "gateway-drain"));

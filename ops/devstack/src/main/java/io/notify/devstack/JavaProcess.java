@@ -98,7 +98,8 @@ public final class JavaProcess implements AutoCloseable {
         stop(Duration.ofSeconds(10));
     }
 
-    static String absoluteClasspath() {
+    /** This JVM's classpath with absolute entries, for a child started elsewhere. */
+    public static String absoluteClasspath() {
         List<String> parts = new ArrayList<>();
         for (String p : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
             if (!p.isBlank()) {

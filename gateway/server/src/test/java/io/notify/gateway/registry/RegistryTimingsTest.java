@@ -1,0 +1,38 @@
+package io.notify.gateway.registry;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.notify.common.config.ConfigException;
+import io.notify.common.config.Settings;
+import io.notify.registry.NodeRegistryConfig;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RegistryTimingsTest {
+
+    @Test
+    void defaultsAreTheRegistryDefaults() {
+        assertEquals(NodeRegistryConfig.defaults(), RegistryTimings.load(Settings.of(Map.of())));
+    }
+
+    @Test
+    void shorterTimingsAreTaken() {
+        NodeRegistryConfig c = RegistryTimings.load(Settings.of(Map.of("notify.registry.lease", "12s",
+                "notify.registry.renew-interval", "4s", "notify.registry.alive-ttl", "5s", "notify.registry.alive-refresh", "1s")));
+        assertEquals(Duration.ofSeconds(12), c.lease());
+        assertEquals(Duration.ofSeconds(4), c.renewInterval());
+        assertEquals(Duration.ofSeconds(5), c.aliveTtl());
+        assertEquals(Duration.ofSeconds(1), c.aliveRefresh());
+    }
+
+    @Test
+    void aRenewalAsLongAsTheLeaseIsRefusedByName() {
+        ConfigException e = assertThrows(ConfigException.class, () -> RegistryTimings.load(Settings.of(Map.of(
+                "notify.registry.lease", "10s", "notify.registry.renew-interval", "10s"))));
+        assertEquals(true, e.getMessage().contains("notify.registry.renew-interval"), e.getMessage());
+        assertThrows(ConfigException.class, () -> RegistryTimings.load(Settings.of(Map.of(
+                "notify.registry.alive-ttl", "2s", "notify.registry.alive-refresh", "3s"))));
+    }
+}

@@ -1,0 +1,82 @@
+package io.notify.cli.chaos;
+
+import io.notify.cli.stack.WorkDir;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code notifyctl chaos <scenario>}: runs the platform as separate processes (broker, Redis, two
+ * fanout-streams instances, three gateways, a load agent with real SDK clients), injects the
+ * scenario's faults under steady load and judges every event: lost, duplicated, out of order or
+ * skipped by any device is a failure (exit 1). Prints a verdict table, writes JSON.
+ */
+@Command(name = "chaos", mixinStandardHelpOptions = true,
+        description = "Fault injection under load with a zero-loss verdict: kill-gateway, pause-gateway, kill-router, "
+                + "restart-broker, restart-redis, or all.")
+public final class ChaosCommand implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "SCENARIO",
+            description = "kill-gateway | pause-gateway | kill-router | restart-broker | restart-redis | all")
+    String scenario;
+
+    @Option(names = "--quick", description = "Bounded quick mode: 2 faults 4–8 s apart, short registry timings (each scenario well under 5 min).")
+    boolean quick;
+
+    @Option(names = "--faults", description = "Faults per scenario (default: kill-gateway 20, others 3; --quick 2).", defaultValue = "0")
+    int faults;
+
+    @Option(names = "--users", description = "Users (default: ${DEFAULT-VALUE}).", defaultValue = "50")
+    int users;
+
+    @Option(names = "--devices", description = "Connected devices per user, each a real SDK client (default: ${DEFAULT-VALUE}).",
+            defaultValue = "2")
+    int devices;
+
+    @Option(names = "--rate", description = "Events/s published during the run (default: ${DEFAULT-VALUE}).", defaultValue = "100")
+    double rate;
+
+    @Option(names = "--seed", description = "Seed of the fault schedule (default: the clock).")
+    Long seed;
+
+    @Option(names = "--out", description = "Results folder (default: ${DEFAULT-VALUE}).", defaultValue = "results")
+    Path out;
+
+    @Override
+    public Integer call() throws Exception {
+        List<Scenario> scenarios;
+        try {
+            scenarios = Scenario.parse(scenario);
+        } catch (IllegalArgumentException e) {
+            System.err.println("notifyctl chaos: " + e.getMessage());
+            return 2;
+        }
+        if (users < 1 || devices < 1 || users * devices > 2000 || rate <= 0 || rate > 5000 || faults < 0) {
+            System.err.println("notifyctl chaos: --users and --devices >= 1 with at most 2000 clients in all; "
+                    + "0 < --rate <= 5000; --faults >= 0");
+            return 2;
+        }
+        ChaosOptions o = ChaosOptions.of(scenarios, quick, faults, users, devices, rate);
+        long s = seed != null ? seed : System.currentTimeMillis();
+        Path work = Files.createTempDirectory("notify-chaos-");
+        Instant at = Instant.now();
+        System.err.println("chaos " + scenario + (quick ? " (quick)" : "") + ": seed " + s + ", work dir " + work);
+        long begin = System.nanoTime();
+        List<ChaosRun.ScenarioResult> results = ChaosRun.run(o, work, s, line ->
+                System.err.printf("  [%6.1fs] %s%n", (System.nanoTime() - begin) / 1e9, line));
+        ChaosReport report = ChaosReport.of(o, s, at, results);
+        System.out.print(report.table());
+        Path file = report.write(out, scenario);
+        boolean passed = results.stream().allMatch(ChaosRun.ScenarioResult::passed);
+        System.out.println("results: " + file + (passed ? "" : "   (logs kept in " + work + ")"));
+        if (passed) {
+            WorkDir.delete(work);
+        }
+        return passed ? 0 : 1;
+    }
+}

@@ -1,0 +1,55 @@
+package io.notify.cli.chaos;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How a chaos run is shaped. {@link #quick} keeps every scenario well under 5 minutes on a 2-core
+ * machine (2 faults, 4–8 s apart, short registry timings); the full mode follows the issue (a
+ * gateway killed ≥ 20 times, 30–60 s apart; registry defaults, so a frozen node is paused past its
+ * 45 s lease).
+ *
+ * @param faults     faults per scenario, 0 = the mode's default (kill-gateway 20, others 3; quick 2)
+ * @param observe    how long a run watches deliveries after a router or infrastructure fault
+ * @param downFor    how long the broker or Redis stays down in a restart scenario
+ * @param settle     bound of the final wait for every acknowledged event to reach every device
+ */
+record ChaosOptions(List<Scenario> scenarios, boolean quick, int faults, Duration intervalMin, Duration intervalMax,
+                    int users, int devicesPerUser, double rate, Duration observe, Duration downFor, Duration settle,
+                    Map<String, String> registryTimings) {
+
+    static ChaosOptions of(List<Scenario> scenarios, boolean quick, int faults, int users, int devices, double rate) {
+        Map<String, String> timings = new LinkedHashMap<>();
+        if (quick) {
+            timings.put("notify.registry.lease", "12s");
+            timings.put("notify.registry.renew-interval", "4s");
+            timings.put("notify.registry.alive-ttl", "5s");
+            timings.put("notify.registry.alive-refresh", "1s");
+        }
+        return new ChaosOptions(scenarios, quick, faults,
+                quick ? Duration.ofSeconds(4) : Duration.ofSeconds(30), quick ? Duration.ofSeconds(8) : Duration.ofSeconds(60),
+                users, devices, rate, quick ? Duration.ofSeconds(8) : Duration.ofSeconds(20),
+                quick ? Duration.ofSeconds(3) : Duration.ofSeconds(10), Duration.ofSeconds(quick ? 60 : 120), timings);
+    }
+
+    int faultsFor(Scenario s) {
+        if (faults > 0) {
+            return faults;
+        }
+        if (quick) {
+            return 2;
+        }
+        return s == Scenario.KILL_GATEWAY ? 20 : 3;
+    }
+
+    /** The lease a gateway runs with (the registry default unless the mode shortens it). */
+    Duration lease() {
+        return Duration.parse("PT" + registryTimings.getOrDefault("notify.registry.lease", "45s").toUpperCase());
+    }
+
+    Duration aliveTtl() {
+        return Duration.parse("PT" + registryTimings.getOrDefault("notify.registry.alive-ttl", "10s").toUpperCase());
+    }
+}

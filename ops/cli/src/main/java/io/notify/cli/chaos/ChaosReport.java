@@ -1,0 +1,77 @@
+package io.notify.cli.chaos;
+
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.notify.cli.stack.WorkDir;
+import io.notify.schemas.NotifyJson;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The outcome of a chaos run: per scenario the verdict (acked, delivered, lost, duplicates, out of
+ * order, gaps, latency) and the medians of each per-fault figure, as a table and as JSON.
+ */
+record ChaosReport(Instant at, long seed, boolean quick, int users, int devicesPerUser, double rate,
+                   Map<String, Object> machine, List<ChaosRun.ScenarioResult> scenarios) {
+
+    static ChaosReport of(ChaosOptions o, long seed, Instant at, List<ChaosRun.ScenarioResult> results) {
+        return new ChaosReport(at, seed, o.quick(), o.users(), o.devicesPerUser(), o.rate(), WorkDir.machine(), results);
+    }
+
+    /** Median of each numeric per-fault figure of a scenario, in the faults' column order. */
+    static Map<String, Double> medians(List<Map<String, Object>> faults) {
+        Map<String, List<Double>> columns = new LinkedHashMap<>();
+        for (Map<String, Object> f : faults) {
+            f.forEach((k, v) -> {
+                if (v instanceof Number n) {
+                    columns.computeIfAbsent(k, x -> new ArrayList<>()).add(n.doubleValue());
+                }
+            });
+        }
+        Map<String, Double> m = new LinkedHashMap<>();
+        columns.forEach((k, values) -> {
+            List<Double> sorted = values.stream().sorted().toList();
+            int n = sorted.size();
+            m.put(k, n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2);
+        });
+        return m;
+    }
+
+    String table() {
+        StringBuilder b = new StringBuilder();
+        b.append(String.format("%n%-15s %6s %8s %9s %5s %5s %5s %5s %8s %8s  %s%n", "scenario", "faults", "acked",
+                "delivered", "lost", "dup", "ooo", "gaps", "p50 ms", "p99 ms", "verdict"));
+        for (ChaosRun.ScenarioResult r : scenarios) {
+            Verifier.Verdict v = r.verdict();
+            b.append(String.format("%-15s %6d %8d %9d %5d %5d %5d %5d %8.1f %8.1f  %s%n", r.scenario(), r.faults().size(),
+                    v.acked(), v.delivered(), v.lost(), v.duplicates(), v.outOfOrder(), v.gaps(), v.latencyMs().p50(),
+                    v.latencyMs().p99(), r.passed() ? "PASS" : "FAIL" + (r.servicesDownAtEnd().isEmpty() ? ""
+                            : " (down: " + r.servicesDownAtEnd() + ")")));
+        }
+        b.append(String.format("%nper-fault medians:%n"));
+        for (ChaosRun.ScenarioResult r : scenarios) {
+            StringBuilder cols = new StringBuilder();
+            medians(r.faults()).forEach((k, v) -> cols.append(String.format(" %s=%.0f", k, v)));
+            b.append(String.format("  %-15s%s%n", r.scenario(), cols));
+            if (!r.verdict().lostSamples().isEmpty()) {
+                b.append("    lost e.g. ").append(r.verdict().lostSamples()).append('\n');
+            }
+            for (String a : r.verdict().anomalies()) {
+                b.append("    ").append(a).append('\n');
+            }
+        }
+        return b.toString();
+    }
+
+    Path write(Path out, String name) throws IOException {
+        Files.createDirectories(out);
+        Path file = out.resolve("chaos-" + name + "-" + at.toString().replace(':', '-') + ".json");
+        NotifyJson.mapper().copy().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), this);
+        return file;
+    }
+}

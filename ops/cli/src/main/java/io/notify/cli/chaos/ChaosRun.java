@@ -1,0 +1,94 @@
+package io.notify.cli.chaos;
+
+import io.notify.cli.stack.ChildAgent;
+import io.notify.cli.stack.PlatformStack;
+import io.notify.cli.stack.StackOptions;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * One chaos run: starts the multi-process stack (broker, Redis, 2 fanout-streams, 3 gateways) and
+ * the {@link ChaosAgent} (its own JVM), then for each scenario produces at a steady rate, injects
+ * the scenario's faults at random intervals, stops producing and has the agent judge every event
+ * of the scenario's window ({@link Verifier}). Scenarios run one after another on the same stack.
+ */
+final class ChaosRun {
+
+    /** What one scenario did and how it was judged. */
+    record ScenarioResult(String scenario, List<Map<String, Object>> faults, Verifier.Verdict verdict,
+                          List<String> servicesDownAtEnd, long durationMs, boolean passed) {
+    }
+
+    private static final Duration READY_BOUND = Duration.ofSeconds(180);
+
+    private ChaosRun() {
+    }
+
+    static List<ScenarioResult> run(ChaosOptions o, Path work, long seed, Consumer<String> progress) throws Exception {
+        StackOptions so = StackOptions.of(work, 2, 3).withGatewaySettings(o.registryTimings());
+        List<ScenarioResult> results = new ArrayList<>();
+        try (PlatformStack stack = PlatformStack.start(so, progress);
+             ChildAgent agent = startAgent(stack, o, work, progress);
+             RouteWatch routes = new RouteWatch(stack).warmUp()) {
+            Faults faults = new Faults(stack, agent, routes, o, new SplittableRandom(seed));
+            SplittableRandom pacing = new SplittableRandom(seed + 1);
+            for (Scenario s : o.scenarios()) {
+                results.add(scenario(s, o, agent, faults, pacing, progress));
+            }
+        }
+        return results;
+    }
+
+    private static ChildAgent startAgent(PlatformStack stack, ChaosOptions o, Path work, Consumer<String> progress)
+            throws Exception {
+        int clients = o.users() * o.devicesPerUser();
+        progress.accept("starting the load agent: " + clients + " SDK clients (" + o.users() + " users × "
+                + o.devicesPerUser() + " devices) over " + stack.gateways().size() + " gateways");
+        String gateways = String.join(",", stack.gateways().stream().map(g -> g.baseUrl()).toList());
+        ChildAgent agent = ChildAgent.start(ChaosAgent.class.getName(), List.of("-Xmx512m", "-Xss512k"), List.of(
+                "gateways=" + gateways, "bootstrap=" + stack.bootstrapServers(), "prefix=" + stack.prefix(),
+                "keys=" + work, "users=" + o.users(), "devices=" + o.devicesPerUser(), "lifetime=7200"),
+                work.resolve("agent.log"));
+        try {
+            agent.await("ready", READY_BOUND);
+            return agent;
+        } catch (Exception e) {
+            agent.close();
+            throw e;
+        }
+    }
+
+    private static ScenarioResult scenario(Scenario s, ChaosOptions o, ChildAgent agent, Faults faults,
+                                           SplittableRandom pacing, Consumer<String> progress) throws Exception {
+        long start = System.nanoTime();
+        int n = o.faultsFor(s);
+        progress.accept(s.cliName + ": producing " + o.rate() + " events/s, " + n + " fault(s)");
+        agent.send("produce " + o.rate());
+        agent.await("producing", Duration.ofSeconds(10));
+        List<Map<String, Object>> reports = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+            long wait = o.intervalMin().toMillis()
+                    + pacing.nextLong(Math.max(1, o.intervalMax().toMillis() - o.intervalMin().toMillis() + 1));
+            progress.accept(s.cliName + ": fault " + i + "/" + n + " in " + wait + " ms (" + agent.progress() + ")");
+            TimeUnit.MILLISECONDS.sleep(wait); // the run's schedule: steady load between faults
+            Map<String, Object> r = faults.inject(s);
+            progress.accept(s.cliName + ": fault " + i + "/" + n + " " + r);
+            reports.add(r);
+        }
+        progress.accept(s.cliName + ": stopping the load; waiting up to " + o.settle().toSeconds()
+                + " s for every acknowledged event to reach every device");
+        agent.send("verify " + o.settle().toMillis());
+        Verifier.Verdict v = io.notify.schemas.NotifyJson.mapper().readValue(agent.await("verdict", o.settle().plusSeconds(60)),
+                Verifier.Verdict.class);
+        List<String> down = faults.servicesDown();
+        boolean passed = v.passed() && down.isEmpty();
+        progress.accept(s.cliName + ": " + (passed ? "PASS" : "FAIL") + " " + v);
+        return new ScenarioResult(s.cliName, reports, v, down, (System.nanoTime() - start) / 1_000_000, passed);
+    }
+}

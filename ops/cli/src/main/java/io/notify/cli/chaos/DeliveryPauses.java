@@ -1,0 +1,62 @@
+package io.notify.cli.chaos;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+
+/**
+ * Stretches without any delivery to any device (longer than {@link #MIN_PAUSE_NANOS}), kept to
+ * answer "how long did deliveries stop after the fault, and when did they come back". Bounded:
+ * the oldest pauses go first. Thread-safe.
+ */
+final class DeliveryPauses {
+
+    /** A pause in deliveries, in System.nanoTime terms; {@code end} is the first delivery after it. */
+    record Pause(long start, long end) {
+        long nanos() {
+            return end - start;
+        }
+    }
+
+    /** After a fault: the longest pause that ended after it, and when it ended (ms after the fault). */
+    record AfterFault(long maxPauseMs, long recoveredAfterMs) {
+    }
+
+    static final long MIN_PAUSE_NANOS = 200_000_000L;
+    private static final int MAX_KEPT = 10_000;
+
+    private final Deque<Pause> pauses = new ArrayDeque<>();
+    private long last;
+
+    synchronized void delivered(long nowNanos) {
+        if (last != 0 && nowNanos - last > MIN_PAUSE_NANOS) {
+            if (pauses.size() == MAX_KEPT) {
+                pauses.removeFirst();
+            }
+            pauses.addLast(new Pause(last, nowNanos));
+        }
+        last = Math.max(last, nowNanos);
+    }
+
+    /**
+     * The longest pause that ended after {@code faultNanos} (counted from the later of its start and
+     * the fault), and when deliveries resumed after it; zeros when deliveries never stopped.
+     */
+    synchronized AfterFault after(long faultNanos, long nowNanos) {
+        long longest = 0;
+        long recovered = 0;
+        for (Pause p : pauses) {
+            if (p.end() - faultNanos <= 0) {
+                continue;
+            }
+            long from = Math.max(p.start(), faultNanos);
+            if (p.end() - from > longest) {
+                longest = p.end() - from;
+                recovered = p.end() - faultNanos;
+            }
+        }
+        if (last != 0 && nowNanos - Math.max(last, faultNanos) > Math.max(longest, MIN_PAUSE_NANOS)) {
+            return new AfterFault((nowNanos - Math.max(last, faultNanos)) / 1_000_000, -1); // still paused
+        }
+        return new AfterFault(longest / 1_000_000, recovered / 1_000_000);
+    }
+}

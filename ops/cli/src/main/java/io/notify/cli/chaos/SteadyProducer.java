@@ -1,0 +1,115 @@
+package io.notify.cli.chaos;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.notify.schemas.event.EventEnvelope;
+import io.notify.schemas.publish.NotifyPublisher;
+import io.notify.schemas.publish.PublishException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Publishes durable events straight to Kafka at a steady rate, round-robin over the users, and
+ * tells the {@link Verifier} about each acknowledgment. A retriable failure (the broker is
+ * restarting) is sent again with the same event id — fanout-streams deduplicates by id — until
+ * {@link #RETRY_FOR_NANOS}; events not yet acknowledged are bounded by {@link #MAX_IN_FLIGHT} (over
+ * it, ticks are skipped and counted).
+ */
+final class SteadyProducer implements AutoCloseable {
+
+    static final int MAX_IN_FLIGHT = 20_000;
+    private static final long TICK_MS = 10;
+    private static final long RETRY_DELAY_MS = 250;
+    private static final long RETRY_FOR_NANOS = 180_000_000_000L;
+
+    private final NotifyPublisher publisher;
+    private final Verifier verifier;
+    private final int users;
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "chaos-producer");
+        t.setDaemon(true);
+        return t;
+    });
+    private final AtomicLong inFlight = new AtomicLong();
+    private final AtomicLong published = new AtomicLong();
+    private final AtomicLong skipped = new AtomicLong();
+    private final AtomicLong retries = new AtomicLong();
+    private volatile double ratePerSecond;
+    private double owed;
+    private long n;
+
+    SteadyProducer(NotifyPublisher publisher, Verifier verifier, int users) {
+        this.publisher = publisher;
+        this.verifier = verifier;
+        this.users = users;
+        timer.scheduleAtFixedRate(this::tick, TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
+    }
+
+    void rate(double perSecond) {
+        ratePerSecond = perSecond;
+    }
+
+    private void tick() {
+        owed += ratePerSecond * TICK_MS / 1000.0;
+        if (ratePerSecond <= 0) {
+            owed = 0;
+        }
+        while (owed >= 1) {
+            owed -= 1;
+            if (inFlight.get() >= MAX_IN_FLIGHT) {
+                skipped.incrementAndGet();
+                continue;
+            }
+            int user = (int) (n++ % users);
+            ObjectNode data = JsonNodeFactory.instance.objectNode().put("n", n).put("sentAtMs", System.currentTimeMillis());
+            EventEnvelope e = EventEnvelope.durable("chaos.tick", data, ChaosAgent.userId(user));
+            inFlight.incrementAndGet();
+            published.incrementAndGet();
+            send(e, user, System.nanoTime());
+        }
+    }
+
+    private void send(EventEnvelope e, int user, long firstNanos) {
+        publisher.publish(e).whenComplete((ok, failure) -> {
+            if (failure == null) {
+                verifier.acked(e.id(), user);
+                inFlight.decrementAndGet();
+                return;
+            }
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+            boolean retriable = !(cause instanceof PublishException pe) || pe.isRetriable();
+            if (retriable && System.nanoTime() - firstNanos < RETRY_FOR_NANOS) {
+                retries.incrementAndGet();
+                timer.schedule(() -> send(e, user, firstNanos), RETRY_DELAY_MS, TimeUnit.MILLISECONDS);
+            } else {
+                verifier.publishFailed();
+                inFlight.decrementAndGet();
+            }
+        });
+    }
+
+    long inFlight() {
+        return inFlight.get();
+    }
+
+    long published() {
+        return published.get();
+    }
+
+    long skipped() {
+        return skipped.get();
+    }
+
+    long retries() {
+        return retries.get();
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+        publisher.close();
+    }
+}

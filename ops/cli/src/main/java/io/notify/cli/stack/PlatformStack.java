@@ -1,0 +1,232 @@
+package io.notify.cli.stack;
+
+import io.notify.cli.dev.DevKeys;
+import io.notify.devstack.FreePorts;
+import io.notify.devstack.KafkaBrokerProcess;
+import io.notify.devstack.RedisOptions;
+import io.notify.devstack.RedisServer;
+import io.notify.fanout.FanoutMain;
+import io.notify.gateway.GatewayMain;
+import io.notify.ingest.IngestMain;
+import io.notify.schemas.topic.TopicCatalog;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The whole platform as separate processes, for benchmarks and chaos runs that crash parts of it
+ * for real: a Kafka (KRaft) broker and Redis from devstack, the topics of a fresh prefix, N
+ * fanout-streams instances (one Streams application, each with its query API), M gateway nodes
+ * ({@code gw-1..M}) that know every query API, and optionally ingest. Tokens use a dev HMAC
+ * secret in the work dir ({@link DevKeys}). {@link #close} stops everything, services first, also
+ * after a failed start; every child also exits by itself when this JVM dies.
+ */
+public final class PlatformStack implements AutoCloseable {
+
+    public static final Duration START_BOUND = Duration.ofSeconds(180);
+
+    private final StackOptions options;
+    private final String prefix = "st" + Long.toString(System.currentTimeMillis(), 36) + ".";
+    private final DevKeys keys;
+    private final List<ServiceProcess> fanouts = new ArrayList<>();
+    private final List<ServiceProcess> gateways = new ArrayList<>();
+    private KafkaBrokerProcess broker;
+    private RedisServer redis;
+    private ServiceProcess ingest;
+
+    private PlatformStack(StackOptions options) throws IOException {
+        this.options = options;
+        this.keys = DevKeys.inDataDir(options.work());
+    }
+
+    public static PlatformStack start(StackOptions options, Consumer<String> progress) throws Exception {
+        PlatformStack s = new PlatformStack(options);
+        try {
+            s.startAll(progress);
+            return s;
+        } catch (Exception | Error e) {
+            s.close();
+            throw e;
+        }
+    }
+
+    private void startAll(Consumer<String> progress) throws Exception {
+        progress.accept("starting Kafka and Redis (child processes)");
+        quietBrokerStartup();
+        broker = new KafkaBrokerProcess().start();
+        redis = RedisServer.start(RedisOptions.defaults());
+        createTopics();
+        progress.accept("starting " + options.fanouts() + " fanout-streams instance(s) (-Xmx" + options.fanoutHeap() + ")");
+        for (int i = 1; i <= options.fanouts(); i++) {
+            fanouts.add(fanout(i).start());
+        }
+        for (ServiceProcess f : fanouts) {
+            f.awaitReady(START_BOUND);
+        }
+        progress.accept("starting " + options.gateways() + " gateway node(s) (-Xmx" + options.gatewayHeap() + ")");
+        for (int i = 1; i <= options.gateways(); i++) {
+            gateways.add(gateway(i).start());
+        }
+        if (options.ingest()) {
+            ingest = ingestService().start();
+        }
+        for (ServiceProcess g : gateways) {
+            g.awaitReady(START_BOUND);
+        }
+        if (ingest != null) {
+            ingest.awaitReady(START_BOUND);
+        }
+    }
+
+    private void createTopics() throws Exception {
+        TopicCatalog t = topics();
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(t.events().name(), 6, (short) 1),
+                    new NewTopic(t.eventsDlq().name(), 1, (short) 1),
+                    new NewTopic(t.streamLog().name(), 6, (short) 1),
+                    new NewTopic(t.undelivered().name(), 3, (short) 1))).all().get(60, TimeUnit.SECONDS);
+        }
+    }
+
+    private ServiceProcess fanout(int i) {
+        int port = FreePorts.pick();
+        Map<String, String> s = new LinkedHashMap<>();
+        s.put("notify.kafka.bootstrap-servers", broker.bootstrapServers());
+        s.put("notify.topic-prefix", prefix);
+        s.put("notify.registry.key-prefix", prefix);
+        s.put("notify.redis.uri", redis.uri());
+        s.put("notify.fanout.processing-guarantee", options.guarantee());
+        s.put("notify.fanout.commit-interval", "100ms");
+        s.put("notify.fanout.state-dir", options.work().resolve("fanout-" + i + "-state").toString());
+        s.put("notify.fanout.query.host", "127.0.0.1");
+        s.put("notify.fanout.query.port", Integer.toString(port));
+        s.putAll(options.fanoutSettings());
+        return new ServiceProcess("fanout-" + i, port, FanoutMain.class.getName(), args(s),
+                List.of("-Xmx" + options.fanoutHeap()), options.work().resolve("fanout-" + i + ".log"));
+    }
+
+    private ServiceProcess gateway(int i) {
+        int port = FreePorts.pick();
+        String node = nodeId(i);
+        Map<String, String> s = new LinkedHashMap<>();
+        s.put("notify.gateway.node-id", node);
+        s.put("notify.gateway.host", "127.0.0.1");
+        s.put("notify.gateway.port", Integer.toString(port));
+        s.put("notify.kafka.bootstrap-servers", broker.bootstrapServers());
+        s.put("notify.redis.uri", redis.uri());
+        s.put("notify.topic-prefix", prefix);
+        s.put("notify.registry.key-prefix", prefix);
+        s.put("notify.gateway.query-url", String.join(",", fanouts.stream().map(ServiceProcess::baseUrl).toList()));
+        s.put("notify.gateway.jwt.hmac-secret", keys.secret());
+        s.put("notify.gateway.jwt.issuer", DevKeys.ISSUER);
+        s.put("notify.gateway.jwt.audience", DevKeys.AUDIENCE);
+        s.put("notify.gateway.drain-window", "0s");
+        s.put("notify.gateway.drain-grace", "1s");
+        s.putAll(options.gatewaySettings());
+        return new ServiceProcess(node, port, GatewayMain.class.getName(), args(s),
+                List.of("-Xmx" + options.gatewayHeap(), "-XX:+UseG1GC"), options.work().resolve(node + ".log"));
+    }
+
+    private ServiceProcess ingestService() {
+        int port = FreePorts.pick();
+        Map<String, String> s = new LinkedHashMap<>();
+        s.put("notify.kafka.bootstrap-servers", broker.bootstrapServers());
+        s.put("notify.topic-prefix", prefix);
+        s.put("notify.ingest.host", "127.0.0.1");
+        s.put("notify.ingest.port", Integer.toString(port));
+        s.put("notify.ingest.api-keys", DevKeys.PRODUCER + ":" + DevKeys.PRODUCER_KEY);
+        return new ServiceProcess("ingest", port, IngestMain.class.getName(), args(s), List.of("-Xmx512m"),
+                options.work().resolve("ingest.log"));
+    }
+
+    private static List<String> args(Map<String, String> settings) {
+        List<String> a = new ArrayList<>();
+        settings.forEach((k, v) -> a.add(k + "=" + v));
+        return a;
+    }
+
+    /** The broker readiness probe logs a WARN per refused connection while the child JVM boots. */
+    private static void quietBrokerStartup() {
+        if (LoggerFactory.getLogger("org.apache.kafka.clients.NetworkClient") instanceof ch.qos.logback.classic.Logger l) {
+            l.setLevel(ch.qos.logback.classic.Level.ERROR);
+        }
+    }
+
+    public String nodeId(int i) {
+        return "gw-" + i;
+    }
+
+    public List<ServiceProcess> fanouts() {
+        return List.copyOf(fanouts);
+    }
+
+    public List<ServiceProcess> gateways() {
+        return List.copyOf(gateways);
+    }
+
+    /** The ingest service; fails when the stack was started without one. */
+    public ServiceProcess ingest() {
+        if (ingest == null) {
+            throw new IllegalStateException("this stack runs no ingest service");
+        }
+        return ingest;
+    }
+
+    public KafkaBrokerProcess broker() {
+        return broker;
+    }
+
+    public RedisServer redis() {
+        return redis;
+    }
+
+    public DevKeys keys() {
+        return keys;
+    }
+
+    public String prefix() {
+        return prefix;
+    }
+
+    public String bootstrapServers() {
+        return broker.bootstrapServers();
+    }
+
+    public TopicCatalog topics() {
+        return TopicCatalog.of(prefix);
+    }
+
+    @Override
+    public void close() {
+        List<AutoCloseable> all = new ArrayList<>();
+        if (ingest != null) {
+            all.add(ingest);
+        }
+        all.addAll(gateways);
+        all.addAll(fanouts);
+        if (redis != null) {
+            all.add(redis);
+        }
+        if (broker != null) {
+            all.add(broker);
+        }
+        for (AutoCloseable c : all) {
+            try {
+                c.close();
+            } catch (Exception | LinkageError e) { // LinkageError: jars replaced under a running JVM
+                System.err.println("stopping " + c + " failed: " + e);
+            }
+        }
+        gateways.clear();
+        fanouts.clear();
+    }
+}

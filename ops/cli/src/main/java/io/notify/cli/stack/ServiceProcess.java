@@ -1,0 +1,140 @@
+package io.notify.cli.stack;
+
+import io.notify.devstack.JavaProcess;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One Notify service (ingest, a fanout-streams instance or a gateway node) in a child JVM, with the
+ * faults a chaos run needs: {@link #kill()} (kill -9), {@link #pause()}/{@link #resume()} (SIGSTOP,
+ * SIGCONT) and {@link #restart()} on the same port and settings. Ready means {@code /readyz} answers 200.
+ */
+public final class ServiceProcess implements AutoCloseable {
+
+    private static final Duration HTTP_TIMEOUT = Duration.ofSeconds(3);
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(HTTP_TIMEOUT).build();
+
+    private final String name;
+    private final int port;
+    private final JavaProcess process;
+    private volatile boolean paused;
+
+    ServiceProcess(String name, int port, String mainClass, List<String> settings, List<String> jvmOptions, Path log) {
+        this.name = name;
+        this.port = port;
+        this.process = new JavaProcess(mainClass, settings, jvmOptions, log);
+    }
+
+    ServiceProcess start() throws IOException {
+        process.start();
+        return this;
+    }
+
+    /** Waits until {@code /readyz} answers 200; fails when the child exits or {@code bound} passes. */
+    public ServiceProcess awaitReady(Duration bound) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + bound.toNanos();
+        while (System.nanoTime() - deadline < 0) {
+            if (!process.isAlive()) {
+                throw new IOException(name + " exited during start; see " + process.logFile());
+            }
+            if (ready()) {
+                return this;
+            }
+            TimeUnit.MILLISECONDS.sleep(200); // poll interval of a bounded readiness wait
+        }
+        throw new IOException(name + " not ready within " + bound + "; see " + process.logFile());
+    }
+
+    /** True when {@code /readyz} answers 200 now. */
+    public boolean ready() throws InterruptedException {
+        try {
+            return get("/readyz").statusCode() == 200;
+        } catch (IOException notListening) {
+            return false;
+        }
+    }
+
+    public HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(baseUrl() + path)).timeout(HTTP_TIMEOUT).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** kill -9. */
+    public void kill() throws InterruptedException {
+        process.kill();
+        paused = false;
+    }
+
+    /** SIGSTOP: the process keeps its sockets and memory but runs no code until {@link #resume()}. */
+    public void pause() throws IOException, InterruptedException {
+        signal("STOP");
+        paused = true;
+    }
+
+    /** SIGCONT after {@link #pause()}. */
+    public void resume() throws IOException, InterruptedException {
+        signal("CONT");
+        paused = false;
+    }
+
+    private void signal(String sig) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + sig, Long.toString(process.pid()))
+                .redirectErrorStream(true).start();
+        if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+            kill.destroyForcibly();
+            throw new IOException("kill -" + sig + " " + process.pid() + " failed for " + name);
+        }
+    }
+
+    /** Starts the service again (after a kill or stop) with the same port and settings, and waits until ready. */
+    public ServiceProcess restart(Duration bound) throws IOException, InterruptedException {
+        if (process.isAlive()) {
+            process.stop(Duration.ofSeconds(15));
+        }
+        process.start();
+        return awaitReady(bound);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String baseUrl() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    public boolean paused() {
+        return paused;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public Path logFile() {
+        return process.logFile();
+    }
+
+    @Override
+    public void close() throws IOException, InterruptedException {
+        if (paused) {
+            resume(); // a stopped process ignores SIGTERM until continued
+        }
+        process.stop(Duration.ofSeconds(15));
+    }
+}

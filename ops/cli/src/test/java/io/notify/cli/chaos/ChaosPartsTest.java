@@ -1,0 +1,45 @@
+package io.notify.cli.chaos;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ChaosPartsTest {
+
+    @Test
+    void scenariosByNameAndAll() {
+        assertEquals(List.of(Scenario.PAUSE_GATEWAY), Scenario.parse("pause-gateway"));
+        assertEquals(5, Scenario.parse("all").size());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Scenario.parse("kill-everything"));
+        assertEquals(true, e.getMessage().contains("restart-redis"));
+    }
+
+    @Test
+    void faultCountsFollowTheMode() {
+        ChaosOptions full = ChaosOptions.of(Scenario.parse("all"), false, 0, 10, 1, 10);
+        assertEquals(20, full.faultsFor(Scenario.KILL_GATEWAY));
+        assertEquals(3, full.faultsFor(Scenario.RESTART_BROKER));
+        assertEquals(Duration.ofSeconds(45), full.lease(), "the full mode keeps the registry defaults");
+        ChaosOptions quick = ChaosOptions.of(Scenario.parse("all"), true, 0, 10, 1, 10);
+        assertEquals(2, quick.faultsFor(Scenario.KILL_GATEWAY));
+        assertEquals(Duration.ofSeconds(12), quick.lease());
+        assertEquals(Duration.ofSeconds(5), quick.aliveTtl());
+        assertEquals(7, ChaosOptions.of(Scenario.parse("all"), true, 7, 10, 1, 10).faultsFor(Scenario.KILL_ROUTER));
+    }
+
+    @Test
+    void mediansPerNumericColumn() {
+        Map<String, Double> m = ChaosReport.medians(List.of(
+                Map.of("node", "gw-1", "resumedMs", 100, "routed", 4),
+                Map.of("node", "gw-2", "resumedMs", 300, "routed", 2),
+                Map.of("node", "gw-1", "resumedMs", 200, "routed", 6)));
+        assertEquals(200.0, m.get("resumedMs"));
+        assertEquals(4.0, m.get("routed"));
+        assertEquals(false, m.containsKey("node"));
+        assertEquals(150.0, ChaosReport.medians(List.of(Map.of("x", 100), Map.of("x", 200))).get("x"));
+    }
+}
