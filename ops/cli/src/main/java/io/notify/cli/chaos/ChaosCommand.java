@@ -1,6 +1,6 @@
 package io.notify.cli.chaos;
 
-import io.notify.cli.stack.WorkDir;
+import io.notify.cli.bench.report.ResultFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -44,7 +44,7 @@ public final class ChaosCommand implements Callable<Integer> {
     @Option(names = "--seed", description = "Seed of the fault schedule (default: the clock).")
     Long seed;
 
-    @Option(names = "--out", description = "Results folder (default: ${DEFAULT-VALUE}).", defaultValue = "results")
+    @Option(names = "--out", description = "Results folder (default: ${DEFAULT-VALUE}).", defaultValue = ResultFiles.DEFAULT_OUT)
     Path out;
 
     @Override
@@ -71,11 +71,11 @@ public final class ChaosCommand implements Callable<Integer> {
                 System.err.printf("  [%6.1fs] %s%n", (System.nanoTime() - begin) / 1e9, line));
         ChaosReport report = ChaosReport.of(o, s, at, results);
         System.out.print(report.table());
-        Path file = report.write(out, scenario);
+        ResultFiles.Written file = report.write(out, scenario);
         boolean passed = results.stream().allMatch(ChaosRun.ScenarioResult::passed);
         System.out.println("results: " + file + (passed ? "" : "   (logs kept in " + work + ")"));
         if (passed) {
-            WorkDir.delete(work);
+            ResultFiles.deleteTree(work);
         }
         return passed ? 0 : 1;
     }

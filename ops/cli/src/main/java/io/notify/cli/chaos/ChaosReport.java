@@ -1,10 +1,9 @@
 package io.notify.cli.chaos;
 
-import com.fasterxml.jackson.databind.SerializationFeature;
-import io.notify.cli.stack.WorkDir;
-import io.notify.schemas.NotifyJson;
+import io.notify.cli.bench.plot.BarChart;
+import io.notify.cli.bench.plot.Chart;
+import io.notify.cli.bench.report.ResultFiles;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,7 +19,7 @@ record ChaosReport(Instant at, long seed, boolean quick, int users, int devicesP
                    Map<String, Object> machine, List<ChaosRun.ScenarioResult> scenarios) {
 
     static ChaosReport of(ChaosOptions o, long seed, Instant at, List<ChaosRun.ScenarioResult> results) {
-        return new ChaosReport(at, seed, o.quick(), o.users(), o.devicesPerUser(), o.rate(), WorkDir.machine(), results);
+        return new ChaosReport(at, seed, o.quick(), o.users(), o.devicesPerUser(), o.rate(), ResultFiles.machine(), results);
     }
 
     /** Median of each numeric per-fault figure of a scenario, in the faults' column order. */
@@ -68,10 +67,26 @@ record ChaosReport(Instant at, long seed, boolean quick, int users, int devicesP
         return b.toString();
     }
 
-    Path write(Path out, String name) throws IOException {
-        Files.createDirectories(out);
-        Path file = out.resolve("chaos-" + name + "-" + at.toString().replace(':', '-') + ".json");
-        NotifyJson.mapper().copy().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), this);
-        return file;
+    /** JSON, and a PNG with one chart per scenario: its timings (the figures in ms) per fault. */
+    ResultFiles.Written write(Path out, String name) throws IOException {
+        List<Chart> charts = new ArrayList<>();
+        for (ChaosRun.ScenarioResult r : scenarios) {
+            List<String> faults = new ArrayList<>();
+            for (int i = 1; i <= r.faults().size(); i++) {
+                faults.add(Integer.toString(i));
+            }
+            BarChart chart = new BarChart(r.scenario() + " (" + (r.passed() ? "PASS" : "FAIL") + "): timings per fault",
+                    "fault", "ms", faults);
+            for (String column : medians(r.faults()).keySet()) {
+                if (column.endsWith("Ms")) {
+                    chart.add(column, r.faults().stream().mapToDouble(f -> f.get(column) instanceof Number n
+                            ? n.doubleValue() : Double.NaN).toArray());
+                }
+            }
+            if (!faults.isEmpty()) {
+                charts.add(chart);
+            }
+        }
+        return ResultFiles.write(out, "chaos", name, at, this, charts.toArray(Chart[]::new));
     }
 }

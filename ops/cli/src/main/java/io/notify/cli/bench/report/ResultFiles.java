@@ -38,8 +38,14 @@ public final class ResultFiles {
 
     /** Writes the JSON report, then the charts (stacked) as PNG; a chart failure costs only the PNG. */
     public static Written write(Path out, String scenario, Instant at, Object report, Chart... charts) throws IOException {
+        return write(out, "bench", scenario, at, report, charts);
+    }
+
+    /** As {@link #write(Path, String, Instant, Object, Chart...)}, named {@code <kind>-<scenario>-<time>} (kind: bench, chaos). */
+    public static Written write(Path out, String kind, String scenario, Instant at, Object report, Chart... charts)
+            throws IOException {
         Files.createDirectories(out);
-        String base = "bench-" + scenario + "-" + at.toString().replace(':', '-');
+        String base = kind + "-" + scenario + "-" + at.toString().replace(':', '-');
         Path json = out.resolve(base + ".json");
         NotifyJson.mapper().copy().enable(SerializationFeature.INDENT_OUTPUT).writeValue(json.toFile(), report);
         if (charts.length == 0) {
@@ -48,7 +54,7 @@ public final class ResultFiles {
         try {
             return new Written(json, PngCharts.write(out.resolve(base + ".png"), charts));
         } catch (IOException | RuntimeException | LinkageError | java.awt.AWTError | InternalError e) {
-            System.err.println("bench " + scenario + ": could not draw the PNG chart: " + e);
+            System.err.println(kind + " " + scenario + ": could not draw the PNG chart: " + e);
             return new Written(json, null);
         }
     }
