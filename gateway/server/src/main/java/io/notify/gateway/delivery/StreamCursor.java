@@ -19,6 +19,13 @@ import java.util.TreeMap;
  * stands, or while a fetch is in flight) live events wait in a buffer bounded by {@code maxPending};
  * events beyond it are discarded and fetched again afterwards, so the bound costs time, never events.
  * At most one fetch is requested at a time: {@code fetch} is returned only when none is outstanding.
+ *
+ * <p>A client without a position starts fresh ({@link #startFresh}): the cursor anchors at the
+ * stream's head as the inbox reports it (or just before the first live event it already holds, if
+ * that is earlier), so an event sequenced after the anchor that was never routed here — a
+ * registration not yet visible to the router, Redis down, a lookup timeout — is fetched, not
+ * skipped. A stream with no history at the anchor starts at seq 1. {@link #recheck} asks the inbox
+ * again later, which catches such events even when no later live event reveals the gap.
  */
 public final class StreamCursor {
 
@@ -41,6 +48,8 @@ public final class StreamCursor {
     private Position position;
     private boolean syncing = true;
     private boolean pendingOverflowed;
+    private boolean anchoring;
+    private boolean fromStart;
 
     /** A cursor that holds live events until {@link #resumeFrom} or {@link #startLive}. */
     public StreamCursor(StreamId stream, int maxPending) {
@@ -72,9 +81,34 @@ public final class StreamCursor {
         return new Step(List.of(), 0, true, false, true);
     }
 
-    /** The client has no position: deliver live from now on (held events first). */
+    /** The client has no position: deliver live from now on (held events first), the first event being the start. */
     public Step startLive() {
         return release(new Acc());
+    }
+
+    /** The client has no position: fetch the stream's head to anchor at (see the class comment). */
+    public Step startFresh() {
+        anchoring = true;
+        syncing = true;
+        return new Step(List.of(), 0, true, false, true);
+    }
+
+    /** True while the fetch to make is the head lookup of a fresh start. */
+    public boolean anchoring() {
+        return anchoring;
+    }
+
+    /**
+     * A safety net against events that never reached this node: unless a fetch is outstanding, ask
+     * the inbox what follows the position ({@link Step#fetch}); nothing to do while the cursor has
+     * no anchor to ask from.
+     */
+    public Step recheck() {
+        if (syncing || anchoring || (position == null && !fromStart)) {
+            return Step.NONE;
+        }
+        syncing = true;
+        return new Step(List.of(), 0, true, false, true);
     }
 
     /** A live durable event from the node topic. */
@@ -86,10 +120,25 @@ public final class StreamCursor {
 
     /** A page of the inbox after {@link #position()}; {@code more}: the inbox holds more after it. */
     public Step applyPage(List<SequencedEvent> events, boolean more) {
+        return applyPage(events, more, null);
+    }
+
+    /**
+     * A page of the inbox after {@link #position()} (from its oldest event when there is none);
+     * {@code head}: the stream's head in the same answer (null: no history), which anchors a fresh start.
+     */
+    public Step applyPage(List<SequencedEvent> events, boolean more, Position head) {
+        if (anchoring) {
+            return anchor(head);
+        }
         Acc acc = new Acc();
         boolean progress = false;
         for (SequencedEvent e : events) {
-            if (!e.epoch().equals(position.epoch()) || e.seq() <= position.seq()) {
+            if (position == null) {
+                acc.send.add(e); // asked from the oldest event held: it is the stream's start
+                position = e.position();
+                progress = true;
+            } else if (!e.epoch().equals(position.epoch()) || e.seq() <= position.seq()) {
                 acc.duplicates++;
             } else if (e.seq() == position.seq() + 1) {
                 acc.send.add(e);
@@ -105,6 +154,19 @@ public final class StreamCursor {
         }
         Step released = release(acc);
         return new Step(released.send, released.duplicates, released.fetch, released.gap, progress || !released.fetch);
+    }
+
+    private Step anchor(Position head) {
+        anchoring = false;
+        position = head;
+        fromStart = head == null;
+        if (head != null && !pending.isEmpty()) {
+            SequencedEvent first = pending.firstEntry().getValue();
+            if (first.epoch().equals(head.epoch()) && first.seq() <= head.seq()) {
+                position = new Position(head.epoch(), first.seq() - 1); // held live events are delivered, not skipped
+            }
+        }
+        return release(new Acc());
     }
 
     /** The position cannot be continued: adopt {@code head} (null: the stream has no history). */
@@ -123,8 +185,8 @@ public final class StreamCursor {
         if (pendingOverflowed && !syncing) {
             pendingOverflowed = false;
             syncing = true;
-            acc.fetch = position != null;
-            if (position == null) {
+            acc.fetch = position != null || fromStart;
+            if (!acc.fetch) {
                 syncing = false; // nothing to fetch from: start at the next live event
             }
         }
@@ -143,6 +205,13 @@ public final class StreamCursor {
             return;
         }
         if (position == null) {
+            if (fromStart && e.seq() != 1) {
+                syncing = true; // the stream began after the anchor: fetch it from its first event
+                pending.put(e.seq(), e);
+                acc.fetch = true;
+                acc.gap = true;
+                return;
+            }
             acc.send.add(e); // no position: the first event seen is the start (protocol §3.2)
             position = e.position();
             return;

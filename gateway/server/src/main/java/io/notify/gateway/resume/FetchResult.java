@@ -1,6 +1,7 @@
 package io.notify.gateway.resume;
 
 import io.notify.schemas.protocol.ResetFrame;
+import io.notify.schemas.stream.Position;
 import io.notify.schemas.stream.SequencedEvent;
 import io.notify.schemas.stream.StreamId;
 import java.util.List;
@@ -10,10 +11,17 @@ public sealed interface FetchResult {
 
     StreamId stream();
 
-    /** Events after the requested position, in seq order; {@code more}: ask again after the last one. */
-    record Page(StreamId stream, List<SequencedEvent> events, boolean more) implements FetchResult {
+    /**
+     * Events after the requested position, in seq order; {@code more}: ask again after the last one;
+     * {@code head}: the stream's head when the answer was made (null: no history, or not given).
+     */
+    record Page(StreamId stream, List<SequencedEvent> events, boolean more, Position head) implements FetchResult {
         public Page {
             events = List.copyOf(events);
+        }
+
+        public Page(StreamId stream, List<SequencedEvent> events, boolean more) {
+            this(stream, events, more, null);
         }
     }
 

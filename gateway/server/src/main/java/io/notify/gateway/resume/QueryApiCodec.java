@@ -24,8 +24,8 @@ public final class QueryApiCodec {
     }
 
     public static URI eventsUri(URI base, FetchRequest r) {
-        return URI.create(base + "/v1/streams/" + r.stream().value() + "/events?after=" + r.after().seq()
-                + "&epoch=" + r.after().epoch() + "&limit=" + r.limit());
+        String after = r.after() == null ? "after=0" : "after=" + r.after().seq() + "&epoch=" + r.after().epoch();
+        return URI.create(base + "/v1/streams/" + r.stream().value() + "/events?" + after + "&limit=" + r.limit());
     }
 
     public static URI batchUri(URI base) {
@@ -36,8 +36,11 @@ public final class QueryApiCodec {
         ObjectNode root = NotifyJson.mapper().createObjectNode();
         ArrayNode list = root.putArray("requests");
         for (FetchRequest r : requests) {
-            list.addObject().put("stream", r.stream().value()).put("epoch", r.after().epoch())
-                    .put("after", r.after().seq()).put("limit", r.limit());
+            ObjectNode entry = list.addObject().put("stream", r.stream().value());
+            if (r.after() != null) {
+                entry.put("epoch", r.after().epoch());
+            }
+            entry.put("after", r.after() == null ? 0 : r.after().seq()).put("limit", r.limit());
         }
         try {
             return NotifyJson.mapper().writeValueAsBytes(root);
@@ -71,7 +74,10 @@ public final class QueryApiCodec {
                 }
                 out.add(event);
             }
-            return new FetchResult.Page(stream, out, node.path("more").asBoolean(false));
+            JsonNode head = node.get("head");
+            Position headPosition = head == null || head.isNull() ? null
+                    : new Position(head.path("epoch").asText(), head.path("seq").asLong());
+            return new FetchResult.Page(stream, out, node.path("more").asBoolean(false), headPosition);
         } catch (Exception e) {
             return new FetchResult.Failed(stream, "unreadable answer: " + e.getMessage());
         }

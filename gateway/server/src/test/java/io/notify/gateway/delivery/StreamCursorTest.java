@@ -145,4 +145,71 @@ class StreamCursorTest {
         assertFalse(odd.progress(), "the session backs off instead of spinning");
         assertEquals(List.of(), seqs(odd));
     }
+
+    @Test
+    void aFreshStartAnchorsAtTheHeadAndFetchesWhatWasNeverRoutedHere() {
+        StreamCursor c = new StreamCursor(U, 100);
+        Step start = c.startFresh();
+        assertTrue(start.fetch(), "the head is fetched first");
+        assertTrue(c.anchoring());
+        assertEquals(List.of(), seqs(c.applyPage(List.of(ev(1)), true, new Position(E, 7))));
+        assertFalse(c.anchoring());
+        assertEquals(new Position(E, 7), c.position(), "anchored at the head, history is not replayed");
+        Step gap = c.offerLive(ev(9)); // 8 was sequenced after the anchor but routed elsewhere
+        assertTrue(gap.fetch());
+        assertEquals(List.of(8L, 9L), seqs(c.applyPage(List.of(ev(8)), false)));
+    }
+
+    @Test
+    void aFreshStartKeepsLiveEventsHeldBeforeTheHeadWasRead() {
+        StreamCursor c = new StreamCursor(U, 100);
+        c.startFresh();
+        c.offerLive(ev(6));
+        c.offerLive(ev(7));
+        Step anchored = c.applyPage(List.of(), false, new Position(E, 7));
+        assertEquals(List.of(6L, 7L), seqs(anchored), "routed here after registration: delivered, not skipped");
+        assertEquals(new Position(E, 7), c.position());
+    }
+
+    @Test
+    void aStreamWithNoHistoryAtTheAnchorStartsAtSeqOne() {
+        StreamCursor c = new StreamCursor(U, 100);
+        c.startFresh();
+        assertEquals(List.of(), seqs(c.applyPage(List.of(), false, null)));
+        assertNull(c.position());
+        Step second = c.offerLive(ev(2)); // seq 1 never reached this node
+        assertEquals(List.of(), seqs(second));
+        assertTrue(second.fetch(), "fetched from the stream's first event");
+        assertEquals(List.of(1L, 2L), seqs(c.applyPage(List.of(ev(1), ev(2)), false)));
+        assertEquals(List.of(3L), seqs(c.offerLive(ev(3))));
+    }
+
+    @Test
+    void aRecheckFindsEventsNoLiveEventRevealed() {
+        StreamCursor c = liveAt(10);
+        Step recheck = c.recheck();
+        assertTrue(recheck.fetch());
+        assertTrue(c.syncing());
+        assertFalse(c.recheck().fetch(), "one fetch at a time");
+        assertEquals(List.of(11L, 12L), seqs(c.applyPage(List.of(ev(11), ev(12)), false)));
+        assertFalse(c.syncing());
+        Step nothing = c.recheck();
+        assertTrue(nothing.fetch());
+        Step empty = c.applyPage(List.of(), false);
+        assertEquals(List.of(), seqs(empty));
+        assertTrue(empty.progress());
+        assertFalse(c.syncing());
+    }
+
+    @Test
+    void aRecheckHasNothingToAskWithoutAnAnchor() {
+        StreamCursor c = new StreamCursor(U, 100);
+        c.startLive();
+        assertFalse(c.recheck().fetch(), "a legacy live start has no position until its first event");
+        StreamCursor fresh = new StreamCursor(U, 100);
+        fresh.startFresh();
+        assertFalse(fresh.recheck().fetch(), "the head fetch is outstanding");
+        fresh.applyPage(List.of(), false, null);
+        assertTrue(fresh.recheck().fetch(), "no history yet: ask from the stream's start");
+    }
 }

@@ -33,12 +33,25 @@ class QueryApiCodecTest {
     }
 
     @Test
+    void aFreshStartAsksFromTheOldestEventWithoutAnEpoch() {
+        FetchRequest fresh = new FetchRequest(U, null, 1);
+        assertEquals(URI.create("http://q:8090/v1/streams/u:42/events?after=0&limit=1"),
+                QueryApiCodec.eventsUri(URI.create("http://q:8090"), fresh));
+        assertEquals("{\"requests\":[{\"stream\":\"u:42\",\"after\":0,\"limit\":1}]}",
+                new String(QueryApiCodec.batchBody(List.of(fresh)), StandardCharsets.UTF_8));
+    }
+
+    @Test
     void readsPagesResetsAndErrors() throws Exception {
         String event = NotifyJson.mapper().writeValueAsString(Events.durable(U, "k3", 18));
         var page = assertInstanceOf(FetchResult.Page.class, QueryApiCodec.read(U, json(
                 "{\"stream\":\"u:42\",\"head\":{\"epoch\":\"k3\",\"seq\":20},\"firstSeq\":1,\"events\":[" + event + "],\"more\":true}")));
         assertEquals(18, page.events().get(0).seq());
         assertTrue(page.more());
+        assertEquals(new Position("k3", 20), page.head());
+        var empty = assertInstanceOf(FetchResult.Page.class, QueryApiCodec.read(U, json(
+                "{\"stream\":\"u:42\",\"head\":null,\"events\":[],\"more\":false}")));
+        assertEquals(null, empty.head(), "a stream with no history");
         var reset = assertInstanceOf(FetchResult.Reset.class, QueryApiCodec.read(U, json(
                 "{\"stream\":\"u:42\",\"reset\":{\"reason\":\"position_too_old\",\"head\":{\"epoch\":\"k3\",\"seq\":1200},\"firstSeq\":201}}")));
         assertEquals(ResetReason.POSITION_TOO_OLD, reset.frame().reason());
