@@ -17,6 +17,7 @@ import io.notify.gateway.drain.DrainReport;
 import io.notify.gateway.drain.Drainer;
 import io.notify.gateway.metrics.GatewayMetrics;
 import io.notify.gateway.registry.Registrar;
+import io.notify.gateway.resume.BatchingResumeSource;
 import io.notify.gateway.resume.ResumeSource;
 import io.notify.gateway.session.ConnectionIds;
 import io.notify.gateway.session.LivenessSweeper;
@@ -70,7 +71,9 @@ public final class GatewayServer implements AutoCloseable {
         this.meterRegistry = meterRegistry;
         this.metrics = metrics;
         this.registrar = registrar;
-        this.resumeSource = resumeSource;
+        // concurrent resumes of many sessions go out as batch requests (docs/gateway.md, "Resume batching")
+        this.resumeSource = new BatchingResumeSource(resumeSource, config.resumeBatching(),
+                config.queryTimeout().plusMillis(100).multipliedBy(config.queryUrls().size()).plusMillis(500), metrics);
         this.timer = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "gateway-timer");
             t.setDaemon(true);
@@ -80,7 +83,7 @@ public final class GatewayServer implements AutoCloseable {
         this.consumer = new NodeTopicConsumer(TopicCatalog.of(config.topicPrefix()).node(config.nodeId()),
                 config.bootstrapServers(), config.nodeTopicPartitions(), new Dispatcher(table, metrics), metrics);
         this.drainer = new Drainer(table, metrics, timer);
-        this.ctx = new SessionContext(config, metrics, registrar, resumeSource, table,
+        this.ctx = new SessionContext(config, metrics, registrar, this.resumeSource, table,
                 new ConnectionLimiter(config.limits().maxConnectionsPerUser()), timer, clock);
         TokenVerifier verifier = new TokenVerifier(KeySetLoader.load(config.jwt()), config.jwt().issuer(),
                 config.jwt().audience(), config.jwt().clockSkew(), clock);

@@ -23,6 +23,7 @@ import java.util.Set;
  * @param requireOrigin  refuse handshakes without an {@code Origin} header (browser-only deployments)
  * @param limits         per-connection and per-node bounds
  * @param queryUrls      base URLs of the fanout-streams query API, tried in turn
+ * @param resumeBatching how concurrent resume fetches are coalesced into batch requests
  */
 public record GatewayConfig(
         String nodeId,
@@ -50,7 +51,17 @@ public record GatewayConfig(
         Duration queryTimeout,
         int queryPageSize,
         Duration resumeRetryMax,
-        Duration resumeGiveUp) {
+        Duration resumeGiveUp,
+        ResumeBatching resumeBatching) {
+
+    /**
+     * Resume batching (docs/gateway.md, "Resume batching"): concurrent fetches wait at most
+     * {@code linger} (or until a request slot frees up) and go out as one {@code POST /v1/streams:events}
+     * of at most {@code maxBatch} streams; at most {@code maxInFlight} such requests at a time; at most
+     * {@code maxQueue} fetches wait, more are refused (and retried by their session).
+     */
+    public record ResumeBatching(int maxBatch, Duration linger, int maxInFlight, int maxQueue) {
+    }
 
     /**
      * How tokens are verified: exactly one of a JWKS file (production) or an HMAC secret (dev,
@@ -149,7 +160,12 @@ public record GatewayConfig(
                 s.duration("notify.gateway.query-timeout", Duration.ofSeconds(5), Duration.ofMillis(100), Duration.ofMinutes(1)),
                 s.intIn("notify.gateway.query-page-size", 500, 1, 1000),
                 s.duration("notify.gateway.resume-retry-max", Duration.ofSeconds(5), Duration.ofMillis(10), Duration.ofMinutes(1)),
-                s.duration("notify.gateway.resume-give-up", Duration.ofSeconds(60), Duration.ofSeconds(1), Duration.ofHours(1)));
+                s.duration("notify.gateway.resume-give-up", Duration.ofSeconds(60), Duration.ofSeconds(1), Duration.ofHours(1)),
+                new ResumeBatching(
+                        s.intIn("notify.gateway.resume-batch-max", 256, 1, 500),
+                        s.duration("notify.gateway.resume-batch-linger", Duration.ofMillis(2), Duration.ZERO, Duration.ofSeconds(1)),
+                        s.intIn("notify.gateway.resume-batch-in-flight", 4, 1, 64),
+                        s.intIn("notify.gateway.resume-queue-max", 20_000, 1, 1_000_000)));
     }
 
     private static String topicPrefix(Settings s) {

@@ -1,6 +1,7 @@
 package io.notify.gateway.metrics;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -21,7 +22,9 @@ import java.util.function.Supplier;
  * {@code queue_overflows_total{action}}, {@code gap_fills_total}, {@code query_requests_total{outcome}},
  * {@code query_latency_seconds}, {@code resume_retries_total}, {@code delivery_messages_total{outcome}},
  * {@code acks_total}, {@code registry_failures_total{op}}, {@code drain_remaining} (gauge),
- * {@code drain_closed_total}. Counters never block; safe from any thread.
+ * {@code drain_closed_total}, {@code resume_batch_size} (summary: streams per batched query request),
+ * {@code resume_batch_bounds_total{bound}}, {@code resume_queue_depth} and {@code resume_batches_in_flight}
+ * (gauges). Counters never block; safe from any thread.
  */
 public final class GatewayMetrics {
 
@@ -30,6 +33,7 @@ public final class GatewayMetrics {
     private final ConcurrentMap<String, AtomicLong> connections = new ConcurrentHashMap<>();
     private final Timer deliveryLatency;
     private final Timer queryLatency;
+    private final DistributionSummary resumeBatchSize;
     private final AtomicLong drainRemaining = new AtomicLong();
 
     public GatewayMetrics(MeterRegistry registry) {
@@ -45,6 +49,9 @@ public final class GatewayMetrics {
                 .publishPercentileHistogram()
                 .minimumExpectedValue(Duration.ofMillis(1))
                 .maximumExpectedValue(Duration.ofSeconds(30))
+                .register(registry);
+        this.resumeBatchSize = DistributionSummary.builder("notify.gateway.resume.batch.size")
+                .description("Streams per batched query API request (resume batching)")
                 .register(registry);
         Gauge.builder("notify.gateway.drain.remaining", drainRemaining, AtomicLong::get)
                 .description("Connections still open while the node drains").register(registry);
@@ -131,6 +138,23 @@ public final class GatewayMetrics {
     public void queryRequest(String outcome, long nanos) {
         counter("notify.gateway.query.requests", "Query API requests, by outcome", "outcome", outcome).increment();
         queryLatency.record(Duration.ofNanos(nanos));
+    }
+
+    /** One batched query API request of {@code streams} streams was sent. */
+    public void resumeBatch(int streams) {
+        resumeBatchSize.record(streams);
+    }
+
+    /**
+     * A bound of resume batching was hit. bound: queue_full (fetch refused, the session retries),
+     * in_flight (a fetch queued while every request slot was busy), max_batch (a batch sent at its
+     * maximum size), queue_wait (a fetch failed after waiting longer than the timeout in the queue),
+     * timeout (a batch request unanswered within the timeout: its fetches failed).
+     */
+    public void resumeBatchBound(String bound, int n) {
+        if (n > 0) {
+            counter("notify.gateway.resume.batch.bounds", "Resume batching bounds hit, by bound", "bound", bound).increment(n);
+        }
     }
 
     public void resumeRetry() {

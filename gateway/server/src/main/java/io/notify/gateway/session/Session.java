@@ -148,7 +148,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         if (points.isEmpty()) {
             sync.startLive();
         } else {
-            // v1 serves one stream per connection, so one fetch; ResumeSource.fetchAll batches several
+            // one fetch per connection (v1: one stream); the node's BatchingResumeSource coalesces them
             sync.resumeFrom(points.get(0).position());
             sync.fetchNow();
         }
