@@ -231,7 +231,8 @@ class GatewayDeliveryIT {
         StreamId u = StreamId.forUser("fay");
         stub.append(Events.range(u, E, 1, 5));
         double retriesBefore = gateway.count("notify.gateway.resume.retries");
-        stub.failNext(3);
+        double unanchoredBefore = gateway.count("notify.gateway.anchor.unknown");
+        stub.failNext(4); // the head read before welcome, then the resume fetch three times
         try (WsClient ws = WsClient.connect(gateway.ws(), tokens.valid("fay"))) {
             ws.next(WAIT);
             ws.resume(u.value(), E, 2);
@@ -242,5 +243,7 @@ class GatewayDeliveryIT {
             stub.failNext(0);
         }
         assertTrue(gateway.count("notify.gateway.resume.retries") - retriesBefore >= 3);
+        assertEquals(1.0, gateway.count("notify.gateway.anchor.unknown") - unanchoredBefore,
+                "the welcome went out without an anchor rather than waiting for the query API");
     }
 }

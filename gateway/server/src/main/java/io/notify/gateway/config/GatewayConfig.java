@@ -52,7 +52,9 @@ public record GatewayConfig(
         int queryPageSize,
         Duration resumeRetryMax,
         Duration resumeGiveUp,
-        ResumeBatching resumeBatching) {
+        ResumeBatching resumeBatching,
+        Duration recheckAfter,
+        Duration recheckInterval) {
 
     /**
      * Resume batching (docs/gateway.md, "Resume batching"): concurrent fetches wait at most
@@ -165,7 +167,9 @@ public record GatewayConfig(
                         s.intIn("notify.gateway.resume-batch-max", 256, 1, 500),
                         s.duration("notify.gateway.resume-batch-linger", Duration.ofMillis(2), Duration.ZERO, Duration.ofSeconds(1)),
                         s.intIn("notify.gateway.resume-batch-in-flight", 4, 1, 64),
-                        s.intIn("notify.gateway.resume-queue-max", 20_000, 1, 1_000_000)));
+                        s.intIn("notify.gateway.resume-queue-max", 20_000, 1, 1_000_000)),
+                s.duration("notify.gateway.recheck-after", Duration.ofSeconds(2), Duration.ZERO, Duration.ofMinutes(10)),
+                s.duration("notify.gateway.recheck-interval", Duration.ofSeconds(30), Duration.ZERO, Duration.ofHours(24)));
     }
 
     private static String topicPrefix(Settings s) {

@@ -20,12 +20,13 @@ import java.util.TreeMap;
  * events beyond it are discarded and fetched again afterwards, so the bound costs time, never events.
  * At most one fetch is requested at a time: {@code fetch} is returned only when none is outstanding.
  *
- * <p>A client without a position starts fresh ({@link #startFresh}): the cursor anchors at the
- * stream's head as the inbox reports it (or just before the first live event it already holds, if
- * that is earlier), so an event sequenced after the anchor that was never routed here — a
- * registration not yet visible to the router, Redis down, a lookup timeout — is fetched, not
- * skipped. A stream with no history at the anchor starts at seq 1. {@link #recheck} asks the inbox
- * again later, which catches such events even when no later live event reveals the gap.
+ * <p>A client without a position starts fresh ({@link #startFresh}) at the anchor read before its
+ * {@code welcome} ({@link #presetAnchor}: the stream's head then, or just before the first live
+ * event already held, if earlier), so every event sequenced after the client was welcomed is
+ * delivered, also one that was never routed here — a registration not yet visible to the router,
+ * Redis down, a lookup timeout. A stream with no history at the anchor starts at seq 1. Without an
+ * anchor (the query API did not answer) the first live event is the start. {@link #recheck} asks
+ * the inbox again later, which catches such events even when no later live event reveals the gap.
  */
 public final class StreamCursor {
 
@@ -48,7 +49,8 @@ public final class StreamCursor {
     private Position position;
     private boolean syncing = true;
     private boolean pendingOverflowed;
-    private boolean anchoring;
+    private boolean anchorKnown;
+    private Position anchorHead;
     private boolean fromStart;
 
     /** A cursor that holds live events until {@link #resumeFrom} or {@link #startLive}. */
@@ -86,16 +88,15 @@ public final class StreamCursor {
         return release(new Acc());
     }
 
-    /** The client has no position: fetch the stream's head to anchor at (see the class comment). */
-    public Step startFresh() {
-        anchoring = true;
-        syncing = true;
-        return new Step(List.of(), 0, true, false, true);
+    /** The stream's head read before the client was welcomed (null: no history yet). */
+    public void presetAnchor(Position head) {
+        anchorKnown = true;
+        anchorHead = head;
     }
 
-    /** True while the fetch to make is the head lookup of a fresh start. */
-    public boolean anchoring() {
-        return anchoring;
+    /** The client has no position: start at the preset anchor (see the class comment), else live. */
+    public Step startFresh() {
+        return anchorKnown ? anchor(anchorHead) : startLive();
     }
 
     /**
@@ -104,7 +105,7 @@ public final class StreamCursor {
      * no anchor to ask from.
      */
     public Step recheck() {
-        if (syncing || anchoring || (position == null && !fromStart)) {
+        if (syncing || (position == null && !fromStart)) {
             return Step.NONE;
         }
         syncing = true;
@@ -118,19 +119,11 @@ public final class StreamCursor {
         return acc.step(true);
     }
 
-    /** A page of the inbox after {@link #position()}; {@code more}: the inbox holds more after it. */
-    public Step applyPage(List<SequencedEvent> events, boolean more) {
-        return applyPage(events, more, null);
-    }
-
     /**
      * A page of the inbox after {@link #position()} (from its oldest event when there is none);
-     * {@code head}: the stream's head in the same answer (null: no history), which anchors a fresh start.
+     * {@code more}: the inbox holds more after it.
      */
-    public Step applyPage(List<SequencedEvent> events, boolean more, Position head) {
-        if (anchoring) {
-            return anchor(head);
-        }
+    public Step applyPage(List<SequencedEvent> events, boolean more) {
         Acc acc = new Acc();
         boolean progress = false;
         for (SequencedEvent e : events) {
@@ -157,7 +150,6 @@ public final class StreamCursor {
     }
 
     private Step anchor(Position head) {
-        anchoring = false;
         position = head;
         fromStart = head == null;
         if (head != null && !pending.isEmpty()) {

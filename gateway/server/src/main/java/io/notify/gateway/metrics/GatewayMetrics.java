@@ -19,7 +19,7 @@ import java.util.function.Supplier;
  * {@code closes_total{transport,code}}, {@code events_delivered_total{class,path}},
  * {@code delivery_latency_seconds} (histogram: event ingestedAt → written to the socket, live path),
  * {@code events_replayed_total}, {@code duplicates_dropped_total}, {@code resets_total{reason}},
- * {@code queue_overflows_total{action}}, {@code gap_fills_total}, {@code query_requests_total{outcome}},
+ * {@code queue_overflows_total{action}}, {@code gap_fills_total}, {@code rechecks_total}, {@code recheck_found_total}, {@code anchor_unknown_total}, {@code query_requests_total{outcome}},
  * {@code query_latency_seconds}, {@code resume_retries_total}, {@code delivery_messages_total{outcome}},
  * {@code acks_total}, {@code registry_failures_total{op}}, {@code drain_remaining} (gauge),
  * {@code drain_closed_total}, {@code resume_batch_size} (summary: streams per batched query request),
@@ -133,6 +133,23 @@ public final class GatewayMetrics {
 
     public void gapFill() {
         counter("notify.gateway.gap.fills", "Live gaps detected and filled from the query API").increment();
+    }
+
+    /** The head could not be read before a welcome: a fresh start there begins at the first live event. */
+    public void anchorUnknown() {
+        counter("notify.gateway.anchor.unknown", "Connections welcomed without an anchor (query API unavailable)").increment();
+    }
+
+    /** A recheck asked the inbox what follows a live stream's position. */
+    public void recheck() {
+        counter("notify.gateway.rechecks", "Rechecks of live streams against the inbox").increment();
+    }
+
+    /** Events a recheck found that no live path had brought (each one a routing miss caught). */
+    public void recheckFound(int events) {
+        if (events > 0) {
+            counter("notify.gateway.recheck.found", "Events found by rechecks that never arrived live").increment(events);
+        }
     }
 
     public void queryRequest(String outcome, long nanos) {

@@ -117,6 +117,19 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
             ctx.metrics().registryFailure("register");
             LOG.warn("connection {}: registration of {} failed ({}); serving anyway", id, stream, error.toString());
         }
+        boolean resuming = transport.bidirectional() ? earlyResume != null && !earlyResume.streams().isEmpty()
+                : ssePosition != null;
+        if (resuming) {
+            welcome();
+        } else {
+            sync.readAnchor(this::welcome); // the client may start fresh: its anchor is the head before welcome
+        }
+    }
+
+    private synchronized void welcome() {
+        if (state != State.REGISTERING) {
+            return;
+        }
         long now = System.nanoTime();
         long interval = ctx.config().pingInterval().toMillis();
         if (!send(OutboundFrame.control(WelcomeFrame.v1(ctx.config().nodeId(), id, List.of(stream), interval,
@@ -146,7 +159,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         }
         state = State.ACTIVE;
         if (points.isEmpty()) {
-            sync.startLive();
+            sync.startFresh();
         } else {
             // one fetch per connection (v1: one stream); the node's BatchingResumeSource coalesces them
             sync.resumeFrom(points.get(0).position());

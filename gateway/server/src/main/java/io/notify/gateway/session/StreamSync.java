@@ -31,6 +31,8 @@ final class StreamSync {
     private final SessionContext ctx;
     private int failures;
     private long firstFailureNanos;
+    private boolean rechecking;
+    private boolean recheckScheduled;
 
     StreamSync(Session session, StreamId stream, SessionContext ctx) {
         this.session = session;
@@ -47,8 +49,57 @@ final class StreamSync {
         cursor.resumeFrom(position);
     }
 
-    void startLive() {
-        apply(cursor.startLive(), null, null);
+    /** The client has no position: start at the anchor read before its welcome, then live. */
+    void startFresh() {
+        apply(cursor.startFresh(), null, null);
+        if (!recheckScheduled && !cursor.syncing()) {
+            recheckScheduled = true;
+            scheduleRecheck(ctx.config().recheckAfter());
+        }
+    }
+
+    /**
+     * Reads the stream's head before the client is welcomed (one batched query entry), the anchor
+     * of a fresh start; then runs {@code then} under the session's lock. Without an answer the
+     * connection is served anyway and a fresh start takes the first live event as its start.
+     */
+    void readAnchor(Runnable then) {
+        ctx.resumeSource().fetch(new FetchRequest(stream(), null, 1)).toCompletableFuture()
+                .orTimeout(ctx.config().queryTimeout().toMillis() * (ctx.config().queryUrls().size() + 1), TimeUnit.MILLISECONDS)
+                .whenComplete((result, error) -> session.runLocked(() -> {
+                    if (result instanceof FetchResult.Page page) {
+                        cursor.presetAnchor(page.head());
+                    } else {
+                        ctx.metrics().anchorUnknown();
+                        LOG.debug("connection {}: no anchor for {} ({}); a fresh start begins at the first live event",
+                                session.id(), stream(), error != null ? error : result);
+                    }
+                    then.run();
+                }));
+    }
+
+    /**
+     * A safety net for events that never reached this node (a registration the router did not see
+     * yet, Redis down, a lookup timeout): ask the inbox what follows the position, now and then.
+     */
+    private void scheduleRecheck(java.time.Duration delay) {
+        if (delay.isZero()) {
+            return;
+        }
+        ctx.timer().schedule(() -> session.runLocked(this::recheck), delay.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void recheck() {
+        if (!session.isActive()) {
+            return;
+        }
+        Step step = cursor.recheck();
+        if (step.fetch()) {
+            rechecking = true;
+            ctx.metrics().recheck();
+            apply(step, null, null);
+        }
+        scheduleRecheck(ctx.config().recheckInterval());
     }
 
     void offerLive(SequencedEvent event, OutboundFrame encoded) {
@@ -56,8 +107,13 @@ final class StreamSync {
     }
 
     void onFetched(FetchResult result) {
+        boolean wasRecheck = rechecking;
+        rechecking = false;
         if (result instanceof FetchResult.Page page) {
             Step step = cursor.applyPage(page.events(), page.more());
+            if (wasRecheck) {
+                ctx.metrics().recheckFound(step.send().size());
+            }
             if (step.progress()) {
                 failures = 0;
             }
@@ -76,6 +132,10 @@ final class StreamSync {
             apply(cursor.applyReset(reset.frame().head()), null, null);
         } else {
             retryLater(((FetchResult.Failed) result).detail());
+        }
+        if (!recheckScheduled && !cursor.syncing()) {
+            recheckScheduled = true; // the first recheck counts from when the stream went live
+            scheduleRecheck(ctx.config().recheckAfter());
         }
     }
 

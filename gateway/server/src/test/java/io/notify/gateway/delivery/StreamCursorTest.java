@@ -147,13 +147,12 @@ class StreamCursorTest {
     }
 
     @Test
-    void aFreshStartAnchorsAtTheHeadAndFetchesWhatWasNeverRoutedHere() {
+    void aFreshStartBeginsAtThePresetAnchorAndFetchesWhatWasNeverRoutedHere() {
         StreamCursor c = new StreamCursor(U, 100);
+        c.presetAnchor(new Position(E, 7));
         Step start = c.startFresh();
-        assertTrue(start.fetch(), "the head is fetched first");
-        assertTrue(c.anchoring());
-        assertEquals(List.of(), seqs(c.applyPage(List.of(ev(1)), true, new Position(E, 7))));
-        assertFalse(c.anchoring());
+        assertEquals(List.of(), seqs(start));
+        assertFalse(start.fetch(), "the anchor was read before the welcome: nothing to fetch");
         assertEquals(new Position(E, 7), c.position(), "anchored at the head, history is not replayed");
         Step gap = c.offerLive(ev(9)); // 8 was sequenced after the anchor but routed elsewhere
         assertTrue(gap.fetch());
@@ -161,27 +160,33 @@ class StreamCursorTest {
     }
 
     @Test
-    void aFreshStartKeepsLiveEventsHeldBeforeTheHeadWasRead() {
+    void aFreshStartKeepsLiveEventsHeldAtOrBelowTheAnchor() {
         StreamCursor c = new StreamCursor(U, 100);
-        c.startFresh();
+        c.presetAnchor(new Position(E, 7));
         c.offerLive(ev(6));
         c.offerLive(ev(7));
-        Step anchored = c.applyPage(List.of(), false, new Position(E, 7));
-        assertEquals(List.of(6L, 7L), seqs(anchored), "routed here after registration: delivered, not skipped");
+        assertEquals(List.of(6L, 7L), seqs(c.startFresh()), "routed here after registration: delivered, not skipped");
         assertEquals(new Position(E, 7), c.position());
     }
 
     @Test
     void aStreamWithNoHistoryAtTheAnchorStartsAtSeqOne() {
         StreamCursor c = new StreamCursor(U, 100);
-        c.startFresh();
-        assertEquals(List.of(), seqs(c.applyPage(List.of(), false, null)));
+        c.presetAnchor(null);
+        assertEquals(List.of(), seqs(c.startFresh()));
         assertNull(c.position());
         Step second = c.offerLive(ev(2)); // seq 1 never reached this node
         assertEquals(List.of(), seqs(second));
         assertTrue(second.fetch(), "fetched from the stream's first event");
         assertEquals(List.of(1L, 2L), seqs(c.applyPage(List.of(ev(1), ev(2)), false)));
         assertEquals(List.of(3L), seqs(c.offerLive(ev(3))));
+    }
+
+    @Test
+    void withoutAnAnchorAFreshStartIsTheFirstLiveEvent() {
+        StreamCursor c = new StreamCursor(U, 100);
+        assertEquals(List.of(), seqs(c.startFresh()));
+        assertEquals(List.of(5L), seqs(c.offerLive(ev(5))));
     }
 
     @Test
@@ -207,9 +212,8 @@ class StreamCursorTest {
         c.startLive();
         assertFalse(c.recheck().fetch(), "a legacy live start has no position until its first event");
         StreamCursor fresh = new StreamCursor(U, 100);
+        fresh.presetAnchor(null);
         fresh.startFresh();
-        assertFalse(fresh.recheck().fetch(), "the head fetch is outstanding");
-        fresh.applyPage(List.of(), false, null);
         assertTrue(fresh.recheck().fetch(), "no history yet: ask from the stream's start");
     }
 }

@@ -78,11 +78,31 @@ class SessionTest {
     }
 
     private Session open(FakeTransport transport, Map<String, String> config, Instant expiresAt, Position ssePosition) {
+        return open(transport, config, expiresAt, ssePosition, null);
+    }
+
+    /**
+     * Opens a session; unless it resumes (SSE position), answers the head read made before
+     * {@code welcome} with {@code anchorHead} (null: no history) and forgets that request, so
+     * tests count the fetches after the welcome from 0.
+     */
+    private Session open(FakeTransport transport, Map<String, String> config, Instant expiresAt, Position ssePosition,
+                         Position anchorHead) {
         GatewayConfig c = TestConfig.with(config);
         SessionContext ctx = new SessionContext(c, metrics, registrar, source, table, limiter, timer, Clock.systemUTC());
         limiter.tryAcquire("42");
         Session s = new Session("c-1", "42", expiresAt, transport, ctx);
         s.open(ssePosition);
+        if (ssePosition == null) {
+            Await.until("the head read before welcome", Duration.ofSeconds(5), () -> source.requests.size() == 1);
+            assertNull(source.requests.get(0).after());
+            assertEquals(1, source.requests.get(0).limit());
+            assertTrue(transport.frames().isEmpty(), "no welcome before the anchor is known");
+            CompletableFuture<FetchResult> anchor = source.answers.get(0);
+            source.requests.remove(0);
+            source.answers.remove(0);
+            anchor.complete(new FetchResult.Page(U, List.of(), false, anchorHead));
+        }
         Await.until("welcome", Duration.ofSeconds(5), () -> !transport.frames().isEmpty());
         return s;
     }
@@ -229,5 +249,50 @@ class SessionTest {
         FakeTransport mute = new FakeTransport("ws", 100, 1 << 20);
         open(mute).tick(System.nanoTime() + Duration.ofSeconds(11).toNanos(), System.currentTimeMillis());
         assertEquals(CloseCode.PROTOCOL_ERROR, mute.closedWith(), "no resume within 10 s");
+    }
+
+    @Test
+    void aFreshClientGetsAnEventThatWasNeverRoutedToItThroughARecheck() {
+        FakeTransport t = new FakeTransport("ws", 100, 1 << 20);
+        Session s = open(t, Map.of("notify.gateway.recheck-after", "50ms"), Instant.now().plusSeconds(3600), null,
+                new Position(E, 7));
+        s.text("{\"t\":\"resume\",\"streams\":[]}");
+        assertEquals(List.of(), seqs(t), "history before the anchor is not replayed");
+        // seq 8 is sequenced after the welcome but routed elsewhere (the router has not seen the registration yet)
+        Await.until("the recheck", Duration.ofSeconds(5), () -> source.requests.size() == 1);
+        assertEquals(new Position(E, 7), source.requests.get(0).after());
+        source.answers.get(0).complete(new FetchResult.Page(U, Events.range(U, E, 8, 8), false, new Position(E, 8)));
+        Await.until(() -> "8 after the recheck, got " + seqs(t), Duration.ofSeconds(5), () -> seqs(t).equals(List.of(8L)));
+        assertEquals(1.0, metrics.count("notify.gateway.rechecks"));
+        assertEquals(1.0, metrics.count("notify.gateway.recheck.found"));
+        assertNull(t.closedWith());
+    }
+
+    @Test
+    void liveEventsHeldBeforeTheResumeAreDeliveredEvenAtOrBelowTheAnchor() {
+        FakeTransport t = new FakeTransport("ws", 100, 1 << 20);
+        Session s = open(t, Map.of(), Instant.now().plusSeconds(3600), null, new Position(E, 7));
+        live(s, Events.durable(U, E, 7)); // sequenced after the head read, before the client's resume
+        live(s, Events.durable(U, E, 8));
+        s.text("{\"t\":\"resume\",\"streams\":[]}");
+        assertEquals(List.of(7L, 8L), seqs(t));
+        assertEquals(0, source.requests.size(), "a preset anchor needs no fetch");
+    }
+
+    @Test
+    void withoutAnAnchorTheFirstLiveEventIsTheStart() {
+        FakeTransport t = new FakeTransport("ws", 100, 1 << 20);
+        GatewayConfig c = TestConfig.with(Map.of());
+        SessionContext ctx = new SessionContext(c, metrics, registrar, source, table, limiter, timer, Clock.systemUTC());
+        limiter.tryAcquire("42");
+        Session s = new Session("c-1", "42", Instant.now().plusSeconds(3600), t, ctx);
+        s.open(null);
+        Await.until("the head read", Duration.ofSeconds(5), () -> source.answers.size() == 1);
+        source.answers.get(0).complete(new FetchResult.Failed(U, "query API down"));
+        Await.until("welcome", Duration.ofSeconds(5), () -> !t.frames().isEmpty());
+        s.text("{\"t\":\"resume\",\"streams\":[]}");
+        live(s, Events.durable(U, E, 5));
+        assertEquals(List.of(5L), seqs(t));
+        assertEquals(1.0, metrics.count("notify.gateway.anchor.unknown"));
     }
 }
