@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
  *   fault &lt;node|*&gt;              mark the devices on a node before a fault            → "marked &lt;devices&gt;"
  *   resumed &lt;boundMs&gt;           wait until every marked device is connected again   → "resumed {json}"
  *   pauses                       delivery pauses since the mark                       → "pauses {json}"
+ *   warmup &lt;boundMs&gt;            one event per user per round until every device got one → "warm {json}"
  *   verify &lt;settleMs&gt;           stop producing, wait for acks and deliveries, judge  → "verdict {json}"
  *   exit
  * </pre>
@@ -47,7 +48,12 @@ public final class ChaosAgent {
     record Resumed(int devices, long resumedMs) {
     }
 
+    /** Warm-up rounds until every device had an event (each device then has a position and is live). */
+    record Warm(int rounds, long ms, int devicesWithEvents) {
+    }
+
     private static final Duration READY_BOUND = Duration.ofSeconds(120);
+    private static final long ROUND_NANOS = 3_000_000_000L;
 
     private final Verifier verifier;
     private final DeliveryPauses pauses = new DeliveryPauses();
@@ -149,6 +155,7 @@ public final class ChaosAgent {
             }
             case "resumed" -> emitJson("resumed", awaitResumed(Long.parseLong(c[1])));
             case "pauses" -> emitJson("pauses", pauses.after(mark.atNanos(), System.nanoTime()));
+            case "warmup" -> emitJson("warm", warmup(Long.parseLong(c[1])));
             case "verify" -> emitJson("verdict", verify(Long.parseLong(c[1])));
             case "exit" -> {
                 return false;
@@ -170,6 +177,28 @@ public final class ChaosAgent {
             TimeUnit.MILLISECONDS.sleep(50); // poll interval of a bounded wait
         }
         return new Resumed(mark.devices().size(), took < 0 ? -1 : took / 1_000_000);
+    }
+
+    /**
+     * Publishes one event to every user per round until every device has received one (a device
+     * that connected without a position starts at the head as its gateway reads it, so this is the
+     * condition for "every device is live"), then settles and drops the warm-up window.
+     */
+    private Warm warmup(long boundMs) throws InterruptedException {
+        long start = System.nanoTime();
+        long deadline = start + boundMs * 1_000_000L;
+        int rounds = 0;
+        while (verifier.devicesWithEvents() < devices.size() && System.nanoTime() - deadline < 0) {
+            producer.oneEach();
+            rounds++;
+            long roundEnd = Math.min(deadline, System.nanoTime() + ROUND_NANOS);
+            while (verifier.devicesWithEvents() < devices.size() && System.nanoTime() - roundEnd < 0) {
+                TimeUnit.MILLISECONDS.sleep(50); // poll interval of a bounded wait
+            }
+        }
+        int ready = verifier.devicesWithEvents();
+        verify(Math.max(0, (deadline - System.nanoTime()) / 1_000_000L)); // the warm-up window is not judged
+        return new Warm(rounds, (System.nanoTime() - start) / 1_000_000, ready);
     }
 
     /** Stops producing, waits (within the bound) for every ack and then every delivery, and judges the window. */

@@ -3,6 +3,7 @@ package io.notify.cli.chaos;
 import io.notify.cli.bench.plot.BarChart;
 import io.notify.cli.bench.plot.Chart;
 import io.notify.cli.bench.report.ResultFiles;
+import io.notify.cli.bench.report.Stats;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -22,22 +23,24 @@ record ChaosReport(Instant at, long seed, boolean quick, int users, int devicesP
         return new ChaosReport(at, seed, o.quick(), o.users(), o.devicesPerUser(), o.rate(), ResultFiles.machine(), results);
     }
 
-    /** Median of each numeric per-fault figure of a scenario, in the faults' column order. */
+    /**
+     * Median of each numeric per-fault figure of a scenario, in the faults' column order; -1 (not
+     * observed) is left out, and a column observed in no fault is NaN.
+     */
     static Map<String, Double> medians(List<Map<String, Object>> faults) {
         Map<String, List<Double>> columns = new LinkedHashMap<>();
         for (Map<String, Object> f : faults) {
             f.forEach((k, v) -> {
                 if (v instanceof Number n) {
-                    columns.computeIfAbsent(k, x -> new ArrayList<>()).add(n.doubleValue());
+                    List<Double> column = columns.computeIfAbsent(k, x -> new ArrayList<>());
+                    if (n.doubleValue() >= 0) {
+                        column.add(n.doubleValue());
+                    }
                 }
             });
         }
         Map<String, Double> m = new LinkedHashMap<>();
-        columns.forEach((k, values) -> {
-            List<Double> sorted = values.stream().sorted().toList();
-            int n = sorted.size();
-            m.put(k, n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2);
-        });
+        columns.forEach((k, values) -> m.put(k, values.isEmpty() ? Double.NaN : Stats.median(values)));
         return m;
     }
 
@@ -80,7 +83,7 @@ record ChaosReport(Instant at, long seed, boolean quick, int users, int devicesP
             for (String column : medians(r.faults()).keySet()) {
                 if (column.endsWith("Ms")) {
                     chart.add(column, r.faults().stream().mapToDouble(f -> f.get(column) instanceof Number n
-                            ? n.doubleValue() : Double.NaN).toArray());
+                            && n.doubleValue() >= 0 ? n.doubleValue() : Double.NaN).toArray());
                 }
             }
             if (!faults.isEmpty()) {

@@ -38,6 +38,12 @@ final class ChaosRun {
              RouteWatch routes = new RouteWatch(stack).warmUp()) {
             Faults faults = new Faults(stack, agent, routes, o, new SplittableRandom(seed));
             SplittableRandom pacing = new SplittableRandom(seed + 1);
+            progress.accept("warming up: one event per user until every device has one");
+            ChaosAgent.Warm warm = agent.call("warmup 120000", "warm", ChaosAgent.Warm.class, Duration.ofSeconds(180));
+            if (warm.devicesWithEvents() < o.users() * o.devicesPerUser()) {
+                throw new IllegalStateException("only " + warm.devicesWithEvents() + " devices got a warm-up event in "
+                        + warm.ms() + " ms; see " + agent.log());
+            }
             for (Scenario s : o.scenarios()) {
                 results.add(scenario(s, o, agent, faults, pacing, progress));
             }

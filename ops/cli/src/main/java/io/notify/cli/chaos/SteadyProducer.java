@@ -52,6 +52,15 @@ final class SteadyProducer implements AutoCloseable {
         ratePerSecond = perSecond;
     }
 
+    /** One event to every user now (from the caller's thread). */
+    void oneEach() {
+        timer.execute(() -> {
+            for (int u = 0; u < users; u++) {
+                publishTo(u);
+            }
+        });
+    }
+
     private void tick() {
         owed += ratePerSecond * TICK_MS / 1000.0;
         if (ratePerSecond <= 0) {
@@ -63,13 +72,17 @@ final class SteadyProducer implements AutoCloseable {
                 skipped.incrementAndGet();
                 continue;
             }
-            int user = (int) (n++ % users);
-            ObjectNode data = JsonNodeFactory.instance.objectNode().put("n", n).put("sentAtMs", System.currentTimeMillis());
-            EventEnvelope e = EventEnvelope.durable("chaos.tick", data, ChaosAgent.userId(user));
-            inFlight.incrementAndGet();
-            published.incrementAndGet();
-            send(e, user, System.nanoTime());
+            publishTo((int) (n % users));
         }
+    }
+
+    private void publishTo(int user) {
+        n++;
+        ObjectNode data = JsonNodeFactory.instance.objectNode().put("n", n).put("sentAtMs", System.currentTimeMillis());
+        EventEnvelope e = EventEnvelope.durable("chaos.tick", data, ChaosAgent.userId(user));
+        inFlight.incrementAndGet();
+        published.incrementAndGet();
+        send(e, user, System.nanoTime());
     }
 
     private void send(EventEnvelope e, int user, long firstNanos) {

@@ -126,6 +126,15 @@ final class Verifier {
         }
     }
 
+    /** Devices that have received at least one event. */
+    synchronized int devicesWithEvents() {
+        int n = 0;
+        for (Device d : devices) {
+            n += d.ids.isEmpty() ? 0 : 1;
+        }
+        return n;
+    }
+
     /** Deliveries of this window's acknowledged events that have not happened yet. */
     synchronized long missing() {
         return countMissing(null);

@@ -2,6 +2,7 @@ package io.notify.cli.chaos;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
@@ -41,5 +42,8 @@ class ChaosPartsTest {
         assertEquals(4.0, m.get("routed"));
         assertEquals(false, m.containsKey("node"));
         assertEquals(150.0, ChaosReport.medians(List.of(Map.of("x", 100), Map.of("x", 200))).get("x"));
+        Map<String, Double> unobserved = ChaosReport.medians(List.of(Map.of("x", -1, "y", -1), Map.of("x", 300, "y", -1)));
+        assertEquals(300.0, unobserved.get("x"), "-1 (not observed) is left out");
+        assertTrue(unobserved.get("y").isNaN());
     }
 }
