@@ -28,6 +28,8 @@ import org.HdrHistogram.Histogram;
  *   storm &lt;t0EpochMs&gt; &lt;jitterMs&gt; &lt;replay&gt; &lt;deadlineMs&gt;   all reconnect and resume → "storm {PhaseReport}"
  *   counts                                               events received → "counts {Counts}"
  *   verify &lt;published&gt; &lt;modulus&gt;                         per-client check of a delivery → "verified {Verified}"
+ *   reset                                                zero the event counts and latency histogram → "reset"
+ *   histogram                                            the latency histogram (µs), compressed, base64 → "histogram &lt;b64&gt;"
  *   exit
  * </pre>
  * It prints "ready" once its tokens are minted and "progress ..." every second. It exits by
@@ -168,6 +170,14 @@ public final class LoadAgent implements NioDriver.Listener {
             case "counts" -> emitJson("counts", new Counts(events, firstEventMs, lastEventMs,
                     LatencySummary.of(latencyMicros), droppedOutsidePhase));
             case "verify" -> emitJson("verified", verify(Long.parseLong(a[1]), Integer.parseInt(a[2])));
+            case "reset" -> {
+                events = 0;
+                firstEventMs = 0;
+                lastEventMs = 0;
+                latencyMicros.reset();
+                emit("reset");
+            }
+            case "histogram" -> emit("histogram " + AgentHistograms.encode(latencyMicros));
             case "exit" -> {
                 return false;
             }

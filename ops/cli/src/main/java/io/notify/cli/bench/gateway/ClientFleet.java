@@ -1,0 +1,165 @@
+package io.notify.cli.bench.gateway;
+
+import io.notify.cli.bench.LatencySummary;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.DataFormatException;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Public entry point to the {@link LoadAgent} fleet for benchmarks outside this package: users
+ * {@code 0..users-1} (user i is {@link #user(int)}) split into contiguous ranges, one per gateway
+ * node, each range held by load-agent JVMs of at most {@code perAgent} clients, one WebSocket
+ * device per user, over several 127.0.0.x source addresses. Counts and latency histograms of all
+ * agents are merged exactly. Every wait is bounded; agents exit by themselves after their lifetime.
+ */
+public final class ClientFleet implements AutoCloseable {
+
+    /** Events received by all clients since the last {@link #reset}, first/last arrival, end-to-end latency. */
+    public record Delivered(long events, long firstMs, long lastMs, LatencySummary latencyMs) {
+    }
+
+    private final List<AgentProcess> agents = new ArrayList<>();
+    private final List<Integer> counts = new ArrayList<>();
+    private final int users;
+
+    private ClientFleet(int users) {
+        this.users = users;
+    }
+
+    /** The user name of client {@code index}, the one its events must be addressed to. */
+    public static String user(int index) {
+        return BenchUsers.user(index);
+    }
+
+    /** The gateway (index into the ports) that holds user {@code index} when {@code users} are split over {@code gateways}. */
+    public static int gatewayOf(int index, int users, int gateways) {
+        return (int) ((long) index * gateways / users);
+    }
+
+    /** Starts the agents (ws clients, no stored positions) and waits until each has minted its tokens. */
+    public static ClientFleet start(List<Integer> gatewayPorts, Path work, int users, FleetOptions options, Duration lifetime,
+                                    String heap) throws IOException, InterruptedException {
+        ClientFleet fleet = new ClientFleet(users);
+        List<String> sources = AgentFleet.sourceAddresses(options.sourceAddresses);
+        try {
+            int first = 0;
+            for (int g = 0; g < gatewayPorts.size(); g++) {
+                int end = first;
+                while (end < users && gatewayOf(end, users, gatewayPorts.size()) == g) {
+                    end++;
+                }
+                for (AgentFleet.Slice s : AgentFleet.split(end - first, options.perAgent)) {
+                    if (s.count() == 0) {
+                        continue;
+                    }
+                    int i = fleet.agents.size();
+                    fleet.agents.add(AgentProcess.start(List.of("-Xmx" + heap, "-XX:+UseParallelGC", "-Xss512k"),
+                            List.of("127.0.0.1", Integer.toString(gatewayPorts.get(g)), "ws", work.toString(),
+                                    Integer.toString(first + s.first()), Integer.toString(s.count()), String.join(",", sources),
+                                    "-", Long.toString(lifetime.toSeconds())), work.resolve("clients-" + i + ".log")));
+                    fleet.counts.add(s.count());
+                }
+                first = end;
+            }
+            for (AgentProcess a : fleet.agents) {
+                a.await("ready", Duration.ofSeconds(120));
+            }
+            return fleet;
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            fleet.close();
+            throw e;
+        }
+    }
+
+    /** Source addresses the clients use. */
+    public static List<String> sourceAddresses(FleetOptions options) {
+        return AgentFleet.sourceAddresses(options.sourceAddresses);
+    }
+
+    /** The results folder of the fleet options. */
+    public static Path out(FleetOptions options) {
+        return options.out;
+    }
+
+    /** Valid agent split and address range. */
+    public static boolean valid(FleetOptions options) {
+        return options.valid();
+    }
+
+    public static String gatewayHeap(FleetOptions options) {
+        return options.gatewayHeap;
+    }
+
+    public int agents() {
+        return agents.size();
+    }
+
+    /** Connects every client at {@code rate}/s in total; returns how many are connected. */
+    public int open(double rate, Duration bound) throws IOException, InterruptedException {
+        for (int i = 0; i < agents.size(); i++) {
+            agents.get(i).send("open " + counts.get(i) + " " + rate * counts.get(i) / users + " 500 " + bound.toMillis());
+        }
+        long deadline = System.nanoTime() + bound.plusSeconds(30).toNanos();
+        List<PhaseReport> reports = new ArrayList<>();
+        for (AgentProcess a : agents) {
+            reports.add(a.awaitJson("opened", PhaseReport.class, Duration.ofNanos(Math.max(1, deadline - System.nanoTime()))));
+        }
+        return BenchMath.ramp(reports).established();
+    }
+
+    /** Open connections and events received, as of the agents' latest progress lines (about once a second). */
+    public long[] progress() {
+        long open = 0;
+        long events = 0;
+        for (AgentProcess a : agents) {
+            open += a.progress().open();
+            events += a.progress().events();
+        }
+        return new long[] {open, events};
+    }
+
+    /** Zeroes every agent's counts and latency histogram. */
+    public void reset() throws IOException, InterruptedException {
+        for (AgentProcess a : agents) {
+            a.send("reset");
+        }
+        for (AgentProcess a : agents) {
+            a.await("reset", Duration.ofSeconds(30));
+        }
+    }
+
+    /** Merged counts and latencies since the last {@link #reset}. */
+    public Delivered delivered() throws IOException, InterruptedException {
+        for (AgentProcess a : agents) {
+            a.send("counts");
+            a.send("histogram");
+        }
+        long events = 0;
+        long first = Long.MAX_VALUE;
+        long last = 0;
+        Histogram merged = LatencySummary.newHistogram();
+        for (AgentProcess a : agents) {
+            LoadAgent.Counts c = a.awaitJson("counts", LoadAgent.Counts.class, Duration.ofSeconds(30));
+            events += c.events();
+            if (c.firstMs() > 0) {
+                first = Math.min(first, c.firstMs());
+            }
+            last = Math.max(last, c.lastMs());
+            try {
+                AgentHistograms.add(merged, a.await("histogram", Duration.ofSeconds(30)));
+            } catch (DataFormatException e) {
+                throw new IOException("load agent " + a.pid() + " sent a bad histogram", e);
+            }
+        }
+        return new Delivered(events, first == Long.MAX_VALUE ? 0 : first, last, LatencySummary.of(merged));
+    }
+
+    @Override
+    public void close() {
+        agents.forEach(AgentProcess::close);
+    }
+}

@@ -1,0 +1,206 @@
+package io.notify.cli.bench.pipeline;
+
+import io.notify.cli.bench.BaselineRun;
+import io.notify.cli.bench.gateway.ClientFleet;
+import io.notify.cli.bench.gateway.FleetOptions;
+import io.notify.cli.bench.report.ProgressBar;
+import io.notify.cli.bench.report.ResultFiles;
+import io.notify.cli.dev.DevKeys;
+import io.notify.cli.stack.ChildAgent;
+import io.notify.cli.stack.PlatformStack;
+import io.notify.cli.stack.ServiceProcess;
+import io.notify.cli.stack.StackOptions;
+import io.notify.common.config.Settings;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code notifyctl bench pipeline}: the whole stack as child processes (broker, Redis, ingest,
+ * fanout-streams, gateways), N WebSocket clients (one device per user) in load-agent JVMs, and an
+ * open-loop ingest load generator in a JVM of its own; for each offered rate of the sweep, a
+ * warm-up, then a measured step: accepted and delivered events/s, end-to-end latency, lost events.
+ * A raw Kafka producer → consumer run on the same broker gives the baseline for the ratio.
+ */
+@Command(name = "pipeline", mixinStandardHelpOptions = true,
+        description = "Ingest -> Kafka -> fanout -> gateways -> N clients: events/s and end-to-end latency over a sweep of offered rates.")
+public final class PipelineBench implements Callable<Integer> {
+
+    @Option(names = "--users", description = "Connected clients, one user and device each (default: ${DEFAULT-VALUE}).", defaultValue = "1000")
+    int users;
+
+    @Option(names = "--rates", description = "Offered events/s of the sweep, increasing (default: ${DEFAULT-VALUE}).",
+            defaultValue = "250,500,1000,2000,4000")
+    String rates;
+
+    @Option(names = "--step-duration", description = "Measured time per step (default: ${DEFAULT-VALUE}).", defaultValue = "20s")
+    String stepDuration;
+
+    @Option(names = "--warmup", description = "Unmeasured load before each step, at its rate (default: ${DEFAULT-VALUE}).", defaultValue = "3s")
+    String warmup;
+
+    @Option(names = "--settle", description = "Bound on waiting for a step's last deliveries; later ones are lost (default: ${DEFAULT-VALUE}).",
+            defaultValue = "30s")
+    String settle;
+
+    @Option(names = "--runs", description = "Sweeps; medians per step are reported (default: ${DEFAULT-VALUE}).", defaultValue = "3")
+    int runs;
+
+    @Option(names = "--guarantee", description = "fanout-streams processing guarantee: exactly_once_v2 or at_least_once (default: ${DEFAULT-VALUE}).",
+            defaultValue = "exactly_once_v2")
+    String guarantee;
+
+    @Option(names = "--fanouts", description = "fanout-streams instances (default: ${DEFAULT-VALUE}).", defaultValue = "1")
+    int fanouts;
+
+    @Option(names = "--gateways", description = "Gateway nodes; users are split evenly (default: ${DEFAULT-VALUE}).", defaultValue = "2")
+    int gateways;
+
+    @Option(names = "--p99-bound", description = "A step counts as sustained only with p99 up to this (default: ${DEFAULT-VALUE}).",
+            defaultValue = "1s")
+    String p99Bound;
+
+    @Option(names = "--baseline-records", description = "Records of the raw Kafka baseline run (default: ${DEFAULT-VALUE}).",
+            defaultValue = "200000")
+    long baselineRecords;
+
+    @Option(names = "--ingest-lanes", description = "HTTP connections of the ingest load generator (default: ${DEFAULT-VALUE}).",
+            defaultValue = "4")
+    int lanes;
+
+    @Option(names = "--deadline", description = "Bound of the whole run; steps not started by then are skipped (default: ${DEFAULT-VALUE}).",
+            defaultValue = "60m")
+    String deadline;
+
+    @Mixin
+    FleetOptions fleetOptions;
+
+    @Override
+    public Integer call() throws Exception {
+        List<Double> sweep;
+        Duration step;
+        Duration warm;
+        Duration settleBound;
+        Duration total;
+        double p99BoundMs;
+        try {
+            sweep = PipelineMath.rates(rates);
+            step = Settings.parseDurationArg("--step-duration", stepDuration);
+            warm = Settings.parseDurationArg("--warmup", warmup);
+            settleBound = Settings.parseDurationArg("--settle", settle);
+            total = Settings.parseDurationArg("--deadline", deadline);
+            p99BoundMs = Settings.parseDurationArg("--p99-bound", p99Bound).toMillis();
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            return 2;
+        }
+        if (users < 1 || runs < 1 || fanouts < 1 || gateways < 1 || lanes < 1 || baselineRecords < 1 || step.isZero()
+                || !ClientFleet.valid(fleetOptions) || !(guarantee.equals("exactly_once_v2") || guarantee.equals("at_least_once"))) {
+            System.err.println("--users, --runs, --fanouts, --gateways, --ingest-lanes, --baseline-records >= 1; --step-duration > 0; "
+                    + "--guarantee exactly_once_v2|at_least_once; --clients-per-agent 1..19000; --source-addresses 1..250");
+            return 2;
+        }
+        long deadlineNanos = System.nanoTime() + total.toNanos();
+        Path work = Files.createTempDirectory("notify-bench-pipeline-");
+        List<String> notes = new ArrayList<>();
+        List<StepResult> results = new ArrayList<>();
+        PipelineReport report;
+        try (ProgressBar bar = ProgressBar.start().set(Double.NaN, "starting the stack")) {
+            bar.println("bench pipeline: work dir " + work);
+            StackOptions so = StackOptions.of(work, fanouts, gateways).withIngest(true).withGuarantee(guarantee)
+                    .withGatewayHeap(ClientFleet.gatewayHeap(fleetOptions));
+            try (PlatformStack stack = PlatformStack.start(so, line -> bar.println("bench pipeline: " + line))) {
+                bar.set(Double.NaN, String.format("baseline: raw Kafka, %,d records", baselineRecords));
+                BaselineRun.Result baseline = BaselineRun.measure(stack.bootstrapServers(), baselineRecords, PipelineSteps.EVENT_BYTES);
+                bar.println(String.format("bench pipeline: baseline %,.0f records/s consumed (%d B records)",
+                        baseline.consumerRecordsPerSecond(), PipelineSteps.EVENT_BYTES));
+                Duration lifetime = total.plusMinutes(10);
+                List<Integer> ports = stack.gateways().stream().map(ServiceProcess::port).toList();
+                try (ClientFleet fleet = ClientFleet.start(ports, work, users, fleetOptions, lifetime, "256m");
+                     ChildAgent load = startLoad(stack, work, lifetime)) {
+                    bar.set(Double.NaN, String.format("connecting %,d clients over %d gateways", users, gateways));
+                    int open = fleet.open(Math.max(200, users / 10.0), Duration.ofSeconds(60 + users / 100));
+                    if (open < users) {
+                        throw new IllegalStateException("only " + open + " of " + users + " clients connected");
+                    }
+                    bar.println(String.format("bench pipeline: %,d clients connected (%d agent JVMs), sources %s",
+                            open, fleet.agents(), ClientFleet.sourceAddresses(fleetOptions)));
+                    PipelineSteps steps = new PipelineSteps(fleet, load, bar, warm, step, settleBound);
+                    int totalSteps = runs * sweep.size();
+                    outer:
+                    for (int r = 1; r <= runs; r++) {
+                        for (int i = 0; i < sweep.size(); i++) {
+                            if (System.nanoTime() - deadlineNanos > 0) {
+                                notes.add("--deadline " + deadline + " reached: steps from run " + r + ", rate " + sweep.get(i) + " skipped");
+                                break outer;
+                            }
+                            StepResult s = steps.run(r, sweep.get(i), ((r - 1) * sweep.size() + i) / (double) totalSteps,
+                                    1.0 / totalSteps);
+                            results.add(s);
+                            bar.println(String.format("  run %d, %,.0f/s: accepted %,.0f/s, delivered %,.0f/s, p50 %.1f p99 %.1f "
+                                            + "max %.1f ms, failed %d, lost %d", r, s.offeredRate(), s.acceptedPerSecond(),
+                                    s.deliveredPerSecond(), s.latencyMs().p50(), s.latencyMs().p99(), s.latencyMs().max(),
+                                    s.failed(), s.lost()));
+                        }
+                    }
+                }
+                notes.add("sustained = delivered >= " + PipelineMath.SUSTAINED_FRACTION + " x offered, no failed or lost event, p99 <= "
+                        + p99Bound + "; latency clock: one machine, System.currentTimeMillis at the generator and the clients");
+                report = PipelineReport.of(Instant.now(), ResultFiles.machine(), settings(sweep), baseline, sweep, results,
+                        p99BoundMs, notes);
+            }
+        } catch (Exception e) {
+            System.err.println("bench pipeline failed: " + e + "\n  logs kept in " + work);
+            return 1;
+        }
+        report.print(System.out);
+        System.err.println("wrote " + ResultFiles.write(ClientFleet.out(fleetOptions), "pipeline", report.at(), report, report.charts()));
+        ResultFiles.deleteTree(work);
+        return 0;
+    }
+
+    private ChildAgent startLoad(PlatformStack stack, Path work, Duration lifetime) throws Exception {
+        ServiceProcess ingest = stack.ingest();
+        ChildAgent load = ChildAgent.start(PacedIngestLoad.class.getName(), List.of("-Xmx256m", "-XX:+UseParallelGC"),
+                List.of("127.0.0.1", Integer.toString(ingest.port()), DevKeys.PRODUCER_KEY,
+                        String.join(",", PacedIngestLoad.sources(Math.min(lanes, 4))), Integer.toString(lanes),
+                        Integer.toString(users), Long.toString(lifetime.toSeconds())), work.resolve("ingest-load.log"));
+        try {
+            load.await("ready", Duration.ofSeconds(60));
+            return load;
+        } catch (Exception e) {
+            load.close();
+            throw e;
+        }
+    }
+
+    private Map<String, Object> settings(List<Double> sweep) {
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("users", users);
+        s.put("rates", sweep);
+        s.put("stepDuration", stepDuration);
+        s.put("warmup", warmup);
+        s.put("settle", settle);
+        s.put("runs", runs);
+        s.put("guarantee", guarantee);
+        s.put("fanouts", fanouts);
+        s.put("gateways", gateways);
+        s.put("p99Bound", p99Bound);
+        s.put("baselineRecords", baselineRecords);
+        s.put("eventBytes", PipelineSteps.EVENT_BYTES);
+        s.put("ingestLoad", "own JVM (-Xmx256m), open loop, NDJSON batches every " + PacedIngestLoad.TICK_MS + " ms (<= "
+                + PacedIngestLoad.MAX_BATCH + " events), " + lanes + " keep-alive HTTP lanes");
+        s.put("clients", "load-agent JVMs (-Xmx256m), one WebSocket per user, users split evenly over the gateways");
+        s.put("sourceAddresses", ClientFleet.sourceAddresses(fleetOptions));
+        return s;
+    }
+}

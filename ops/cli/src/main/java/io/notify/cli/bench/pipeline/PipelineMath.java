@@ -1,0 +1,93 @@
+package io.notify.cli.bench.pipeline;
+
+import io.notify.cli.bench.report.Stats;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.ToDoubleFunction;
+
+/** The pure parts of {@code bench pipeline}: pacing, the sweep, medians per step, the max sustained rate. */
+final class PipelineMath {
+
+    static final double SUSTAINED_FRACTION = 0.95;
+
+    private PipelineMath() {
+    }
+
+    /** Events due after {@code elapsedNanos} at {@code rate}/s (open loop: independent of what was answered). */
+    static long due(double rate, long elapsedNanos) {
+        return (long) Math.floor(rate * elapsedNanos / 1e9);
+    }
+
+    /** Parses "200,500,1000": positive rates, strictly increasing. */
+    static List<Double> rates(String csv) {
+        List<Double> out = new ArrayList<>();
+        for (String s : csv.split(",")) {
+            double r = Double.parseDouble(s.trim());
+            if (!(r > 0) || (!out.isEmpty() && r <= out.get(out.size() - 1))) {
+                throw new IllegalArgumentException("--rates: positive and increasing, got " + csv);
+            }
+            out.add(r);
+        }
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException("--rates: at least one rate");
+        }
+        return out;
+    }
+
+    static double rate(long count, double seconds) {
+        return seconds > 0 ? count / seconds : 0;
+    }
+
+    /** Medians per offered rate, in the order of {@code rates}; rates without any step are left out. */
+    static List<StepMedian> medians(List<Double> rates, List<StepResult> steps, double p99BoundMs) {
+        List<StepMedian> out = new ArrayList<>();
+        for (double rate : rates) {
+            List<StepResult> at = steps.stream().filter(s -> s.offeredRate() == rate).toList();
+            if (at.isEmpty()) {
+                continue;
+            }
+            double delivered = median(at, StepResult::deliveredPerSecond);
+            double p99 = median(at, s -> s.latencyMs().p99());
+            long failed = at.stream().mapToLong(StepResult::failed).sum();
+            long lost = at.stream().mapToLong(StepResult::lost).sum();
+            long extra = at.stream().mapToLong(StepResult::extra).sum();
+            boolean sustained = delivered >= SUSTAINED_FRACTION * rate && failed == 0 && lost == 0 && p99 <= p99BoundMs;
+            out.add(new StepMedian(rate, at.size(), median(at, StepResult::acceptedPerSecond), delivered,
+                    median(at, s -> s.latencyMs().p50()), median(at, s -> s.latencyMs().p95()), p99,
+                    median(at, s -> s.latencyMs().max()), failed, lost, extra, sustained));
+        }
+        return out;
+    }
+
+    /** The highest sustained step (every lower one need not be); null when none is. */
+    static StepMedian maxSustained(List<StepMedian> medians) {
+        StepMedian best = null;
+        for (StepMedian m : medians) {
+            if (m.sustained() && (best == null || m.offeredRate() > best.offeredRate())) {
+                best = m;
+            }
+        }
+        return best;
+    }
+
+    /** The step whose offered rate is the highest at or below half of {@code max}'s (the lowest step if none); null without max. */
+    static StepMedian atHalf(List<StepMedian> medians, StepMedian max) {
+        if (max == null) {
+            return null;
+        }
+        StepMedian pick = null;
+        for (StepMedian m : medians) {
+            if (m.offeredRate() <= max.offeredRate() / 2 + 1e-9 && (pick == null || m.offeredRate() > pick.offeredRate())) {
+                pick = m;
+            }
+        }
+        if (pick == null) {
+            pick = medians.stream().min((a, b) -> Double.compare(a.offeredRate(), b.offeredRate())).orElse(null);
+        }
+        return pick;
+    }
+
+    private static double median(List<StepResult> steps, ToDoubleFunction<StepResult> f) {
+        return Stats.median(steps.stream().map(f::applyAsDouble).toList());
+    }
+}

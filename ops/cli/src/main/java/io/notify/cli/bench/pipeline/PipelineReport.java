@@ -1,0 +1,87 @@
+package io.notify.cli.bench.pipeline;
+
+import io.notify.cli.bench.BaselineRun;
+import io.notify.cli.bench.plot.Chart;
+import io.notify.cli.bench.plot.LineChart;
+import io.notify.cli.bench.report.Stats;
+import java.io.PrintStream;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+
+/** What {@code bench pipeline} prints and writes: every step of every run, medians per offered rate, the summary. */
+public record PipelineReport(String scenario, Instant at, Map<String, Object> machine, Map<String, Object> settings,
+                             BaselineRun.Result baseline, List<StepResult> steps, List<StepMedian> medians, Summary summary,
+                             List<String> notes) {
+
+    static final double RATIO_GOAL = 0.33;
+    static final double P99_GOAL_MS = 60;
+
+    /**
+     * The max sustained offered rate (null if no step was), the delivered rate there, the step at
+     * half of it and its p99, the peak delivered rate of any step, both as ratios of the baseline's
+     * consumed records/s, and whether the goals are met (ratio ≥ 0.33, p99 ≤ 60 ms at half the max rate).
+     */
+    public record Summary(Double maxSustainedRate, double deliveredAtMaxPerSecond, Double halfRate, double p99AtHalfMs,
+                          double peakDeliveredPerSecond, double baselineRecordsPerSecond, double ratio, double peakRatio,
+                          boolean ratioGoalMet, boolean latencyGoalMet) {
+    }
+
+    static PipelineReport of(Instant at, Map<String, Object> machine, Map<String, Object> settings, BaselineRun.Result baseline,
+                             List<Double> rates, List<StepResult> steps, double p99BoundMs, List<String> notes) {
+        List<StepMedian> medians = PipelineMath.medians(rates, steps, p99BoundMs);
+        StepMedian max = PipelineMath.maxSustained(medians);
+        StepMedian half = PipelineMath.atHalf(medians, max);
+        double base = baseline.consumerRecordsPerSecond();
+        double peak = medians.stream().mapToDouble(StepMedian::deliveredPerSecond).max().orElse(Double.NaN);
+        double atMax = max == null ? Double.NaN : max.deliveredPerSecond();
+        double p99Half = half == null ? Double.NaN : half.p99Ms();
+        double ratio = Stats.ratio(atMax, base);
+        Summary s = new Summary(max == null ? null : max.offeredRate(), atMax, half == null ? null : half.offeredRate(), p99Half,
+                peak, base, ratio, Stats.ratio(peak, base), ratio >= RATIO_GOAL, p99Half <= P99_GOAL_MS);
+        return new PipelineReport("pipeline", at, machine, settings, baseline, List.copyOf(steps), medians, s, List.copyOf(notes));
+    }
+
+    public void print(PrintStream out) {
+        out.printf("%nbench pipeline: ingest HTTP -> Kafka -> fanout-streams (%s) -> gateways -> %s WebSocket clients%n",
+                settings.get("guarantee"), settings.get("users"));
+        out.printf("%10s %5s %11s %11s %9s %9s %9s %9s %7s %6s %9s%n", "offered/s", "runs", "accepted/s", "delivered/s", "p50 ms",
+                "p95 ms", "p99 ms", "max ms", "failed", "lost", "sustained");
+        for (StepMedian m : medians) {
+            out.printf("%,10.0f %5d %,11.0f %,11.0f %9.1f %9.1f %9.1f %9.1f %7d %6d %9s%n", m.offeredRate(), m.runs(),
+                    m.acceptedPerSecond(), m.deliveredPerSecond(), m.p50Ms(), m.p95Ms(), m.p99Ms(), m.maxMs(), m.failed(),
+                    m.lost(), m.sustained() ? "yes" : "no");
+        }
+        out.printf("medians over runs (failed/lost summed); latency = data.sentAtMs at the generator -> arrival at a client%n");
+        out.printf("max sustained rate: %s events/s (delivered %,.0f/s); p99 at %s events/s (half): %.1f ms (goal <= %.0f ms: %s)%n",
+                summary.maxSustainedRate() == null ? "none" : String.format("%,.0f", summary.maxSustainedRate()),
+                summary.deliveredAtMaxPerSecond(), summary.halfRate() == null ? "-" : String.format("%,.0f", summary.halfRate()),
+                summary.p99AtHalfMs(), P99_GOAL_MS, summary.latencyGoalMet() ? "met" : "NOT met");
+        out.printf("baseline (raw Kafka, same broker): %,.0f records/s consumed; delivered/baseline %.3f at the max sustained rate "
+                        + "(goal >= %.2f: %s), %.3f at the peak (%,.0f/s)%n", summary.baselineRecordsPerSecond(), summary.ratio(),
+                RATIO_GOAL, summary.ratioGoalMet() ? "met" : "NOT met", summary.peakRatio(), summary.peakDeliveredPerSecond());
+        notes.forEach(n -> out.println("note: " + n));
+    }
+
+    /** The PNG: offered vs accepted/delivered rates; offered vs latency percentiles (log scale). */
+    public Chart[] charts() {
+        double[] xs = column(StepMedian::offeredRate);
+        LineChart rates = new LineChart("Pipeline throughput (" + settings.get("guarantee") + ", " + settings.get("users")
+                + " clients): medians", "offered events/s", "events/s")
+                .add("offered", xs, xs)
+                .add("accepted by ingest", xs, column(StepMedian::acceptedPerSecond))
+                .add("delivered to clients", xs, column(StepMedian::deliveredPerSecond));
+        LineChart latency = new LineChart("Pipeline end-to-end latency (ingest -> client): medians", "offered events/s", "ms")
+                .add("p50", xs, column(StepMedian::p50Ms))
+                .add("p95", xs, column(StepMedian::p95Ms))
+                .add("p99", xs, column(StepMedian::p99Ms))
+                .add("max", xs, column(StepMedian::maxMs))
+                .logY();
+        return new Chart[] {rates, latency};
+    }
+
+    private double[] column(ToDoubleFunction<StepMedian> f) {
+        return medians.stream().mapToDouble(f).toArray();
+    }
+}

@@ -1,0 +1,70 @@
+package io.notify.cli.bench.pipeline;
+
+import io.notify.cli.bench.gateway.ClientFleet;
+import io.notify.cli.bench.report.ProgressBar;
+import io.notify.cli.stack.ChildAgent;
+import io.notify.schemas.NotifyJson;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One step of the sweep: a warm-up at the step's rate whose deliveries are awaited and discarded,
+ * then the clients' counts are zeroed and the measured load runs; the step ends when every
+ * accepted event has arrived or the settle bound is over (the rest are lost).
+ */
+final class PipelineSteps {
+
+    /** About the serialized size of one pipeline event, for the baseline's records. */
+    static final int EVENT_BYTES = 128;
+    private final ClientFleet fleet;
+    private final ChildAgent load;
+    private final ProgressBar bar;
+    private final Duration warmup;
+    private final Duration step;
+    private final Duration settle;
+
+    PipelineSteps(ClientFleet fleet, ChildAgent load, ProgressBar bar, Duration warmup, Duration step, Duration settle) {
+        this.fleet = fleet;
+        this.load = load;
+        this.bar = bar;
+        this.warmup = warmup;
+        this.step = step;
+        this.settle = settle;
+    }
+
+    StepResult run(int run, double rate, double doneBefore, double share) throws IOException, InterruptedException {
+        String label = String.format("run %d, %,.0f events/s", run, rate);
+        fleet.reset();
+        if (!warmup.isZero()) {
+            bar.track(ProgressBar.timed(doneBefore, doneBefore + share * 0.1, warmup), () -> label + ": warm-up");
+            PacedIngestLoad.Ran w = paced(rate, warmup, "w" + run + "-" + (long) rate);
+            awaitDelivered(w.accepted(), label + ": warm-up settling");
+            fleet.reset();
+        }
+        bar.track(ProgressBar.timed(doneBefore + share * 0.1, doneBefore + share * 0.95, step), () -> {
+            long[] p = fleet.progress();
+            return String.format("%s: %,d clients open, ~%,d delivered, ingest accepted ~%s", label, p[0], p[1], load.progress());
+        });
+        PacedIngestLoad.Ran ran = paced(rate, step, "m" + run + "-" + (long) rate);
+        awaitDelivered(ran.accepted(), label + ": settling");
+        ClientFleet.Delivered d = fleet.delivered();
+        return StepResult.of(run, rate, ran, d.events(), d.firstMs(), d.lastMs(), d.latencyMs());
+    }
+
+    private PacedIngestLoad.Ran paced(double rate, Duration duration, String tag) throws IOException, InterruptedException {
+        load.send("run " + rate + " " + duration.toMillis() + " " + tag);
+        return NotifyJson.mapper().readValue(load.await("ran", duration.plusSeconds(90)), PacedIngestLoad.Ran.class);
+    }
+
+    /** Waits (bounded by the settle time) until the clients received {@code accepted} events since the last reset. */
+    private void awaitDelivered(long accepted, String status) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + settle.toNanos();
+        long got = fleet.delivered().events();
+        bar.track(() -> Double.NaN, () -> status);
+        while (got < accepted && System.nanoTime() - deadline < 0) {
+            TimeUnit.MILLISECONDS.sleep(250); // poll interval of a bounded wait for the last deliveries
+            got = fleet.delivered().events();
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package io.notify.cli.bench.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.notify.cli.Notifyctl;
+import io.notify.schemas.NotifyJson;
+import java.awt.image.BufferedImage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** A tiny sweep through the whole stack: every accepted event reaches its client once; numbers hang together (never speed). */
+class PipelineBenchIT {
+
+    @TempDir
+    Path out;
+
+    @Test
+    void everyAcceptedEventIsDeliveredAndTheReportIsWritten() throws Exception {
+        int code = new CommandLine(new Notifyctl()).execute("bench", "pipeline", "--users", "20", "--rates", "20,50",
+                "--step-duration", "5s", "--warmup", "1s", "--runs", "1", "--baseline-records", "5000",
+                "--clients-per-agent", "10", "--source-addresses", "2", "--ingest-lanes", "2", "--deadline", "5m",
+                "--out", out.toString());
+        assertEquals(0, code);
+
+        List<Path> files;
+        try (Stream<Path> s = Files.list(out)) {
+            files = s.sorted().toList();
+        }
+        Path json = files.stream().filter(p -> p.getFileName().toString().matches("bench-pipeline-.*\\.json")).findFirst().orElseThrow();
+        Path png = json.resolveSibling(json.getFileName().toString().replace(".json", ".png"));
+        assertTrue(Files.exists(png), files.toString());
+
+        JsonNode report = NotifyJson.mapper().readTree(json.toFile());
+        JsonNode steps = report.get("steps");
+        assertEquals(2, steps.size());
+        for (JsonNode s : steps) {
+            long offered = s.get("offered").asLong();
+            long expected = (long) (s.get("offeredRate").asDouble() * 5);
+            assertTrue(offered >= expected * 0.9 && offered <= expected, "offered " + offered + " of ~" + expected);
+            assertEquals(offered, s.get("accepted").asLong(), "every offered event accepted: " + s);
+            assertEquals(0, s.get("failed").asLong());
+            assertEquals(s.get("accepted").asLong(), s.get("delivered").asLong(), "delivered == accepted: " + s);
+            assertEquals(0, s.get("lost").asLong());
+            assertEquals(0, s.get("extra").asLong());
+            JsonNode l = s.get("latencyMs");
+            assertEquals(s.get("delivered").asLong(), l.get("count").asLong(), "one latency sample per delivery");
+            assertTrue(l.get("p50").asDouble() > 0 && l.get("p50").asDouble() <= l.get("p95").asDouble()
+                    && l.get("p95").asDouble() <= l.get("p99").asDouble() && l.get("p99").asDouble() <= l.get("max").asDouble(), l.toString());
+        }
+        assertEquals(2, report.get("medians").size());
+        assertTrue(report.get("baseline").get("consumed").asLong() == 5000);
+        JsonNode sum = report.get("summary");
+        assertTrue(sum.get("baselineRecordsPerSecond").asDouble() > 0);
+
+        BufferedImage image = ImageIO.read(png.toFile());
+        assertEquals(900, image.getWidth());
+        assertEquals(2 * 540, image.getHeight());
+    }
+}
