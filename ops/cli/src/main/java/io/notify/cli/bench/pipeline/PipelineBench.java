@@ -48,6 +48,10 @@ public final class PipelineBench implements Callable<Integer> {
     @Option(names = "--warmup", description = "Unmeasured load before each step, at its rate (default: ${DEFAULT-VALUE}).", defaultValue = "3s")
     String warmup;
 
+    @Option(names = "--initial-warmup", description = "Unmeasured load at the lowest rate before the first sweep (default: ${DEFAULT-VALUE}).",
+            defaultValue = "15s")
+    String initialWarmup;
+
     @Option(names = "--settle", description = "Bound on waiting for a step's last deliveries; later ones are lost (default: ${DEFAULT-VALUE}).",
             defaultValue = "30s")
     String settle;
@@ -84,12 +88,16 @@ public final class PipelineBench implements Callable<Integer> {
     @Mixin
     FleetOptions fleetOptions;
 
+    /** The gateways' resume timeout for the run (production default 10 s): shortens the post-connect watch. */
+    static final Duration RESUME_TIMEOUT = Duration.ofSeconds(3);
+
     @Override
     public Integer call() throws Exception {
         List<Double> sweep;
         Duration step;
         Duration warm;
         Duration settleBound;
+        Duration firstWarm;
         Duration total;
         double p99BoundMs;
         try {
@@ -97,6 +105,7 @@ public final class PipelineBench implements Callable<Integer> {
             step = Settings.parseDurationArg("--step-duration", stepDuration);
             warm = Settings.parseDurationArg("--warmup", warmup);
             settleBound = Settings.parseDurationArg("--settle", settle);
+            firstWarm = Settings.parseDurationArg("--initial-warmup", initialWarmup);
             total = Settings.parseDurationArg("--deadline", deadline);
             p99BoundMs = Settings.parseDurationArg("--p99-bound", p99Bound).toMillis();
         } catch (IllegalArgumentException e) {
@@ -117,7 +126,8 @@ public final class PipelineBench implements Callable<Integer> {
         try (ProgressBar bar = ProgressBar.start().set(Double.NaN, "starting the stack")) {
             bar.println("bench pipeline: work dir " + work);
             StackOptions so = StackOptions.of(work, fanouts, gateways).withIngest(true).withGuarantee(guarantee)
-                    .withGatewayHeap(ClientFleet.gatewayHeap(fleetOptions));
+                    .withGatewayHeap(ClientFleet.gatewayHeap(fleetOptions))
+                    .withGatewaySettings(Map.of("notify.gateway.resume-timeout", RESUME_TIMEOUT.toMillis() + "ms"));
             try (PlatformStack stack = PlatformStack.start(so, line -> bar.println("bench pipeline: " + line))) {
                 bar.set(Double.NaN, String.format("baseline: raw Kafka, %,d records", baselineRecords));
                 BaselineRun.Result baseline = BaselineRun.measure(stack.bootstrapServers(), baselineRecords, PipelineSteps.EVENT_BYTES);
@@ -128,13 +138,17 @@ public final class PipelineBench implements Callable<Integer> {
                 try (ClientFleet fleet = ClientFleet.start(ports, work, users, fleetOptions, lifetime, "256m");
                      ChildAgent load = startLoad(stack, work, lifetime)) {
                     bar.set(Double.NaN, String.format("connecting %,d clients over %d gateways", users, gateways));
-                    int open = fleet.open(Math.max(200, users / 10.0), Duration.ofSeconds(60 + users / 100));
-                    if (open < users) {
-                        throw new IllegalStateException("only " + open + " of " + users + " clients connected");
-                    }
-                    bar.println(String.format("bench pipeline: %,d clients connected (%d agent JVMs), sources %s",
-                            open, fleet.agents(), ClientFleet.sourceAddresses(fleetOptions)));
                     PipelineSteps steps = new PipelineSteps(fleet, load, bar, warm, step, settleBound);
+                    long reconnects = steps.connect(users, Math.max(200, users / 10.0), RESUME_TIMEOUT, 5);
+                    bar.println(String.format("bench pipeline: %,d clients connected (%d agent JVMs), sources %s",
+                            users, fleet.agents(), ClientFleet.sourceAddresses(fleetOptions)));
+                    if (reconnects > 0) {
+                        notes.add(reconnects + " clients were closed by a gateway (1002 resume_timeout) right after connecting "
+                                + "and were connected again before the sweep");
+                    }
+                    if (!firstWarm.isZero()) {
+                        steps.warmUp(sweep.get(0), firstWarm);
+                    }
                     int totalSteps = runs * sweep.size();
                     outer:
                     for (int r = 1; r <= runs; r++) {
@@ -189,6 +203,8 @@ public final class PipelineBench implements Callable<Integer> {
         s.put("rates", sweep);
         s.put("stepDuration", stepDuration);
         s.put("warmup", warmup);
+        s.put("initialWarmup", initialWarmup);
+        s.put("gatewayResumeTimeout", RESUME_TIMEOUT.toString());
         s.put("settle", settle);
         s.put("runs", runs);
         s.put("guarantee", guarantee);

@@ -33,6 +33,45 @@ final class PipelineSteps {
         this.settle = settle;
     }
 
+    /**
+     * Connects every client, then watches them for longer than the gateways' resume timeout: a
+     * connection whose resume frame the gateway did not process in time is closed by it (1002,
+     * resume_timeout) after the client already counted it as open; those are connected again, for
+     * at most {@code rounds} rounds. Returns how many reconnects that took.
+     */
+    long connect(int users, double rate, Duration resumeTimeout, int rounds) throws IOException, InterruptedException {
+        long reconnects = 0;
+        int missing = users;
+        for (int round = 0; round < rounds && missing > 0; round++) {
+            reconnects += round == 0 ? 0 : missing;
+            int established = fleet.open(rate, Duration.ofSeconds(60 + users / 100));
+            if (established < missing) {
+                throw new IOException("only " + established + " of " + missing + " clients connected");
+            }
+            long watchEnd = System.nanoTime() + resumeTimeout.plusMillis(2500).toNanos();
+            while (System.nanoTime() - watchEnd < 0) {
+                TimeUnit.MILLISECONDS.sleep(250); // poll interval: closes within the resume timeout show in progress lines
+            }
+            missing = (int) (users - fleet.progress()[0]);
+            if (missing > 0) {
+                bar.println(String.format("bench pipeline: %d clients closed by a gateway after connecting; connecting them again",
+                        missing));
+            }
+        }
+        if (missing > 0) {
+            throw new IOException(missing + " clients still closed after " + rounds + " connect rounds");
+        }
+        return reconnects;
+    }
+
+    /** An unreported load at {@code rate} whose deliveries are awaited: JIT, Streams tasks and caches warm up. */
+    void warmUp(double rate, Duration duration) throws IOException, InterruptedException {
+        fleet.reset();
+        bar.track(ProgressBar.timed(0, 0, duration), () -> String.format("initial warm-up at %,.0f events/s", rate));
+        PacedIngestLoad.Ran w = paced(rate, duration, "w0");
+        awaitDelivered(w.accepted(), "initial warm-up settling");
+    }
+
     StepResult run(int run, double rate, double doneBefore, double share) throws IOException, InterruptedException {
         String label = String.format("run %d, %,.0f events/s", run, rate);
         fleet.reset();

@@ -1,0 +1,105 @@
+package io.notify.cli.bench.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.notify.cli.bench.LatencySummary;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PipelineMathTest {
+
+    static StepResult step(int run, double rate, long accepted, long delivered, double deliveredPerSecond, double p99) {
+        return new StepResult(run, rate, accepted, accepted, 0, delivered, Math.max(0, accepted - delivered),
+                Math.max(0, delivered - accepted), rate, deliveredPerSecond, new LatencySummary(p99 / 2, p99 * 0.9, p99, p99 * 2, delivered));
+    }
+
+    @Test
+    void dueEventsFollowTheOfferedRateNotTheAnswers() {
+        assertEquals(0, PipelineMath.due(1000, 999_999));
+        assertEquals(1, PipelineMath.due(1000, 1_000_000));
+        assertEquals(2500, PipelineMath.due(500, 5_000_000_000L));
+        assertEquals(7, PipelineMath.due(0.5, 15_000_000_000L));
+    }
+
+    @Test
+    void ratesMustBePositiveAndIncreasing() {
+        assertEquals(List.of(250.0, 500.0, 1000.0), PipelineMath.rates("250, 500,1000"));
+        assertThrows(IllegalArgumentException.class, () -> PipelineMath.rates("500,250"));
+        assertThrows(IllegalArgumentException.class, () -> PipelineMath.rates("0,10"));
+        assertThrows(IllegalArgumentException.class, () -> PipelineMath.rates("10,10"));
+        assertThrows(NumberFormatException.class, () -> PipelineMath.rates("ten"));
+    }
+
+    @Test
+    void mediansAreTakenPerRateAndLossesSummed() {
+        List<StepResult> steps = List.of(step(1, 100, 2000, 2000, 99, 30), step(2, 100, 2000, 2000, 97, 50),
+                step(3, 100, 2000, 1990, 90, 40), step(1, 200, 4000, 4000, 199, 20));
+        List<StepMedian> m = PipelineMath.medians(List.of(100.0, 200.0, 400.0), steps, 1000);
+        assertEquals(2, m.size(), "a rate without steps is left out");
+        StepMedian at100 = m.get(0);
+        assertEquals(3, at100.runs());
+        assertEquals(97, at100.deliveredPerSecond(), 1e-9);
+        assertEquals(40, at100.p99Ms(), 1e-9);
+        assertEquals(10, at100.lost());
+        assertFalse(at100.sustained(), "a lost event disqualifies the step");
+        assertTrue(m.get(1).sustained());
+    }
+
+    @Test
+    void sustainedNeedsDeliveryAtTheOfferedRateAndABoundedP99() {
+        List<StepMedian> m = PipelineMath.medians(List.of(100.0, 200.0, 400.0, 800.0),
+                List.of(step(1, 100, 2000, 2000, 100, 10), step(1, 200, 4000, 4000, 191, 20),
+                        step(1, 400, 8000, 8000, 370, 20), step(1, 800, 16000, 16000, 790, 1500)), 1000);
+        assertTrue(m.get(0).sustained());
+        assertTrue(m.get(1).sustained(), "191 >= 0.95 x 200");
+        assertFalse(m.get(2).sustained(), "370 < 0.95 x 400");
+        assertFalse(m.get(3).sustained(), "p99 over the bound");
+        assertEquals(200, PipelineMath.maxSustained(m).offeredRate());
+        assertEquals(100, PipelineMath.atHalf(m, PipelineMath.maxSustained(m)).offeredRate());
+    }
+
+    @Test
+    void maxSustainedIsTheHighestSustainedStepEvenAfterAFailedOne() {
+        List<StepMedian> m = PipelineMath.medians(List.of(250.0, 500.0, 1000.0, 2000.0),
+                List.of(step(1, 250, 5000, 5000, 250, 10), step(1, 500, 10000, 9000, 450, 10),
+                        step(1, 1000, 20000, 20000, 1000, 10), step(1, 2000, 40000, 40000, 1500, 10)), 1000);
+        StepMedian max = PipelineMath.maxSustained(m);
+        assertEquals(1000, max.offeredRate());
+        assertEquals(500, PipelineMath.atHalf(m, max).offeredRate(), "half is taken from the sweep, sustained or not");
+    }
+
+    @Test
+    void halfFallsBackToTheLowestStepAndNoneWithoutAMax() {
+        List<StepMedian> m = PipelineMath.medians(List.of(300.0, 400.0), List.of(step(1, 300, 10, 10, 300, 5),
+                step(1, 400, 10, 10, 400, 5)), 1000);
+        assertEquals(300, PipelineMath.atHalf(m, PipelineMath.maxSustained(m)).offeredRate());
+        assertNull(PipelineMath.maxSustained(PipelineMath.medians(List.of(300.0), List.of(step(1, 300, 10, 5, 150, 5)), 1000)));
+        assertNull(PipelineMath.atHalf(m, null));
+    }
+
+    @Test
+    void stepRatesUseTheLongerOfPacingAndArrivalSpan() {
+        PacedIngestLoad.Ran ran = new PacedIngestLoad.Ran(1000, 990, 10, 100, 10.0, 0);
+        StepResult s = StepResult.of(1, 100, ran, 980, 5_000, 25_000, new LatencySummary(1, 2, 3, 4, 980));
+        assertEquals(99, s.acceptedPerSecond(), 1e-9);
+        assertEquals(49, s.deliveredPerSecond(), 1e-9, "980 over the 20 s arrival span");
+        assertEquals(10, s.lost());
+        assertEquals(0, s.extra());
+        StepResult fast = StepResult.of(1, 100, ran, 995, 5_000, 9_000, new LatencySummary(1, 2, 3, 4, 995));
+        assertEquals(99.5, fast.deliveredPerSecond(), 1e-9, "span shorter than pacing: pacing seconds");
+        assertEquals(0, fast.lost());
+        assertEquals(5, fast.extra());
+    }
+
+    @Test
+    void ingestAnswersCountAcceptedEvents() {
+        assertEquals(20, IngestLane.acceptedOf("202 ", 20));
+        assertEquals(17, IngestLane.acceptedOf("207 {\"accepted\": 17,\"rejected\":3,\"results\":[]}", 20));
+        assertEquals(0, IngestLane.acceptedOf("503 {\"type\":\"urn:notify:problem:overloaded\"}", 20));
+        assertEquals(0, IngestLane.acceptedOf("401 ", 20));
+    }
+}
