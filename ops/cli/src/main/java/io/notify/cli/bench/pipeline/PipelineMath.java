@@ -51,19 +51,28 @@ final class PipelineMath {
             long failed = at.stream().mapToLong(StepResult::failed).sum();
             long lost = at.stream().mapToLong(StepResult::lost).sum();
             long extra = at.stream().mapToLong(StepResult::extra).sum();
-            boolean sustained = delivered >= SUSTAINED_FRACTION * rate && failed == 0 && lost == 0 && p99 <= p99BoundMs;
+            boolean keepsUp = delivered >= SUSTAINED_FRACTION * rate && failed == 0 && lost == 0;
             out.add(new StepMedian(rate, at.size(), median(at, StepResult::acceptedPerSecond), delivered,
                     median(at, s -> s.latencyMs().p50()), median(at, s -> s.latencyMs().p95()), p99,
-                    median(at, s -> s.latencyMs().max()), failed, lost, extra, sustained));
+                    median(at, s -> s.latencyMs().max()), failed, lost, extra, keepsUp, keepsUp && p99 <= p99BoundMs));
         }
         return out;
     }
 
     /** The highest sustained step (every lower one need not be); null when none is. */
     static StepMedian maxSustained(List<StepMedian> medians) {
+        return highest(medians, StepMedian::sustained);
+    }
+
+    /** The highest step that kept up (delivered about the offered rate, nothing lost), whatever its latency; null when none did. */
+    static StepMedian maxKeepingUp(List<StepMedian> medians) {
+        return highest(medians, StepMedian::keepsUp);
+    }
+
+    private static StepMedian highest(List<StepMedian> medians, java.util.function.Predicate<StepMedian> ok) {
         StepMedian best = null;
         for (StepMedian m : medians) {
-            if (m.sustained() && (best == null || m.offeredRate() > best.offeredRate())) {
+            if (ok.test(m) && (best == null || m.offeredRate() > best.offeredRate())) {
                 best = m;
             }
         }

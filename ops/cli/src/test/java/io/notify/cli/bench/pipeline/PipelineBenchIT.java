@@ -25,7 +25,7 @@ class PipelineBenchIT {
     @Test
     void everyAcceptedEventIsDeliveredAndTheReportIsWritten() throws Exception {
         int code = new CommandLine(new Notifyctl()).execute("bench", "pipeline", "--users", "20", "--rates", "20,50",
-                "--step-duration", "5s", "--warmup", "1s", "--runs", "1", "--baseline-records", "5000",
+                "--step-duration", "5s", "--warmup", "1s", "--initial-warmup", "2s", "--runs", "1", "--baseline-records", "5000",
                 "--clients-per-agent", "10", "--source-addresses", "2", "--ingest-lanes", "2", "--deadline", "5m",
                 "--out", out.toString());
         assertEquals(0, code);

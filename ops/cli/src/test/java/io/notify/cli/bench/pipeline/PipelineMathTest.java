@@ -58,6 +58,8 @@ class PipelineMathTest {
         assertTrue(m.get(1).sustained(), "191 >= 0.95 x 200");
         assertFalse(m.get(2).sustained(), "370 < 0.95 x 400");
         assertFalse(m.get(3).sustained(), "p99 over the bound");
+        assertTrue(m.get(3).keepsUp(), "it kept up, only its latency is over the bound");
+        assertEquals(800, PipelineMath.maxKeepingUp(m).offeredRate());
         assertEquals(200, PipelineMath.maxSustained(m).offeredRate());
         assertEquals(100, PipelineMath.atHalf(m, PipelineMath.maxSustained(m)).offeredRate());
     }

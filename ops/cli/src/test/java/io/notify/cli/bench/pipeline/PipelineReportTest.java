@@ -28,7 +28,7 @@ class PipelineReportTest {
 
     static PipelineReport report(List<StepResult> steps, double baseline) {
         return PipelineReport.of(Instant.parse("2026-01-01T00:00:00Z"), Map.of("cores", 2),
-                Map.of("guarantee", "exactly_once_v2", "users", 1000), baseline(baseline), List.of(1000.0, 2000.0, 4000.0),
+                Map.of("guarantee", "exactly_once_v2", "users", 1000, "p99Bound", "1s"), baseline(baseline), List.of(1000.0, 2000.0, 4000.0),
                 steps, 1000, List.of("a note"));
     }
 
@@ -43,6 +43,8 @@ class PipelineReportTest {
         assertEquals(40, s.p99AtHalfMs(), 1e-9);
         assertEquals(0.332, s.ratio(), 1e-9);
         assertEquals(0.5, s.peakRatio(), 1e-9);
+        assertEquals(2000, s.maxKeepingUpRate(), "4,000/s delivered only 3,000/s");
+        assertEquals(0.332, s.keepingUpRatio(), 1e-9);
         assertEquals(3000, s.peakDeliveredPerSecond(), 1e-9);
         assertTrue(s.ratioGoalMet(), "0.332 >= 0.33");
         assertTrue(s.latencyGoalMet());
@@ -52,6 +54,7 @@ class PipelineReportTest {
     void withoutASustainedStepTheGoalsAreNotMet() {
         PipelineReport r = report(List.of(step(1, 1000, 20000, 19000, 950, 40)), 6000);
         assertNull(r.summary().maxSustainedRate());
+        assertNull(r.summary().maxKeepingUpRate());
         assertTrue(Double.isNaN(r.summary().ratio()));
         assertFalse(r.summary().ratioGoalMet());
         assertFalse(r.summary().latencyGoalMet());
@@ -66,7 +69,7 @@ class PipelineReportTest {
         String table = bytes.toString(StandardCharsets.UTF_8);
         assertTrue(table.contains("offered/s"), table);
         assertTrue(table.contains("     1,000     2"), table);
-        assertTrue(table.contains("max sustained rate: 2,000 events/s"), table);
+        assertTrue(table.contains("max sustained rate (keeps up, p99 <= 1s): 2,000 events/s"), table);
         assertTrue(table.contains("delivered/baseline 0.500"), table);
         assertTrue(table.contains("goal <= 60 ms: met"), table);
         assertTrue(table.contains("note: a note"), table);
