@@ -36,6 +36,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.xnio.Options;
 
 /**
  * One gateway node: wires configuration, auth, admission, sessions, delivery, resume, registry
@@ -104,6 +105,8 @@ public final class GatewayServer implements AutoCloseable {
         this.undertow = Undertow.builder()
                 .addHttpListener(config.port(), config.host())
                 .setIoThreads(config.ioThreads())
+                // Undertow's default accept queue is 1000: a storm of reconnects would overflow it
+                .setSocketOption(Options.BACKLOG, config.acceptBacklog())
                 .setWorkerThreads(2) // nothing is dispatched to workers; handlers run on I/O threads
                 // slowloris: request headers must be complete within this time
                 .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, (int) config.limits().requestHeaderTimeout().toMillis())

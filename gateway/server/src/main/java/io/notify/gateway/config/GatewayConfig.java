@@ -21,6 +21,8 @@ import java.util.Set;
  * @param jwt            how handshake tokens are verified
  * @param allowedOrigins exact {@code Origin} values a browser may connect from
  * @param requireOrigin  refuse handshakes without an {@code Origin} header (browser-only deployments)
+ * @param acceptBacklog  the listener's accept queue (the kernel caps it at {@code net.core.somaxconn}):
+ *                       a reconnect storm beyond it costs the clients SYN retransmissions (1 s and more)
  * @param limits         per-connection and per-node bounds
  * @param queryUrls      base URLs of the fanout-streams query API, tried in turn
  * @param resumeBatching how concurrent resume fetches are coalesced into batch requests
@@ -30,6 +32,7 @@ public record GatewayConfig(
         String host,
         int port,
         int ioThreads,
+        int acceptBacklog,
         String bootstrapServers,
         String redisUri,
         String topicPrefix,
@@ -125,6 +128,7 @@ public record GatewayConfig(
                 s.string("notify.gateway.host", "0.0.0.0"),
                 s.intIn("notify.gateway.port", 8081, 0, 65535),
                 s.intIn("notify.gateway.io-threads", Math.max(2, Runtime.getRuntime().availableProcessors()), 1, 256),
+                s.intIn("notify.gateway.accept-backlog", 8192, 1, 65535),
                 s.string("notify.kafka.bootstrap-servers", "127.0.0.1:9092"),
                 s.string("notify.redis.uri", "redis://127.0.0.1:6379"),
                 topicPrefix(s),
