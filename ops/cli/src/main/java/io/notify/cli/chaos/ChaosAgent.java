@@ -208,6 +208,8 @@ public final class ChaosAgent {
         while ((producer.inFlight() > 0 || verifier.missing() > 0) && System.nanoTime() - deadline < 0) {
             TimeUnit.MILLISECONDS.sleep(250); // poll interval of a bounded settle
         }
+        verifier.missingByDevice().forEach((device, n) ->
+                System.err.println("verify: " + devices.describe(device) + " is missing " + n + " event(s)"));
         return verifier.verdict();
     }
 

@@ -156,6 +156,12 @@ final class Devices implements AutoCloseable {
         return last - mark.atNanos();
     }
 
+    /** Where a device stands now, for diagnostics: its node and whether it is connected. */
+    String describe(int device) {
+        State s = states[device];
+        return "device " + device + " on " + s.node + (s.connected ? "" : " (not connected)");
+    }
+
     long resets() {
         return resets.get();
     }

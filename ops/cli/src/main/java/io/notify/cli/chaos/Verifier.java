@@ -157,6 +157,21 @@ final class Verifier {
         return missing;
     }
 
+    /** This window's missing deliveries per device (only devices missing some). */
+    synchronized Map<Integer, Long> missingByDevice() {
+        Map<Integer, Long> out = new java.util.TreeMap<>();
+        for (int i = windowStart; i < ackedIds.size(); i++) {
+            int user = ackedUsers.get(i);
+            for (int k = 0; k < devicesPerUser; k++) {
+                int device = user * devicesPerUser + k;
+                if (!devices[device].ids.contains(ackedIds.get(i))) {
+                    out.merge(device, 1L, Long::sum);
+                }
+            }
+        }
+        return out;
+    }
+
     /** Judges this window and opens the next one. */
     synchronized Verdict verdict() {
         List<String> samples = new ArrayList<>();

@@ -1,0 +1,44 @@
+package io.notify.cli.chaos;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.notify.cli.bench.report.ResultFiles;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every chaos scenario in quick mode, one after another on one multi-process stack (its own broker
+ * and Redis child processes — the scenarios kill and restart them, so the module's shared broker
+ * cannot serve): asserts correctness only — every acknowledged event reached every device exactly
+ * once, in order, with no silent gap, and every service is running at the end. Never speed.
+ */
+class ChaosIT {
+
+    @Test
+    void everyScenarioLosesNothing() throws Exception {
+        ChaosOptions o = ChaosOptions.of(Scenario.parse("all"), true, 1, 20, 2, 50);
+        Path work = Files.createTempDirectory("notify-chaos-it-");
+        List<ChaosRun.ScenarioResult> results = ChaosRun.run(o, work, 42, line -> System.err.println("chaos-it: " + line));
+        String table = ChaosReport.of(o, 42, java.time.Instant.now(), results).table();
+        System.err.println(table);
+        assertEquals(List.of("kill-gateway", "pause-gateway", "kill-router", "restart-broker", "restart-redis"),
+                results.stream().map(ChaosRun.ScenarioResult::scenario).toList());
+        for (ChaosRun.ScenarioResult r : results) {
+            Verifier.Verdict v = r.verdict();
+            String why = r.scenario() + " (logs in " + work + "):\n" + table;
+            assertEquals(1, r.faults().size(), why);
+            assertTrue(v.acked() > 0, "nothing was acknowledged in " + why);
+            assertEquals(v.expectedDeliveries(), v.delivered(), "deliveries in " + why);
+            assertEquals(0, v.lost(), "lost in " + why);
+            assertEquals(0, v.duplicates(), "duplicates in " + why);
+            assertEquals(0, v.outOfOrder(), "out of order in " + why);
+            assertEquals(0, v.gaps(), "silent gaps in " + why);
+            assertEquals(List.of(), r.servicesDownAtEnd(), "services down after " + why);
+            assertTrue(r.passed(), why);
+        }
+        ResultFiles.deleteTree(work);
+    }
+}
