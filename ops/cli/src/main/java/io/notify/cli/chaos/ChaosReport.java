@@ -50,6 +50,10 @@ record ChaosReport(Instant at, long seed, boolean quick, int users, int devicesP
                 "delivered", "lost", "dup", "ooo", "gaps", "p50 ms", "p99 ms", "verdict"));
         for (ChaosRun.ScenarioResult r : scenarios) {
             Verifier.Verdict v = r.verdict();
+            if (v == null) {
+                b.append(String.format("%-15s %6d  FAIL: could not finish: %s%n", r.scenario(), r.faults().size(), r.error()));
+                continue;
+            }
             b.append(String.format("%-15s %6d %8d %9d %5d %5d %5d %5d %8.1f %8.1f  %s%n", r.scenario(), r.faults().size(),
                     v.acked(), v.delivered(), v.lost(), v.duplicates(), v.outOfOrder(), v.gaps(), v.latencyMs().p50(),
                     v.latencyMs().p99(), r.passed() ? "PASS" : "FAIL" + (r.servicesDownAtEnd().isEmpty() ? ""
@@ -60,6 +64,9 @@ record ChaosReport(Instant at, long seed, boolean quick, int users, int devicesP
             StringBuilder cols = new StringBuilder();
             medians(r.faults()).forEach((k, v) -> cols.append(String.format(" %s=%.0f", k, v)));
             b.append(String.format("  %-15s%s%n", r.scenario(), cols));
+            if (r.verdict() == null) {
+                continue;
+            }
             if (!r.verdict().lostSamples().isEmpty()) {
                 b.append("    lost e.g. ").append(r.verdict().lostSamples()).append('\n');
             }

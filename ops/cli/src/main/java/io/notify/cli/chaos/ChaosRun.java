@@ -20,9 +20,9 @@ import java.util.function.Consumer;
  */
 final class ChaosRun {
 
-    /** What one scenario did and how it was judged. */
+    /** What one scenario did and how it was judged; {@code error}: why it could not finish (null: it did). */
     record ScenarioResult(String scenario, List<Map<String, Object>> faults, Verifier.Verdict verdict,
-                          List<String> servicesDownAtEnd, long durationMs, boolean passed) {
+                          List<String> servicesDownAtEnd, long durationMs, boolean passed, String error) {
     }
 
     private static final Duration READY_BOUND = Duration.ofSeconds(180);
@@ -45,7 +45,17 @@ final class ChaosRun {
                         + warm.ms() + " ms; see " + agent.log());
             }
             for (Scenario s : o.scenarios()) {
-                results.add(scenario(s, o, agent, faults, pacing, progress));
+                long start = System.nanoTime();
+                List<Map<String, Object>> done = new ArrayList<>();
+                try {
+                    results.add(scenario(s, o, agent, faults, pacing, done, progress));
+                } catch (Exception e) {
+                    // A fault the stack did not come back from fails the run, with what was measured so far.
+                    progress.accept(s.cliName + ": FAIL, could not finish: " + e);
+                    results.add(new ScenarioResult(s.cliName, done, null, faults.servicesDown(),
+                            (System.nanoTime() - start) / 1_000_000, false, e.toString()));
+                    break;
+                }
             }
         }
         return results;
@@ -71,13 +81,13 @@ final class ChaosRun {
     }
 
     private static ScenarioResult scenario(Scenario s, ChaosOptions o, ChildAgent agent, Faults faults,
-                                           SplittableRandom pacing, Consumer<String> progress) throws Exception {
+                                           SplittableRandom pacing, List<Map<String, Object>> reports,
+                                           Consumer<String> progress) throws Exception {
         long start = System.nanoTime();
         int n = o.faultsFor(s);
         progress.accept(s.cliName + ": producing " + o.rate() + " events/s, " + n + " fault(s)");
         agent.send("produce " + o.rate());
         agent.await("producing", Duration.ofSeconds(10));
-        List<Map<String, Object>> reports = new ArrayList<>();
         for (int i = 1; i <= n; i++) {
             long wait = o.intervalMin().toMillis()
                     + pacing.nextLong(Math.max(1, o.intervalMax().toMillis() - o.intervalMin().toMillis() + 1));
@@ -95,6 +105,6 @@ final class ChaosRun {
         List<String> down = faults.servicesDown();
         boolean passed = v.passed() && down.isEmpty();
         progress.accept(s.cliName + ": " + (passed ? "PASS" : "FAIL") + " " + v);
-        return new ScenarioResult(s.cliName, reports, v, down, (System.nanoTime() - start) / 1_000_000, passed);
+        return new ScenarioResult(s.cliName, reports, v, down, (System.nanoTime() - start) / 1_000_000, passed, null);
     }
 }

@@ -1,6 +1,7 @@
 package io.notify.cli.stack;
 
 import io.notify.cli.dev.DevKeys;
+import io.notify.devstack.BrokerOptions;
 import io.notify.devstack.FreePorts;
 import io.notify.devstack.KafkaBrokerProcess;
 import io.notify.devstack.RedisOptions;
@@ -62,7 +63,8 @@ public final class PlatformStack implements AutoCloseable {
     private void startAll(Consumer<String> progress) throws Exception {
         progress.accept("starting Kafka and Redis (child processes)");
         quietBrokerStartup();
-        broker = new KafkaBrokerProcess().start();
+        // A restart after a long run (chaos restart-broker) replays more log: allow it 3 minutes.
+        broker = new KafkaBrokerProcess(BrokerOptions.defaults().withStartTimeout(Duration.ofMinutes(3))).start();
         redis = RedisServer.start(RedisOptions.defaults());
         createTopics();
         progress.accept("starting " + options.fanouts() + " fanout-streams instance(s) (-Xmx" + options.fanoutHeap() + ")");

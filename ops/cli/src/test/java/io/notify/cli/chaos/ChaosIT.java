@@ -27,8 +27,9 @@ class ChaosIT {
         assertEquals(List.of("kill-gateway", "pause-gateway", "kill-router", "restart-broker", "restart-redis"),
                 results.stream().map(ChaosRun.ScenarioResult::scenario).toList());
         for (ChaosRun.ScenarioResult r : results) {
-            Verifier.Verdict v = r.verdict();
             String why = r.scenario() + " (logs in " + work + "):\n" + table;
+            assertEquals(null, r.error(), "could not finish " + why);
+            Verifier.Verdict v = r.verdict();
             assertEquals(1, r.faults().size(), why);
             assertTrue(v.acked() > 0, "nothing was acknowledged in " + why);
             assertEquals(v.expectedDeliveries(), v.delivered(), "deliveries in " + why);
