@@ -52,10 +52,7 @@ final class StreamSync {
     /** The client has no position: start at the anchor read before its welcome, then live. */
     void startFresh() {
         apply(cursor.startFresh(), null, null);
-        if (!recheckScheduled && !cursor.syncing()) {
-            recheckScheduled = true;
-            scheduleRecheck(ctx.config().recheckAfter());
-        }
+        scheduleFirstRecheck();
     }
 
     /**
@@ -133,8 +130,13 @@ final class StreamSync {
         } else {
             retryLater(((FetchResult.Failed) result).detail());
         }
+        scheduleFirstRecheck();
+    }
+
+    /** The first recheck counts from when the stream went live (once). */
+    private void scheduleFirstRecheck() {
         if (!recheckScheduled && !cursor.syncing()) {
-            recheckScheduled = true; // the first recheck counts from when the stream went live
+            recheckScheduled = true;
             scheduleRecheck(ctx.config().recheckAfter());
         }
     }

@@ -62,7 +62,7 @@ public final class BaselineBench implements Callable<Integer> {
         }
         Duration bound = Settings.parseDurationArg("--deadline", deadline);
         List<BaselineRun.Result> results = new ArrayList<>();
-        FanoutBench.quietBrokerStartup();
+        io.notify.cli.stack.PlatformStack.quietBrokerStartup();
         try (ProgressBar bar = ProgressBar.start().set(Double.NaN, bootstrap == null ? "broker starting" : "connecting");
              KafkaBrokerProcess broker = bootstrap == null ? new KafkaBrokerProcess().start() : null) {
             String servers = broker == null ? bootstrap : broker.bootstrapServers();

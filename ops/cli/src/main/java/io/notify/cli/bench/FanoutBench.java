@@ -4,6 +4,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.notify.cli.bench.report.ProgressBar;
 import io.notify.cli.bench.report.ResultFiles;
+import io.notify.cli.stack.PlatformStack;
 import io.notify.common.config.Settings;
 import io.notify.devstack.KafkaBrokerProcess;
 import io.notify.devstack.RedisOptions;
@@ -23,7 +24,6 @@ import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -97,7 +97,7 @@ public final class FanoutBench implements Callable<Integer> {
         String base = "bf" + Long.toString(System.currentTimeMillis(), 36) + "-";
         List<LoadResult> baseline = new ArrayList<>();
         List<FanoutRouteRun.Result> results = new ArrayList<>();
-        quietBrokerStartup();
+        PlatformStack.quietBrokerStartup();
         int steps = runs * (1 + guarantees.size());
         bar = ProgressBar.start().track(() -> (double) (baseline.size() + results.size()) / steps, () -> status);
         progress("bench fanout: broker and Redis starting (child processes); work dir " + work);
@@ -168,13 +168,6 @@ public final class FanoutBench implements Callable<Integer> {
         s.put("routedMeasure", "notify_fanout_deliveries_total + notify_fanout_undelivered_total from /metrics, "
                 + "first progress sample to all routed, polled every 100 ms");
         return s;
-    }
-
-    /** The broker readiness probe logs a WARN per refused connection while the child JVM boots. */
-    static void quietBrokerStartup() {
-        if (LoggerFactory.getLogger("org.apache.kafka.clients.NetworkClient") instanceof ch.qos.logback.classic.Logger l) {
-            l.setLevel(ch.qos.logback.classic.Level.ERROR);
-        }
     }
 
     private void progress(String line) {

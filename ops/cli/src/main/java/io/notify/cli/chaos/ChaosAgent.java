@@ -91,17 +91,19 @@ public final class ChaosAgent {
     }
 
     private static BlockingQueue<String> readCommands() {
-        BlockingQueue<String> q = new LinkedBlockingQueue<>();
+        BlockingQueue<String> q = new LinkedBlockingQueue<>(1024); // the parent sends one command at a time
         Thread t = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = in.readLine()) != null) {
-                    q.add(line.trim());
+                    q.put(line.trim()); // blocks the reader, not the agent, if commands pile up
                 }
-            } catch (IOException e) {
+            } catch (IOException | InterruptedException e) {
                 // the parent is gone
             }
-            q.add("exit"); // end of stdin: the parent is gone, so is this agent
+            while (!q.offer("exit")) { // end of stdin: the parent is gone, so is this agent
+                q.poll();
+            }
         }, "agent-commands");
         t.setDaemon(true);
         t.start();

@@ -6,6 +6,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.notify.cli.stack.PlatformStack;
 import io.notify.registry.RegistryKeys;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -30,6 +31,7 @@ final class RouteWatch implements AutoCloseable {
     private final PlatformStack stack;
     private final RegistryKeys keys;
     private final Admin admin;
+    private final Map<String, List<TopicPartition>> partitionsOf = new java.util.HashMap<>();
     private RedisClient redis;
     private StatefulRedisConnection<String, String> connection;
 
@@ -70,10 +72,14 @@ final class RouteWatch implements AutoCloseable {
     long routed(String node) {
         String topic = stack.topics().node(node).name();
         try {
-            var partitions = admin.describeTopics(java.util.List.of(topic)).allTopicNames().get(5, TimeUnit.SECONDS)
-                    .get(topic).partitions();
+            List<TopicPartition> partitions = partitionsOf.get(topic);
+            if (partitions == null) { // a node topic keeps its partitions: described once, not on every poll
+                partitions = admin.describeTopics(List.of(topic)).allTopicNames().get(5, TimeUnit.SECONDS)
+                        .get(topic).partitions().stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+                partitionsOf.put(topic, partitions);
+            }
             Map<TopicPartition, OffsetSpec> specs = partitions.stream()
-                    .collect(Collectors.toMap(p -> new TopicPartition(topic, p.partition()), p -> OffsetSpec.latest()));
+                    .collect(Collectors.toMap(tp -> tp, tp -> OffsetSpec.latest()));
             return admin.listOffsets(specs).all().get(5, TimeUnit.SECONDS).values().stream()
                     .mapToLong(r -> r.offset()).sum();
         } catch (Exception e) {

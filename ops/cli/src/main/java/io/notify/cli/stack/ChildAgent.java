@@ -27,8 +27,12 @@ public final class ChildAgent implements AutoCloseable {
     private final Process process;
     private final Path log;
     private final OutputStream stdin;
-    private final BlockingQueue<String> replies = new LinkedBlockingQueue<>();
+    /** Replies not yet awaited; a child answers one line per command, so more means it is misbehaving. */
+    static final int MAX_UNREAD_REPLIES = 10_000;
+
+    private final BlockingQueue<String> replies = new LinkedBlockingQueue<>(MAX_UNREAD_REPLIES);
     private volatile String progress = "";
+    private volatile boolean overflowed;
 
     private ChildAgent(Process process, Path log) {
         this.process = process;
@@ -59,12 +63,14 @@ public final class ChildAgent implements AutoCloseable {
             while ((line = out.readLine()) != null) {
                 if (line.startsWith("progress ")) {
                     progress = line.substring("progress ".length());
-                } else {
-                    replies.add(line);
+                } else if (!replies.offer(line)) {
+                    overflowed = true; // reported by the next await
                 }
             }
         } catch (IOException | RuntimeException e) {
-            replies.add("error stdout: " + e);
+            if (!replies.offer("error stdout: " + e)) {
+                overflowed = true;
+            }
         }
     }
 
@@ -90,6 +96,9 @@ public final class ChildAgent implements AutoCloseable {
     public String await(String prefix, Duration bound) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + bound.toNanos();
         while (true) {
+            if (overflowed) {
+                throw new IOException("agent " + pid() + " wrote over " + MAX_UNREAD_REPLIES + " unread replies; see " + log);
+            }
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 throw new IOException("agent " + pid() + " sent no '" + prefix + "' within " + bound + "; see " + log);

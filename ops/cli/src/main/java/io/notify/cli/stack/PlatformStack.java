@@ -157,7 +157,7 @@ public final class PlatformStack implements AutoCloseable {
     }
 
     /** The broker readiness probe logs a WARN per refused connection while the child JVM boots. */
-    private static void quietBrokerStartup() {
+    public static void quietBrokerStartup() {
         if (LoggerFactory.getLogger("org.apache.kafka.clients.NetworkClient") instanceof ch.qos.logback.classic.Logger l) {
             l.setLevel(ch.qos.logback.classic.Level.ERROR);
         }

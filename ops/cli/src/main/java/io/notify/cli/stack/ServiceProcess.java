@@ -118,10 +118,6 @@ public final class ServiceProcess implements AutoCloseable {
         return process.isAlive();
     }
 
-    public boolean paused() {
-        return paused;
-    }
-
     public long pid() {
         return process.pid();
     }

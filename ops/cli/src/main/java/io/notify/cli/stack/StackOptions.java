@@ -36,9 +36,6 @@ public record StackOptions(Path work, int fanouts, int gateways, boolean ingest,
         return new StackOptions(work, fanouts, gateways, ingest, guarantee, fanoutHeap, value, fanoutSettings, gatewaySettings);
     }
 
-    public StackOptions withFanoutSettings(Map<String, String> values) {
-        return new StackOptions(work, fanouts, gateways, ingest, guarantee, fanoutHeap, gatewayHeap, values, gatewaySettings);
-    }
 
     public StackOptions withGatewaySettings(Map<String, String> values) {
         return new StackOptions(work, fanouts, gateways, ingest, guarantee, fanoutHeap, gatewayHeap, fanoutSettings, values);
