@@ -15,6 +15,7 @@ import java.util.regex.Pattern;
  * ({@code notify.fanout.commit-interval} → {@code NOTIFY_FANOUT_COMMIT_INTERVAL}).
  *
  * @param applicationId   Kafka Streams application id before the topic prefix (see {@link #streamsApplicationId()})
+ * @param linger          {@code linger.ms} of the app's producers (repartition, changelogs, stream log, node topics)
  * @param streamPartitions partitions of the by-stream repartition topic; 0 = as many as notify.events
  * @param streamsOverrides raw Kafka Streams / client properties ({@code notify.fanout.streams.<name>=...}),
  *                        applied last so an operator can set anything this record does not name
@@ -30,6 +31,7 @@ public record FanoutConfig(
         int inboxSweepStreams,
         int inboxSweepMaxDeletes,
         Duration commitInterval,
+        Duration linger,
         ProcessingGuarantee processingGuarantee,
         int standbyReplicas,
         int streamThreads,
@@ -94,7 +96,14 @@ public record FanoutConfig(
         streamsOverrides = Map.copyOf(streamsOverrides);
     }
 
+    /** Default commit interval under exactly_once_v2: a floor on live latency (see README "Commit interval"). */
+    public static final Duration EOS_COMMIT_INTERVAL = Duration.ofMillis(20);
+    /** Default commit interval under at_least_once: only bounds what a crash replays. */
+    public static final Duration ALOS_COMMIT_INTERVAL = Duration.ofMillis(100);
+
     public static FanoutConfig load(Settings s) {
+        ProcessingGuarantee guarantee = ProcessingGuarantee.parse("notify.fanout.processing-guarantee",
+                s.string("notify.fanout.processing-guarantee", "exactly_once_v2"));
         return new FanoutConfig(
                 s.string("notify.fanout.application-id", "notify-fanout"),
                 s.string("notify.kafka.bootstrap-servers", "127.0.0.1:9092"),
@@ -105,9 +114,11 @@ public record FanoutConfig(
                 s.duration("notify.fanout.inbox.sweep-interval", Duration.ofMinutes(1), Duration.ofSeconds(1), Duration.ofDays(1)),
                 s.intIn("notify.fanout.inbox.sweep-streams", 1000, 1, 1_000_000),
                 s.intIn("notify.fanout.inbox.sweep-max-deletes", 10_000, 1, 10_000_000),
-                s.duration("notify.fanout.commit-interval", Duration.ofMillis(100), Duration.ZERO, Duration.ofMinutes(10)),
-                ProcessingGuarantee.parse("notify.fanout.processing-guarantee",
-                        s.string("notify.fanout.processing-guarantee", "exactly_once_v2")),
+                s.duration("notify.fanout.commit-interval",
+                        guarantee == ProcessingGuarantee.EXACTLY_ONCE_V2 ? EOS_COMMIT_INTERVAL : ALOS_COMMIT_INTERVAL,
+                        Duration.ZERO, Duration.ofMinutes(10)),
+                s.duration("notify.fanout.linger", Duration.ofMillis(5), Duration.ZERO, Duration.ofSeconds(1)),
+                guarantee,
                 s.intIn("notify.fanout.standby-replicas", 0, 0, 10),
                 s.intIn("notify.fanout.threads", 1, 1, 64),
                 s.longIn("notify.fanout.cache-max-bytes", 10L * 1024 * 1024, 0, 64L * 1024 * 1024 * 1024),
@@ -141,7 +152,7 @@ public record FanoutConfig(
     /** A copy with other Kafka Streams overrides (tests: e.g. a smaller max.block.ms). */
     public FanoutConfig withStreamsOverrides(Map<String, String> overrides) {
         return new FanoutConfig(applicationId, bootstrapServers, topicPrefix, dedupWindow, inboxMaxEvents, inboxMaxAge,
-                inboxSweepInterval, inboxSweepStreams, inboxSweepMaxDeletes, commitInterval, processingGuarantee,
+                inboxSweepInterval, inboxSweepStreams, inboxSweepMaxDeletes, commitInterval, linger, processingGuarantee,
                 standbyReplicas, streamThreads, cacheMaxBytes, stateDir, routeTimeout, streamPartitions,
                 nodeTopicsRefreshInterval, nodeTopicsCheckTimeout, nodeTopicsMissingTtl, shutdownTimeout, threadRestarts,
                 threadRestartWindow, redisUri, registryKeyPrefix,
@@ -151,7 +162,7 @@ public record FanoutConfig(
     /** A copy listening on {@code port} (the port a port-0 query listener actually bound). */
     public FanoutConfig withQueryPort(int port) {
         return new FanoutConfig(applicationId, bootstrapServers, topicPrefix, dedupWindow, inboxMaxEvents, inboxMaxAge,
-                inboxSweepInterval, inboxSweepStreams, inboxSweepMaxDeletes, commitInterval, processingGuarantee,
+                inboxSweepInterval, inboxSweepStreams, inboxSweepMaxDeletes, commitInterval, linger, processingGuarantee,
                 standbyReplicas, streamThreads, cacheMaxBytes, stateDir, routeTimeout, streamPartitions,
                 nodeTopicsRefreshInterval, nodeTopicsCheckTimeout, nodeTopicsMissingTtl, shutdownTimeout, threadRestarts,
                 threadRestartWindow, redisUri, registryKeyPrefix,

@@ -4,6 +4,7 @@ import io.notify.fanout.routing.MissingNodeTopicHandler;
 import io.notify.fanout.routing.NodeTopics;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.processor.UsePartitionTimeOnInvalidTimestamp;
 
@@ -19,6 +20,7 @@ import org.apache.kafka.streams.processor.UsePartitionTimeOnInvalidTimestamp;
  *       of killing the thread (intake then DLQs or accepts it on its merits).</li>
  *   <li>{@code auto.offset.reset=earliest}: a new application id starts at the beginning of
  *       notify.events rather than silently skipping what is there.</li>
+ *   <li>{@code producer.linger.ms} from {@link FanoutConfig#linger()} (Streams' own default is 100 ms).</li>
  * </ul>
  * {@link FanoutConfig#streamsOverrides()} are applied last and win.
  */
@@ -33,6 +35,9 @@ public final class FanoutStreamsConfig {
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, config.processingGuarantee().streamsValue());
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Long.toString(config.commitInterval().toMillis()));
+        // Kafka Streams sets linger.ms=100 on its producers; every hop of an event (repartition,
+        // node topic) then waits up to that long for a batch to fill. 5 ms keeps batching under load.
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), Long.toString(config.linger().toMillis()));
         p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, Integer.toString(config.standbyReplicas()));
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, Integer.toString(config.streamThreads()));
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, Long.toString(config.cacheMaxBytes()));

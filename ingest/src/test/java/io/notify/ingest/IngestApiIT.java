@@ -10,6 +10,7 @@ import io.notify.common.config.Settings;
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
 import io.notify.schemas.topic.TopicCatalog;
+import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -80,8 +81,16 @@ class IngestApiIT {
         return JSON.readTree(r.body());
     }
 
-    /** Every record on the events topic with this key, read_committed from the start of every partition. */
-    static List<ConsumerRecord<String, byte[]>> recordsWithKey(String key, int atLeast) {
+    private static String idOf(byte[] value) {
+        try {
+            return JSON.readTree(value).path("id").asText(null);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** Every record on the events topic whose event id is {@code id}, read_committed from the start of every partition. */
+    static List<ConsumerRecord<String, byte[]>> recordsWithId(String id, int atLeast) {
         Map<String, Object> props = Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
@@ -96,7 +105,7 @@ class IngestApiIT {
             long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
             while (System.nanoTime() < deadline) {
                 for (var rec : consumer.poll(Duration.ofMillis(200))) {
-                    if (key.equals(rec.key())) {
+                    if (id.equals(idOf(rec.value()))) {
                         out.add(rec);
                     }
                 }
@@ -119,11 +128,12 @@ class IngestApiIT {
         assertEquals(topic, b.get("topic").asText());
         assertFalse(b.get("duplicate").asBoolean());
 
-        var records = recordsWithKey(id, 1);
+        var records = recordsWithId(id, 1);
         assertEquals(1, records.size());
         var rec = records.get(0);
         assertEquals(b.get("partition").asInt(), rec.partition());
         assertEquals(b.get("offset").asLong(), rec.offset());
+        assertEquals("u:42", rec.key(), "keyed by the first recipient, so one user's events keep their order");
         JsonNode stored = JSON.readTree(rec.value());
         assertEquals("order.shipped", stored.get("type").asText());
         assertEquals("durable", stored.get("class").asText());
@@ -141,7 +151,7 @@ class IngestApiIT {
         assertTrue(second.get("duplicate").asBoolean());
         assertEquals(first.get("offset"), second.get("offset"));
         assertEquals(first.get("partition"), second.get("partition"));
-        assertEquals(1, recordsWithKey(id, 1).size());
+        assertEquals(1, recordsWithId(id, 1).size());
     }
 
     @Test
@@ -151,7 +161,7 @@ class IngestApiIT {
         HttpResponse<String> r = client.post(KEY, "application/json", event(id, "2"));
         assertEquals(409, r.statusCode());
         assertEquals("urn:notify:problem:idempotency-conflict", body(r).get("type").asText());
-        assertEquals(1, recordsWithKey(id, 1).size());
+        assertEquals(1, recordsWithId(id, 1).size());
     }
 
     @Test
@@ -160,7 +170,7 @@ class IngestApiIT {
         assertEquals(202, r.statusCode());
         String id = body(r).get("id").asText();
         assertTrue(id.matches("[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"), id);
-        assertEquals(1, recordsWithKey(id, 1).size());
+        assertEquals(1, recordsWithId(id, 1).size());
     }
 
     @Test
@@ -222,15 +232,15 @@ class IngestApiIT {
         assertEquals(2, b.get("accepted").asInt());
         assertEquals(2, b.get("rejected").asInt());
         assertEquals(List.of(202, 400, 202, 400), statuses(b));
-        assertEquals(1, recordsWithKey(a, 1).size());
-        assertEquals(1, recordsWithKey(c, 1).size());
+        assertEquals(1, recordsWithId(a, 1).size());
+        assertEquals(1, recordsWithId(c, 1).size());
 
         String d = uniqueId();
         HttpResponse<String> all = client.post(KEY, "application/json", "[" + event(d, "4") + "," + event(d, "4") + "]");
         assertEquals(202, all.statusCode(), all.body());
         JsonNode ab = body(all);
         assertEquals(ab.get("results").get(0).get("offset"), ab.get("results").get(1).get("offset"));
-        assertEquals(1, recordsWithKey(d, 1).size());
+        assertEquals(1, recordsWithId(d, 1).size());
     }
 
     @Test

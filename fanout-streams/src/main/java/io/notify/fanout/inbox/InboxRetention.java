@@ -21,7 +21,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * active stream); {@link #sweep} runs from a wall-clock punctuator for streams that went idle,
  * which nothing else would ever trim. One sweep looks at no more than {@code sweepStreams} heads
  * and deletes no more than {@code sweepMaxDeletes} entries, then stops and resumes from its
- * cursor on the next run, so a punctuation never holds the stream thread long. The cursor lives
+ * cursor on the next run, so a punctuation never holds the stream thread long. Neither reads the
+ * oldest entry before the head's {@code ageCheckAt} (nothing can have aged out before it), so an
+ * append costs no inbox read until its stream's oldest entry nears the age bound. The cursor lives
  * in memory: after a restart the sweep starts over from the first stream, which is harmless.
  * Not thread-safe: one instance per task, used from its stream thread.
  */
@@ -47,7 +49,7 @@ public final class InboxRetention {
         this.metrics = metrics;
     }
 
-    /** Deletes what is over either bound; returns the head with its new firstSeq (not stored). */
+    /** Deletes what is over either bound; returns the head with its new firstSeq and ageCheckAt (not stored). */
     public StreamHead trim(StreamId stream, StreamHead head, long nowMs) {
         return trim(stream, head, nowMs, Integer.MAX_VALUE).head();
     }
@@ -55,15 +57,20 @@ public final class InboxRetention {
     private Trimmed trim(StreamId stream, StreamHead head, long nowMs, int budget) {
         long first = head.firstSeq();
         long overCount = Math.max(0, head.size() - maxEvents);
+        long checkAt = head.ageCheckAt();
         int deleted = 0;
         long byCount = 0;
         while (deleted < budget && first <= head.lastSeq()) {
             if (byCount < overCount) {
                 byCount++;
             } else {
+                if (nowMs < checkAt) {
+                    break; // the oldest entry cannot be past the age bound yet: no read needed
+                }
                 SequencedEvent oldest = inbox.get(new InboxKey(stream, first));
                 if (oldest != null && nowMs - oldest.sequencedAt() <= maxAgeMs) {
-                    break; // young enough, and everything after it is younger
+                    checkAt = oldest.sequencedAt() + maxAgeMs + 1; // everything after it is younger
+                    break;
                 }
             }
             inbox.delete(new InboxKey(stream, first));
@@ -72,7 +79,8 @@ public final class InboxRetention {
         }
         metrics.inboxTrimmed("count", byCount);
         metrics.inboxTrimmed("age", deleted - byCount);
-        return new Trimmed(first == head.firstSeq() ? head : head.withFirstSeq(first), deleted);
+        StreamHead trimmed = first == head.firstSeq() ? head : head.withFirstSeq(first);
+        return new Trimmed(checkAt == head.ageCheckAt() ? trimmed : trimmed.withAgeCheckAt(checkAt), deleted);
     }
 
     private record Trimmed(StreamHead head, int deleted) {

@@ -10,6 +10,7 @@ import io.notify.schemas.event.InvalidEventException;
 import io.notify.schemas.event.Violation;
 import io.notify.schemas.topic.DlqFailure;
 import io.notify.schemas.topic.DlqHeaders;
+import io.notify.schemas.trace.HopTrace;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
@@ -50,7 +51,8 @@ public final class IntakeProcessor implements Processor<byte[], byte[], String, 
         try {
             EventEnvelope envelope = parse(record.key(), record.value());
             long ingestedAt = record.timestamp() >= 0 ? record.timestamp() : clock.millis();
-            context.forward(record.withKey(envelope.id()).withValue(new Intake.Accepted(envelope, ingestedAt)));
+            context.forward(record.withKey(envelope.id()).withValue(new Intake.Accepted(envelope, ingestedAt))
+                    .withHeaders(HopTrace.stamped(record.headers(), HopTrace.INTAKE, HopTrace.nowMicros(clock))));
         } catch (InvalidEventException e) {
             reject(record, kindOf(e.violations()), e.getMessage());
         } catch (RuntimeException e) {

@@ -9,6 +9,7 @@ import io.notify.schemas.stream.StreamId;
 import io.notify.schemas.stream.UndeliveredEvent;
 import io.notify.schemas.stream.UndeliveredReason;
 import io.notify.schemas.topic.TopicCatalog;
+import io.notify.schemas.trace.HopTrace;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -71,6 +72,8 @@ public final class Router implements Processor<StreamId, StreamEvent, StreamId, 
             return;
         }
         long now = clock.millis();
+        Record<StreamId, StreamEvent> stamped = record.withHeaders(
+                HopTrace.stamped(record.headers(), HopTrace.ROUTE, HopTrace.nowMicros(clock)));
         int sent = 0;
         for (Map.Entry<String, List<String>> node : routes.connectionsByNode().entrySet()) {
             if (!nodeTopics.exists(topics.node(node.getKey()).name())) {
@@ -82,7 +85,7 @@ public final class Router implements Processor<StreamId, StreamEvent, StreamId, 
             DeliveryMessage message = connections.size() > DeliveryMessage.MAX_CONNECTIONS
                     ? DeliveryMessage.toAll(event, now)
                     : DeliveryMessage.toConnections(event, connections, now);
-            context.forward(record.withValue(new Routed.NodeDelivery(node.getKey(), message)));
+            context.forward(stamped.withValue(new Routed.NodeDelivery(node.getKey(), message)));
             metrics.delivered();
             sent++;
         }

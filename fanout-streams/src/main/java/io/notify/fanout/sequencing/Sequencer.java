@@ -9,6 +9,7 @@ import io.notify.schemas.stream.Position;
 import io.notify.schemas.stream.SequencedEvent;
 import io.notify.schemas.stream.StreamEvent;
 import io.notify.schemas.stream.StreamId;
+import io.notify.schemas.trace.HopTrace;
 import java.time.Clock;
 import java.time.Duration;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -66,7 +67,8 @@ public final class Sequencer implements Processor<StreamId, RecipientEvent, Stre
         StreamId stream = record.key();
         RecipientEvent event = record.value();
         if (!event.isDurable()) {
-            context.forward(record.withValue(event.live(stream)));
+            context.forward(record.withValue(event.live(stream))
+                    .withHeaders(HopTrace.stamped(record.headers(), HopTrace.SEQUENCE, HopTrace.nowMicros(clock))));
             return;
         }
         long now = clock.millis();
@@ -76,6 +78,7 @@ public final class Sequencer implements Processor<StreamId, RecipientEvent, Stre
         inbox.put(new InboxKey(stream, head.lastSeq()), sequenced);
         heads.put(stream, retention.trim(stream, head, now));
         metrics.sequenced();
-        context.forward(record.withValue(sequenced));
+        context.forward(record.withValue(sequenced)
+                .withHeaders(HopTrace.stamped(record.headers(), HopTrace.SEQUENCE, HopTrace.nowMicros(clock))));
     }
 }

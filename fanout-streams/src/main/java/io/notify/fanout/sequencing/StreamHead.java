@@ -11,9 +11,14 @@ import io.notify.schemas.stream.Position;
  * The inbox holds exactly seqs {@code firstSeq..lastSeq}; {@code firstSeq == lastSeq + 1} means it
  * holds none (everything was trimmed). Guarantees: epoch valid; {@code 1 <= firstSeq <= lastSeq + 1};
  * {@code lastSeq >= 1} (a head exists only once its first event was sequenced).
+ *
+ * <p>{@code ageCheckAt} (epoch ms) lets the age bound skip reading the oldest entry on every
+ * append: before that moment no entry can be past the inbox's max age (it is the oldest entry's
+ * {@code sequencedAt + maxAge + 1}, or earlier, since entries are trimmed oldest first); 0 means
+ * unknown (a head written before the field existed, or a new history): check at the next append.
  */
-@JsonPropertyOrder({"epoch", "firstSeq", "lastSeq"})
-public record StreamHead(String epoch, long firstSeq, long lastSeq) {
+@JsonPropertyOrder({"epoch", "firstSeq", "lastSeq", "ageCheckAt"})
+public record StreamHead(String epoch, long firstSeq, long lastSeq, long ageCheckAt) {
 
     private static final JsonSerde<StreamHead> SERDE = JsonSerde.of(StreamHead.class);
 
@@ -23,6 +28,12 @@ public record StreamHead(String epoch, long firstSeq, long lastSeq) {
             throw new IllegalArgumentException("stream head needs 1 <= firstSeq <= lastSeq + 1 and lastSeq >= 1, got firstSeq="
                     + firstSeq + " lastSeq=" + lastSeq);
         }
+        ageCheckAt = Math.max(0, ageCheckAt);
+    }
+
+    /** A head whose age check is due at the next append. */
+    public StreamHead(String epoch, long firstSeq, long lastSeq) {
+        this(epoch, firstSeq, lastSeq, 0);
     }
 
     public static JsonSerde<StreamHead> serde() {
@@ -36,11 +47,20 @@ public record StreamHead(String epoch, long firstSeq, long lastSeq) {
 
     /** The head after appending one more event. */
     public StreamHead next() {
-        return new StreamHead(epoch, firstSeq, lastSeq + 1);
+        return new StreamHead(epoch, firstSeq, lastSeq + 1, ageCheckAt);
     }
 
     public StreamHead withFirstSeq(long newFirstSeq) {
-        return new StreamHead(epoch, newFirstSeq, lastSeq);
+        return new StreamHead(epoch, newFirstSeq, lastSeq, ageCheckAt);
+    }
+
+    public StreamHead withAgeCheckAt(long at) {
+        return new StreamHead(epoch, firstSeq, lastSeq, at);
+    }
+
+    /** The same position and inbox range (ignores {@code ageCheckAt}, which is a cache). */
+    public boolean sameRange(StreamHead other) {
+        return other != null && epoch.equals(other.epoch) && firstSeq == other.firstSeq && lastSeq == other.lastSeq;
     }
 
     /** Position of the newest event. */

@@ -14,6 +14,7 @@ import io.notify.schemas.NotifyJson;
 import io.notify.schemas.event.EventEnvelope;
 import io.notify.schemas.event.EventValidator;
 import io.notify.schemas.event.InvalidEventException;
+import io.notify.schemas.trace.HopTrace;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.server.RequestTooBigException;
@@ -21,6 +22,7 @@ import io.undertow.util.Headers;
 import io.undertow.util.SameThreadExecutor;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -66,6 +68,7 @@ public final class EventsHandler implements HttpHandler {
 
     @Override
     public void handleRequest(HttpServerExchange exchange) {
+        long acceptedAt = HopTrace.nowMicros(Clock.systemUTC());
         String producer = auth.producerFor(exchange.getRequestHeaders().getFirst(Headers.AUTHORIZATION));
         if (producer == null) {
             exchange.getResponseHeaders().put(Headers.WWW_AUTHENTICATE, "Bearer");
@@ -79,7 +82,7 @@ public final class EventsHandler implements HttpHandler {
             return;
         }
         BodyReader.read(exchange, maxBatchBytes,
-                (ex, body) -> ex.dispatch(e -> process(e, body, format, producer)),
+                (ex, body) -> ex.dispatch(e -> process(e, body, format, producer, acceptedAt)),
                 ex -> reject(ex, Problems.bodyTooLarge(maxBatchBytes)),
                 this::onReadError);
     }
@@ -95,7 +98,8 @@ public final class EventsHandler implements HttpHandler {
     }
 
     /** Worker thread: split, validate, then hand off to Kafka once this call stack has returned. */
-    private void process(HttpServerExchange exchange, byte[] body, RequestBody.Format format, String producer) {
+    private void process(HttpServerExchange exchange, byte[] body, RequestBody.Format format, String producer,
+                         long acceptedAt) {
         RequestBody.Split split;
         try {
             split = RequestBody.split(body, format, maxEventBytes, maxBatchItems);
@@ -106,7 +110,7 @@ public final class EventsHandler implements HttpHandler {
         List<CompletableFuture<ItemResult>> results = new ArrayList<>(split.candidates().size());
         List<Runnable> writes = new ArrayList<>();
         for (int i = 0; i < split.candidates().size(); i++) {
-            results.add(prepare(i, split.candidates().get(i), producer, writes));
+            results.add(prepare(i, split.candidates().get(i), producer, acceptedAt, writes));
         }
         exchange.dispatch(SameThreadExecutor.INSTANCE, () -> {
             writes.forEach(Runnable::run);
@@ -116,7 +120,7 @@ public final class EventsHandler implements HttpHandler {
     }
 
     private CompletableFuture<ItemResult> prepare(int index, RequestBody.Candidate candidate, String producer,
-                                                  List<Runnable> writes) {
+                                                  long acceptedAt, List<Runnable> writes) {
         if (candidate.problem() != null) {
             return done(index, null, candidate.problem());
         }
@@ -144,7 +148,7 @@ public final class EventsHandler implements HttpHandler {
             return replay.original().handle((accepted, error) -> toResult(index, event.id(), accepted, error, true));
         }
         CompletableFuture<Accepted> slot = ((IdempotencyStore.Fresh) claim).slot();
-        writes.add(() -> writer.write(event.id(), value, headers(producer)).whenComplete((accepted, error) -> {
+        writes.add(() -> writer.write(event.id(), event.recordKey(), value, headers(producer, acceptedAt)).whenComplete((accepted, error) -> {
             if (error != null) {
                 idempotency.release(event.id(), slot);
                 slot.completeExceptionally(error);
@@ -155,8 +159,9 @@ public final class EventsHandler implements HttpHandler {
         return slot.handle((accepted, error) -> toResult(index, event.id(), accepted, error, false));
     }
 
-    private static List<Header> headers(String producer) {
-        return List.of(new RecordHeader(PRODUCER_HEADER, producer.getBytes(StandardCharsets.UTF_8)));
+    private static List<Header> headers(String producer, long acceptedAt) {
+        return List.of(new RecordHeader(PRODUCER_HEADER, producer.getBytes(StandardCharsets.UTF_8)),
+                new RecordHeader(HopTrace.ACCEPT, HopTrace.encode(acceptedAt)));
     }
 
     private ItemResult toResult(int index, String id, Accepted accepted, Throwable error, boolean replay) {

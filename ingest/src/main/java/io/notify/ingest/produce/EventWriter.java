@@ -46,7 +46,11 @@ public final class EventWriter implements AutoCloseable {
         return maxInFlight - inFlight.availablePermits();
     }
 
-    public CompletableFuture<Accepted> write(String id, byte[] value, Iterable<Header> headers) {
+    /**
+     * Sends one event keyed by {@code key} (its {@link io.notify.schemas.event.EventEnvelope#recordKey()}:
+     * one key's events keep their send order); the future completes from Kafka's acknowledgement.
+     */
+    public CompletableFuture<Accepted> write(String id, String key, byte[] value, Iterable<Header> headers) {
         CompletableFuture<Accepted> result = new CompletableFuture<>();
         Readiness kafka = kafkaReadiness.get();
         if (!kafka.ready()) {
@@ -61,7 +65,7 @@ public final class EventWriter implements AutoCloseable {
         }
         long start = System.nanoTime();
         try {
-            producer.send(new ProducerRecord<>(topic, null, id, value, headers), (md, error) -> {
+            producer.send(new ProducerRecord<>(topic, null, key, value, headers), (md, error) -> {
                 inFlight.release();
                 if (error == null) {
                     metrics.produceLatency(System.nanoTime() - start);

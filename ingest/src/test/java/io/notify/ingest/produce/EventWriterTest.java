@@ -37,27 +37,27 @@ class EventWriterTest {
     }
 
     @Test
-    void completesOnlyWhenKafkaAcknowledgesAndKeysByEventId() {
-        CompletableFuture<Accepted> f = writer.write("ev-1", new byte[] {1}, List.of());
+    void completesOnlyWhenKafkaAcknowledgesAndKeysByTheGivenKey() {
+        CompletableFuture<Accepted> f = writer.write("ev-1", "u:1", new byte[] {1}, List.of());
         assertFalse(f.isDone());
         assertEquals(1, writer.inFlight());
         producer.completeNext();
         Accepted a = f.join();
         assertEquals("ev-1", a.id());
         assertEquals("t.events", a.topic());
-        assertEquals("ev-1", producer.history().get(0).key());
+        assertEquals("u:1", producer.history().get(0).key());
         assertEquals(0, writer.inFlight());
     }
 
     @Test
     void inFlightBoundRejectsWithOverloadedAndFreesOnCompletion() {
-        writer.write("a", new byte[0], List.of());
-        writer.write("b", new byte[0], List.of());
-        WriteFailedException e = failure(writer.write("c", new byte[0], List.of()));
+        writer.write("a", "u:1", new byte[0], List.of());
+        writer.write("b", "u:1", new byte[0], List.of());
+        WriteFailedException e = failure(writer.write("c", "u:1", new byte[0], List.of()));
         assertEquals(WriteFailedException.Kind.OVERLOADED, e.kind());
         assertTrue(e.retriable());
         producer.completeNext();
-        CompletableFuture<Accepted> d = writer.write("d", new byte[0], List.of());
+        CompletableFuture<Accepted> d = writer.write("d", "u:1", new byte[0], List.of());
         producer.completeNext();
         producer.completeNext();
         assertEquals("d", d.join().id());
@@ -65,10 +65,10 @@ class EventWriterTest {
 
     @Test
     void failuresAreClassifiedAndReleaseTheirPermit() {
-        CompletableFuture<Accepted> retriable = writer.write("a", new byte[0], List.of());
+        CompletableFuture<Accepted> retriable = writer.write("a", "u:1", new byte[0], List.of());
         producer.errorNext(new NotEnoughReplicasException("isr"));
         assertEquals(WriteFailedException.Kind.UNAVAILABLE, failure(retriable).kind());
-        CompletableFuture<Accepted> terminal = writer.write("b", new byte[0], List.of());
+        CompletableFuture<Accepted> terminal = writer.write("b", "u:1", new byte[0], List.of());
         producer.errorNext(new RecordTooLargeException("big"));
         assertEquals(WriteFailedException.Kind.REJECTED, failure(terminal).kind());
         assertEquals(0, writer.inFlight());
@@ -77,7 +77,7 @@ class EventWriterTest {
     @Test
     void failsFastWhileKafkaIsUnreachable() {
         kafka.set(Readiness.down("broker gone"));
-        WriteFailedException e = failure(writer.write("a", new byte[0], List.of()));
+        WriteFailedException e = failure(writer.write("a", "u:1", new byte[0], List.of()));
         assertEquals(WriteFailedException.Kind.UNAVAILABLE, e.kind());
         assertTrue(e.getMessage().contains("broker gone"));
         assertTrue(producer.history().isEmpty());

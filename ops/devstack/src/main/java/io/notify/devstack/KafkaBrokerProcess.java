@@ -47,6 +47,14 @@ public final class KafkaBrokerProcess implements AutoCloseable {
             "-Xms64m", "-Xmx320m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData",
             "-Djava.awt.headless=true");
 
+    /**
+     * JVM options of a broker that is measured (benchmarks, chaos runs): Kafka's own start-script
+     * defaults (G1 with a 20 ms pause goal, full JIT), so the broker is not what a benchmark measures.
+     */
+    public static final List<String> SERVER_JVM_OPTIONS = List.of(
+            "-Xms512m", "-Xmx1g", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20", "-XX:InitiatingHeapOccupancyPercent=35",
+            "-XX:+ExplicitGCInvokesConcurrent", "-Djava.awt.headless=true");
+
     private final BrokerOptions options;
     private final BrokerConfig config;
     private final Path dataDir;

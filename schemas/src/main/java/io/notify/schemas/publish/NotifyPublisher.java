@@ -23,8 +23,9 @@ import org.apache.kafka.clients.producer.RecordMetadata;
  *
  * <p>Guarantees: every event sent is valid v1 (the envelope's constructor plus
  * {@link EventValidator} for the rules a record cannot hold, such as the 64 KiB data bound); the
- * record key is the event id, so retries of one event land in one partition and Notify dedups
- * them; the producer is idempotent with {@code acks=all}; {@link #publish} never throws and blocks
+ * record key is {@link EventEnvelope#recordKey()} (the first recipient), so events to one user are
+ * sequenced in the order they were published and retries of one event land in one partition,
+ * where Notify dedups them; the producer is idempotent with {@code acks=all}; {@link #publish} never throws and blocks
  * the caller at most {@code max.block.ms} (metadata, full buffer), and its future completes on the
  * publisher's completion executor, never on the Kafka I/O thread, so slow callbacks cannot stall
  * sending. Thread-safe: share one per process. Build with {@link #builder()}.
@@ -74,7 +75,7 @@ public final class NotifyPublisher implements AutoCloseable {
             return result;
         }
         try {
-            producer.send(new ProducerRecord<>(topic.name(), event.id(), event),
+            producer.send(new ProducerRecord<>(topic.name(), event.recordKey(), event),
                     (metadata, error) -> completeLater(result, event.id(), metadata, error));
         } catch (RuntimeException e) {
             // Thrown before the record was queued (closed producer, serialization, interrupt): report it the same way.

@@ -43,7 +43,7 @@ class NotifyPublisherTest {
     }
 
     @Test
-    void sendsValidEventsKeyedByIdAndReportsWhereTheyLanded() throws Exception {
+    void sendsValidEventsKeyedByTheFirstRecipientAndReportsWhereTheyLanded() throws Exception {
         MockProducer<String, EventEnvelope> producer = mock(true);
         try (NotifyPublisher publisher = publisher(producer, Runnable::run)) {
             EventEnvelope event = EventEnvelope.durable("order.shipped", JsonNodeFactory.instance.objectNode().put("n", 1), "42");
@@ -51,7 +51,7 @@ class NotifyPublisherTest {
             assertEquals(1, producer.history().size());
             ProducerRecord<String, EventEnvelope> sent = producer.history().get(0);
             assertEquals(topic.name(), sent.topic());
-            assertEquals(event.id(), sent.key());
+            assertEquals("u:42", sent.key(), "keyed by the first recipient, so one user's events keep their order");
             assertEquals(event, sent.value());
             assertEquals(event.id(), result.id());
             assertEquals(topic.name(), result.topic());

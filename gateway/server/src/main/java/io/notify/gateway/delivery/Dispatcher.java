@@ -1,6 +1,7 @@
 package io.notify.gateway.delivery;
 
 import io.notify.gateway.metrics.GatewayMetrics;
+import io.notify.gateway.metrics.HopStamps;
 import io.notify.gateway.session.Session;
 import io.notify.gateway.session.SessionTable;
 import io.notify.schemas.stream.DeliveryMessage;
@@ -22,6 +23,11 @@ public final class Dispatcher {
     }
 
     public void dispatch(DeliveryMessage message) {
+        dispatch(message, null);
+    }
+
+    /** As {@link #dispatch(DeliveryMessage)}, with the record's hop stamps for the hop latency metric. */
+    public void dispatch(DeliveryMessage message, HopStamps hops) {
         if (!message.stream().isUser()) {
             metrics.deliveryMessage("not_user_stream");
             return;
@@ -31,7 +37,7 @@ public final class Dispatcher {
             metrics.deliveryMessage("no_connection");
             return;
         }
-        OutboundFrame frame = OutboundFrame.event(message.event(), true);
+        OutboundFrame frame = OutboundFrame.event(message.event(), true, hops);
         int delivered = 0;
         for (Session s : sessions) {
             if (message.targetsAllConnections() || message.connections().contains(s.id())) {

@@ -1,9 +1,12 @@
 package io.notify.gateway.delivery;
 
 import io.notify.gateway.metrics.GatewayMetrics;
+import io.notify.gateway.metrics.HopStamps;
 import io.notify.schemas.serde.NotifySerdes;
 import io.notify.schemas.stream.DeliveryMessage;
 import io.notify.schemas.topic.Topic;
+import io.notify.schemas.trace.HopTrace;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -16,6 +19,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
@@ -121,8 +125,10 @@ public final class NodeTopicConsumer implements AutoCloseable {
         try {
             while (running) {
                 try {
-                    for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                        handle(record);
+                    ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(200));
+                    long polled = HopTrace.nowMicros(Clock.systemUTC());
+                    for (ConsumerRecord<byte[], byte[]> record : records) {
+                        handle(record, polled);
                     }
                 } catch (WakeupException e) {
                     throw e;
@@ -143,7 +149,7 @@ public final class NodeTopicConsumer implements AutoCloseable {
         }
     }
 
-    private void handle(ConsumerRecord<byte[], byte[]> record) {
+    private void handle(ConsumerRecord<byte[], byte[]> record, long polledMicros) {
         DeliveryMessage message;
         try {
             message = NotifySerdes.deliveryMessage().deserializer().deserialize(record.topic(), record.value());
@@ -157,7 +163,7 @@ public final class NodeTopicConsumer implements AutoCloseable {
             return;
         }
         try {
-            dispatcher.dispatch(message);
+            dispatcher.dispatch(message, HopStamps.of(record, polledMicros));
         } catch (RuntimeException e) {
             LOG.error("dispatch of {}-{}@{} failed", record.topic(), record.partition(), record.offset(), e);
         }

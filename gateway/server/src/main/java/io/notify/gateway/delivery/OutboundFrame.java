@@ -1,5 +1,6 @@
 package io.notify.gateway.delivery;
 
+import io.notify.gateway.metrics.HopStamps;
 import io.notify.schemas.protocol.EventFrame;
 import io.notify.schemas.protocol.FrameCodec;
 import io.notify.schemas.protocol.ServerFrame;
@@ -16,8 +17,13 @@ import java.nio.charset.StandardCharsets;
  * @param sseId       the SSE {@code id:} value: a position, "" (clears Last-Event-ID), or null (no id line)
  * @param collapseKey ephemeral events with the same key may replace each other in a full queue
  * @param ingestedAt  epoch ms the event entered Notify, for the latency metric; -1 when not a live event
+ * @param hops        the live event's per-hop stamps (node-topic path), for the hop latency metric; null otherwise
  */
-public record OutboundFrame(Kind kind, byte[] payload, String sseId, String collapseKey, long ingestedAt) {
+public record OutboundFrame(Kind kind, byte[] payload, String sseId, String collapseKey, long ingestedAt, HopStamps hops) {
+
+    public OutboundFrame(Kind kind, byte[] payload, String sseId, String collapseKey, long ingestedAt) {
+        this(kind, payload, sseId, collapseKey, ingestedAt, null);
+    }
 
     /** How a frame is treated by a full queue. */
     public enum Kind {
@@ -45,13 +51,18 @@ public record OutboundFrame(Kind kind, byte[] payload, String sseId, String coll
 
     /** The client's view of an event; {@code live} events feed the latency metric when written. */
     public static OutboundFrame event(StreamEvent event, boolean live) {
+        return event(event, live, null);
+    }
+
+    /** A live event from the node topic, with the stamps its record carried. */
+    public static OutboundFrame event(StreamEvent event, boolean live, HopStamps hops) {
         EventFrame frame = EventFrame.of(event);
         byte[] json = CODEC.encode(frame).getBytes(StandardCharsets.UTF_8);
         long ingested = live ? event.ingestedAt() : -1;
         if (event.isDurable()) {
-            return new OutboundFrame(Kind.DURABLE, json, CODEC.sseId(frame).orElse(null), null, ingested);
+            return new OutboundFrame(Kind.DURABLE, json, CODEC.sseId(frame).orElse(null), null, ingested, hops);
         }
-        return new OutboundFrame(Kind.EPHEMERAL, json, null, ((LiveEvent) event).collapseKey(), ingested);
+        return new OutboundFrame(Kind.EPHEMERAL, json, null, ((LiveEvent) event).collapseKey(), ingested, hops);
     }
 
     public static OutboundFrame sseMeta(String rawSse, String collapseKey) {

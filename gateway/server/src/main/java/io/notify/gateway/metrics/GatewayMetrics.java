@@ -6,9 +6,11 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.notify.gateway.admission.Limit;
+import io.notify.schemas.trace.HopTrace;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
@@ -18,6 +20,7 @@ import java.util.function.Supplier;
  * {@code handshake_rejections_total{transport,reason}}, {@code limit_hits_total{limit}},
  * {@code closes_total{transport,code}}, {@code events_delivered_total{class,path}},
  * {@code delivery_latency_seconds} (histogram: event ingestedAt → written to the socket, live path),
+ * {@code hop_latency_seconds{hop}} (histogram per pipeline hop of a live event, from its trace headers),
  * {@code events_replayed_total}, {@code duplicates_dropped_total}, {@code resets_total{reason}},
  * {@code queue_overflows_total{action}}, {@code gap_fills_total}, {@code rechecks_total}, {@code recheck_found_total}, {@code anchor_unknown_total}, {@code query_requests_total{outcome}},
  * {@code query_latency_seconds}, {@code resume_retries_total}, {@code delivery_messages_total{outcome}},
@@ -31,6 +34,7 @@ public final class GatewayMetrics {
     private final MeterRegistry registry;
     private final ConcurrentMap<String, Counter> counters = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, AtomicLong> connections = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Timer> hopTimers = new ConcurrentHashMap<>();
     private final Timer deliveryLatency;
     private final Timer queryLatency;
     private final DistributionSummary resumeBatchSize;
@@ -110,6 +114,35 @@ public final class GatewayMetrics {
         if (replay) {
             counter("notify.gateway.events.replayed", "Durable events sent from the query API (resume and gap fill)").increment();
         }
+    }
+
+    /**
+     * Per-hop latencies of one live event, from its {@link HopStamps} to {@code writtenMicros}
+     * (hop = ingest, events_topic, repartition, route, node_topic, dispatch, and total = accept to
+     * written); a hop with a missing stamp on either side is skipped.
+     */
+    public void hops(HopStamps h, long writtenMicros) {
+        hop("ingest", h.accept(), h.produced());
+        hop("events_topic", h.produced(), h.intake());
+        hop("repartition", h.intake(), h.sequence());
+        hop("route", h.sequence(), h.route());
+        hop("node_topic", h.route(), h.polled());
+        hop("dispatch", h.polled(), writtenMicros);
+        hop("total", h.accept(), writtenMicros);
+    }
+
+    private void hop(String hop, long fromMicros, long toMicros) {
+        if (fromMicros == HopTrace.NONE || toMicros == HopTrace.NONE) {
+            return;
+        }
+        Timer t = hopTimers.computeIfAbsent(hop, k -> Timer.builder("notify.gateway.hop.latency")
+                .description("Time an event spent in one hop of the pipeline (see docs/topics.md, trace headers)")
+                .tag("hop", k)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofNanos(100_000))
+                .maximumExpectedValue(Duration.ofSeconds(60))
+                .register(registry));
+        t.record(Math.max(0, toMicros - fromMicros), TimeUnit.MICROSECONDS);
     }
 
     public void writeLatency(long ingestedAtMs, long nowMs) {

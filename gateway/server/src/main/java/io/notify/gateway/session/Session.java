@@ -22,6 +22,7 @@ import io.notify.schemas.stream.Position;
 import io.notify.schemas.stream.SequencedEvent;
 import io.notify.schemas.stream.StreamEvent;
 import io.notify.schemas.stream.StreamId;
+import io.notify.schemas.trace.HopTrace;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -299,6 +300,9 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
     public void written(OutboundFrame frame) {
         if (frame.ingestedAt() >= 0) {
             ctx.metrics().writeLatency(frame.ingestedAt(), ctx.clock().millis());
+        }
+        if (frame.hops() != null) {
+            ctx.metrics().hops(frame.hops(), HopTrace.nowMicros(ctx.clock()));
         }
     }
 

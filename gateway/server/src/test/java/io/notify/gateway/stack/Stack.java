@@ -18,6 +18,7 @@ import io.notify.gateway.support.Tokens;
 import io.notify.ingest.IngestConfig;
 import io.notify.ingest.IngestServer;
 import io.notify.registry.NodeRegistryConfig;
+import io.notify.schemas.publish.NotifyPublisher;
 import io.notify.schemas.topic.TopicCatalog;
 import java.io.IOException;
 import java.net.URI;
@@ -136,13 +137,30 @@ final class Stack implements AutoCloseable {
 
     /** Publishes a durable event for {@code user} through ingest; returns after the 202. */
     void publish(String user, String id) {
-        String body = "{\"id\":\"" + id + "\",\"type\":\"stack.test\",\"to\":{\"users\":[\"" + user + "\"]},\"data\":{\"n\":\"" + id + "\"}}";
+        post("application/json", event(user, id), 202);
+    }
+
+    /** Publishes durable events for {@code user} through ingest as one NDJSON batch, in list order; returns after the 202. */
+    void publishBatch(String user, List<String> ids) {
+        post("application/x-ndjson", String.join("\n", ids.stream().map(id -> event(user, id)).toList()), 202);
+    }
+
+    /** A publisher that produces straight to this stack's notify.events (as a business service on the JVM would). */
+    NotifyPublisher publisher() {
+        return NotifyPublisher.builder().bootstrapServers(infra.bootstrapServers()).topicPrefix(infra.prefix()).build();
+    }
+
+    private static String event(String user, String id) {
+        return "{\"id\":\"" + id + "\",\"type\":\"stack.test\",\"to\":{\"users\":[\"" + user + "\"]},\"data\":{\"n\":\"" + id + "\"}}";
+    }
+
+    private void post(String contentType, String body, int expected) {
         try {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + ingest.port() + "/v1/events"))
-                    .header("Authorization", "Bearer " + API_KEY).header("Content-Type", "application/json")
+                    .header("Authorization", "Bearer " + API_KEY).header("Content-Type", contentType)
                     .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                     HttpResponse.BodyHandlers.ofString());
-            if (r.statusCode() != 202) {
+            if (r.statusCode() != expected) {
                 throw new IllegalStateException("ingest answered " + r.statusCode() + ": " + r.body());
             }
         } catch (IOException e) {

@@ -3,15 +3,22 @@ package io.notify.gateway.stack;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
 import io.notify.gateway.GatewayServer;
 import io.notify.gateway.support.SseClient;
 import io.notify.gateway.support.Tokens;
 import io.notify.gateway.support.WsClient;
+import io.notify.schemas.NotifyJson;
+import io.notify.schemas.event.EventClass;
+import io.notify.schemas.event.EventEnvelope;
+import io.notify.schemas.event.Recipients;
 import io.notify.schemas.protocol.EventFrame;
 import io.notify.schemas.protocol.ServerFrame;
 import io.notify.schemas.protocol.WelcomeFrame;
+import io.notify.schemas.publish.NotifyPublisher;
+import io.notify.schemas.publish.PublishResult;
 import io.notify.schemas.serde.NotifySerdes;
 import io.notify.schemas.stream.DeliveryMessage;
 import io.notify.schemas.stream.StreamId;
@@ -22,7 +29,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
+import java.util.stream.LongStream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -102,12 +112,50 @@ class TwoNodeStackIT {
                 stack.publish(user, "td-" + i);
             }
             List<EventFrame> onPhone = phone.events(5, WAIT);
-            assertEquals(ids("td-", 0, 5).stream().sorted().toList(), ids(onPhone).stream().sorted().toList());
+            assertEquals(ids("td-", 0, 5), ids(onPhone), "sequenced in the order they were published");
             assertEquals(List.of(1L, 2L, 3L, 4L, 5L), onPhone.stream().map(e -> e.seq()).toList());
             List<SseClient.Message> onLaptop = laptop.events(5, WAIT);
             assertEquals(ids(onPhone), onLaptop.stream().map(m -> ((EventFrame) m.frame()).id()).toList(),
                     "the laptop sees the same events in the same order");
             assertTrue(phone.quiet(Duration.ofSeconds(1)), "no duplicate reaches the phone");
+        }
+    }
+
+    /**
+     * 1,000 events to one user, back to back: NDJSON batches, then single requests on one
+     * connection, then straight to Kafka through NotifyPublisher without waiting for acks. The
+     * client must see them with seqs 1..1000 in exactly that order (notify.events is keyed by the
+     * first recipient, so one user's events stay in one partition in send order).
+     */
+    @Test
+    void eventsToOneUserAreSequencedInTheOrderTheyWereSent() throws Exception {
+        String user = "in-order";
+        List<String> sent = new ArrayList<>();
+        try (WsClient c = WsClient.connect(Stack.ws(a.port()), stack.token(user))) {
+            awaitWelcome(c);
+            c.resumeLive();
+            for (int b = 0; b < 4; b++) {
+                List<String> batch = ids("ob-" + b + "-", 0, 100);
+                stack.publishBatch(user, batch);
+                sent.addAll(batch);
+            }
+            for (int i = 0; i < 300; i++) {
+                stack.publish(user, "os-" + i);
+                sent.add("os-" + i);
+            }
+            try (NotifyPublisher publisher = stack.publisher()) {
+                List<CompletableFuture<PublishResult>> acks = new ArrayList<>();
+                for (int i = 0; i < 300; i++) {
+                    ObjectNode data = NotifyJson.mapper().createObjectNode().put("n", i);
+                    acks.add(publisher.publish(new EventEnvelope("ok-" + i, "stack.test", Recipients.users(user),
+                            EventClass.DURABLE, data, null, null, null)));
+                    sent.add("ok-" + i);
+                }
+                CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+            }
+            List<EventFrame> got = c.events(sent.size(), Duration.ofSeconds(60));
+            assertEquals(sent, ids(got), "the client sees the send order");
+            assertEquals(LongStream.rangeClosed(1, sent.size()).boxed().toList(), got.stream().map(EventFrame::seq).toList());
         }
     }
 

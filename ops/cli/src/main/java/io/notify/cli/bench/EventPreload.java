@@ -17,7 +17,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 /**
  * Writes the backlog a run measures, before the measured consumer starts: {@code count} events,
  * each to a user drawn at random (seeded, so every run and the baseline get the same sequence),
- * keyed by event id as ingest does. Fails unless every record is acknowledged within the bound.
+ * keyed by the recipient ({@code u:<user>}) as ingest does. Fails unless every record is acknowledged within the bound.
  */
 final class EventPreload {
 
@@ -40,8 +40,9 @@ final class EventPreload {
         try {
             for (long i = 0; i < count && failure.get() == null && System.nanoTime() < deadline; i++) {
                 String id = "bf-" + seed + "-" + i;
-                byte[] value = events.value(id, FanoutEvents.user(random.nextInt(users)));
-                producer.send(new ProducerRecord<>(topic, id, value), (md, e) -> {
+                String user = FanoutEvents.user(random.nextInt(users));
+                byte[] value = events.value(id, user);
+                producer.send(new ProducerRecord<>(topic, "u:" + user, value), (md, e) -> {
                     if (e == null) {
                         acked.incrementAndGet();
                     } else {

@@ -68,7 +68,7 @@ public final class FanoutBench implements Callable<Integer> {
             defaultValue = "45s")
     String lease;
 
-    @Option(names = "--commit-interval", description = "notify.fanout.commit-interval (default: ${DEFAULT-VALUE}).", defaultValue = "100ms")
+    @Option(names = "--commit-interval", description = "notify.fanout.commit-interval (default: the app's default for the guarantee).")
     String commitInterval;
 
     @Option(names = "--deadline", description = "Bound of each pre-produce, relay and routing phase (default: ${DEFAULT-VALUE}).",
@@ -91,7 +91,7 @@ public final class FanoutBench implements Callable<Integer> {
             return 2;
         }
         FanoutRouteRun.Plan plan = new FanoutRouteRun.Plan(events, users, new FanoutEvents(eventBytes),
-                Settings.parseDurationArg("--lease", lease), Settings.parseDurationArg("--commit-interval", commitInterval),
+                Settings.parseDurationArg("--lease", lease), commitInterval == null ? null : Settings.parseDurationArg("--commit-interval", commitInterval),
                 Settings.parseDurationArg("--deadline", deadline), Duration.ofSeconds(querySeconds), queryConcurrency);
         Path work = Files.createTempDirectory("notify-bench-fanout-");
         String base = "bf" + Long.toString(System.currentTimeMillis(), 36) + "-";
@@ -161,7 +161,7 @@ public final class FanoutBench implements Callable<Integer> {
         s.put("nodes", BenchConnections.NODES);
         s.put("lease", plan.lease().toString());
         s.put("renewInterval", plan.lease().dividedBy(3).toString());
-        s.put("commitInterval", plan.commitInterval().toString());
+        s.put("commitInterval", plan.commitInterval() == null ? "app default" : plan.commitInterval().toString());
         s.put("fanoutJvm", "-Xmx512m, 1 stream thread, defaults otherwise");
         s.put("querySeconds", querySeconds);
         s.put("queryConcurrency", queryConcurrency);

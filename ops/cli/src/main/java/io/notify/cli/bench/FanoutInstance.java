@@ -10,6 +10,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -34,22 +35,25 @@ final class FanoutInstance implements AutoCloseable {
 
     /**
      * Starts the instance. Settings not given here keep fanout-streams' defaults (1 stream thread,
-     * 10 MiB store cache, route timeout 50 ms, standby replicas 0).
+     * 10 MiB store cache, route timeout 250 ms, standby replicas 0; a null commit interval is the
+     * app's default for the guarantee).
      */
     static FanoutInstance start(String bootstrap, String redisUri, String prefix, String guarantee,
                                 Duration commitInterval, Path dir) throws IOException {
         int port = FreePorts.pick();
-        JavaProcess p = new JavaProcess(FanoutMain.class.getName(), List.of(
+        List<String> settings = new ArrayList<>(List.of(
                 "notify.kafka.bootstrap-servers=" + bootstrap,
                 "notify.topic-prefix=" + prefix,
                 "notify.redis.uri=" + redisUri,
                 "notify.registry.key-prefix=" + prefix, // where BenchConnections registered the users
                 "notify.fanout.processing-guarantee=" + guarantee,
-                "notify.fanout.commit-interval=" + commitInterval.toMillis() + "ms",
                 "notify.fanout.state-dir=" + dir.resolve("state"),
                 "notify.fanout.query.host=127.0.0.1",
-                "notify.fanout.query.port=" + port),
-                List.of("-Xmx512m"), dir.resolve("fanout.log"));
+                "notify.fanout.query.port=" + port));
+        if (commitInterval != null) {
+            settings.add("notify.fanout.commit-interval=" + commitInterval.toMillis() + "ms");
+        }
+        JavaProcess p = new JavaProcess(FanoutMain.class.getName(), settings, List.of("-Xmx512m"), dir.resolve("fanout.log"));
         return new FanoutInstance(p.start(), port);
     }
 

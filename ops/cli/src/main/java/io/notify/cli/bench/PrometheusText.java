@@ -2,22 +2,60 @@ package io.notify.cli.bench;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.BiConsumer;
 
 /**
  * Sample values read out of a Prometheus text exposition (what a service's {@code /metrics}
  * answers), so the benchmark measures the app under test from outside, as an operator would.
  */
-record PrometheusText(String text) {
+public record PrometheusText(String text) {
 
     /**
      * The sum of every sample of {@code name} (exact name, e.g. {@code notify_fanout_undelivered_total})
      * whose labels include all of {@code labels} (pairs: key, value, ...); 0 when there is none.
      */
-    double sum(String name, String... labels) {
+    public double sum(String name, String... labels) {
+        double[] total = {0};
+        each(name, labels, (found, value) -> total[0] += value);
+        return total[0];
+    }
+
+    /**
+     * The cumulative bucket counts of histogram {@code name} (its {@code <name>_bucket} samples,
+     * by upper bound {@code le}; {@code +Inf} is {@link Double#POSITIVE_INFINITY}) over every series
+     * whose labels include all of {@code labels}, summed per bound.
+     */
+    public NavigableMap<Double, Double> buckets(String name, String... labels) {
+        NavigableMap<Double, Double> out = new TreeMap<>();
+        each(name + "_bucket", labels, (found, value) -> {
+            String le = found.get("le");
+            if (le != null) {
+                double bound = le.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(le);
+                out.merge(bound, value, Double::sum);
+            }
+        });
+        return out;
+    }
+
+    /** Every value of the label {@code key} that a sample of {@code name} carries. */
+    public Set<String> labelValues(String name, String key) {
+        Set<String> out = new TreeSet<>();
+        each(name, new String[0], (found, value) -> {
+            if (found.containsKey(key)) {
+                out.add(found.get(key));
+            }
+        });
+        return out;
+    }
+
+    private void each(String name, String[] labels, BiConsumer<Map<String, String>, Double> sample) {
         if (labels.length % 2 != 0) {
             throw new IllegalArgumentException("labels come in key/value pairs");
         }
-        double total = 0;
         for (String line : text.split("\n")) {
             if (line.isBlank() || line.startsWith("#") || !line.startsWith(name)) {
                 continue;
@@ -31,10 +69,9 @@ record PrometheusText(String text) {
                 at = parseLabels(line, at + 1, found);
             }
             if (matches(found, labels)) {
-                total += Double.parseDouble(line.substring(at).trim().split("\\s+")[0]);
+                sample.accept(found, Double.parseDouble(line.substring(at).trim().split("\\s+")[0]));
             }
         }
-        return total;
     }
 
     private static boolean matches(Map<String, String> found, String[] labels) {

@@ -26,7 +26,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  *
  * <p>Into another topic the record is copied: key, value and headers byte for byte. Into
  * {@code notify.events} each row becomes an {@link EventEnvelope} with an id from
- * {@link RepublishIds} (keyed by it, as producers must): a DLQ or events record is the envelope
+ * {@link RepublishIds}, keyed by its first recipient as every producer is: a DLQ or events record is the envelope
  * itself; a stream-log or undelivered record becomes an envelope to that stream's user alone. A row
  * that cannot become a valid envelope is skipped and counted. Every record written carries
  * {@value #SOURCE_HEADER} = {@code topic:partition:offset} of its origin; envelopes also carry
@@ -89,7 +89,7 @@ final class Republisher implements AutoCloseable {
                 }
             }
             headers.add(ORIGINAL_ID_HEADER, originalId(row, envelope).getBytes(StandardCharsets.UTF_8));
-            key = envelope.id().getBytes(StandardCharsets.UTF_8);
+            key = envelope.recordKey().getBytes(StandardCharsets.UTF_8);
             value = NotifySerdes.eventEnvelope().serializer().serialize(target.topic(), envelope);
         }
         headers.add(SOURCE_HEADER, origin.getBytes(StandardCharsets.UTF_8));

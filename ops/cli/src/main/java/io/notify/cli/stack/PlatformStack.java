@@ -64,7 +64,9 @@ public final class PlatformStack implements AutoCloseable {
         progress.accept("starting Kafka and Redis (child processes)");
         quietBrokerStartup();
         // A restart after a long run (chaos restart-broker) replays more log: allow it 3 minutes.
-        broker = new KafkaBrokerProcess(BrokerOptions.defaults().withStartTimeout(Duration.ofMinutes(3))).start();
+        // Server JVM flags: benches and chaos measure the platform, not a C1-only test broker.
+        broker = new KafkaBrokerProcess(BrokerOptions.defaults().withStartTimeout(Duration.ofMinutes(3)),
+                KafkaBrokerProcess.SERVER_JVM_OPTIONS, System.getProperty("java.class.path")).start();
         redis = RedisServer.start(RedisOptions.defaults());
         createTopics();
         progress.accept("starting " + options.fanouts() + " fanout-streams instance(s) (-Xmx" + options.fanoutHeap() + ")");
@@ -107,7 +109,6 @@ public final class PlatformStack implements AutoCloseable {
         s.put("notify.registry.key-prefix", prefix);
         s.put("notify.redis.uri", redis.uri());
         s.put("notify.fanout.processing-guarantee", options.guarantee());
-        s.put("notify.fanout.commit-interval", "100ms");
         s.put("notify.fanout.state-dir", options.work().resolve("fanout-" + i + "-state").toString());
         s.put("notify.fanout.query.host", "127.0.0.1");
         s.put("notify.fanout.query.port", Integer.toString(port));
@@ -146,6 +147,7 @@ public final class PlatformStack implements AutoCloseable {
         s.put("notify.ingest.host", "127.0.0.1");
         s.put("notify.ingest.port", Integer.toString(port));
         s.put("notify.ingest.api-keys", DevKeys.PRODUCER + ":" + DevKeys.PRODUCER_KEY);
+        s.putAll(options.ingestSettings());
         return new ServiceProcess("ingest", port, IngestMain.class.getName(), args(s), List.of("-Xmx512m"),
                 options.work().resolve("ingest.log"));
     }

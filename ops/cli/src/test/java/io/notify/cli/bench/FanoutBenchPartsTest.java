@@ -23,29 +23,6 @@ class FanoutBenchPartsTest {
     }
 
     @Test
-    void prometheusSumsSamplesOfOneNameFilteredByLabels() {
-        PrometheusText m = new PrometheusText("""
-                # HELP notify_fanout_deliveries_total DeliveryMessages written
-                # TYPE notify_fanout_deliveries_total counter
-                notify_fanout_deliveries_total 19998.0
-                notify_fanout_deliveries_totally_different 5.0
-                notify_fanout_undelivered_total{reason="no_live_connection",} 2.0
-                notify_fanout_undelivered_total{reason="registry_unavailable",} 1.0E3
-                notify_registry_lookups_total{outcome="cache_hit",role="router",} 18000.0
-                notify_registry_lookups_total{outcome="cache_miss",role="router",} 2000.0
-                notify_registry_lookup_redis_latency_seconds_count{role="router",} 2010.0
-                odd_label{v="a \\"quoted\\" }, value"} 7.0
-                """);
-        assertEquals(19998.0, m.sum("notify_fanout_deliveries_total"));
-        assertEquals(1002.0, m.sum("notify_fanout_undelivered_total"));
-        assertEquals(2.0, m.sum("notify_fanout_undelivered_total", "reason", "no_live_connection"));
-        assertEquals(18000.0, m.sum("notify_registry_lookups_total", "outcome", "cache_hit", "role", "router"));
-        assertEquals(2010.0, m.sum("notify_registry_lookup_redis_latency_seconds_count"));
-        assertEquals(7.0, m.sum("odd_label", "v", "a \"quoted\" }, value"));
-        assertEquals(0.0, m.sum("notify_fanout_dlq_total"));
-    }
-
-    @Test
     void commandStatsParsesCallsAndSubtracts() {
         CommandStats before = CommandStats.parse("""
                 # Commandstats\r

@@ -76,7 +76,7 @@ class RepublishIT {
         assertEquals(5, written.size());
         Set<String> ids = written.stream().map(w -> {
             EventEnvelope e = NotifySerdes.eventEnvelope().deserializer().deserialize(events, w.value());
-            assertEquals(e.id(), new String(w.key(), StandardCharsets.UTF_8), "keyed by the new id");
+            assertEquals(e.recordKey(), new String(w.key(), StandardCharsets.UTF_8), "keyed by the recipient, as producers are");
             assertEquals(List.of("42"), e.to().users());
             assertEquals(EventClass.DURABLE, e.eventClass());
             String original = new String(w.headers().lastHeader(Republisher.ORIGINAL_ID_HEADER).value(), StandardCharsets.UTF_8);

@@ -17,8 +17,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Writes benchmark events straight into {@code notify.events} with a raw idempotent
- * {@code acks=all} producer keyed by event id, as a business service would: one durable event per
- * record for one user, with {@code data.sentAtMs} set to the send time so receivers can measure
+ * {@code acks=all} producer keyed by the recipient ({@code u:<user>}), as ingest and NotifyPublisher
+ * do: one durable event per record for one user, with {@code data.sentAtMs} set to the send time so receivers can measure
  * end-to-end latency. No {@code occurredAt}: the query API cannot serialize it yet (its
  * HttpResponses mapper lacks java.time support), which would break every resume. Every wait is bounded.
  */
@@ -85,7 +85,7 @@ final class EventPublisher implements AutoCloseable {
 
     private void send(String id, String user, long n) {
         sent++;
-        producer.send(new ProducerRecord<>(topic, id, event(id, user, n, System.currentTimeMillis())), (md, e) -> {
+        producer.send(new ProducerRecord<>(topic, "u:" + user, event(id, user, n, System.currentTimeMillis())), (md, e) -> {
             if (e == null) {
                 acked.incrementAndGet();
             } else {

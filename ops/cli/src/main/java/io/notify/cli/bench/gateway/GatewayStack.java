@@ -1,5 +1,6 @@
 package io.notify.cli.bench.gateway;
 
+import io.notify.cli.bench.PrometheusText;
 import io.notify.cli.stack.PlatformStack;
 import io.notify.cli.stack.ServiceProcess;
 import io.notify.cli.stack.StackOptions;
@@ -45,13 +46,13 @@ final class GatewayStack implements AutoCloseable {
     }
 
     /** The gateway's /metrics, summed per sample name and label filter. */
-    MetricsText gatewayMetrics() throws IOException, InterruptedException {
+    PrometheusText gatewayMetrics() throws IOException, InterruptedException {
         requireGateway();
         HttpResponse<String> r = gateway().get("/metrics");
         if (r.statusCode() != 200) {
             throw new IOException("gateway /metrics answered " + r.statusCode());
         }
-        return new MetricsText(r.body());
+        return new PrometheusText(r.body());
     }
 
     /**

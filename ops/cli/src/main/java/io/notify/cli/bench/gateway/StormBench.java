@@ -1,5 +1,6 @@
 package io.notify.cli.bench.gateway;
 
+import io.notify.cli.bench.PrometheusText;
 import io.notify.cli.bench.report.ProgressBar;
 import io.notify.cli.bench.report.ResultFiles;
 import io.notify.common.config.Settings;
@@ -156,7 +157,7 @@ public final class StormBench implements Callable<Integer> {
             expected[u] += replay;
         }
         InboxHeads.await(stack.http(), stack.queryPort(), clients, expected, bound, StormBench::progress);
-        MetricsText before = stack.gatewayMetrics();
+        PrometheusText before = stack.gatewayMetrics();
         long t0 = System.currentTimeMillis() + 1500;
         progress("round " + round + ": storm");
         List<PhaseReport> reports;
@@ -167,7 +168,7 @@ public final class StormBench implements Callable<Integer> {
         })) {
             reports = fleet.storm(t0, jitterWindow, replay, bound);
         }
-        MetricsText after = stack.gatewayMetrics();
+        PrometheusText after = stack.gatewayMetrics();
         BenchMath.StormRound c = BenchMath.storm(reports, replay);
         progress(String.format("round %d: %,d/%,d resumed, %,.0f resumes/s, t99 %.2f s, lost %d, duplicates %d, rejected %d",
                 round, c.resumed(), c.clients(), c.resumesPerSecond(), c.secondsTo99(), c.lost(), c.duplicates(), c.rejected()));
@@ -189,7 +190,7 @@ public final class StormBench implements Callable<Integer> {
         }
     }
 
-    private static long delta(MetricsText before, MetricsText after, String name, String... labels) {
+    private static long delta(PrometheusText before, PrometheusText after, String name, String... labels) {
         return (long) (after.sum(name, labels) - before.sum(name, labels));
     }
 

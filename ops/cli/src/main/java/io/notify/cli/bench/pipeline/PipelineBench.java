@@ -85,6 +85,11 @@ public final class PipelineBench implements Callable<Integer> {
             defaultValue = "60m")
     String deadline;
 
+    @Option(names = "--set", paramLabel = "SERVICE:KEY=VALUE",
+            description = "A setting for every instance of one service (fanout, gateway or ingest), e.g. "
+                    + "fanout:notify.fanout.streams.producer.linger.ms=5; repeatable; applied over the stack's own.")
+    List<String> set = new ArrayList<>();
+
     @Mixin
     FleetOptions fleetOptions;
 
@@ -112,6 +117,13 @@ public final class PipelineBench implements Callable<Integer> {
             System.err.println(e.getMessage());
             return 2;
         }
+        Map<String, Map<String, String>> overrides;
+        try {
+            overrides = PipelineMath.serviceSettings(set);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            return 2;
+        }
         if (users < 1 || runs < 1 || fanouts < 1 || gateways < 1 || lanes < 1 || baselineRecords < 1 || step.isZero()
                 || !ClientFleet.valid(fleetOptions) || !(guarantee.equals("exactly_once_v2") || guarantee.equals("at_least_once"))) {
             System.err.println("--users, --runs, --fanouts, --gateways, --ingest-lanes, --baseline-records >= 1; --step-duration > 0; "
@@ -125,9 +137,14 @@ public final class PipelineBench implements Callable<Integer> {
         PipelineReport report;
         try (ProgressBar bar = ProgressBar.start().set(Double.NaN, "starting the stack")) {
             bar.println("bench pipeline: work dir " + work);
+            Map<String, String> gatewaySettings = new LinkedHashMap<>();
+            gatewaySettings.put("notify.gateway.resume-timeout", RESUME_TIMEOUT.toMillis() + "ms");
+            gatewaySettings.putAll(overrides.get("gateway"));
             StackOptions so = StackOptions.of(work, fanouts, gateways).withIngest(true).withGuarantee(guarantee)
                     .withGatewayHeap(ClientFleet.gatewayHeap(fleetOptions))
-                    .withGatewaySettings(Map.of("notify.gateway.resume-timeout", RESUME_TIMEOUT.toMillis() + "ms"));
+                    .withGatewaySettings(gatewaySettings)
+                    .withFanoutSettings(overrides.get("fanout"))
+                    .withIngestSettings(overrides.get("ingest"));
             try (PlatformStack stack = PlatformStack.start(so, line -> bar.println("bench pipeline: " + line))) {
                 bar.set(Double.NaN, String.format("baseline: raw Kafka, %,d records", baselineRecords));
                 BaselineRun.Result baseline = BaselineRun.measure(stack.bootstrapServers(), baselineRecords, PipelineSteps.EVENT_BYTES);
@@ -138,7 +155,7 @@ public final class PipelineBench implements Callable<Integer> {
                 try (ClientFleet fleet = ClientFleet.start(ports, work, users, fleetOptions, lifetime, "256m");
                      ChildAgent load = startLoad(stack, work, lifetime)) {
                     bar.set(Double.NaN, String.format("connecting %,d clients over %d gateways", users, gateways));
-                    PipelineSteps steps = new PipelineSteps(fleet, load, bar, warm, step, settleBound);
+                    PipelineSteps steps = new PipelineSteps(fleet, load, stack.gateways(), bar, warm, step, settleBound);
                     long reconnects = steps.connect(users, Math.max(200, users / 10.0), RESUME_TIMEOUT, 5);
                     bar.println(String.format("bench pipeline: %,d clients connected (%d agent JVMs), sources %s",
                             users, fleet.agents(), ClientFleet.sourceAddresses(fleetOptions)));
@@ -212,6 +229,7 @@ public final class PipelineBench implements Callable<Integer> {
         s.put("gateways", gateways);
         s.put("p99Bound", p99Bound);
         s.put("baselineRecords", baselineRecords);
+        s.put("set", List.copyOf(set));
         s.put("eventBytes", PipelineSteps.EVENT_BYTES);
         s.put("ingestLoad", "own JVM (-Xmx256m), open loop, NDJSON batches every " + PacedIngestLoad.TICK_MS + " ms (<= "
                 + PacedIngestLoad.MAX_BATCH + " events), " + lanes + " keep-alive HTTP lanes");

@@ -2,7 +2,9 @@ package io.notify.cli.bench.pipeline;
 
 import io.notify.cli.bench.report.Stats;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 /** The pure parts of {@code bench pipeline}: pacing, the sweep, medians per step, the max sustained rate. */
@@ -98,5 +100,26 @@ final class PipelineMath {
 
     private static double median(List<StepResult> steps, ToDoubleFunction<StepResult> f) {
         return Stats.median(steps.stream().map(f::applyAsDouble).toList());
+    }
+
+    /** The services {@code --set} may name. */
+    static final List<String> SERVICES = List.of("fanout", "gateway", "ingest");
+
+    /**
+     * {@code --set SERVICE:KEY=VALUE} values grouped per service (every service present, maybe
+     * empty); a malformed value or an unknown service is an error naming it.
+     */
+    static Map<String, Map<String, String>> serviceSettings(List<String> values) {
+        Map<String, Map<String, String>> out = new LinkedHashMap<>();
+        SERVICES.forEach(s -> out.put(s, new LinkedHashMap<>()));
+        for (String v : values) {
+            int colon = v.indexOf(':');
+            int eq = v.indexOf('=', Math.max(colon, 0));
+            if (colon <= 0 || eq <= colon + 1 || !out.containsKey(v.substring(0, colon))) {
+                throw new IllegalArgumentException("--set " + v + ": expected SERVICE:KEY=VALUE with SERVICE one of " + SERVICES);
+            }
+            out.get(v.substring(0, colon)).put(v.substring(colon + 1, eq), v.substring(eq + 1));
+        }
+        return out;
     }
 }

@@ -72,7 +72,27 @@ public record PipelineReport(String scenario, Instant at, Map<String, Object> ma
         out.printf("baseline (raw Kafka, same broker): %,.0f records/s consumed; delivered/baseline %.3f at the max sustained rate "
                         + "(goal >= %.2f: %s), %.3f at the peak (%,.0f/s)%n", summary.baselineRecordsPerSecond(), summary.ratio(),
                 RATIO_GOAL, summary.ratioGoalMet() ? "met" : "NOT met", summary.peakRatio(), summary.peakDeliveredPerSecond());
+        printHops(out);
         notes.forEach(n -> out.println("note: " + n));
+    }
+
+    /** The latency budget per offered rate: medians over the runs of each hop's mean, p50 and p99. */
+    private void printHops(PrintStream out) {
+        out.printf("%nlatency budget, hop by hop (gateways' notify_gateway_hop_latency_seconds; medians over runs; "
+                + "means add up to total, percentiles do not)%n");
+        out.printf("%10s  %-13s %10s %10s %10s%n", "offered/s", "hop", "mean ms", "p50 ms", "p99 ms");
+        for (StepMedian m : medians) {
+            for (String hop : HopBudget.HOPS) {
+                List<HopBudget.Hop> of = steps.stream().filter(s -> s.offeredRate() == m.offeredRate())
+                        .flatMap(s -> s.hops().stream()).filter(h -> h.hop().equals(hop)).toList();
+                if (!of.isEmpty()) {
+                    out.printf("%,10.0f  %-13s %10.2f %10.2f %10.2f%n", m.offeredRate(), hop,
+                            Stats.median(of.stream().map(HopBudget.Hop::meanMs).toList()),
+                            Stats.median(of.stream().map(HopBudget.Hop::p50Ms).toList()),
+                            Stats.median(of.stream().map(HopBudget.Hop::p99Ms).toList()));
+                }
+            }
+        }
     }
 
     /** The PNG: offered vs accepted/delivered rates; offered vs latency percentiles (log scale). */

@@ -2,10 +2,15 @@ package io.notify.cli.bench.pipeline;
 
 import io.notify.cli.bench.gateway.ClientFleet;
 import io.notify.cli.bench.report.ProgressBar;
+import io.notify.cli.bench.PrometheusText;
 import io.notify.cli.stack.ChildAgent;
+import io.notify.cli.stack.ServiceProcess;
 import io.notify.schemas.NotifyJson;
 import java.io.IOException;
+import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -19,14 +24,17 @@ final class PipelineSteps {
     static final int EVENT_BYTES = 128;
     private final ClientFleet fleet;
     private final ChildAgent load;
+    private final List<ServiceProcess> gateways;
     private final ProgressBar bar;
     private final Duration warmup;
     private final Duration step;
     private final Duration settle;
 
-    PipelineSteps(ClientFleet fleet, ChildAgent load, ProgressBar bar, Duration warmup, Duration step, Duration settle) {
+    PipelineSteps(ClientFleet fleet, ChildAgent load, List<ServiceProcess> gateways, ProgressBar bar, Duration warmup,
+                  Duration step, Duration settle) {
         this.fleet = fleet;
         this.load = load;
+        this.gateways = List.copyOf(gateways);
         this.bar = bar;
         this.warmup = warmup;
         this.step = step;
@@ -85,10 +93,25 @@ final class PipelineSteps {
             long[] p = fleet.progress();
             return String.format("%s: %,d clients open, ~%,d delivered, ingest accepted ~%s", label, p[0], p[1], load.progress());
         });
+        List<PrometheusText> before = gatewayMetrics();
         PacedIngestLoad.Ran ran = paced(rate, step, "m" + run + "-" + (long) rate);
         awaitDelivered(ran.accepted(), label + ": settling");
         ClientFleet.Delivered d = fleet.delivered();
-        return StepResult.of(run, rate, ran, d.events(), d.firstMs(), d.lastMs(), d.latencyMs());
+        return StepResult.of(run, rate, ran, d.events(), d.firstMs(), d.lastMs(), d.latencyMs(),
+                HopBudget.between(before, gatewayMetrics()));
+    }
+
+    /** Every gateway's /metrics now (the hop histograms of the budget). */
+    private List<PrometheusText> gatewayMetrics() throws IOException, InterruptedException {
+        List<PrometheusText> out = new ArrayList<>();
+        for (ServiceProcess g : gateways) {
+            HttpResponse<String> r = g.get("/metrics");
+            if (r.statusCode() != 200) {
+                throw new IOException(g.name() + " /metrics answered " + r.statusCode() + "; see " + g.logFile());
+            }
+            out.add(new PrometheusText(r.body()));
+        }
+        return out;
     }
 
     private PacedIngestLoad.Ran paced(double rate, Duration duration, String tag) throws IOException, InterruptedException {
