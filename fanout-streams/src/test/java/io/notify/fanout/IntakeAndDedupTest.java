@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.notify.schemas.event.EventEnvelope;
+import io.notify.schemas.event.EventValidator;
 import io.notify.schemas.stream.SequencedEvent;
 import io.notify.schemas.stream.StreamId;
 import io.notify.schemas.topic.DlqFailure;
@@ -82,6 +84,28 @@ class IntakeAndDedupTest {
         assertEquals(List.of("ok-1"), f.streamLog().stream().map(kv -> kv.value.id()).toList());
         assertEquals(1.0, f.metrics.count("notify.fanout.dlq", "kind", "schema"));
         assertEquals(2.0, f.metrics.count("notify.fanout.records.in"));
+    }
+
+    @Test
+    void anEventValidatedAtTheEdgeSkipsTheSchemaPassButStillHasToBind() {
+        RecordHeaders validated = new RecordHeaders();
+        validated.add(EventValidator.VALIDATED_HEADER, EventValidator.VALIDATED_VALUE.getBytes(StandardCharsets.UTF_8));
+        // Over the 64 KiB data bound only the schema pass enforces: trusted from the edge that set the header.
+        String big = "{\"id\":\"big-1\",\"type\":\"t\",\"to\":{\"users\":[\"42\"]},\"data\":{\"x\":\""
+                + "y".repeat(EventEnvelope.MAX_DATA_BYTES) + "\"}}";
+        f.send("u:42".getBytes(StandardCharsets.UTF_8), big.getBytes(StandardCharsets.UTF_8), validated);
+        // A field the envelope does not have still fails binding, header or not.
+        byte[] unknown = "{\"id\":\"odd-1\",\"type\":\"t\",\"to\":{\"users\":[\"42\"]},\"color\":\"red\"}"
+                .getBytes(StandardCharsets.UTF_8);
+        f.send("u:42".getBytes(StandardCharsets.UTF_8), unknown, validated);
+        // Without the header the same oversized event is refused by the schema pass.
+        f.send("u:42".getBytes(StandardCharsets.UTF_8), big.replace("big-1", "big-2").getBytes(StandardCharsets.UTF_8));
+
+        assertEquals(List.of("big-1"), f.streamLog().stream().map(kv -> kv.value.id()).toList());
+        List<TestRecord<byte[], byte[]>> dead = f.dlq().readRecordsToList();
+        assertEquals(2, dead.size());
+        assertArrayEquals(unknown, dead.get(0).value());
+        assertEquals(DlqHeaders.KIND_SCHEMA, DlqFailure.readFrom(dead.get(1).headers()).orElseThrow().kind());
     }
 
     @Test

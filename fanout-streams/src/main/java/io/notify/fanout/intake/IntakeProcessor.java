@@ -14,6 +14,8 @@ import io.notify.schemas.trace.HopTrace;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -26,7 +28,9 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  * {@link DlqFailure} headers; no input, however malformed, throws out of {@link #process}, so a
  * poison pill never stops the stream thread. A value without {@code id} takes the record key
  * when that key is a valid event id; otherwise it is rejected (a generated id could never be
- * deduplicated against the producer's retry).
+ * deduplicated against the producer's retry). A record carrying
+ * {@link EventValidator#VALIDATED_HEADER} (ingest and NotifyPublisher validated it) is bound
+ * without a second schema pass; the envelope's own checks still apply.
  */
 public final class IntakeProcessor implements Processor<byte[], byte[], String, Intake> {
 
@@ -49,7 +53,7 @@ public final class IntakeProcessor implements Processor<byte[], byte[], String, 
     public void process(Record<byte[], byte[]> record) {
         metrics.recordIn();
         try {
-            EventEnvelope envelope = parse(record.key(), record.value());
+            EventEnvelope envelope = parse(record.key(), record.value(), validatedAtEdge(record.headers()));
             long ingestedAt = record.timestamp() >= 0 ? record.timestamp() : clock.millis();
             context.forward(record.withKey(envelope.id()).withValue(new Intake.Accepted(envelope, ingestedAt))
                     .withHeaders(HopTrace.stamped(record.headers(), HopTrace.INTAKE, HopTrace.nowMicros(clock))));
@@ -61,7 +65,12 @@ public final class IntakeProcessor implements Processor<byte[], byte[], String, 
         }
     }
 
-    private EventEnvelope parse(byte[] key, byte[] value) {
+    private static boolean validatedAtEdge(Headers headers) {
+        Header h = headers.lastHeader(EventValidator.VALIDATED_HEADER);
+        return h != null && h.value() != null && EventValidator.VALIDATED_VALUE.equals(new String(h.value(), StandardCharsets.UTF_8));
+    }
+
+    private EventEnvelope parse(byte[] key, byte[] value, boolean validated) {
         if (value == null) {
             throw invalid("", "record value is null; expected a v1 event JSON object", Violation.SYNTAX);
         }
@@ -77,7 +86,7 @@ public final class IntakeProcessor implements Processor<byte[], byte[], String, 
             }
             event = event.deepCopy().put("id", keyText);
         }
-        return validator.toEnvelope(event);
+        return validated ? validator.bind(event) : validator.toEnvelope(event);
     }
 
     private void reject(Record<byte[], byte[]> record, String kind, String error) {

@@ -40,6 +40,7 @@ public final class EventsHandler implements HttpHandler {
 
     /** Kafka header naming the producer (API key name) that sent the event, for audits. */
     public static final String PRODUCER_HEADER = "notify.producer";
+    private static final byte[] VALIDATED = EventValidator.VALIDATED_VALUE.getBytes(StandardCharsets.UTF_8);
 
     private final Authenticator auth;
     private final IdempotencyStore idempotency;
@@ -161,6 +162,7 @@ public final class EventsHandler implements HttpHandler {
 
     private static List<Header> headers(String producer, long acceptedAt) {
         return List.of(new RecordHeader(PRODUCER_HEADER, producer.getBytes(StandardCharsets.UTF_8)),
+                new RecordHeader(EventValidator.VALIDATED_HEADER, VALIDATED),
                 new RecordHeader(HopTrace.ACCEPT, HopTrace.encode(acceptedAt)));
     }
 

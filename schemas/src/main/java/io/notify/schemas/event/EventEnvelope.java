@@ -6,6 +6,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.notify.schemas.text.IdChars;
 import java.time.OffsetDateTime;
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -36,7 +37,7 @@ public record EventEnvelope(
         if (!EventIds.isValid(id)) {
             throw new IllegalArgumentException("id must be 1..128 chars of [A-Za-z0-9._:-], got '" + id + "'");
         }
-        if (type == null || !TYPE.matcher(type).matches()) {
+        if (!isType(type)) {
             throw new IllegalArgumentException("type must match " + TYPE.pattern() + ", got '" + type + "'");
         }
         Objects.requireNonNull(to, "to");
@@ -44,6 +45,11 @@ public record EventEnvelope(
         data = data == null ? JsonNodeFactory.instance.objectNode() : data;
         checkText("collapseKey", collapseKey);
         checkText("source", source);
+    }
+
+    /** Whether {@code type} matches {@link #TYPE} (checked without the regex, see {@link IdChars}). */
+    public static boolean isType(String type) {
+        return IdChars.matches(type, 1, 128, "._:-", true);
     }
 
     private static void checkText(String field, String value) {

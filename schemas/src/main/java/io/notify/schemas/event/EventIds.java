@@ -1,5 +1,6 @@
 package io.notify.schemas.event;
 
+import io.notify.schemas.text.IdChars;
 import java.security.SecureRandom;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -26,6 +27,6 @@ public final class EventIds {
     }
 
     public static boolean isValid(String id) {
-        return id != null && ID.matcher(id).matches();
+        return IdChars.matches(id, 1, 128, "._:-", false);
     }
 }

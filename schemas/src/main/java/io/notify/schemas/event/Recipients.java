@@ -1,6 +1,7 @@
 package io.notify.schemas.event;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.notify.schemas.text.IdChars;
 import java.util.HashSet;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -27,13 +28,21 @@ public record Recipients(List<String> users) {
         users = List.copyOf(users);
         var seen = new HashSet<String>();
         for (String u : users) {
-            if (!USER_ID.matcher(u).matches()) {
+            if (!isUserId(u)) {
                 throw new IllegalArgumentException("to.users: invalid user id '" + u + "'");
             }
             if (!seen.add(u)) {
                 throw new IllegalArgumentException("to.users: duplicate user id '" + u + "'");
             }
         }
+    }
+
+    /** The punctuation {@link #USER_ID} allows besides ASCII letters and digits. */
+    public static final String USER_ID_EXTRA = "._:@-";
+
+    /** Whether {@code id} matches {@link #USER_ID} (checked without the regex, see {@link IdChars}). */
+    public static boolean isUserId(String id) {
+        return IdChars.matches(id, 1, 128, USER_ID_EXTRA, false);
     }
 
     public static Recipients users(String... users) {

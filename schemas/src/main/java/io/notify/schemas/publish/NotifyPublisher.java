@@ -6,6 +6,7 @@ import io.notify.schemas.event.EventValidator;
 import io.notify.schemas.event.InvalidEventException;
 import io.notify.schemas.event.Violation;
 import io.notify.schemas.topic.Topic;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -17,6 +18,8 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
 
 /**
  * Publishes events straight to {@code notify.events} from a business service.
@@ -75,13 +78,19 @@ public final class NotifyPublisher implements AutoCloseable {
             return result;
         }
         try {
-            producer.send(new ProducerRecord<>(topic.name(), event.recordKey(), event),
+            producer.send(new ProducerRecord<>(topic.name(), null, event.recordKey(), event, validatedHeaders()),
                     (metadata, error) -> completeLater(result, event.id(), metadata, error));
         } catch (RuntimeException e) {
             // Thrown before the record was queued (closed producer, serialization, interrupt): report it the same way.
             result.completeExceptionally(PublishException.classify(event.id(), topic.name(), e));
         }
         return result;
+    }
+
+    /** Says the event was validated here, so fan-out binds it without a second schema pass. */
+    private static List<Header> validatedHeaders() {
+        return List.of(new RecordHeader(EventValidator.VALIDATED_HEADER,
+                EventValidator.VALIDATED_VALUE.getBytes(StandardCharsets.UTF_8)));
     }
 
     /** Blocks until every event sent so far is acknowledged or failed. For shutdown paths and tests. */

@@ -1,5 +1,6 @@
 package io.notify.schemas.stream;
 
+import io.notify.schemas.text.IdChars;
 import java.util.regex.Pattern;
 
 /**
@@ -17,7 +18,7 @@ public final class Endpoints {
 
     /** Returns the node id when valid; otherwise throws naming the rule. */
     public static String requireNodeId(String nodeId) {
-        if (nodeId == null || !NODE_ID.matcher(nodeId).matches()) {
+        if (!IdChars.matches(nodeId, 1, 64, "._-", false)) {
             throw new IllegalArgumentException("node id must be 1..64 chars of [A-Za-z0-9._-], got '" + Texts.clip(nodeId) + "'");
         }
         return nodeId;
@@ -25,7 +26,7 @@ public final class Endpoints {
 
     /** Returns the connection id when valid; otherwise throws naming the rule. */
     public static String requireConnectionId(String connectionId) {
-        if (connectionId == null || !CONNECTION_ID.matcher(connectionId).matches()) {
+        if (!IdChars.matches(connectionId, 1, 64, "._-", false)) {
             throw new IllegalArgumentException("connection id must be 1..64 chars of [A-Za-z0-9._-], got '"
                     + Texts.clip(connectionId) + "'");
         }

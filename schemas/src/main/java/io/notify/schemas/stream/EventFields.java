@@ -18,7 +18,7 @@ final class EventFields {
         if (!EventIds.isValid(id)) {
             throw new IllegalArgumentException("id must be 1..128 chars of [A-Za-z0-9._:-], got '" + Texts.clip(id) + "'");
         }
-        if (type == null || !EventEnvelope.TYPE.matcher(type).matches()) {
+        if (!EventEnvelope.isType(type)) {
             throw new IllegalArgumentException("type must match " + EventEnvelope.TYPE.pattern() + ", got '" + Texts.clip(type) + "'");
         }
         checkText("source", source);

@@ -1,5 +1,6 @@
 package io.notify.schemas.stream;
 
+import io.notify.schemas.text.IdChars;
 import java.security.SecureRandom;
 import java.util.regex.Pattern;
 
@@ -87,7 +88,7 @@ public record Position(String epoch, long seq) {
         if (epoch == null) {
             throw new IllegalArgumentException("epoch is required");
         }
-        if (!EPOCH.matcher(epoch).matches()) {
+        if (!IdChars.matches(epoch, 1, 64, "_-", false)) {
             throw new IllegalArgumentException("epoch must be 1..64 chars of [A-Za-z0-9_-], got '" + Texts.clip(epoch) + "'");
         }
     }

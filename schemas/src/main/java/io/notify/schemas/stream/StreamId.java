@@ -3,6 +3,7 @@ package io.notify.schemas.stream;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 import io.notify.schemas.event.Recipients;
+import io.notify.schemas.text.IdChars;
 import java.util.regex.Pattern;
 
 /**
@@ -27,7 +28,7 @@ public record StreamId(String value) implements Comparable<StreamId> {
         if (value == null) {
             throw new IllegalArgumentException("stream is required");
         }
-        if (!PATTERN.matcher(value).matches()) {
+        if (!value.startsWith(USER_PREFIX) || !IdChars.matchesFrom(value, USER_PREFIX.length(), 1, 128, Recipients.USER_ID_EXTRA)) {
             if (value.startsWith(ROOM_PREFIX)) {
                 throw new IllegalArgumentException("stream '" + Texts.clip(value)
                         + "': room streams (r:<room>) are reserved and not supported in v1");
@@ -45,7 +46,7 @@ public record StreamId(String value) implements Comparable<StreamId> {
 
     /** The personal stream of a user. */
     public static StreamId forUser(String userId) {
-        if (userId == null || !Recipients.USER_ID.matcher(userId).matches()) {
+        if (!Recipients.isUserId(userId)) {
             throw new IllegalArgumentException("user id must be 1..128 chars of [A-Za-z0-9._:@-], got '"
                     + Texts.clip(userId) + "'");
         }

@@ -1,5 +1,6 @@
 package io.notify.schemas.topic;
 
+import io.notify.schemas.text.IdChars;
 import java.util.Objects;
 import java.util.regex.Pattern;
 import org.apache.kafka.common.serialization.Serde;
@@ -15,7 +16,7 @@ public record Topic<K, V>(String name, Serde<K> keySerde, Serde<V> valueSerde, S
     public static final Pattern LEGAL_NAME = Pattern.compile("^[A-Za-z0-9._-]{1,249}$");
 
     public Topic {
-        if (name == null || !LEGAL_NAME.matcher(name).matches() || name.equals(".") || name.equals("..")) {
+        if (!IdChars.matches(name, 1, 249, "._-", false) || name.equals(".") || name.equals("..")) {
             throw new IllegalArgumentException("topic name must be 1..249 chars of [A-Za-z0-9._-] and not '.' or '..', got '"
                     + name + "'");
         }
