@@ -73,7 +73,25 @@ public record PipelineReport(String scenario, Instant at, Map<String, Object> ma
                         + "(goal >= %.2f: %s), %.3f at the peak (%,.0f/s)%n", summary.baselineRecordsPerSecond(), summary.ratio(),
                 RATIO_GOAL, summary.ratioGoalMet() ? "met" : "NOT met", summary.peakRatio(), summary.peakDeliveredPerSecond());
         printHops(out);
+        printPaths(out);
         notes.forEach(n -> out.println("note: " + n));
+    }
+
+    /** Per offered rate, summed over the runs: how many frames the safety net (query API) carried, and why. */
+    private void printPaths(PrintStream out) {
+        out.printf("%ndelivery paths (gateways' counters, summed over runs): live frames, replayed frames (resume, gap fill, "
+                + "recheck), events only a recheck found, gap fills, connections closed by a gateway%n");
+        out.printf("%10s %12s %10s %9s %11s %9s %8s%n", "offered/s", "live", "replayed", "share", "recheck-only", "gap fills",
+                "closes");
+        for (StepMedian m : medians) {
+            List<DeliveryPaths> of = steps.stream().filter(s -> s.offeredRate() == m.offeredRate() && s.paths() != null)
+                    .map(StepResult::paths).toList();
+            DeliveryPaths sum = new DeliveryPaths(of.stream().mapToLong(DeliveryPaths::live).sum(),
+                    of.stream().mapToLong(DeliveryPaths::replayed).sum(), of.stream().mapToLong(DeliveryPaths::recheckFound).sum(),
+                    of.stream().mapToLong(DeliveryPaths::gapFills).sum(), of.stream().mapToLong(DeliveryPaths::closes).sum());
+            out.printf("%,10.0f %,12d %,10d %8.4f%% %,11d %,9d %,8d%n", m.offeredRate(), sum.live(), sum.replayed(),
+                    100 * sum.replayedShare(), sum.recheckFound(), sum.gapFills(), sum.closes());
+        }
     }
 
     /** The latency budget per offered rate: medians over the runs of each hop's mean, p50 and p99. */

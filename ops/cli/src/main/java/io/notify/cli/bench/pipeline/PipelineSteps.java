@@ -97,8 +97,9 @@ final class PipelineSteps {
         PacedIngestLoad.Ran ran = paced(rate, step, "m" + run + "-" + (long) rate);
         awaitDelivered(ran.accepted(), label + ": settling");
         ClientFleet.Delivered d = fleet.delivered();
+        List<PrometheusText> after = gatewayMetrics();
         return StepResult.of(run, rate, ran, d.events(), d.firstMs(), d.lastMs(), d.latencyMs(),
-                HopBudget.between(before, gatewayMetrics()));
+                HopBudget.between(before, after), DeliveryPaths.between(before, after));
     }
 
     /** Every gateway's /metrics now (the hop histograms of the budget). */

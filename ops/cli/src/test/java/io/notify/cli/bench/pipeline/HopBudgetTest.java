@@ -59,4 +59,25 @@ class HopBudgetTest {
             assertTrue(e.getMessage().contains(bad), e.getMessage());
         }
     }
+
+    @Test
+    void deliveryPathsCountWhatTheSafetyNetCarriedBetweenTwoScrapes() {
+        PrometheusText before = new PrometheusText("""
+                notify_gateway_events_delivered_total{class="durable",path="live",} 100.0
+                notify_gateway_events_delivered_total{class="durable",path="replay",} 10.0
+                notify_gateway_recheck_found_total 1.0
+                """);
+        PrometheusText after = new PrometheusText("""
+                notify_gateway_events_delivered_total{class="durable",path="live",} 9100.0
+                notify_gateway_events_delivered_total{class="ephemeral",path="live",} 900.0
+                notify_gateway_events_delivered_total{class="durable",path="replay",} 20.0
+                notify_gateway_recheck_found_total 3.0
+                notify_gateway_gap_fills_total 4.0
+                notify_gateway_closes_total{code="4008",transport="ws",} 1.0
+                """);
+        DeliveryPaths d = DeliveryPaths.between(List.of(before), List.of(after));
+        assertEquals(new DeliveryPaths(9900, 10, 2, 4, 1), d);
+        assertEquals(10 / 9910.0, d.replayedShare(), 1e-12);
+        assertTrue(Double.isNaN(new DeliveryPaths(0, 0, 0, 0, 0).replayedShare()));
+    }
 }

@@ -14,7 +14,7 @@ class PipelineMathTest {
 
     static StepResult step(int run, double rate, long accepted, long delivered, double deliveredPerSecond, double p99) {
         return new StepResult(run, rate, accepted, accepted, 0, delivered, Math.max(0, accepted - delivered),
-                Math.max(0, delivered - accepted), rate, deliveredPerSecond, new LatencySummary(p99 / 2, p99 * 0.9, p99, p99 * 2, delivered), List.of());
+                Math.max(0, delivered - accepted), rate, deliveredPerSecond, new LatencySummary(p99 / 2, p99 * 0.9, p99, p99 * 2, delivered), List.of(), null);
     }
 
     @Test
@@ -86,12 +86,12 @@ class PipelineMathTest {
     @Test
     void stepRatesUseTheLongerOfPacingAndArrivalSpan() {
         PacedIngestLoad.Ran ran = new PacedIngestLoad.Ran(1000, 990, 10, 100, 10.0, 0);
-        StepResult s = StepResult.of(1, 100, ran, 980, 5_000, 25_000, new LatencySummary(1, 2, 3, 4, 980), List.of());
+        StepResult s = StepResult.of(1, 100, ran, 980, 5_000, 25_000, new LatencySummary(1, 2, 3, 4, 980), List.of(), null);
         assertEquals(99, s.acceptedPerSecond(), 1e-9);
         assertEquals(49, s.deliveredPerSecond(), 1e-9, "980 over the 20 s arrival span");
         assertEquals(10, s.lost());
         assertEquals(0, s.extra());
-        StepResult fast = StepResult.of(1, 100, ran, 995, 5_000, 9_000, new LatencySummary(1, 2, 3, 4, 995), List.of());
+        StepResult fast = StepResult.of(1, 100, ran, 995, 5_000, 9_000, new LatencySummary(1, 2, 3, 4, 995), List.of(), null);
         assertEquals(99.5, fast.deliveredPerSecond(), 1e-9, "span shorter than pacing: pacing seconds");
         assertEquals(0, fast.lost());
         assertEquals(5, fast.extra());

@@ -1,0 +1,34 @@
+package io.notify.cli.bench.pipeline;
+
+import io.notify.cli.bench.PrometheusText;
+import java.util.List;
+
+/**
+ * How the events of one step reached the clients, from the gateways' counters between two
+ * scrapes (every gateway summed): frames sent on the live path (node topic) and from the query API
+ * (replay: resume, gap fill, recheck), events only a recheck found, gaps filled, and connections
+ * the gateways closed. The share of replayed frames is how much the safety net carried.
+ */
+record DeliveryPaths(long live, long replayed, long recheckFound, long gapFills, long closes) {
+
+    static DeliveryPaths between(List<PrometheusText> before, List<PrometheusText> after) {
+        return new DeliveryPaths(
+                delta(before, after, "notify_gateway_events_delivered_total", "path", "live"),
+                delta(before, after, "notify_gateway_events_delivered_total", "path", "replay"),
+                delta(before, after, "notify_gateway_recheck_found_total"),
+                delta(before, after, "notify_gateway_gap_fills_total"),
+                delta(before, after, "notify_gateway_closes_total"));
+    }
+
+    private static long delta(List<PrometheusText> before, List<PrometheusText> after, String name, String... labels) {
+        double a = after.stream().mapToDouble(m -> m.sum(name, labels)).sum();
+        double b = before.stream().mapToDouble(m -> m.sum(name, labels)).sum();
+        return Math.round(a - b);
+    }
+
+    /** Replayed ÷ all event frames sent; NaN when none were. */
+    double replayedShare() {
+        long all = live + replayed;
+        return all == 0 ? Double.NaN : replayed / (double) all;
+    }
+}
