@@ -57,7 +57,8 @@ public record GatewayConfig(
         Duration resumeGiveUp,
         ResumeBatching resumeBatching,
         Duration recheckAfter,
-        Duration recheckInterval) {
+        Duration recheckInterval,
+        Duration recheckGrace) {
 
     /**
      * Resume batching (docs/gateway.md, "Resume batching"): concurrent fetches wait at most
@@ -173,7 +174,8 @@ public record GatewayConfig(
                         s.intIn("notify.gateway.resume-batch-in-flight", 4, 1, 64),
                         s.intIn("notify.gateway.resume-queue-max", 20_000, 1, 1_000_000)),
                 s.duration("notify.gateway.recheck-after", Duration.ofSeconds(2), Duration.ZERO, Duration.ofMinutes(10)),
-                s.duration("notify.gateway.recheck-interval", Duration.ofSeconds(30), Duration.ZERO, Duration.ofHours(24)));
+                s.duration("notify.gateway.recheck-interval", Duration.ofSeconds(30), Duration.ZERO, Duration.ofHours(24)),
+                s.duration("notify.gateway.recheck-grace", Duration.ofSeconds(2), Duration.ZERO, Duration.ofMinutes(1)));
     }
 
     private static String topicPrefix(Settings s) {

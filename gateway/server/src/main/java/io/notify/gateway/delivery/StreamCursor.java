@@ -52,6 +52,7 @@ public final class StreamCursor {
     private boolean anchorKnown;
     private Position anchorHead;
     private boolean fromStart;
+    private boolean youngLeft;
 
     /** A cursor that holds live events until {@link #resumeFrom} or {@link #startLive}. */
     public StreamCursor(StreamId stream, int maxPending) {
@@ -147,6 +148,26 @@ public final class StreamCursor {
         }
         Step released = release(acc);
         return new Step(released.send, released.duplicates, released.fetch, released.gap, progress || !released.fetch);
+    }
+
+    /**
+     * A recheck's page: as {@link #applyPage}, except that events sequenced after
+     * {@code notSequencedAfterMs} are left to the live path, which may simply not have brought them
+     * yet (the inbox is readable before the node-topic record is consumed). They are neither sent
+     * nor counted; {@link #youngLeft()} then says a follow-up recheck is due once they are old enough.
+     */
+    public Step applyRecheckPage(List<SequencedEvent> events, boolean more, long notSequencedAfterMs) {
+        int old = 0;
+        while (old < events.size() && events.get(old).sequencedAt() <= notSequencedAfterMs) {
+            old++;
+        }
+        youngLeft = old < events.size();
+        return applyPage(events.subList(0, old), more && !youngLeft);
+    }
+
+    /** Whether the last {@link #applyRecheckPage} left events to the live path. */
+    public boolean youngLeft() {
+        return youngLeft;
     }
 
     private Step anchor(Position head) {

@@ -87,8 +87,20 @@ final class StreamSync {
     }
 
     private void recheck() {
+        if (checkNow()) {
+            scheduleRecheck(ctx.config().recheckInterval());
+        }
+    }
+
+    /** A follow-up recheck (after events were left to the live path); the periodic ones go on as scheduled. */
+    private void scheduleRecheckOnce(java.time.Duration delay) {
+        ctx.timer().schedule(() -> session.runLocked(this::checkNow), Math.max(1, delay.toMillis()), TimeUnit.MILLISECONDS);
+    }
+
+    /** Asks the inbox what follows the position, unless a fetch is outstanding; false once the session ended. */
+    private boolean checkNow() {
         if (!session.isActive()) {
-            return;
+            return false;
         }
         Step step = cursor.recheck();
         if (step.fetch()) {
@@ -96,7 +108,7 @@ final class StreamSync {
             ctx.metrics().recheck();
             apply(step, null, null);
         }
-        scheduleRecheck(ctx.config().recheckInterval());
+        return true;
     }
 
     void offerLive(SequencedEvent event, OutboundFrame encoded) {
@@ -107,9 +119,15 @@ final class StreamSync {
         boolean wasRecheck = rechecking;
         rechecking = false;
         if (result instanceof FetchResult.Page page) {
-            Step step = cursor.applyPage(page.events(), page.more());
+            Step step = wasRecheck
+                    ? cursor.applyRecheckPage(page.events(), page.more(), ctx.clock().millis() - ctx.config().recheckGrace().toMillis())
+                    : cursor.applyPage(page.events(), page.more());
             if (wasRecheck) {
                 ctx.metrics().recheckFound(step.send().size());
+                if (cursor.youngLeft()) {
+                    // Events younger than the grace may still be on the live path: look again once they are not.
+                    scheduleRecheckOnce(ctx.config().recheckGrace());
+                }
             }
             if (step.progress()) {
                 failures = 0;

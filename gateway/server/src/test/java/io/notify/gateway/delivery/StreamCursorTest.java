@@ -216,4 +216,36 @@ class StreamCursorTest {
         fresh.startFresh();
         assertTrue(fresh.recheck().fetch(), "no history yet: ask from the stream's start");
     }
+
+    private static SequencedEvent sequencedAt(long seq, long atMs) {
+        return Events.durableAt(U, E, seq, atMs);
+    }
+
+    @Test
+    void aRecheckLeavesEventsYoungerThanTheGraceToTheLivePath() {
+        StreamCursor c = liveAt(10);
+        assertTrue(c.recheck().fetch());
+        Step page = c.applyRecheckPage(List.of(sequencedAt(11, 1_000), sequencedAt(12, 5_000)), false, 2_000);
+        assertEquals(List.of(11L), seqs(page), "11 is older than the grace: a routing miss, sent now");
+        assertFalse(page.fetch());
+        assertTrue(c.youngLeft(), "12 may still come live: a follow-up recheck is due");
+        assertEquals(List.of(12L), seqs(c.offerLive(ev(12))), "the live copy of 12 is sent, not a duplicate");
+        assertEquals(1, c.offerLive(ev(12)).duplicates(), "a second copy is a duplicate");
+    }
+
+    @Test
+    void aYoungEventThatNeverComesLiveIsFetchedAtTheNextGapOrRecheck() {
+        StreamCursor c = liveAt(10);
+        c.recheck();
+        c.applyRecheckPage(List.of(sequencedAt(11, 5_000)), false, 2_000);
+        assertTrue(c.youngLeft());
+        Step gap = c.offerLive(ev(12));
+        assertTrue(gap.fetch() && gap.gap(), "12 live without 11: the gap is fetched");
+        assertFalse(c.recheck().fetch(), "one fetch at a time");
+        Step filled = c.applyPage(List.of(ev(11), ev(12)), false);
+        assertEquals(List.of(11L, 12L), seqs(filled));
+        c.recheck();
+        c.applyRecheckPage(List.of(), false, 2_000);
+        assertFalse(c.youngLeft(), "an empty page leaves nothing to the live path");
+    }
 }

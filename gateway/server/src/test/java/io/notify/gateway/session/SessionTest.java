@@ -261,11 +261,32 @@ class SessionTest {
         // seq 8 is sequenced after the welcome but routed elsewhere (the router has not seen the registration yet)
         Await.until("the recheck", Duration.ofSeconds(5), () -> source.requests.size() == 1);
         assertEquals(new Position(E, 7), source.requests.get(0).after());
-        source.answers.get(0).complete(new FetchResult.Page(U, Events.range(U, E, 8, 8), false, new Position(E, 8)));
+        long tenSecondsAgo = System.currentTimeMillis() - 10_000; // past the recheck grace: a real miss
+        source.answers.get(0).complete(new FetchResult.Page(U, List.of(Events.durableAt(U, E, 8, tenSecondsAgo)), false,
+                new Position(E, 8)));
         Await.until(() -> "8 after the recheck, got " + seqs(t), Duration.ofSeconds(5), () -> seqs(t).equals(List.of(8L)));
         assertEquals(1.0, metrics.count("notify.gateway.rechecks"));
         assertEquals(1.0, metrics.count("notify.gateway.recheck.found"));
         assertNull(t.closedWith());
+    }
+
+    @Test
+    void aRecheckLeavesAnEventStillOnTheLivePathToItAndLooksAgainAfterTheGrace() {
+        FakeTransport t = new FakeTransport("ws", 100, 1 << 20);
+        Session s = open(t, Map.of("notify.gateway.recheck-after", "50ms", "notify.gateway.recheck-grace", "300ms"),
+                Instant.now().plusSeconds(3600), null, new Position(E, 7));
+        s.text("{\"t\":\"resume\",\"streams\":[]}");
+        Await.until("the recheck", Duration.ofSeconds(5), () -> source.requests.size() == 1);
+        SequencedEvent eight = Events.durableAt(U, E, 8, System.currentTimeMillis()); // just sequenced
+        source.answers.get(0).complete(new FetchResult.Page(U, List.of(eight), false, new Position(E, 8)));
+        assertEquals(List.of(), seqs(t), "8 is younger than the grace: left to the live path");
+        Await.until("the follow-up recheck", Duration.ofSeconds(5), () -> source.requests.size() == 2);
+        assertEquals(new Position(E, 7), source.requests.get(1).after(), "8 never came live: asked again from 7");
+        source.answers.get(1).complete(new FetchResult.Page(U, List.of(eight), false, new Position(E, 8)));
+        Await.until(() -> "8 after the follow-up, got " + seqs(t), Duration.ofSeconds(5), () -> seqs(t).equals(List.of(8L)));
+        assertEquals(1.0, metrics.count("notify.gateway.recheck.found"), "counted once, when it was really missing");
+        live(s, eight);
+        assertEquals(List.of(8L), seqs(t), "a late live copy is a duplicate");
     }
 
     @Test

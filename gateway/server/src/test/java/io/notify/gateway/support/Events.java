@@ -20,6 +20,12 @@ public final class Events {
                 System.currentTimeMillis(), System.currentTimeMillis());
     }
 
+    /** A durable event sequenced (and ingested) at {@code atMs}. */
+    public static SequencedEvent durableAt(StreamId stream, String epoch, long seq, long atMs) {
+        ObjectNode data = JsonNodeFactory.instance.objectNode().put("n", seq);
+        return new SequencedEvent(stream, epoch, seq, "ev-" + seq, "test.event", data, null, "test", atMs, atMs);
+    }
+
     public static SequencedEvent durable(StreamId stream, String epoch, long seq, int dataChars) {
         ObjectNode data = JsonNodeFactory.instance.objectNode().put("n", seq).put("pad", "x".repeat(dataChars));
         return new SequencedEvent(stream, epoch, seq, "ev-" + seq, "test.event", data, null, "test",
