@@ -40,7 +40,7 @@ import org.xnio.Options;
 
 /**
  * One gateway node: wires configuration, auth, admission, sessions, delivery, resume, registry
- * and drain, and owns their lifecycle. {@link #start} follows ARCHITECTURE.md §5: node topic
+ * and drain, and owns their lifecycle. {@link #start} follows docs/gateway.md "Start-up order": node topic
  * created and positioned at its end → registry liveness → listener open → ready.
  * {@link #drain} is the SIGTERM path; {@link #stop} ends everything at once.
  */

@@ -18,7 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Takes a node out of service without a reconnect storm (ARCHITECTURE.md §5): from
+ * Takes a node out of service without a reconnect storm (docs/gateway.md, "Drain (SIGTERM)"): from
  * {@link #drain} on, the node is not ready and refuses handshakes (503); its N connections are
  * closed with 1001 (WebSocket; SSE ends with a {@code retry:} hint), the i-th at
  * {@code window × i / N}, so clients arrive at other nodes at an even rate; connections opened
