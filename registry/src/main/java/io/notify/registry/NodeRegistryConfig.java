@@ -3,7 +3,7 @@ package io.notify.registry;
 import java.time.Duration;
 
 /**
- * Timings and bounds of a {@link NodeRegistry}; {@link #defaults()} are ARCHITECTURE.md §4's.
+ * Timings and bounds of a {@link NodeRegistry}; {@link #defaults()} are the ones docs/gateway.md lists (notify.registry.*).
  *
  * <p>Why these defaults: a lease of 45 s renewed every 15 s survives two missed renewals (a GC
  * pause, a slow Redis) before a live connection disappears from routing; the liveness key lives 10 s

@@ -3,7 +3,7 @@ package io.notify.registry;
 import io.notify.schemas.stream.StreamId;
 
 /**
- * Redis key names of the registry (ARCHITECTURE.md §4). Connection sets are hash-tagged by
+ * Redis key names of the registry (docs/architecture.md, "The registry: one rule, two sides"). Connection sets are hash-tagged by
  * stream ({@code nf:conns:{u:42}}) so Redis Cluster keeps each user's set on one slot; every
  * key may carry a prefix (tests use a unique one, production none).
  */

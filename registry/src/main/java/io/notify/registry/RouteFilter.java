@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The routing rule of ARCHITECTURE.md §4 as a pure function: a member is live when its lease has
+ * The routing rule of docs/architecture.md ("The registry: one rule, two sides") as a pure function: a member is live when its lease has
  * not expired and its node's liveness key exists and names the member's incarnation; everything
  * else is stale. Used by every {@link RouteLookup} so the rule exists once.
  */

@@ -38,7 +38,7 @@ public final class NodeRegistryRegistrar implements Registrar {
         this.startTimeout = startTimeout;
     }
 
-    /** A registrar with a fresh incarnation and the registry's default timings (ARCHITECTURE.md §4). */
+    /** A registrar with a fresh incarnation and the registry's default timings (docs/architecture.md, "The registry: one rule, two sides"). */
     public static NodeRegistryRegistrar create(String nodeId, String redisUri, String keyPrefix, MeterRegistry meters) {
         return create(nodeId, redisUri, keyPrefix, NodeRegistryConfig.defaults(), meters);
     }

@@ -4,7 +4,7 @@ import io.notify.schemas.stream.StreamId;
 import java.util.concurrent.CompletionStage;
 
 /**
- * The gateway's view of the connection registry (ARCHITECTURE.md §4): this node's connections,
+ * The gateway's view of the connection registry (docs/architecture.md, "The registry: one rule, two sides"): this node's connections,
  * registered so the router sends their streams' events to this node's topic. Leases, their
  * renewal, the node's liveness key and re-registration after a Redis outage belong to the
  * implementation; the gateway only says which connections exist.
