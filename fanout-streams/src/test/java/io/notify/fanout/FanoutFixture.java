@@ -1,5 +1,7 @@
 package io.notify.fanout;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.notify.common.config.Settings;
 import io.notify.fanout.inbox.InboxKey;
 import io.notify.fanout.inbox.InboxStores;
@@ -74,6 +76,12 @@ final class FanoutFixture implements AutoCloseable {
         }
         return "{" + (id == null ? "" : "\"id\":\"" + id + "\",") + "\"type\":\"order.shipped\",\"to\":{\"users\":["
                 + to + "]},\"class\":\"" + eventClass + "\",\"data\":{\"n\":1}}";
+    }
+
+    /** The same epoch and inbox range ({@code ageCheckAt} is a cache of the age bound, not compared). */
+    static void assertSameRange(StreamHead expected, StreamHead actual) {
+        assertTrue(actual != null && expected.epoch().equals(actual.epoch()) && expected.firstSeq() == actual.firstSeq()
+                && expected.lastSeq() == actual.lastSeq(), "expected " + expected + ", got " + actual);
     }
 
     static String durable(String id, String... users) {

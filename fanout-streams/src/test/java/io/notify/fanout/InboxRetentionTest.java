@@ -104,7 +104,7 @@ class InboxRetentionTest {
     }
 
     private static void assertRange(StreamHead expected, StreamHead actual) {
-        assertTrue(expected.sameRange(actual), "expected " + expected + ", got " + actual);
+        FanoutFixture.assertSameRange(expected, actual);
     }
 
     @Test

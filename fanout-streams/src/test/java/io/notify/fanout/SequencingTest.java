@@ -58,7 +58,7 @@ class SequencingTest {
         }
 
         String epoch = log.get(0).value.epoch();
-        assertTrue(new StreamHead(epoch, 1, 1000).sameRange(f.heads().get(U42)), "head " + f.heads().get(U42));
+        FanoutFixture.assertSameRange(new StreamHead(epoch, 1, 1000), f.heads().get(U42));
         assertEquals(log.get(999).value, f.inbox().get(new InboxKey(U42, 1000)));
         assertEquals(log.get(0).value, f.inbox().get(new InboxKey(U42, 1)));
         assertEquals(1000.0, f.metrics.count("notify.fanout.sequenced"));

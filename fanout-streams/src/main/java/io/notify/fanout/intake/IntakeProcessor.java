@@ -13,6 +13,7 @@ import io.notify.schemas.topic.DlqHeaders;
 import io.notify.schemas.trace.HopTrace;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
@@ -34,6 +35,7 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  */
 public final class IntakeProcessor implements Processor<byte[], byte[], String, Intake> {
 
+    private static final byte[] VALIDATED = EventValidator.VALIDATED_VALUE.getBytes(StandardCharsets.UTF_8);
     private final EventValidator validator = EventValidator.v1();
     private final Clock clock;
     private final FanoutMetrics metrics;
@@ -67,7 +69,7 @@ public final class IntakeProcessor implements Processor<byte[], byte[], String, 
 
     private static boolean validatedAtEdge(Headers headers) {
         Header h = headers.lastHeader(EventValidator.VALIDATED_HEADER);
-        return h != null && h.value() != null && EventValidator.VALIDATED_VALUE.equals(new String(h.value(), StandardCharsets.UTF_8));
+        return h != null && Arrays.equals(h.value(), VALIDATED);
     }
 
     private EventEnvelope parse(byte[] key, byte[] value, boolean validated) {

@@ -58,11 +58,6 @@ public record StreamHead(String epoch, long firstSeq, long lastSeq, long ageChec
         return new StreamHead(epoch, firstSeq, lastSeq, at);
     }
 
-    /** The same position and inbox range (ignores {@code ageCheckAt}, which is a cache). */
-    public boolean sameRange(StreamHead other) {
-        return other != null && epoch.equals(other.epoch) && firstSeq == other.firstSeq && lastSeq == other.lastSeq;
-    }
-
     /** Position of the newest event. */
     @JsonIgnore
     public Position position() {

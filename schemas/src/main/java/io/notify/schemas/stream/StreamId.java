@@ -28,7 +28,7 @@ public record StreamId(String value) implements Comparable<StreamId> {
         if (value == null) {
             throw new IllegalArgumentException("stream is required");
         }
-        if (!value.startsWith(USER_PREFIX) || !IdChars.matchesFrom(value, USER_PREFIX.length(), 1, 128, Recipients.USER_ID_EXTRA)) {
+        if (!value.startsWith(USER_PREFIX) || !IdChars.matchesFrom(value, USER_PREFIX.length(), 1, 128, Recipients.USER_ID_EXTRA, false)) {
             if (value.startsWith(ROOM_PREFIX)) {
                 throw new IllegalArgumentException("stream '" + Texts.clip(value)
                         + "': room streams (r:<room>) are reserved and not supported in v1");

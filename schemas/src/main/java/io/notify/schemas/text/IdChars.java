@@ -18,25 +18,25 @@ public final class IdChars {
      * {@code extra}; {@code firstAlnum} also requires the first to be a letter or digit.
      */
     public static boolean matches(String s, int min, int max, String extra, boolean firstAlnum) {
-        if (s == null) {
+        return matchesFrom(s, 0, min, max, extra, firstAlnum);
+    }
+
+    /** {@link #matches} on the part of {@code s} from index {@code from} on (no copy). */
+    public static boolean matchesFrom(String s, int from, int min, int max, String extra, boolean firstAlnum) {
+        if (s == null || s.length() < from) {
             return false;
         }
-        int n = s.length();
+        int n = s.length() - from;
         if (n < min || n > max) {
             return false;
         }
         for (int i = 0; i < n; i++) {
-            char c = s.charAt(i);
+            char c = s.charAt(from + i);
             boolean alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
             if (!alnum && (i == 0 && firstAlnum || extra.indexOf(c) < 0)) {
                 return false;
             }
         }
         return true;
-    }
-
-    /** {@link #matches(String, int, int, String, boolean)} from index {@code from} of {@code s}. */
-    public static boolean matchesFrom(String s, int from, int min, int max, String extra) {
-        return s != null && s.length() >= from && matches(s.substring(from), min, max, extra, false);
     }
 }

@@ -52,7 +52,7 @@ public final class StreamCursor {
     private boolean anchorKnown;
     private Position anchorHead;
     private boolean fromStart;
-    private boolean youngLeft;
+    private Position leftToLive; // the newest event the last recheck left to the live path; null: none
 
     /** A cursor that holds live events until {@link #resumeFrom} or {@link #startLive}. */
     public StreamCursor(StreamId stream, int maxPending) {
@@ -154,20 +154,27 @@ public final class StreamCursor {
      * A recheck's page: as {@link #applyPage}, except that events sequenced after
      * {@code notSequencedAfterMs} are left to the live path, which may simply not have brought them
      * yet (the inbox is readable before the node-topic record is consumed). They are neither sent
-     * nor counted; {@link #youngLeft()} then says a follow-up recheck is due once they are old enough.
+     * nor counted; {@link #youngLeft()} then says a follow-up recheck is due once they are old enough,
+     * and {@link #awaitingLive()} whether it is still needed then.
      */
     public Step applyRecheckPage(List<SequencedEvent> events, boolean more, long notSequencedAfterMs) {
         int old = 0;
         while (old < events.size() && events.get(old).sequencedAt() <= notSequencedAfterMs) {
             old++;
         }
-        youngLeft = old < events.size();
-        return applyPage(events.subList(0, old), more && !youngLeft);
+        leftToLive = old < events.size() ? events.get(events.size() - 1).position() : null;
+        return applyPage(events.subList(0, old), more && leftToLive == null);
     }
 
     /** Whether the last {@link #applyRecheckPage} left events to the live path. */
     public boolean youngLeft() {
-        return youngLeft;
+        return leftToLive != null;
+    }
+
+    /** Whether events the last recheck left to the live path have still not all been sent. */
+    public boolean awaitingLive() {
+        return leftToLive != null && (position == null || !position.epoch().equals(leftToLive.epoch())
+                || position.seq() < leftToLive.seq());
     }
 
     private Step anchor(Position head) {

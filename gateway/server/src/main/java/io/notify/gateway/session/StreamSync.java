@@ -92,9 +92,16 @@ final class StreamSync {
         }
     }
 
-    /** A follow-up recheck (after events were left to the live path); the periodic ones go on as scheduled. */
+    /**
+     * A follow-up recheck after events were left to the live path, made only if they have not all
+     * come live by then (so a busy stream is not rechecked every grace); the periodic ones go on.
+     */
     private void scheduleRecheckOnce(java.time.Duration delay) {
-        ctx.timer().schedule(() -> session.runLocked(this::checkNow), Math.max(1, delay.toMillis()), TimeUnit.MILLISECONDS);
+        ctx.timer().schedule(() -> session.runLocked(() -> {
+            if (cursor.awaitingLive()) {
+                checkNow();
+            }
+        }), Math.max(1, delay.toMillis()), TimeUnit.MILLISECONDS);
     }
 
     /** Asks the inbox what follows the position, unless a fetch is outstanding; false once the session ended. */

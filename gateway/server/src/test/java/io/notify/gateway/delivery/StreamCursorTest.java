@@ -229,7 +229,9 @@ class StreamCursorTest {
         assertEquals(List.of(11L), seqs(page), "11 is older than the grace: a routing miss, sent now");
         assertFalse(page.fetch());
         assertTrue(c.youngLeft(), "12 may still come live: a follow-up recheck is due");
+        assertTrue(c.awaitingLive());
         assertEquals(List.of(12L), seqs(c.offerLive(ev(12))), "the live copy of 12 is sent, not a duplicate");
+        assertFalse(c.awaitingLive(), "12 came live: the follow-up recheck is not needed");
         assertEquals(1, c.offerLive(ev(12)).duplicates(), "a second copy is a duplicate");
     }
 

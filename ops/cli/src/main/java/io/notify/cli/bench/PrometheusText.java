@@ -3,9 +3,7 @@ package io.notify.cli.bench;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.NavigableMap;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.function.BiConsumer;
 
 /**
@@ -36,17 +34,6 @@ public record PrometheusText(String text) {
             if (le != null) {
                 double bound = le.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(le);
                 out.merge(bound, value, Double::sum);
-            }
-        });
-        return out;
-    }
-
-    /** Every value of the label {@code key} that a sample of {@code name} carries. */
-    public Set<String> labelValues(String name, String key) {
-        Set<String> out = new TreeSet<>();
-        each(name, new String[0], (found, value) -> {
-            if (found.containsKey(key)) {
-                out.add(found.get(key));
             }
         });
         return out;
