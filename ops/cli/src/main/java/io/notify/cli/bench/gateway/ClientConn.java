@@ -44,6 +44,8 @@ final class ClientConn {
     long doneNanos;
     boolean welcomed;
     long welcomeNanos;
+    /** Reconnects in a row that failed while the agent holds its clients connected (reset on welcome). */
+    int holdRetries;
 
     ClientConn(int index, String user, InetAddress source, String token, ResumeTally tally) {
         this.index = index;

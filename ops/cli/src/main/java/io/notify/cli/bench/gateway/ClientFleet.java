@@ -18,8 +18,12 @@ import org.HdrHistogram.Histogram;
  */
 public final class ClientFleet implements AutoCloseable {
 
-    /** Events received by all clients since the last {@link #reset}, first/last arrival, end-to-end latency. */
-    public record Delivered(long events, long firstMs, long lastMs, LatencySummary latencyMs) {
+    /**
+     * Events received by all clients since the last {@link #reset} (or {@link #track}), first/last
+     * arrival, end-to-end latency, connections a gateway ended meanwhile and how many of those the
+     * agents reconnected.
+     */
+    public record Delivered(long events, long firstMs, long lastMs, LatencySummary latencyMs, long closed, long reconnects) {
     }
 
     private final List<AgentProcess> agents = new ArrayList<>();
@@ -124,11 +128,40 @@ public final class ClientFleet implements AutoCloseable {
 
     /** Zeroes every agent's counts and latency histogram. */
     public void reset() throws IOException, InterruptedException {
+        broadcast("reset", "reset");
+    }
+
+    /**
+     * Zeroes every agent's counts, then counts only the first delivery to the app of each event of
+     * {@code run} (numbered by the generator, event n to user {@code n % users}), by id.
+     */
+    public void track(String run, int users) throws IOException, InterruptedException {
+        broadcast("track " + run + " " + users, "tracking");
+    }
+
+    /** Whether the agents reconnect (with position and backoff, as the SDK does) clients that a gateway closes outside a phase. */
+    public void hold(boolean on) throws IOException, InterruptedException {
+        broadcast("hold " + (on ? "on" : "off"), "hold");
+    }
+
+    /** The tracked run's by-id check, over all clients, against the generator's accepted numbers ({@code BitSet} file). */
+    public IdCheck checkIds(Path acceptedFile) throws IOException, InterruptedException {
         for (AgentProcess a : agents) {
-            a.send("reset");
+            a.send("check-ids " + acceptedFile);
+        }
+        IdCheck sum = IdCheck.NONE;
+        for (AgentProcess a : agents) {
+            sum = sum.plus(a.awaitJson("checked", IdCheck.class, Duration.ofSeconds(30)));
+        }
+        return sum;
+    }
+
+    private void broadcast(String command, String reply) throws IOException, InterruptedException {
+        for (AgentProcess a : agents) {
+            a.send(command);
         }
         for (AgentProcess a : agents) {
-            a.await("reset", Duration.ofSeconds(30));
+            a.await(reply, Duration.ofSeconds(30));
         }
     }
 
@@ -139,12 +172,16 @@ public final class ClientFleet implements AutoCloseable {
             a.send("histogram");
         }
         long events = 0;
+        long closed = 0;
+        long reconnects = 0;
         long first = Long.MAX_VALUE;
         long last = 0;
         Histogram merged = LatencySummary.newHistogram();
         for (AgentProcess a : agents) {
             LoadAgent.Counts c = a.awaitJson("counts", LoadAgent.Counts.class, Duration.ofSeconds(30));
             events += c.events();
+            closed += c.droppedOutsidePhases();
+            reconnects += c.reconnects();
             if (c.firstMs() > 0) {
                 first = Math.min(first, c.firstMs());
             }
@@ -155,7 +192,7 @@ public final class ClientFleet implements AutoCloseable {
                 throw new IOException("load agent " + a.pid() + " sent a bad histogram", e);
             }
         }
-        return new Delivered(events, first == Long.MAX_VALUE ? 0 : first, last, LatencySummary.of(merged));
+        return new Delivered(events, first == Long.MAX_VALUE ? 0 : first, last, LatencySummary.of(merged), closed, reconnects);
     }
 
     @Override

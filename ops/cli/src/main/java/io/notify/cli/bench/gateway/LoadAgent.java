@@ -10,9 +10,11 @@ import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -29,6 +31,12 @@ import org.HdrHistogram.Histogram;
  *   counts                                               events received → "counts {Counts}"
  *   verify &lt;published&gt; &lt;modulus&gt;                         per-client check of a delivery → "verified {Verified}"
  *   reset                                                zero the event counts and latency histogram → "reset"
+ *   track &lt;run&gt; &lt;users&gt;                                  reset, then count only the first delivery of each
+ *                                                        event of that run, by id → "tracking"
+ *   check-ids &lt;acceptedFile&gt;                             the tracked run's by-id check ({@link IdCheck}) against
+ *                                                        the generator's accepted numbers (a BitSet) → "checked {IdCheck}"
+ *   hold on|off                                          reconnect, with its position and the SDK's backoff, any
+ *                                                        client a gateway closes outside a phase → "hold"
  *   histogram                                            the latency histogram (µs), compressed, base64 → "histogram &lt;b64&gt;"
  *   exit
  * </pre>
@@ -39,8 +47,14 @@ import org.HdrHistogram.Histogram;
  */
 public final class LoadAgent implements NioDriver.Listener {
 
-    /** Durable and ephemeral events received, first/last arrival (epoch ms) and data.sentAtMs → arrival latency. */
-    record Counts(long events, long firstMs, long lastMs, LatencySummary latencyMs, long droppedOutsidePhases) {
+    /**
+     * Durable and ephemeral events received (frames an SDK drops as already processed, and, when a
+     * run is tracked, repeats of an id and events of other runs, are left out), first/last arrival
+     * (epoch ms) and data.sentAtMs → arrival latency; connections ended outside a phase, how many of
+     * them were reconnected (hold mode), and duplicate frames dropped by position.
+     */
+    record Counts(long events, long firstMs, long lastMs, LatencySummary latencyMs, long droppedOutsidePhases,
+                  long reconnects, long positionDrops) {
     }
 
     /** Per-client check of a delivery run: event n went to client n % modulus. */
@@ -59,6 +73,10 @@ public final class LoadAgent implements NioDriver.Listener {
     private long firstEventMs;
     private long lastEventMs;
     private long droppedOutsidePhase;
+    private final IdLedger ledger = new IdLedger();
+    private boolean hold;
+    private long reconnects;
+    private long positionDrops;
 
     private LoadAgent(List<ClientConn> clients, InetSocketAddress target, boolean sse, Duration lifetime) throws IOException {
         this.clients = clients;
@@ -168,14 +186,28 @@ public final class LoadAgent implements NioDriver.Listener {
                 emit("closed " + n);
             }
             case "counts" -> emitJson("counts", new Counts(events, firstEventMs, lastEventMs,
-                    LatencySummary.of(latencyMicros), droppedOutsidePhase));
+                    LatencySummary.of(latencyMicros), droppedOutsidePhase, reconnects, positionDrops));
             case "verify" -> emitJson("verified", verify(Long.parseLong(a[1]), Integer.parseInt(a[2])));
             case "reset" -> {
-                events = 0;
-                firstEventMs = 0;
-                lastEventMs = 0;
-                latencyMicros.reset();
+                resetCounts();
                 emit("reset");
+            }
+            case "track" -> {
+                resetCounts();
+                ledger.track(a[1], Integer.parseInt(a[2]));
+                emit("tracking");
+            }
+            case "check-ids" -> {
+                try {
+                    BitSet accepted = BitSet.valueOf(Files.readAllBytes(Path.of(a[1])));
+                    emitJson("checked", ledger.check(accepted, clients.get(0).index, clients.size()));
+                } catch (IOException e) {
+                    emit("error cannot read accepted ids " + a[1] + ": " + e);
+                }
+            }
+            case "hold" -> {
+                hold = a[1].equals("on");
+                emit("hold");
             }
             case "histogram" -> emit("histogram " + AgentHistograms.encode(latencyMicros));
             case "exit" -> {
@@ -184,6 +216,16 @@ public final class LoadAgent implements NioDriver.Listener {
             default -> emit("error unknown command: " + line);
         }
         return true;
+    }
+
+    private void resetCounts() {
+        events = 0;
+        firstEventMs = 0;
+        lastEventMs = 0;
+        reconnects = 0;
+        positionDrops = 0;
+        droppedOutsidePhase = 0;
+        latencyMicros.reset();
     }
 
     private Verified verify(long published, int modulus) {
@@ -229,6 +271,7 @@ public final class LoadAgent implements NioDriver.Listener {
 
     @Override
     public void established(ClientConn c, long nowNanos) {
+        c.holdRetries = 0;
         if (phase != null && phase.kind.equals(AgentPhase.OPEN) && c.phaseId == phase.id && !c.done) {
             phase.markDone(c, nowNanos);
         }
@@ -236,16 +279,17 @@ public final class LoadAgent implements NioDriver.Listener {
 
     @Override
     public void event(ClientConn c, EventFrame e, long nowNanos) {
-        long nowMs = System.currentTimeMillis();
-        events++;
-        firstEventMs = firstEventMs == 0 ? nowMs : firstEventMs;
-        lastEventMs = nowMs;
-        long sentAtMs = e.data().path("sentAtMs").asLong(0);
-        if (sentAtMs > 0) {
-            latencyMicros.recordValue(Math.max(1, Math.min(60_000_000L, (nowMs - sentAtMs) * 1000)));
-        }
-        if (e.seq() != null) {
-            c.tally.onEvent(e.epoch(), e.seq());
+        if (e.seq() != null && !c.tally.onEvent(e.epoch(), e.seq())) {
+            positionDrops++; // already processed: an SDK drops it before the app
+        } else if (!ledger.tracking() || ledger.record(c.index, e.data().path("run").asText(""), e.data().path("n").asLong(-1))) {
+            long nowMs = System.currentTimeMillis();
+            events++;
+            firstEventMs = firstEventMs == 0 ? nowMs : firstEventMs;
+            lastEventMs = nowMs;
+            long sentAtMs = e.data().path("sentAtMs").asLong(0);
+            if (sentAtMs > 0) {
+                latencyMicros.recordValue(Math.max(1, Math.min(60_000_000L, (nowMs - sentAtMs) * 1000)));
+            }
         }
         if (phase != null && phase.kind.equals(AgentPhase.STORM) && !c.done && c.tally.complete()) {
             phase.markDone(c, nowNanos);
@@ -266,6 +310,11 @@ public final class LoadAgent implements NioDriver.Listener {
                 p.failed("after goal: " + reason, status);
             } else {
                 droppedOutsidePhase++;
+            }
+            if (hold) {
+                reconnects++; // as the SDK does: back off, reconnect, resume from the position
+                driver.schedule(c, System.nanoTime()
+                        + Backoff.retryDelayMs(++c.holdRetries, retryAfterSeconds, random.nextDouble()) * 1_000_000L);
             }
             return;
         }

@@ -38,8 +38,11 @@ final class ResumeTally {
         resets = 0;
     }
 
-    /** One durable event as received. */
-    void onEvent(String eventEpoch, long seq) {
+    /**
+     * One durable event as received; false when the client already processed its seq (a duplicate
+     * frame, which an SDK drops before the app sees it, docs/protocol.md §3.2).
+     */
+    boolean onEvent(String eventEpoch, long seq) {
         if (epoch == null) {
             epoch = eventEpoch; // a client with no position takes the first event it sees as its start
             position = seq - 1;
@@ -47,11 +50,11 @@ final class ResumeTally {
         }
         if (!epoch.equals(eventEpoch)) {
             otherEpoch++;
-            return;
+            return true;
         }
         if (seq <= position) {
             duplicates++;
-            return;
+            return false;
         }
         if (seq > position + 1) {
             outOfOrder++;
@@ -63,6 +66,7 @@ final class ResumeTally {
             inOrder++;
         }
         position = seq;
+        return true;
     }
 
     void onReset() {

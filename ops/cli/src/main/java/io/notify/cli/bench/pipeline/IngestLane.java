@@ -1,5 +1,7 @@
 package io.notify.cli.bench.pipeline;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.notify.schemas.NotifyJson;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -8,24 +10,23 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.BitSet;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * One HTTP lane of {@link PacedIngestLoad}: a keep-alive socket from a fixed source address that
  * posts the next waiting NDJSON batch and reads the answer: 202 accepts the whole batch, 207 the
- * {@code accepted} count of its body, anything else (or an I/O error) fails the batch.
+ * results whose status is 202 (by index), anything else (or an I/O error) fails the batch. The
+ * numbers of the accepted events are set in the batch's run's {@code accepted} set.
  */
 final class IngestLane implements Runnable {
 
-    /** An NDJSON body and its event count. */
-    record Batch(byte[] body, int events) {
+    /** An NDJSON body, its event count, the number of its first event, and its run's set of accepted numbers. */
+    record Batch(byte[] body, int events, long first, BitSet accepted) {
     }
 
-    private static final Pattern ACCEPTED = Pattern.compile("\"accepted\"\\s*:\\s*(\\d+)");
     private final InetSocketAddress server;
     private final InetAddress source;
     private final String apiKey;
@@ -61,20 +62,25 @@ final class IngestLane implements Runnable {
             if (b == null) {
                 continue;
             }
-            long ok = 0;
+            BitSet ok = new BitSet();
             try {
                 ok = post(b);
             } catch (IOException | RuntimeException e) {
                 close();
             }
-            accepted.addAndGet(ok);
-            failed.addAndGet(b.events() - ok);
+            synchronized (b.accepted()) {
+                for (int i = ok.nextSetBit(0); i >= 0; i = ok.nextSetBit(i + 1)) {
+                    b.accepted().set((int) (b.first() + i));
+                }
+            }
+            accepted.addAndGet(ok.cardinality());
+            failed.addAndGet(b.events() - ok.cardinality());
             requests.incrementAndGet();
             answered.addAndGet(b.events());
         }
     }
 
-    private long post(Batch b) throws IOException {
+    private BitSet post(Batch b) throws IOException {
         if (socket == null) {
             socket = new Socket();
             socket.setTcpNoDelay(true);
@@ -92,17 +98,22 @@ final class IngestLane implements Runnable {
         return acceptedOf(readResponse(in), b.events());
     }
 
-    /** Events accepted by one answer ("status body"). */
-    static long acceptedOf(String response, int events) {
-        int status = Integer.parseInt(response.substring(0, response.indexOf(' ')));
+    /** The indexes (0 .. events-1) of the events one answer ("status body") accepted: all on 202, each 202 result on 207. */
+    static BitSet acceptedOf(String response, int events) throws IOException {
+        int space = response.indexOf(' ');
+        int status = Integer.parseInt(response.substring(0, space));
+        BitSet ok = new BitSet(events);
         if (status == 202) {
-            return events;
+            ok.set(0, events);
+        } else if (status == 207) {
+            for (JsonNode r : NotifyJson.mapper().readTree(response.substring(space + 1)).path("results")) {
+                int index = r.path("index").asInt(-1);
+                if (r.path("status").asInt() == 202 && index >= 0 && index < events) {
+                    ok.set(index);
+                }
+            }
         }
-        if (status == 207) {
-            Matcher m = ACCEPTED.matcher(response);
-            return m.find() ? Math.min(events, Long.parseLong(m.group(1))) : 0;
-        }
-        return 0;
+        return ok;
     }
 
     /** Reads one response (status line, headers, Content-Length body): "status body". */

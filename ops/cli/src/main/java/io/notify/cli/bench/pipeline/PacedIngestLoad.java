@@ -8,7 +8,10 @@ import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -22,18 +25,24 @@ import java.util.concurrent.atomic.AtomicLong;
  * addressed to user {@code n % users} with {@code data.sentAtMs} = the batch's forming time; HTTP
  * lanes (keep-alive sockets, each bound to one of several 127.0.0.x source addresses) post them.
  * A batch waiting for a free lane still counts its wait in the latency (no coordinated omission).
+ * Event n of a run carries {@code data.run} = the run's tag and {@code data.n} = n; the numbers of
+ * the accepted ones are written, as a {@link BitSet}, to {@code workDir/accepted-<tag>.bits}.
  * <pre>
  *   run &lt;rate/s&gt; &lt;durationMs&gt; &lt;runTag&gt;   → "ran {Ran}" once every batch is answered (bounded)
  *   exit
  * </pre>
  * Prints "ready" and "progress &lt;accepted&gt;" every second; exits at end of stdin or after its lifetime.
  *
- * <p>Arguments: host port apiKey sourceAddresses(comma) lanes users lifetimeSeconds
+ * <p>Arguments: host port apiKey sourceAddresses(comma) lanes users lifetimeSeconds workDir
  */
 public final class PacedIngestLoad {
 
-    /** One paced run: events offered (formed into batches), accepted with 202, failed; seconds of pacing. */
-    public record Ran(long offered, long accepted, long failed, long requests, double seconds, long queuedAtEnd) {
+    /**
+     * One paced run: events offered (formed into batches), accepted with 202, failed; seconds of
+     * pacing; the file holding the accepted events' numbers.
+     */
+    public record Ran(long offered, long accepted, long failed, long requests, double seconds, long queuedAtEnd,
+                      String acceptedIds) {
     }
 
     static final int TICK_MS = 5;
@@ -45,9 +54,11 @@ public final class PacedIngestLoad {
     private final AtomicLong answered = new AtomicLong();
     private final AtomicLong requests = new AtomicLong();
     private final int users;
+    private final Path workDir;
 
-    private PacedIngestLoad(int users) {
+    private PacedIngestLoad(int users, Path workDir) {
         this.users = users;
+        this.workDir = workDir;
     }
 
     public static void main(String[] args) throws Exception {
@@ -55,7 +66,7 @@ public final class PacedIngestLoad {
         String apiKey = args[2];
         String[] sources = args[3].split(",");
         int lanes = Integer.parseInt(args[4]);
-        PacedIngestLoad load = new PacedIngestLoad(Integer.parseInt(args[5]));
+        PacedIngestLoad load = new PacedIngestLoad(Integer.parseInt(args[5]), Path.of(args[7]));
         long endNanos = System.nanoTime() + TimeUnit.SECONDS.toNanos(Long.parseLong(args[6]));
         for (int i = 0; i < lanes; i++) {
             IngestLane lane = new IngestLane(server, InetAddress.getByName(sources[i % sources.length]), apiKey, load.queue,
@@ -105,7 +116,8 @@ public final class PacedIngestLoad {
         System.exit(0);
     }
 
-    private Ran run(double rate, long durationMs, String tag) throws InterruptedException {
+    private Ran run(double rate, long durationMs, String tag) throws InterruptedException, IOException {
+        BitSet acceptedIds = new BitSet();
         long a0 = accepted.get();
         long f0 = failed.get();
         long r0 = requests.get();
@@ -125,7 +137,8 @@ public final class PacedIngestLoad {
                             .append(ClientFleet.user((int) (n % users))).append("\"]},\"class\":\"durable\",\"data\":{\"run\":\"")
                             .append(tag).append("\",\"n\":").append(n).append(",\"sentAtMs\":").append(sentAtMs).append("}}\n");
                 }
-                if (!queue.offer(new IngestLane.Batch(body.toString().getBytes(StandardCharsets.US_ASCII), size))) {
+                if (!queue.offer(new IngestLane.Batch(body.toString().getBytes(StandardCharsets.US_ASCII), size, n - size,
+                        acceptedIds))) {
                     failed.addAndGet(size); // every lane stuck and 10,000 batches waiting: shed, counted as failed
                     answered.addAndGet(size);
                 }
@@ -137,7 +150,11 @@ public final class PacedIngestLoad {
         while (answered.get() - answered0 < n && System.nanoTime() - drainEnd < 0) {
             TimeUnit.MILLISECONDS.sleep(10); // poll interval of a bounded wait for the last answers
         }
-        return new Ran(n, accepted.get() - a0, failed.get() - f0, requests.get() - r0, seconds, queue.size());
+        Path ids = workDir.resolve("accepted-" + tag + ".bits");
+        synchronized (acceptedIds) {
+            Files.write(ids, acceptedIds.toByteArray());
+        }
+        return new Ran(n, accepted.get() - a0, failed.get() - f0, requests.get() - r0, seconds, queue.size(), ids.toString());
     }
 
     static void emit(String line) {

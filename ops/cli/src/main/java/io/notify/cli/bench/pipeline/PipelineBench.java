@@ -155,8 +155,8 @@ public final class PipelineBench implements Callable<Integer> {
                 try (ClientFleet fleet = ClientFleet.start(ports, work, users, fleetOptions, lifetime, "256m");
                      ChildAgent load = startLoad(stack, work, lifetime)) {
                     bar.set(Double.NaN, String.format("connecting %,d clients over %d gateways", users, gateways));
-                    PipelineSteps steps = new PipelineSteps(fleet, load, stack.gateways(), bar, warm, step, settleBound);
-                    long reconnects = steps.connect(users, Math.max(200, users / 10.0), RESUME_TIMEOUT, 5);
+                    PipelineSteps steps = new PipelineSteps(fleet, users, load, stack.gateways(), bar, warm, step, settleBound);
+                    long reconnects = steps.connect(Math.max(200, users / 10.0), RESUME_TIMEOUT, 5);
                     bar.println(String.format("bench pipeline: %,d clients connected (%d agent JVMs), sources %s",
                             users, fleet.agents(), ClientFleet.sourceAddresses(fleetOptions)));
                     if (reconnects > 0) {
@@ -178,14 +178,16 @@ public final class PipelineBench implements Callable<Integer> {
                                     1.0 / totalSteps);
                             results.add(s);
                             bar.println(String.format("  run %d, %,.0f/s: accepted %,.0f/s, delivered %,.0f/s, p50 %.1f p99 %.1f "
-                                            + "max %.1f ms, failed %d, lost %d", r, s.offeredRate(), s.acceptedPerSecond(),
-                                    s.deliveredPerSecond(), s.latencyMs().p50(), s.latencyMs().p99(), s.latencyMs().max(),
-                                    s.failed(), s.lost()));
+                                            + "max %.1f ms, failed %d, lost %d, duplicates %d, reconnected %d%s", r, s.offeredRate(),
+                                    s.acceptedPerSecond(), s.deliveredPerSecond(), s.latencyMs().p50(), s.latencyMs().p99(),
+                                    s.latencyMs().max(), s.failed(), s.lost(), s.duplicates(), s.reconnects(),
+                                    s.lostSamples().isEmpty() ? "" : "; lost event numbers (data.n, user n % "
+                                            + users + "): " + s.lostSamples()));
                         }
                     }
                 }
-                notes.add("sustained = delivered >= " + PipelineMath.SUSTAINED_FRACTION + " x offered, no failed or lost event, p99 <= "
-                        + p99Bound + "; latency clock: one machine, System.currentTimeMillis at the generator and the clients");
+                notes.add("sustained = delivered >= " + PipelineMath.SUSTAINED_FRACTION + " x offered, no failed, lost or duplicated "
+                        + "event (checked by id and recipient), p99 <= " + p99Bound + "; latency clock: one machine, System.currentTimeMillis at the generator and the clients");
                 report = PipelineReport.of(Instant.now(), ResultFiles.machine(), settings(sweep), baseline, sweep, results,
                         p99BoundMs, notes);
             }
@@ -204,7 +206,8 @@ public final class PipelineBench implements Callable<Integer> {
         ChildAgent load = ChildAgent.start(PacedIngestLoad.class.getName(), List.of("-Xmx256m", "-XX:+UseParallelGC"),
                 List.of("127.0.0.1", Integer.toString(ingest.port()), DevKeys.PRODUCER_KEY,
                         String.join(",", PacedIngestLoad.sources(Math.min(lanes, 4))), Integer.toString(lanes),
-                        Integer.toString(users), Long.toString(lifetime.toSeconds())), work.resolve("ingest-load.log"));
+                        Integer.toString(users), Long.toString(lifetime.toSeconds()), work.toString()),
+                work.resolve("ingest-load.log"));
         try {
             load.await("ready", Duration.ofSeconds(60));
             return load;

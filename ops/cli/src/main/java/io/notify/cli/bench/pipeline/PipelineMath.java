@@ -53,10 +53,13 @@ final class PipelineMath {
             long failed = at.stream().mapToLong(StepResult::failed).sum();
             long lost = at.stream().mapToLong(StepResult::lost).sum();
             long extra = at.stream().mapToLong(StepResult::extra).sum();
-            boolean keepsUp = delivered >= SUSTAINED_FRACTION * rate && failed == 0 && lost == 0;
+            long duplicates = at.stream().mapToLong(StepResult::duplicates).sum();
+            boolean keepsUp = delivered >= SUSTAINED_FRACTION * rate && failed == 0 && lost == 0 && duplicates == 0;
             out.add(new StepMedian(rate, at.size(), median(at, StepResult::acceptedPerSecond), delivered,
                     median(at, s -> s.latencyMs().p50()), median(at, s -> s.latencyMs().p95()), p99,
-                    median(at, s -> s.latencyMs().max()), failed, lost, extra, keepsUp, keepsUp && p99 <= p99BoundMs));
+                    median(at, s -> s.latencyMs().max()), failed, lost, extra, duplicates,
+                    at.stream().mapToLong(StepResult::closed).sum(), at.stream().mapToLong(StepResult::reconnects).sum(),
+                    keepsUp, keepsUp && p99 <= p99BoundMs));
         }
         return out;
     }
@@ -66,7 +69,7 @@ final class PipelineMath {
         return highest(medians, StepMedian::sustained);
     }
 
-    /** The highest step that kept up (delivered about the offered rate, nothing lost), whatever its latency; null when none did. */
+    /** The highest step that kept up (delivered about the offered rate, nothing lost or duplicated), whatever its latency; null when none did. */
     static StepMedian maxKeepingUp(List<StepMedian> medians) {
         return highest(medians, StepMedian::keepsUp);
     }

@@ -51,14 +51,16 @@ public record PipelineReport(String scenario, Instant at, Map<String, Object> ma
     public void print(PrintStream out) {
         out.printf("%nbench pipeline: ingest HTTP -> Kafka -> fanout-streams (%s) -> gateways -> %s WebSocket clients%n",
                 settings.get("guarantee"), settings.get("users"));
-        out.printf("%10s %5s %11s %11s %9s %9s %9s %9s %7s %6s %9s %9s%n", "offered/s", "runs", "accepted/s", "delivered/s", "p50 ms",
-                "p95 ms", "p99 ms", "max ms", "failed", "lost", "keeps up", "sustained");
+        out.printf("%10s %5s %11s %11s %9s %9s %9s %9s %7s %6s %5s %7s %9s %9s%n", "offered/s", "runs", "accepted/s", "delivered/s",
+                "p50 ms", "p95 ms", "p99 ms", "max ms", "failed", "lost", "dup", "reconn", "keeps up", "sustained");
         for (StepMedian m : medians) {
-            out.printf("%,10.0f %5d %,11.0f %,11.0f %9.1f %9.1f %9.1f %9.1f %7d %6d %9s %9s%n", m.offeredRate(), m.runs(),
+            out.printf("%,10.0f %5d %,11.0f %,11.0f %9.1f %9.1f %9.1f %9.1f %7d %6d %5d %7d %9s %9s%n", m.offeredRate(), m.runs(),
                     m.acceptedPerSecond(), m.deliveredPerSecond(), m.p50Ms(), m.p95Ms(), m.p99Ms(), m.maxMs(), m.failed(),
-                    m.lost(), m.keepsUp() ? "yes" : "no", m.sustained() ? "yes" : "no");
+                    m.lost(), m.duplicates(), m.reconnects(), m.keepsUp() ? "yes" : "no", m.sustained() ? "yes" : "no");
         }
-        out.printf("medians over runs (failed/lost summed); latency = data.sentAtMs at the generator -> arrival at a client%n");
+        out.printf("medians over runs (failed, lost, dup, reconn summed); lost and dup are counted by event id and recipient; "
+                + "reconn = clients a gateway closed that reconnected with their position; "
+                + "latency = data.sentAtMs at the generator -> arrival at a client%n");
         out.printf("max sustained rate (keeps up, p99 <= %s): %s; p99 at half of it (%s events/s): %s (goal <= %.0f ms: %s)%n",
                 settings.get("p99Bound"), summary.maxSustainedRate() == null ? "none"
                         : String.format("%,.0f events/s, delivered %,.0f/s", summary.maxSustainedRate(), summary.deliveredAtMaxPerSecond()),

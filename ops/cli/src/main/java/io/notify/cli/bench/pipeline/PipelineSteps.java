@@ -1,6 +1,7 @@
 package io.notify.cli.bench.pipeline;
 
 import io.notify.cli.bench.gateway.ClientFleet;
+import io.notify.cli.bench.gateway.IdCheck;
 import io.notify.cli.bench.report.ProgressBar;
 import io.notify.cli.bench.PrometheusText;
 import io.notify.cli.stack.ChildAgent;
@@ -8,6 +9,7 @@ import io.notify.cli.stack.ServiceProcess;
 import io.notify.schemas.NotifyJson;
 import java.io.IOException;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,8 +17,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One step of the sweep: a warm-up at the step's rate whose deliveries are awaited and discarded,
- * then the clients' counts are zeroed and the measured load runs; the step ends when every
- * accepted event has arrived or the settle bound is over (the rest are lost).
+ * then the clients track the measured run (each event counted once, by id) and the load runs; the
+ * step ends when every accepted event has arrived or the settle bound is over, and is then checked
+ * by id against the events ingest accepted (an accepted event its recipient's app never got is
+ * lost). Clients a gateway closes meanwhile reconnect with their position, as the SDK does.
  */
 final class PipelineSteps {
 
@@ -29,10 +33,12 @@ final class PipelineSteps {
     private final Duration warmup;
     private final Duration step;
     private final Duration settle;
+    private final int users;
 
-    PipelineSteps(ClientFleet fleet, ChildAgent load, List<ServiceProcess> gateways, ProgressBar bar, Duration warmup,
+    PipelineSteps(ClientFleet fleet, int users, ChildAgent load, List<ServiceProcess> gateways, ProgressBar bar, Duration warmup,
                   Duration step, Duration settle) {
         this.fleet = fleet;
+        this.users = users;
         this.load = load;
         this.gateways = List.copyOf(gateways);
         this.bar = bar;
@@ -47,7 +53,7 @@ final class PipelineSteps {
      * resume_timeout) after the client already counted it as open; those are connected again, for
      * at most {@code rounds} rounds. Returns how many reconnects that took.
      */
-    long connect(int users, double rate, Duration resumeTimeout, int rounds) throws IOException, InterruptedException {
+    long connect(double rate, Duration resumeTimeout, int rounds) throws IOException, InterruptedException {
         long reconnects = 0;
         int missing = users;
         for (int round = 0; round < rounds && missing > 0; round++) {
@@ -69,12 +75,13 @@ final class PipelineSteps {
         if (missing > 0) {
             throw new IOException(missing + " clients still closed after " + rounds + " connect rounds");
         }
+        fleet.hold(true);
         return reconnects;
     }
 
     /** An unreported load at {@code rate} whose deliveries are awaited: JIT, Streams tasks and caches warm up. */
     void warmUp(double rate, Duration duration) throws IOException, InterruptedException {
-        fleet.reset();
+        fleet.track("w0", users);
         bar.track(ProgressBar.timed(0, 0, duration), () -> String.format("initial warm-up at %,.0f events/s", rate));
         PacedIngestLoad.Ran w = paced(rate, duration, "w0");
         awaitDelivered(w.accepted(), "initial warm-up settling");
@@ -82,24 +89,26 @@ final class PipelineSteps {
 
     StepResult run(int run, double rate, double doneBefore, double share) throws IOException, InterruptedException {
         String label = String.format("run %d, %,.0f events/s", run, rate);
-        fleet.reset();
         if (!warmup.isZero()) {
+            String tag = "w" + run + "-" + (long) rate;
+            fleet.track(tag, users);
             bar.track(ProgressBar.timed(doneBefore, doneBefore + share * 0.1, warmup), () -> label + ": warm-up");
-            PacedIngestLoad.Ran w = paced(rate, warmup, "w" + run + "-" + (long) rate);
+            PacedIngestLoad.Ran w = paced(rate, warmup, tag);
             awaitDelivered(w.accepted(), label + ": warm-up settling");
-            fleet.reset();
         }
+        String tag = "m" + run + "-" + (long) rate;
+        fleet.track(tag, users);
         bar.track(ProgressBar.timed(doneBefore + share * 0.1, doneBefore + share * 0.95, step), () -> {
             long[] p = fleet.progress();
             return String.format("%s: %,d clients open, ~%,d delivered, ingest accepted ~%s", label, p[0], p[1], load.progress());
         });
         List<PrometheusText> before = gatewayMetrics();
-        PacedIngestLoad.Ran ran = paced(rate, step, "m" + run + "-" + (long) rate);
+        PacedIngestLoad.Ran ran = paced(rate, step, tag);
         awaitDelivered(ran.accepted(), label + ": settling");
         ClientFleet.Delivered d = fleet.delivered();
+        IdCheck ids = fleet.checkIds(Path.of(ran.acceptedIds()));
         List<PrometheusText> after = gatewayMetrics();
-        return StepResult.of(run, rate, ran, d.events(), d.firstMs(), d.lastMs(), d.latencyMs(),
-                HopBudget.between(before, after), DeliveryPaths.between(before, after));
+        return StepResult.of(run, rate, ran, d, ids, HopBudget.between(before, after), DeliveryPaths.between(before, after));
     }
 
     /** Every gateway's /metrics now (the hop histograms of the budget). */

@@ -16,7 +16,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** A tiny sweep through the whole stack: every accepted event reaches its client once; numbers hang together (never speed). */
+/**
+ * A tiny sweep through the whole stack: every accepted event reaches its recipient once, checked by
+ * id; numbers hang together (never speed).
+ */
 class PipelineBenchIT {
 
     @TempDir
@@ -48,8 +51,10 @@ class PipelineBenchIT {
             assertEquals(offered, s.get("accepted").asLong(), "every offered event accepted: " + s);
             assertEquals(0, s.get("failed").asLong());
             assertEquals(s.get("accepted").asLong(), s.get("delivered").asLong(), "delivered == accepted: " + s);
-            assertEquals(0, s.get("lost").asLong());
+            assertEquals(0, s.get("lost").asLong(), "checked by id and recipient: " + s);
             assertEquals(0, s.get("extra").asLong());
+            assertEquals(0, s.get("duplicates").asLong());
+            assertEquals(0, s.get("closed").asLong(), "no gateway closed a client in a quiet run: " + s);
             JsonNode l = s.get("latencyMs");
             assertEquals(s.get("delivered").asLong(), l.get("count").asLong(), "one latency sample per delivery");
             assertTrue(l.get("p50").asDouble() > 0 && l.get("p50").asDouble() <= l.get("p95").asDouble()

@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.cli.bench.LatencySummary;
+import io.notify.cli.bench.gateway.ClientFleet;
+import io.notify.cli.bench.gateway.IdCheck;
+import java.util.BitSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -14,7 +17,8 @@ class PipelineMathTest {
 
     static StepResult step(int run, double rate, long accepted, long delivered, double deliveredPerSecond, double p99) {
         return new StepResult(run, rate, accepted, accepted, 0, delivered, Math.max(0, accepted - delivered),
-                Math.max(0, delivered - accepted), rate, deliveredPerSecond, new LatencySummary(p99 / 2, p99 * 0.9, p99, p99 * 2, delivered), List.of(), null);
+                Math.max(0, delivered - accepted), 0, rate, deliveredPerSecond,
+                new LatencySummary(p99 / 2, p99 * 0.9, p99, p99 * 2, delivered), List.of(), null, 0, 0, List.of());
     }
 
     @Test
@@ -84,24 +88,40 @@ class PipelineMathTest {
     }
 
     @Test
-    void stepRatesUseTheLongerOfPacingAndArrivalSpan() {
-        PacedIngestLoad.Ran ran = new PacedIngestLoad.Ran(1000, 990, 10, 100, 10.0, 0);
-        StepResult s = StepResult.of(1, 100, ran, 980, 5_000, 25_000, new LatencySummary(1, 2, 3, 4, 980), List.of(), null);
+    void stepRatesUseTheLongerOfPacingAndArrivalSpanAndLossesComeFromTheIdCheck() {
+        PacedIngestLoad.Ran ran = new PacedIngestLoad.Ran(1000, 990, 10, 100, 10.0, 0, "ids");
+        IdCheck ids = new IdCheck(990, 980, 10, 2, 0, 1, 0, List.of(7L, 9L));
+        StepResult s = StepResult.of(1, 100, ran, delivered(980, 5_000, 25_000), ids, List.of(), null);
         assertEquals(99, s.acceptedPerSecond(), 1e-9);
         assertEquals(49, s.deliveredPerSecond(), 1e-9, "980 over the 20 s arrival span");
         assertEquals(10, s.lost());
-        assertEquals(0, s.extra());
-        StepResult fast = StepResult.of(1, 100, ran, 995, 5_000, 9_000, new LatencySummary(1, 2, 3, 4, 995), List.of(), null);
+        assertEquals(3, s.duplicates(), "2 twice to the app, 1 to a client that is not its recipient");
+        assertEquals(List.of(7L, 9L), s.lostSamples());
+        StepResult fast = StepResult.of(1, 100, ran, delivered(995, 5_000, 9_000), new IdCheck(990, 990, 0, 0, 5, 0, 0, List.of()),
+                List.of(), null);
         assertEquals(99.5, fast.deliveredPerSecond(), 1e-9, "span shorter than pacing: pacing seconds");
         assertEquals(0, fast.lost());
         assertEquals(5, fast.extra());
+        PacedIngestLoad.Ran clean = new PacedIngestLoad.Ran(990, 990, 0, 99, 10.0, 0, "ids");
+        StepResult ok = StepResult.of(1, 100, clean, delivered(990, 5_000, 9_000), new IdCheck(990, 990, 0, 0, 0, 0, 0, List.of()),
+                List.of(), null);
+        assertTrue(PipelineMath.medians(List.of(100.0), List.of(ok), 1000).get(0).keepsUp());
+        StepResult twice = StepResult.of(1, 100, clean, delivered(990, 5_000, 9_000), new IdCheck(990, 990, 0, 1, 0, 0, 0, List.of()),
+                List.of(), null);
+        assertFalse(PipelineMath.medians(List.of(100.0), List.of(twice), 1000).get(0).keepsUp(), "one duplicate disqualifies the step");
+    }
+
+    private static ClientFleet.Delivered delivered(long events, long firstMs, long lastMs) {
+        return new ClientFleet.Delivered(events, firstMs, lastMs, new LatencySummary(1, 2, 3, 4, events), 0, 0);
     }
 
     @Test
-    void ingestAnswersCountAcceptedEvents() {
-        assertEquals(20, IngestLane.acceptedOf("202 ", 20));
-        assertEquals(17, IngestLane.acceptedOf("207 {\"accepted\": 17,\"rejected\":3,\"results\":[]}", 20));
-        assertEquals(0, IngestLane.acceptedOf("503 {\"type\":\"urn:notify:problem:overloaded\"}", 20));
-        assertEquals(0, IngestLane.acceptedOf("401 ", 20));
+    void ingestAnswersNameTheAcceptedEventsByIndex() throws Exception {
+        assertEquals(20, IngestLane.acceptedOf("202 ", 20).cardinality());
+        BitSet partial = IngestLane.acceptedOf("207 {\"accepted\":2,\"rejected\":2,\"results\":[{\"index\":0,\"status\":202},"
+                + "{\"index\":1,\"status\":503},{\"index\":2,\"status\":202},{\"index\":3,\"status\":400}]}", 4);
+        assertEquals(BitSet.valueOf(new long[] {0b101}), partial, "events 0 and 2 accepted, 1 and 3 not");
+        assertEquals(0, IngestLane.acceptedOf("503 {\"type\":\"urn:notify:problem:overloaded\"}", 20).cardinality());
+        assertEquals(0, IngestLane.acceptedOf("401 ", 20).cardinality());
     }
 }
