@@ -147,7 +147,7 @@ public final class ClientFleet implements AutoCloseable {
     /** The tracked run's by-id check, over all clients, against the generator's accepted numbers ({@code BitSet} file). */
     public IdCheck checkIds(Path acceptedFile) throws IOException, InterruptedException {
         for (AgentProcess a : agents) {
-            a.send("check-ids " + acceptedFile);
+            a.send("check-ids " + acceptedFile + " " + users);
         }
         IdCheck sum = IdCheck.NONE;
         for (AgentProcess a : agents) {

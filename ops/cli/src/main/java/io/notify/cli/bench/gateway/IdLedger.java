@@ -85,6 +85,7 @@ final class IdLedger {
         }
         BitSet extra = (BitSet) seen.clone();
         extra.andNot(accepted);
-        return new IdCheck(expected, delivered, lost, duplicates, extra.cardinality(), misaddressed, otherRuns, List.copyOf(samples));
+        return new IdCheck(expected, delivered, lost, duplicates, extra.cardinality(), misaddressed, otherRuns, List.copyOf(samples),
+                List.of());
     }
 }

@@ -33,7 +33,7 @@ import org.HdrHistogram.Histogram;
  *   reset                                                zero the event counts and latency histogram → "reset"
  *   track &lt;run&gt; &lt;users&gt;                                  reset, then count only the first delivery of each
  *                                                        event of that run, by id → "tracking"
- *   check-ids &lt;acceptedFile&gt;                             the tracked run's by-id check ({@link IdCheck}) against
+ *   check-ids &lt;acceptedFile&gt; &lt;users&gt;                     the tracked run's by-id check ({@link IdCheck}) against
  *                                                        the generator's accepted numbers (a BitSet) → "checked {IdCheck}"
  *   hold on|off                                          reconnect, with its position and the SDK's backoff, any
  *                                                        client a gateway closes outside a phase → "hold"
@@ -200,7 +200,14 @@ public final class LoadAgent implements NioDriver.Listener {
             case "check-ids" -> {
                 try {
                     BitSet accepted = BitSet.valueOf(Files.readAllBytes(Path.of(a[1])));
-                    emitJson("checked", ledger.check(accepted, clients.get(0).index, clients.size()));
+                    int first = clients.get(0).index;
+                    IdCheck check = ledger.check(accepted, first, clients.size());
+                    List<String> positions = new ArrayList<>();
+                    for (long n : check.lostSamples()) {
+                        ResumeTally t = clients.get((int) (n % Integer.parseInt(a[2])) - first).tally;
+                        positions.add(t.epoch() == null ? "none" : t.epoch() + ":" + t.position());
+                    }
+                    emitJson("checked", check.withLostPositions(positions));
                 } catch (IOException e) {
                     emit("error cannot read accepted ids " + a[1] + ": " + e);
                 }

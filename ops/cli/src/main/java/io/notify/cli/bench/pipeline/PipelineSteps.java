@@ -34,11 +34,13 @@ final class PipelineSteps {
     private final Duration step;
     private final Duration settle;
     private final int users;
+    private final ServiceProcess queryApi;
 
-    PipelineSteps(ClientFleet fleet, int users, ChildAgent load, List<ServiceProcess> gateways, ProgressBar bar, Duration warmup,
-                  Duration step, Duration settle) {
+    PipelineSteps(ClientFleet fleet, int users, ChildAgent load, List<ServiceProcess> gateways, ServiceProcess queryApi,
+                  ProgressBar bar, Duration warmup, Duration step, Duration settle) {
         this.fleet = fleet;
         this.users = users;
+        this.queryApi = queryApi;
         this.load = load;
         this.gateways = List.copyOf(gateways);
         this.bar = bar;
@@ -108,7 +110,9 @@ final class PipelineSteps {
         ClientFleet.Delivered d = fleet.delivered();
         IdCheck ids = fleet.checkIds(Path.of(ran.acceptedIds()));
         List<PrometheusText> after = gatewayMetrics();
-        return StepResult.of(run, rate, ran, d, ids, HopBudget.between(before, after), DeliveryPaths.between(before, after));
+        List<String> where = ids.lost() == 0 ? List.of() : LostEvents.attribute(queryApi, tag, users, ids);
+        where.forEach(w -> bar.println("bench pipeline: " + label + ": lost " + w));
+        return StepResult.of(run, rate, ran, d, ids, HopBudget.between(before, after), DeliveryPaths.between(before, after), where);
     }
 
     /** Every gateway's /metrics now (the hop histograms of the budget). */

@@ -13,12 +13,13 @@ import java.util.List;
  * recipient); rates per second; end-to-end latency from {@code data.sentAtMs} to arrival at a
  * client; the gateways' hop budget over the step and how the events got there (live or through
  * the safety net); connections a gateway closed during the step and how many the clients
- * reconnected; up to {@link IdCheck#SAMPLES} lost event numbers.
+ * reconnected; up to {@link IdCheck#SAMPLES} lost event numbers and where each stopped
+ * ({@link LostEvents}).
  */
 public record StepResult(int run, double offeredRate, long offered, long accepted, long failed, long delivered, long lost,
                          long extra, long duplicates, double acceptedPerSecond, double deliveredPerSecond,
                          LatencySummary latencyMs, List<HopBudget.Hop> hops, DeliveryPaths paths, long closed,
-                         long reconnects, List<Long> lostSamples) {
+                         long reconnects, List<Long> lostSamples, List<String> lostWhere) {
 
     /**
      * Builds a step from the generator's run, the clients' counts and their by-id check: rates use
@@ -26,11 +27,11 @@ public record StepResult(int run, double offeredRate, long offered, long accepte
      * from the first to the last arrival (a pipeline that falls behind stretches that span).
      */
     static StepResult of(int run, double offeredRate, PacedIngestLoad.Ran ran, ClientFleet.Delivered d, IdCheck ids,
-                         List<HopBudget.Hop> hops, DeliveryPaths paths) {
+                         List<HopBudget.Hop> hops, DeliveryPaths paths, List<String> lostWhere) {
         double deliverySeconds = Math.max(ran.seconds(), (d.lastMs() - d.firstMs()) / 1000.0);
         return new StepResult(run, offeredRate, ran.offered(), ran.accepted(), ran.failed(), d.events(), ids.lost(),
                 ids.unexpected(), ids.duplicates() + ids.misaddressed(), PipelineMath.rate(ran.accepted(), ran.seconds()),
                 PipelineMath.rate(d.events(), deliverySeconds), d.latencyMs(), List.copyOf(hops), paths, d.closed(),
-                d.reconnects(), ids.lostSamples());
+                d.reconnects(), ids.lostSamples(), List.copyOf(lostWhere));
     }
 }

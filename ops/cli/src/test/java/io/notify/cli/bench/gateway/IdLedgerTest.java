@@ -46,7 +46,7 @@ class IdLedgerTest {
         one.set(0);
         IdCheck c = l.check(one, 0, 1);
         assertEquals(0, c.lost());
-        IdCheck sum = c.plus(new IdCheck(3, 1, 2, 0, 0, 0, 0, List.of(4L, 5L)));
+        IdCheck sum = c.plus(new IdCheck(3, 1, 2, 0, 0, 0, 0, List.of(4L, 5L), List.of()));
         assertEquals(4, sum.expected());
         assertEquals(2, sum.lost());
         assertEquals(List.of(4L, 5L), sum.lostSamples());

@@ -84,13 +84,14 @@ class LoadAgentHoldTest {
             accepted.set(USER + USERS);
             accepted.set(USER + 2 * USERS); // accepted, never sent by the server: lost
             Path ids = Files.write(work.resolve("accepted.bits"), accepted.toByteArray());
-            agent.send("check-ids " + ids);
+            agent.send("check-ids " + ids + " " + USERS);
             IdCheck check = agent.awaitJson("checked", IdCheck.class, Duration.ofSeconds(10));
             assertEquals(3, check.expected());
             assertEquals(2, check.delivered());
             assertEquals(1, check.lost());
             assertEquals(List.of((long) (USER + 2 * USERS)), check.lostSamples());
             assertEquals(0, check.duplicates());
+            assertEquals(List.of("ep1:2"), check.lostPositions(), "the client had processed seq 2 when checked");
         } finally {
             released.countDown();
         }

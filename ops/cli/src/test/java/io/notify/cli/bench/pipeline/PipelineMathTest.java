@@ -18,7 +18,7 @@ class PipelineMathTest {
     static StepResult step(int run, double rate, long accepted, long delivered, double deliveredPerSecond, double p99) {
         return new StepResult(run, rate, accepted, accepted, 0, delivered, Math.max(0, accepted - delivered),
                 Math.max(0, delivered - accepted), 0, rate, deliveredPerSecond,
-                new LatencySummary(p99 / 2, p99 * 0.9, p99, p99 * 2, delivered), List.of(), null, 0, 0, List.of());
+                new LatencySummary(p99 / 2, p99 * 0.9, p99, p99 * 2, delivered), List.of(), null, 0, 0, List.of(), List.of());
     }
 
     @Test
@@ -90,25 +90,27 @@ class PipelineMathTest {
     @Test
     void stepRatesUseTheLongerOfPacingAndArrivalSpanAndLossesComeFromTheIdCheck() {
         PacedIngestLoad.Ran ran = new PacedIngestLoad.Ran(1000, 990, 10, 100, 10.0, 0, "ids");
-        IdCheck ids = new IdCheck(990, 980, 10, 2, 0, 1, 0, List.of(7L, 9L));
-        StepResult s = StepResult.of(1, 100, ran, delivered(980, 5_000, 25_000), ids, List.of(), null);
+        IdCheck ids = new IdCheck(990, 980, 10, 2, 0, 1, 0, List.of(7L, 9L), List.of());
+        StepResult s = StepResult.of(1, 100, ran, delivered(980, 5_000, 25_000), ids, List.of(), null, List.of());
         assertEquals(99, s.acceptedPerSecond(), 1e-9);
         assertEquals(49, s.deliveredPerSecond(), 1e-9, "980 over the 20 s arrival span");
         assertEquals(10, s.lost());
         assertEquals(3, s.duplicates(), "2 twice to the app, 1 to a client that is not its recipient");
         assertEquals(List.of(7L, 9L), s.lostSamples());
-        StepResult fast = StepResult.of(1, 100, ran, delivered(995, 5_000, 9_000), new IdCheck(990, 990, 0, 0, 5, 0, 0, List.of()),
-                List.of(), null);
+        StepResult fast = StepResult.of(1, 100, ran, delivered(995, 5_000, 9_000), clean(0, 5), List.of(), null, List.of());
         assertEquals(99.5, fast.deliveredPerSecond(), 1e-9, "span shorter than pacing: pacing seconds");
         assertEquals(0, fast.lost());
         assertEquals(5, fast.extra());
-        PacedIngestLoad.Ran clean = new PacedIngestLoad.Ran(990, 990, 0, 99, 10.0, 0, "ids");
-        StepResult ok = StepResult.of(1, 100, clean, delivered(990, 5_000, 9_000), new IdCheck(990, 990, 0, 0, 0, 0, 0, List.of()),
-                List.of(), null);
+        PacedIngestLoad.Ran noFailures = new PacedIngestLoad.Ran(990, 990, 0, 99, 10.0, 0, "ids");
+        StepResult ok = StepResult.of(1, 100, noFailures, delivered(990, 5_000, 9_000), clean(0, 0), List.of(), null, List.of());
         assertTrue(PipelineMath.medians(List.of(100.0), List.of(ok), 1000).get(0).keepsUp());
-        StepResult twice = StepResult.of(1, 100, clean, delivered(990, 5_000, 9_000), new IdCheck(990, 990, 0, 1, 0, 0, 0, List.of()),
-                List.of(), null);
+        StepResult twice = StepResult.of(1, 100, noFailures, delivered(990, 5_000, 9_000), clean(1, 0), List.of(), null, List.of());
         assertFalse(PipelineMath.medians(List.of(100.0), List.of(twice), 1000).get(0).keepsUp(), "one duplicate disqualifies the step");
+    }
+
+    /** A check of 990 accepted events, all delivered, with {@code duplicates} and {@code unexpected} ones. */
+    private static IdCheck clean(long duplicates, long unexpected) {
+        return new IdCheck(990, 990, 0, duplicates, unexpected, 0, 0, List.of(), List.of());
     }
 
     private static ClientFleet.Delivered delivered(long events, long firstMs, long lastMs) {

@@ -1,0 +1,73 @@
+package io.notify.cli.bench.pipeline;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.notify.cli.bench.gateway.ClientFleet;
+import io.notify.cli.bench.gateway.IdCheck;
+import io.notify.cli.stack.ServiceProcess;
+import io.notify.schemas.NotifyJson;
+import java.io.IOException;
+import java.net.URLEncoder;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Where a lost event stopped, asked of the stack while it still runs: for each sampled lost event
+ * of a step, its recipient's inbox (the query API, any fanout instance) is searched for it by
+ * {@code data.run} and {@code data.n}. Found means fanout sequenced it and the gateway or the
+ * client did not deliver it (the client's position tells which seqs it had); absent means it was
+ * never sequenced, or already trimmed from the inbox.
+ */
+final class LostEvents {
+
+    /** Pages of {@value #PAGE} events read per stream at most. */
+    private static final int PAGES = 20;
+    private static final int PAGE = 1000;
+
+    private LostEvents() {
+    }
+
+    /** One line per sampled lost event of {@code run}. */
+    static List<String> attribute(ServiceProcess queryApi, String run, int users, IdCheck check)
+            throws IOException, InterruptedException {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < check.lostSamples().size(); i++) {
+            long n = check.lostSamples().get(i);
+            String stream = "u:" + ClientFleet.user((int) (n % users));
+            String client = i < check.lostPositions().size() ? check.lostPositions().get(i) : "?";
+            out.add("n=" + n + " " + stream + " (client at " + client + "): " + find(queryApi, stream, run, n));
+        }
+        return out;
+    }
+
+    private static String find(ServiceProcess queryApi, String stream, String run, long n) throws IOException, InterruptedException {
+        long after = 0;
+        String head = "?";
+        List<String> copies = new ArrayList<>();
+        for (int page = 0; page < PAGES; page++) {
+            HttpResponse<String> r = queryApi.get("/v1/streams/" + URLEncoder.encode(stream, StandardCharsets.UTF_8)
+                    + "/events?after=" + after + "&limit=" + PAGE);
+            if (r.statusCode() != 200) {
+                return "query API answered " + r.statusCode() + ": " + r.body();
+            }
+            JsonNode body = NotifyJson.mapper().readTree(r.body());
+            if (body.has("reset")) {
+                return "query API reset " + body.get("reset");
+            }
+            head = body.path("head").path("epoch").asText() + ":" + body.path("head").path("seq").asLong() + ", firstSeq "
+                    + body.path("firstSeq").asLong();
+            for (JsonNode e : body.path("events")) {
+                if (run.equals(e.path("data").path("run").asText()) && e.path("data").path("n").asLong(-1) == n) {
+                    copies.add(e.path("epoch").asText() + ":" + e.path("seq").asLong() + " id " + e.path("id").asText());
+                }
+                after = e.path("seq").asLong();
+            }
+            if (!body.path("more").asBoolean()) {
+                break;
+            }
+        }
+        return copies.isEmpty() ? "not in the inbox (head " + head + "): never sequenced, or trimmed"
+                : "sequenced at " + String.join(" and ", copies) + " (head " + head + "): not delivered by the gateway";
+    }
+}
