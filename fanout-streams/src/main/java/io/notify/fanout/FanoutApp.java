@@ -1,11 +1,17 @@
 package io.notify.fanout;
 
+import io.notify.fanout.recipients.RecipientPlacement;
 import io.notify.fanout.routing.AdminNodeTopics;
 import io.notify.fanout.routing.NodeTopics;
 import io.notify.registry.RouteLookup;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -27,6 +33,8 @@ import org.slf4j.LoggerFactory;
 public final class FanoutApp implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(FanoutApp.class);
+    /** Bound of reading notify.events' partition count at start. */
+    static final Duration PLACEMENT_CHECK_TIMEOUT = Duration.ofSeconds(30);
 
     private final FanoutConfig config;
     private final RouteLookup registry;
@@ -34,6 +42,7 @@ public final class FanoutApp implements AutoCloseable {
     private final Admin admin;
     private final NodeTopics nodeTopics;
     private final KafkaStreams streams;
+    private final RecipientPlacement placement;
 
     public FanoutApp(FanoutConfig config, RouteLookup registry, FanoutMetrics metrics, Clock clock) {
         this(config, registry, metrics, clock, admin -> new AdminNodeTopics(admin, config.topics(),
@@ -49,16 +58,40 @@ public final class FanoutApp implements AutoCloseable {
         this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers()));
         this.nodeTopics = nodeTopicsFactory.apply(admin);
         Properties props = FanoutStreamsConfig.properties(config, nodeTopics, metrics);
-        Topology topology = FanoutTopology.build(config, registry, nodeTopics, clock, metrics);
+        this.placement = placement(admin, config);
+        Topology topology = FanoutTopology.build(config, placement, registry, nodeTopics, clock, metrics);
         this.streams = new KafkaStreams(topology, props);
         streams.setUncaughtExceptionHandler(new ThreadRestartPolicy(config.threadRestarts(),
                 config.threadRestartWindow(), clock));
     }
 
+    /**
+     * Which recipient copies skip the repartition: notify.events' partition count, read once at
+     * start (the by-stream topic gets the same count unless {@code notify.fanout.stream-partitions}
+     * says otherwise). If it cannot be read in time, every copy is repartitioned, which is always correct:
+     * both paths end in the task that owns the stream.
+     */
+    private static RecipientPlacement placement(Admin admin, FanoutConfig config) {
+        String events = config.topics().events().name();
+        try {
+            int partitions = admin.describeTopics(List.of(events)).allTopicNames()
+                    .get(PLACEMENT_CHECK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).get(events).partitions().size();
+            return RecipientPlacement.forTopics(partitions, config.streamPartitions());
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.warn("cannot read the partition count of {} ({}); every recipient copy goes through the by-stream topic", events,
+                    e.toString());
+            return RecipientPlacement.none();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return RecipientPlacement.none();
+        }
+    }
+
     public FanoutApp start() {
-        LOG.info("starting fanout-streams: application.id={}, guarantee={}, commit interval={}, standby replicas={}",
-                config.streamsApplicationId(), config.processingGuarantee().streamsValue(), config.commitInterval(),
-                config.standbyReplicas());
+        LOG.info("starting fanout-streams: application.id={}, guarantee={}, commit interval={}, standby replicas={}, "
+                        + "local recipient copies: {}", config.streamsApplicationId(), config.processingGuarantee().streamsValue(),
+                config.commitInterval(), config.standbyReplicas(),
+                placement.partitions() > 0 ? "on (" + placement.partitions() + " partitions)" : "off");
         streams.start();
         return this;
     }
@@ -66,6 +99,11 @@ public final class FanoutApp implements AutoCloseable {
     /** The Kafka Streams instance: state, store access ({@code InboxStores.headsQuery()}), metadata. */
     public KafkaStreams streams() {
         return streams;
+    }
+
+    /** Which recipient copies this instance sequences without the repartition hop. */
+    public RecipientPlacement placement() {
+        return placement;
     }
 
     public FanoutConfig config() {

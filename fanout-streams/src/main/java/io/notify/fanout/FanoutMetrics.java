@@ -14,6 +14,8 @@ import java.util.concurrent.ConcurrentMap;
  *   <li>{@code notify_fanout_records_in_total} — records read from notify.events</li>
  *   <li>{@code notify_fanout_dlq_total{kind}} — records sent to notify.events.dlq, by DlqHeaders kind</li>
  *   <li>{@code notify_fanout_dedup_hits_total} — events dropped as re-sends of an id seen within the window</li>
+ *   <li>{@code notify_fanout_recipients_total{path}} — recipient copies of accepted events: path = local
+ *       (sequenced in the task that read the event) | repartition (through the by-stream topic)</li>
  *   <li>{@code notify_fanout_sequenced_total} — durable (stream, event) pairs given a position</li>
  *   <li>{@code notify_fanout_inbox_trimmed_total{bound}} — inbox entries deleted, bound = count | age</li>
  *   <li>{@code notify_fanout_deliveries_total} — DeliveryMessages written to node topics</li>
@@ -34,6 +36,8 @@ public final class FanoutMetrics {
     private final Counter sequenced;
     private final Counter deliveries;
     private final Counter staleRemovals;
+    private final Counter localRecipients;
+    private final Counter repartitionedRecipients;
     private final ConcurrentMap<String, Counter> tagged = new ConcurrentHashMap<>();
 
     public FanoutMetrics(MeterRegistry registry) {
@@ -48,6 +52,11 @@ public final class FanoutMetrics {
                 .description("DeliveryMessages written to gateway node topics").register(registry);
         this.staleRemovals = Counter.builder("notify.fanout.stale.removals")
                 .description("Stale registry members the router asked the registry to remove").register(registry);
+        String recipients = "Recipient copies of accepted events, by path: local (sequenced where read) or repartition";
+        this.localRecipients = Counter.builder("notify.fanout.recipients").tag("path", "local").description(recipients)
+                .register(registry);
+        this.repartitionedRecipients = Counter.builder("notify.fanout.recipients").tag("path", "repartition")
+                .description(recipients).register(registry);
     }
 
     /** Meters on a private in-memory registry: for tests and tools that do not export metrics. */
@@ -69,6 +78,11 @@ public final class FanoutMetrics {
 
     public void dedupHit() {
         dedupHits.increment();
+    }
+
+    /** One recipient copy: sequenced in the task that read the event, or sent through the by-stream topic. */
+    public void recipient(boolean local) {
+        (local ? localRecipients : repartitionedRecipients).increment();
     }
 
     public void sequenced() {

@@ -4,7 +4,10 @@ import io.notify.fanout.dedup.DedupProcessor;
 import io.notify.fanout.inbox.InboxStores;
 import io.notify.fanout.intake.Intake;
 import io.notify.fanout.intake.IntakeProcessor;
+import io.notify.fanout.recipients.ExplodeProcessor;
+import io.notify.fanout.recipients.Placed;
 import io.notify.fanout.recipients.RecipientEvent;
+import io.notify.fanout.recipients.RecipientPlacement;
 import io.notify.fanout.routing.NodeTopics;
 import io.notify.fanout.routing.Routed;
 import io.notify.fanout.routing.Router;
@@ -17,7 +20,6 @@ import io.notify.schemas.stream.StreamId;
 import io.notify.schemas.topic.TopicCatalog;
 import java.time.Clock;
 import java.util.Map;
-import java.util.stream.Collectors;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -35,14 +37,21 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  *
  * <pre>
  * notify.events (bytes) → validate ─┬─ rejected → notify.events.dlq (original bytes + reason headers)
- *                                   └─ accepted → dedup [dedup-ids] → explode recipients
- *   → repartition by stream (&lt;app&gt;-by-stream-repartition)
+ *                                   └─ accepted → dedup [dedup-ids] → explode recipients ─┐
+ *   ┌── local: the stream's by-stream partition is the one the event was read from ───────┤
+ *   └── others → repartition by stream (&lt;app&gt;-by-stream-repartition) ──────────────────────┘
  *   → sequence [stream-heads, inbox] ─┬─ durable → notify.stream-log
  *                                     └─ route ─┬─ notify.node.&lt;nodeId&gt; (one DeliveryMessage per node)
  *                                               └─ notify.undelivered
  * </pre>
  *
- * Every internal topic and store has an explicit name (checked by
+ * The local branch and the repartition topic's source feed one sequencer, so Kafka Streams runs
+ * intake and sequencing as one sub-topology: task i reads notify.events partition i and
+ * by-stream partition i and owns the heads and inbox of exactly the streams that hash to i.
+ * {@link RecipientPlacement} decides which copies are local (none unless both topics have the
+ * same partition count).
+ *
+ * <p>Every internal topic and store has an explicit name (checked by
  * {@code ensure.explicit.internal.resource.naming}), so names survive topology edits and a
  * rolling upgrade keeps its state.
  */
@@ -54,8 +63,8 @@ public final class FanoutTopology {
     private FanoutTopology() {
     }
 
-    public static Topology build(FanoutConfig config, RouteLookup registry, NodeTopics nodeTopics, Clock clock,
-                                 FanoutMetrics metrics) {
+    public static Topology build(FanoutConfig config, RecipientPlacement placement, RouteLookup registry, NodeTopics nodeTopics,
+                                 Clock clock, FanoutMetrics metrics) {
         TopicCatalog topics = config.topics();
         StreamsBuilder builder = new StreamsBuilder();
         builder.addStateStore(DedupProcessor.storeBuilder(config.dedupWindow()));
@@ -84,18 +93,21 @@ public final class FanoutTopology {
                 .mapValues(v -> (Intake.Accepted) v, Named.as("accepted"));
 
         // Dedup before the fan-out so a re-sent event costs one lookup, not one per recipient.
-        KStream<StreamId, RecipientEvent> perRecipient = accepted
+        Map<String, KStream<StreamId, Placed>> placed = accepted
                 .process(() -> new DedupProcessor(config.dedupWindow(), metrics), Named.as("dedup"), DedupProcessor.STORE)
                 // One compact record per recipient stream, keyed by the stream (the recipient list is not copied).
-                .flatMap((id, a) -> RecipientEvent.explode(a.envelope(), a.ingestedAt()).stream()
-                        .map(r -> KeyValue.pair(r.stream(), r.event()))
-                        .collect(Collectors.toList()), Named.as("explode-recipients"));
+                .process(() -> new ExplodeProcessor(placement, metrics), Named.as("explode-recipients"))
+                .split(Named.as("recipients-"))
+                .branch((stream, p) -> p.local(), Branched.as("local"))
+                .defaultBranch(Branched.as("repartition"));
 
         // Explicit, named repartition: every event of one stream meets in one task, in one order.
         Repartitioned<StreamId, RecipientEvent> byStream = Repartitioned
                 .with(NotifySerdes.streamId(), RecipientEvent.serde()).withName(BY_STREAM);
-        KStream<StreamId, RecipientEvent> streamKeyed = perRecipient.repartition(
-                config.streamPartitions() > 0 ? byStream.withNumberOfPartitions(config.streamPartitions()) : byStream);
+        KStream<StreamId, RecipientEvent> streamKeyed = placed.get("recipients-repartition")
+                .mapValues(Placed::event, Named.as("to-repartition"))
+                .repartition(config.streamPartitions() > 0 ? byStream.withNumberOfPartitions(config.streamPartitions()) : byStream)
+                .merge(placed.get("recipients-local").mapValues(Placed::event, Named.as("kept-local")), Named.as("by-stream-or-local"));
 
         // Positions and the inbox for durable events; ephemeral events pass through untouched.
         Sequencer.InboxBounds bounds = new Sequencer.InboxBounds(config.inboxMaxEvents(), config.inboxMaxAge(),

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.notify.common.config.Settings;
 import io.notify.fanout.inbox.InboxKey;
 import io.notify.fanout.inbox.InboxStores;
+import io.notify.fanout.recipients.RecipientPlacement;
 import io.notify.fanout.routing.NodeTopics;
 import io.notify.fanout.sequencing.StreamHead;
 import io.notify.registry.ConnectionRef;
@@ -36,7 +37,10 @@ import org.apache.kafka.streams.test.TestRecord;
 
 /**
  * The whole topology under TopologyTestDriver with an in-memory registry and a hand-driven
- * clock: caching off (every write visible at once) and a state dir of the test's own.
+ * clock: caching off (every write visible at once) and a state dir of the test's own. The
+ * driver reads every record from partition 0; by default the placement assumes two partitions, so
+ * copies for streams of partition 0 are sequenced locally and the others go through the by-stream
+ * repartition topic, as a mix of both happens in production.
  */
 final class FanoutFixture implements AutoCloseable {
 
@@ -51,11 +55,17 @@ final class FanoutFixture implements AutoCloseable {
     final TopologyTestDriver driver;
     private final TestInputTopic<byte[], byte[]> events;
 
+    static final RecipientPlacement TWO_PARTITIONS = RecipientPlacement.forTopics(2, 0);
+
     FanoutFixture(Path stateDir) {
         this(stateDir, Map.of(), NodeTopics.assumeAll());
     }
 
     FanoutFixture(Path stateDir, Map<String, String> settings, NodeTopics nodeTopics) {
+        this(stateDir, settings, nodeTopics, TWO_PARTITIONS);
+    }
+
+    FanoutFixture(Path stateDir, Map<String, String> settings, NodeTopics nodeTopics, RecipientPlacement placement) {
         Map<String, String> values = new HashMap<>(Map.of(
                 "notify.topic-prefix", PREFIX,
                 "notify.fanout.state-dir", stateDir.toString(),
@@ -64,7 +74,7 @@ final class FanoutFixture implements AutoCloseable {
         values.putAll(settings);
         config = FanoutConfig.load(Settings.of(values));
         Properties props = FanoutStreamsConfig.properties(config, nodeTopics, metrics);
-        driver = new TopologyTestDriver(FanoutTopology.build(config, registry, nodeTopics, clock, metrics), props, START);
+        driver = new TopologyTestDriver(FanoutTopology.build(config, placement, registry, nodeTopics, clock, metrics), props, START);
         events = driver.createInputTopic(topics.events().name(), new ByteArraySerializer(), new ByteArraySerializer());
     }
 

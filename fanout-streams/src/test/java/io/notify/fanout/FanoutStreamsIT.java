@@ -62,8 +62,11 @@ class FanoutStreamsIT {
         return FanoutConfig.load(Settings.of(values));
     }
 
+    /** Partitions of notify.events in these ITs. */
+    static final int EVENTS_PARTITIONS = 3;
+
     static void createTopics(Infra infra, TopicCatalog topics) {
-        infra.createTopic(topics.events().name(), 3);
+        infra.createTopic(topics.events().name(), EVENTS_PARTITIONS);
         infra.createTopic(topics.eventsDlq().name(), 1);
         infra.createTopic(topics.streamLog().name(), 3);
         infra.createTopic(topics.undelivered().name(), 1);
@@ -146,6 +149,13 @@ class FanoutStreamsIT {
             assertEquals("schema", DlqFailure.readFrom(dlq.get(0).headers()).orElseThrow().kind());
             assertEquals(KafkaStreams.State.RUNNING, app.streams().state());
             assertEquals(1.0, app.metrics().count("notify.fanout.dedup.hits"));
+            // Keyed by event id, not by the first recipient: only the copies whose stream happens to hash to the
+            // partition they were read from skip the by-stream topic; all are sequenced either way.
+            assertEquals(EVENTS_PARTITIONS, app.placement().partitions());
+            double local = app.metrics().count("notify.fanout.recipients", "path", "local");
+            double repartitioned = app.metrics().count("notify.fanout.recipients", "path", "repartition");
+            assertEquals(EVENTS + 1, local + repartitioned, "one copy per accepted event");
+            assertTrue(local > 0 && repartitioned > 0, local + " local, " + repartitioned + " repartitioned");
         }
     }
 }

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.fanout.inbox.InboxKey;
+import io.notify.fanout.recipients.RecipientPlacement;
+import io.notify.fanout.routing.NodeTopics;
 import io.notify.fanout.sequencing.StreamHead;
 import io.notify.schemas.event.EventClass;
 import io.notify.schemas.stream.DeliveryMessage;
@@ -62,6 +64,44 @@ class SequencingTest {
         assertEquals(log.get(999).value, f.inbox().get(new InboxKey(U42, 1000)));
         assertEquals(log.get(0).value, f.inbox().get(new InboxKey(U42, 1)));
         assertEquals(1000.0, f.metrics.count("notify.fanout.sequenced"));
+    }
+
+    @Test
+    void copiesForTheReadPartitionSkipTheRepartitionAndEveryCopyIsSequencedGapless() {
+        String local = userOnPartition(0);
+        String remote = userOnPartition(1);
+        for (int i = 1; i <= 5; i++) {
+            f.sendDurable("l-" + i, local, remote);
+            f.sendDurable("r-" + i, remote, local);
+        }
+        Map<StreamId, List<SequencedEvent>> log = f.streamLog().stream()
+                .collect(Collectors.groupingBy(kv -> kv.key, Collectors.mapping(kv -> kv.value, Collectors.toList())));
+        for (String user : List.of(local, remote)) {
+            List<SequencedEvent> events = log.get(StreamId.forUser(user));
+            assertEquals(LongStream.rangeClosed(1, 10).boxed().toList(), events.stream().map(SequencedEvent::seq).toList(), user);
+            assertEquals(10, events.stream().map(SequencedEvent::id).distinct().count(), user);
+        }
+        assertEquals(10.0, f.metrics.count("notify.fanout.recipients", "path", "local"), "both copies of partition 0's streams");
+        assertEquals(10.0, f.metrics.count("notify.fanout.recipients", "path", "repartition"));
+    }
+
+    @Test
+    void withoutALocalPlacementEveryCopyGoesThroughTheRepartitionTopic(@TempDir Path otherDir) {
+        try (FanoutFixture none = new FanoutFixture(otherDir, Map.of(), NodeTopics.assumeAll(), RecipientPlacement.none())) {
+            none.sendDurable("e-1", userOnPartition(0), userOnPartition(1));
+            assertEquals(2, none.streamLog().size());
+            assertEquals(0.0, none.metrics.count("notify.fanout.recipients", "path", "local"));
+            assertEquals(2.0, none.metrics.count("notify.fanout.recipients", "path", "repartition"));
+        }
+    }
+
+    /** A user whose stream the fixture's two-partition placement puts on {@code partition} (the driver reads 0). */
+    private static String userOnPartition(int partition) {
+        for (int i = 0; ; i++) {
+            if (FanoutFixture.TWO_PARTITIONS.local(StreamId.forUser("p" + i), partition)) {
+                return "p" + i;
+            }
+        }
     }
 
     @Test
