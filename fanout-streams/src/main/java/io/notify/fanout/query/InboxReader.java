@@ -9,8 +9,12 @@ import java.util.Optional;
 /**
  * Turns a client's position into events or a reset, over one stream's head and inbox. The rule
  * of docs/query-api.md lives here, pure and unit-tested: a client is never handed a gap. If the
- * inbox does not hold exactly {@code after+1, after+2, ...} (e.g. a trim raced the read), the
- * answer is a {@code position_too_old} reset, not a partial list.
+ * inbox does not hold exactly {@code after+1, after+2, ...}, the head is read again: when a trim
+ * raced the read ({@code after+1} is now older than {@code firstSeq}) the answer is a
+ * {@code position_too_old} reset, never a partial list; otherwise the inbox is only behind the
+ * head (the two stores are separate, and under exactly_once_v2 each becomes visible at its own
+ * commit), and the answer is the contiguous part it holds with {@code more: true}, so the reader
+ * asks again instead of skipping events that are about to appear.
  */
 public final class InboxReader {
 
@@ -64,20 +68,19 @@ public final class InboxReader {
         if (from >= head.lastSeq()) {
             return StreamAnswer.events(stream.value(), head.position(), head.firstSeq(), List.of(), false);
         }
-        List<SequencedEvent> events = state.range(stream, from, limit + 1);
-        for (int i = 0; i < events.size(); i++) {
-            if (events.get(i).seq() != from + 1 + i) {
-                // The inbox moved under us (trimmed between reading the head and the range).
-                StreamHead now = state.head(stream).orElse(head);
+        List<SequencedEvent> events = state.range(stream, from, limit);
+        int contiguous = 0;
+        while (contiguous < events.size() && events.get(contiguous).seq() == from + 1 + contiguous) {
+            contiguous++;
+        }
+        if (contiguous < Math.min(limit, head.lastSeq() - from)) {
+            // The inbox does not continue from `from` as far as the head says: trimmed under us, or not visible yet.
+            StreamHead now = state.head(stream).orElse(head);
+            if (from + 1 < now.firstSeq() || !now.epoch().equals(head.epoch())) {
                 return StreamAnswer.reset(stream.value(), "position_too_old", now.position(), now.firstSeq());
             }
         }
-        boolean more = events.size() > limit;
-        List<SequencedEvent> page = more ? events.subList(0, limit) : events;
-        if (page.isEmpty()) {
-            StreamHead now = state.head(stream).orElse(head);
-            return StreamAnswer.reset(stream.value(), "position_too_old", now.position(), now.firstSeq());
-        }
-        return StreamAnswer.events(stream.value(), head.position(), head.firstSeq(), page, more);
+        List<SequencedEvent> page = events.subList(0, contiguous);
+        return StreamAnswer.events(stream.value(), head.position(), head.firstSeq(), page, from + contiguous < head.lastSeq());
     }
 }

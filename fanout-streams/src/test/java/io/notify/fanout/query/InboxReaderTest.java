@@ -22,7 +22,7 @@ class InboxReaderTest {
     static final String EPOCH = "epochA";
 
     /** An inbox holding seqs first..last of epoch A. */
-    static final class Inbox implements InboxReader.StreamState {
+    static class Inbox implements InboxReader.StreamState {
         StreamHead head;
         final TreeMap<Long, SequencedEvent> events = new TreeMap<>();
 
@@ -101,10 +101,35 @@ class InboxReaderTest {
 
     @Test
     void aTrimRacingTheReadIsAResetNeverAGap() {
-        Inbox inbox = new Inbox(1, 10);
-        inbox.events.remove(4L); // the head still says firstSeq=1, but 4 is gone
+        Inbox inbox = new Inbox(1, 10) {
+            @Override
+            public List<SequencedEvent> range(StreamId stream, long afterSeq, int limit) {
+                // between the head read and this one, a trim deleted 1..4 and moved the head
+                events.headMap(5L).clear();
+                head = new StreamHead(EPOCH, 5, 10);
+                return super.range(stream, afterSeq, limit);
+            }
+        };
         StreamAnswer a = InboxReader.eventsAfter(inbox, S, EPOCH, 2, 10);
         assertEquals("position_too_old", a.reset().reason());
+        assertEquals(5L, a.reset().firstSeq());
+    }
+
+    @Test
+    void anInboxBehindItsHeadGivesWhatItHoldsAndAsksToComeBackNeverAReset() {
+        Inbox inbox = new Inbox(1, 8);
+        inbox.head = new StreamHead(EPOCH, 1, 10); // the heads store already shows 9 and 10, the inbox not yet
+        StreamAnswer nothingYet = InboxReader.eventsAfter(inbox, S, EPOCH, 8, 10);
+        assertNull(nothingYet.reset(), "a reset here would skip 9 and 10");
+        assertEquals(List.of(), seqs(nothingYet));
+        assertTrue(nothingYet.more(), "ask again");
+        StreamAnswer part = InboxReader.eventsAfter(inbox, S, EPOCH, 6, 10);
+        assertEquals(List.of(7L, 8L), seqs(part));
+        assertTrue(part.more());
+        inbox.events.remove(4L); // a hole: never a gap, only the part before it
+        StreamAnswer beforeHole = InboxReader.eventsAfter(inbox, S, EPOCH, 2, 10);
+        assertEquals(List.of(3L), seqs(beforeHole));
+        assertTrue(beforeHole.more());
     }
 
     @Test

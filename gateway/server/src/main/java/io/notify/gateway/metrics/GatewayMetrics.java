@@ -159,6 +159,12 @@ public final class GatewayMetrics {
         counter("notify.gateway.resets", "Reset frames sent, by reason", "reason", reason).increment();
     }
 
+    /** A fetch found the inbox behind the position the live path reached (retried, not reset; see StreamSync). */
+    public void inboxBehind() {
+        counter("notify.gateway.inbox.behind", "Fetches that found the inbox behind the live position, retried instead of reset")
+                .increment();
+    }
+
     /** action: coalesced (ephemeral replaced by a newer one), dropped (ephemeral), closed (durable: 4008). */
     public void queueOverflow(String action) {
         counter("notify.gateway.queue.overflows", "Outbound queue overflows, by action", "action", action).increment();

@@ -6,6 +6,8 @@ import io.notify.gateway.delivery.StreamCursor;
 import io.notify.gateway.delivery.StreamCursor.Step;
 import io.notify.gateway.resume.FetchRequest;
 import io.notify.gateway.resume.FetchResult;
+import io.notify.schemas.protocol.ResetFrame;
+import io.notify.schemas.protocol.ResetReason;
 import io.notify.schemas.stream.Position;
 import io.notify.schemas.stream.SequencedEvent;
 import io.notify.schemas.stream.StreamId;
@@ -33,6 +35,7 @@ final class StreamSync {
     private long firstFailureNanos;
     private boolean rechecking;
     private boolean recheckScheduled;
+    private long behindSinceNanos; // when the inbox was first seen behind this stream's position; 0: it is not
 
     StreamSync(Session session, StreamId stream, SessionContext ctx) {
         this.session = session;
@@ -126,6 +129,7 @@ final class StreamSync {
         boolean wasRecheck = rechecking;
         rechecking = false;
         if (result instanceof FetchResult.Page page) {
+            behindSinceNanos = 0;
             Step step = wasRecheck
                     ? cursor.applyRecheckPage(page.events(), page.more(), ctx.clock().millis() - ctx.config().recheckGrace().toMillis())
                     : cursor.applyPage(page.events(), page.more());
@@ -145,7 +149,10 @@ final class StreamSync {
             } else {
                 apply(step, null, null);
             }
+        } else if (result instanceof FetchResult.Reset reset && inboxBehind(reset.frame())) {
+            retryLater("the inbox is behind position " + cursor.position() + " (head " + reset.frame().head() + ")");
         } else if (result instanceof FetchResult.Reset reset) {
+            behindSinceNanos = 0;
             failures = 0;
             if (!session.send(OutboundFrame.control(reset.frame()))) {
                 return;
@@ -156,6 +163,30 @@ final class StreamSync {
             retryLater(((FetchResult.Failed) result).detail());
         }
         scheduleFirstRecheck();
+    }
+
+    /**
+     * Whether an {@code epoch_mismatch} only says that the inbox has not caught up with the position
+     * yet: same epoch, head behind it. The live path can be a commit ahead of the inbox (both become
+     * visible when fanout-streams commits, the node topic first), so for up to
+     * {@code recheck-grace} this is retried, not reset; a head still behind after that is a real
+     * mismatch (a history lost and re-created in the same epoch) and the reset goes to the client.
+     */
+    private boolean inboxBehind(ResetFrame reset) {
+        Position at = cursor.position();
+        if (reset.reason() != ResetReason.EPOCH_MISMATCH || reset.head() == null || at == null
+                || !reset.head().epoch().equals(at.epoch()) || reset.head().seq() >= at.seq()) {
+            return false;
+        }
+        long now = System.nanoTime();
+        if (behindSinceNanos == 0) {
+            behindSinceNanos = now;
+        }
+        if (now - behindSinceNanos <= ctx.config().recheckGrace().toNanos()) {
+            ctx.metrics().inboxBehind();
+            return true;
+        }
+        return false;
     }
 
     /** The first recheck counts from when the stream went live (once). */

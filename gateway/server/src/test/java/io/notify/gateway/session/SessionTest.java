@@ -290,6 +290,49 @@ class SessionTest {
     }
 
     @Test
+    void anInboxACommitBehindTheLivePathIsAskedAgainNeverReset() {
+        FakeTransport t = new FakeTransport("ws", 100, 1 << 20);
+        Session s = open(t, Map.of("notify.gateway.recheck-after", "50ms", "notify.gateway.resume-retry-max", "20ms"),
+                Instant.now().plusSeconds(3600), null, new Position(E, 7));
+        s.text("{\"t\":\"resume\",\"streams\":[]}");
+        live(s, Events.durable(U, E, 8));
+        live(s, Events.durable(U, E, 9));
+        Await.until("the recheck", Duration.ofSeconds(5), () -> source.requests.size() == 1);
+        assertEquals(new Position(E, 9), source.requests.get(0).after());
+        // 9 came live, but the inbox (its own commit) still ends at 8: the query API says epoch_mismatch
+        source.answers.get(0).complete(new FetchResult.Reset(ResetFrame.epochMismatch(U, new Position(E, 8), 1)));
+        Await.until("asked again", Duration.ofSeconds(5), () -> source.requests.size() == 2);
+        assertEquals(new Position(E, 9), source.requests.get(1).after(), "from the same position, not from the stale head");
+        source.answers.get(1).complete(new FetchResult.Page(U, List.of(), false, new Position(E, 9)));
+        live(s, Events.durable(U, E, 10));
+        Await.until(() -> "8, 9, 10, got " + seqs(t), Duration.ofSeconds(5), () -> seqs(t).equals(List.of(8L, 9L, 10L)));
+        assertTrue(t.frames().stream().noneMatch(ResetFrame.class::isInstance), "no reset reached the client: " + t.frames());
+        assertEquals(1.0, metrics.count("notify.gateway.inbox.behind"));
+        assertEquals(0.0, metrics.count("notify.gateway.resets", "reason", "epoch_mismatch"));
+    }
+
+    @Test
+    void aHeadStillBehindThePositionAfterTheGraceIsARealMismatchAndResets() {
+        FakeTransport t = new FakeTransport("ws", 100, 1 << 20);
+        Session s = open(t, Map.of("notify.gateway.recheck-after", "50ms", "notify.gateway.resume-retry-max", "20ms",
+                "notify.gateway.recheck-grace", "100ms"), Instant.now().plusSeconds(3600), null, new Position(E, 7));
+        s.text("{\"t\":\"resume\",\"streams\":[]}");
+        live(s, Events.durable(U, E, 8));
+        ResetFrame behind = ResetFrame.epochMismatch(U, new Position(E, 5), 1); // e.g. a history lost and re-created
+        Await.until("the recheck", Duration.ofSeconds(5), () -> source.requests.size() == 1);
+        source.answers.get(0).complete(new FetchResult.Reset(behind));
+        Await.until("a reset once the grace is over", Duration.ofSeconds(5), () -> {
+            int n = source.answers.size();
+            if (!source.answers.get(n - 1).isDone()) {
+                source.answers.get(n - 1).complete(new FetchResult.Reset(behind));
+            }
+            return t.frames().contains(behind);
+        });
+        assertEquals(1.0, metrics.count("notify.gateway.resets", "reason", "epoch_mismatch"));
+        assertTrue(metrics.count("notify.gateway.inbox.behind") >= 1);
+    }
+
+    @Test
     void liveEventsHeldBeforeTheResumeAreDeliveredEvenAtOrBelowTheAnchor() {
         FakeTransport t = new FakeTransport("ws", 100, 1 << 20);
         Session s = open(t, Map.of(), Instant.now().plusSeconds(3600), null, new Position(E, 7));
