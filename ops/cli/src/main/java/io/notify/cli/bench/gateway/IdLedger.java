@@ -19,6 +19,7 @@ final class IdLedger {
     private String run;
     private int users = 1;
     private final BitSet seen = new BitSet();
+    private final BitSet late = new BitSet();
     private long duplicates;
     private long misaddressed;
     private long otherRuns;
@@ -31,6 +32,7 @@ final class IdLedger {
         this.run = run;
         this.users = users;
         seen.clear();
+        late.clear();
         duplicates = 0;
         misaddressed = 0;
         otherRuns = 0;
@@ -62,11 +64,28 @@ final class IdLedger {
         return true;
     }
 
+    /**
+     * A frame of the tracked run that reached client {@code clientIndex} after a later seq of its
+     * stream, and that the client therefore dropped as already processed: if it never reached the
+     * app otherwise, the check counts it lost and late.
+     */
+    void late(int clientIndex, String eventRun, long n) {
+        if (run != null && run.equals(eventRun) && n >= 0 && n <= Integer.MAX_VALUE && n % users == clientIndex) {
+            late.set((int) n);
+        }
+    }
+
+    /** Whether event {@code n} of the tracked run arrived only after a later seq (see {@link #late}). */
+    boolean arrivedLate(long n) {
+        return n >= 0 && n <= Integer.MAX_VALUE && late.get((int) n);
+    }
+
     /** Checks the tracked run against the numbers the generator saw accepted, for clients {@code first .. first+count-1}. */
     IdCheck check(BitSet accepted, int first, int count) {
         long expected = 0;
         long delivered = 0;
         long lost = 0;
+        long lostLate = 0;
         List<Long> samples = new ArrayList<>();
         for (int n = accepted.nextSetBit(0); n >= 0; n = accepted.nextSetBit(n + 1)) {
             int client = n % users;
@@ -78,6 +97,7 @@ final class IdLedger {
                 delivered++;
             } else {
                 lost++;
+                lostLate += late.get(n) ? 1 : 0;
                 if (samples.size() < IdCheck.SAMPLES) {
                     samples.add((long) n);
                 }
@@ -85,7 +105,7 @@ final class IdLedger {
         }
         BitSet extra = (BitSet) seen.clone();
         extra.andNot(accepted);
-        return new IdCheck(expected, delivered, lost, duplicates, extra.cardinality(), misaddressed, otherRuns, List.copyOf(samples),
-                List.of());
+        return new IdCheck(expected, delivered, lost, duplicates, extra.cardinality(), misaddressed, otherRuns, lostLate,
+                List.copyOf(samples), List.of());
     }
 }

@@ -205,7 +205,8 @@ public final class LoadAgent implements NioDriver.Listener {
                     List<String> positions = new ArrayList<>();
                     for (long n : check.lostSamples()) {
                         ResumeTally t = clients.get((int) (n % Integer.parseInt(a[2])) - first).tally;
-                        positions.add(t.epoch() == null ? "none" : t.epoch() + ":" + t.position());
+                        positions.add((t.epoch() == null ? "none" : t.epoch() + ":" + t.position())
+                                + (ledger.arrivedLate(n) ? ", its frame arrived after a later seq and was dropped" : ""));
                     }
                     emitJson("checked", check.withLostPositions(positions));
                 } catch (IOException e) {
@@ -286,9 +287,12 @@ public final class LoadAgent implements NioDriver.Listener {
 
     @Override
     public void event(ClientConn c, EventFrame e, long nowNanos) {
+        String run = e.data().path("run").asText("");
+        long n = e.data().path("n").asLong(-1);
         if (e.seq() != null && !c.tally.onEvent(e.epoch(), e.seq())) {
             positionDrops++; // already processed: an SDK drops it before the app
-        } else if (!ledger.tracking() || ledger.record(c.index, e.data().path("run").asText(""), e.data().path("n").asLong(-1))) {
+            ledger.late(c.index, run, n);
+        } else if (!ledger.tracking() || ledger.record(c.index, run, n)) {
             long nowMs = System.currentTimeMillis();
             events++;
             firstEventMs = firstEventMs == 0 ? nowMs : firstEventMs;

@@ -7,9 +7,12 @@ import java.util.List;
  * How the events of one step reached the clients, from the gateways' counters between two
  * scrapes (every gateway summed): frames sent on the live path (node topic) and from the query API
  * (replay: resume, gap fill, recheck), events only a recheck found, gaps filled, and connections
- * the gateways closed. The share of replayed frames is how much the safety net carried.
+ * the gateways closed; also resets sent, durable events not sent because the connection had them,
+ * and node-topic records that found no connection. The share of replayed frames is how much the
+ * safety net carried.
  */
-record DeliveryPaths(long live, long replayed, long recheckFound, long gapFills, long closes) {
+record DeliveryPaths(long live, long replayed, long recheckFound, long gapFills, long closes, long resets,
+                     long duplicatesDropped, long noConnection) {
 
     static DeliveryPaths between(List<PrometheusText> before, List<PrometheusText> after) {
         return new DeliveryPaths(
@@ -17,7 +20,18 @@ record DeliveryPaths(long live, long replayed, long recheckFound, long gapFills,
                 delta(before, after, "notify_gateway_events_delivered_total", "path", "replay"),
                 delta(before, after, "notify_gateway_recheck_found_total"),
                 delta(before, after, "notify_gateway_gap_fills_total"),
-                delta(before, after, "notify_gateway_closes_total"));
+                delta(before, after, "notify_gateway_closes_total"),
+                delta(before, after, "notify_gateway_resets_total"),
+                delta(before, after, "notify_gateway_duplicates_dropped_total"),
+                delta(before, after, "notify_gateway_delivery_messages_total", "outcome", "no_connection"));
+    }
+
+    /** The sum of several steps' paths. */
+    static DeliveryPaths sum(List<DeliveryPaths> of) {
+        return new DeliveryPaths(of.stream().mapToLong(DeliveryPaths::live).sum(), of.stream().mapToLong(DeliveryPaths::replayed).sum(),
+                of.stream().mapToLong(DeliveryPaths::recheckFound).sum(), of.stream().mapToLong(DeliveryPaths::gapFills).sum(),
+                of.stream().mapToLong(DeliveryPaths::closes).sum(), of.stream().mapToLong(DeliveryPaths::resets).sum(),
+                of.stream().mapToLong(DeliveryPaths::duplicatesDropped).sum(), of.stream().mapToLong(DeliveryPaths::noConnection).sum());
     }
 
     private static long delta(List<PrometheusText> before, List<PrometheusText> after, String name, String... labels) {

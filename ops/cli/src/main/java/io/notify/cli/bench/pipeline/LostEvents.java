@@ -17,9 +17,17 @@ import java.util.List;
  * of a step, its recipient's inbox (the query API, any fanout instance) is searched for it by
  * {@code data.run} and {@code data.n}. Found means fanout sequenced it and the gateway or the
  * client did not deliver it (the client's position tells which seqs it had); absent means it was
- * never sequenced, or already trimmed from the inbox.
+ * never sequenced, or already trimmed from the inbox. A sequenced one is then looked for in the
+ * node topic of the gateway that holds its client, read committed and uncommitted: whether fanout
+ * routed it there, and whether that write committed.
  */
 final class LostEvents {
+
+    /** Where to look for an event's delivery message: the node topic of the gateway holding a user. */
+    interface NodeTopics {
+        /** Copies of the record carrying {@code eventId} in the node topic of {@code userIndex}'s gateway, by isolation. */
+        String find(int userIndex, String eventId);
+    }
 
     /** Pages of {@value #PAGE} events read per stream at most. */
     private static final int PAGES = 20;
@@ -29,37 +37,42 @@ final class LostEvents {
     }
 
     /** One line per sampled lost event of {@code run}. */
-    static List<String> attribute(ServiceProcess queryApi, String run, int users, IdCheck check)
+    static List<String> attribute(ServiceProcess queryApi, NodeTopics nodeTopics, String run, int users, IdCheck check)
             throws IOException, InterruptedException {
         List<String> out = new ArrayList<>();
         for (int i = 0; i < check.lostSamples().size(); i++) {
             long n = check.lostSamples().get(i);
             String stream = "u:" + ClientFleet.user((int) (n % users));
             String client = i < check.lostPositions().size() ? check.lostPositions().get(i) : "?";
-            out.add("n=" + n + " " + stream + " (client at " + client + "): " + find(queryApi, stream, run, n));
+            String[] where = find(queryApi, stream, run, n);
+            out.add("n=" + n + " " + stream + " (client at " + client + "): " + where[0]
+                    + (where[1] == null ? "" : "; node topic: " + nodeTopics.find((int) (n % users), where[1])));
         }
         return out;
     }
 
-    private static String find(ServiceProcess queryApi, String stream, String run, long n) throws IOException, InterruptedException {
+    /** What the inbox says, and the event's id when it holds it. */
+    private static String[] find(ServiceProcess queryApi, String stream, String run, long n) throws IOException, InterruptedException {
         long after = 0;
         String head = "?";
         List<String> copies = new ArrayList<>();
+        String id = null;
         for (int page = 0; page < PAGES; page++) {
             HttpResponse<String> r = queryApi.get("/v1/streams/" + URLEncoder.encode(stream, StandardCharsets.UTF_8)
                     + "/events?after=" + after + "&limit=" + PAGE);
             if (r.statusCode() != 200) {
-                return "query API answered " + r.statusCode() + ": " + r.body();
+                return new String[] {"query API answered " + r.statusCode() + ": " + r.body(), null};
             }
             JsonNode body = NotifyJson.mapper().readTree(r.body());
             if (body.has("reset")) {
-                return "query API reset " + body.get("reset");
+                return new String[] {"query API reset " + body.get("reset"), null};
             }
             head = body.path("head").path("epoch").asText() + ":" + body.path("head").path("seq").asLong() + ", firstSeq "
                     + body.path("firstSeq").asLong();
             for (JsonNode e : body.path("events")) {
                 if (run.equals(e.path("data").path("run").asText()) && e.path("data").path("n").asLong(-1) == n) {
                     copies.add(e.path("epoch").asText() + ":" + e.path("seq").asLong() + " id " + e.path("id").asText());
+                    id = e.path("id").asText();
                 }
                 after = e.path("seq").asLong();
             }
@@ -67,7 +80,7 @@ final class LostEvents {
                 break;
             }
         }
-        return copies.isEmpty() ? "not in the inbox (head " + head + "): never sequenced, or trimmed"
-                : "sequenced at " + String.join(" and ", copies) + " (head " + head + "): not delivered by the gateway";
+        return copies.isEmpty() ? new String[] {"not in the inbox (head " + head + "): never sequenced (yet), or trimmed", null}
+                : new String[] {"sequenced at " + String.join(" and ", copies) + " (head " + head + ")", id};
     }
 }

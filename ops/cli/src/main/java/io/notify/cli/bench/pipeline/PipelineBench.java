@@ -155,7 +155,9 @@ public final class PipelineBench implements Callable<Integer> {
                 try (ClientFleet fleet = ClientFleet.start(ports, work, users, fleetOptions, lifetime, "256m");
                      ChildAgent load = startLoad(stack, work, lifetime)) {
                     bar.set(Double.NaN, String.format("connecting %,d clients over %d gateways", users, gateways));
-                    PipelineSteps steps = new PipelineSteps(fleet, users, load, stack.gateways(), stack.fanouts().get(0), bar, warm, step, settleBound);
+                    PipelineSteps steps = new PipelineSteps(fleet, users, load, stack.gateways(), stack.fanouts().get(0),
+                            (user, id) -> NodeTopicScan.find(stack.bootstrapServers(),
+                                    stack.topics().node(stack.nodeId(ClientFleet.gatewayOf(user, users, gateways))).name(), id), bar, warm, step, settleBound);
                     long reconnects = steps.connect(Math.max(200, users / 10.0), RESUME_TIMEOUT, 5);
                     bar.println(String.format("bench pipeline: %,d clients connected (%d agent JVMs), sources %s",
                             users, fleet.agents(), ClientFleet.sourceAddresses(fleetOptions)));

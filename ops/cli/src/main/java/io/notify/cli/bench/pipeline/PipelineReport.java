@@ -82,17 +82,16 @@ public record PipelineReport(String scenario, Instant at, Map<String, Object> ma
     /** Per offered rate, summed over the runs: how many frames the safety net (query API) carried, and why. */
     private void printPaths(PrintStream out) {
         out.printf("%ndelivery paths (gateways' counters, summed over runs): live frames, replayed frames (resume, gap fill, "
-                + "recheck), events only a recheck found, gap fills, connections closed by a gateway%n");
-        out.printf("%10s %12s %10s %9s %11s %9s %8s%n", "offered/s", "live", "replayed", "share", "recheck-only", "gap fills",
-                "closes");
+                + "recheck), events only a recheck found, gap fills, connections closed by a gateway, resets sent, durable "
+                + "events not sent because the connection had them, node-topic records that found no connection%n");
+        out.printf("%10s %12s %10s %9s %11s %9s %8s %7s %9s %8s%n", "offered/s", "live", "replayed", "share", "recheck-only",
+                "gap fills", "closes", "resets", "dup drops", "no conn");
         for (StepMedian m : medians) {
-            List<DeliveryPaths> of = steps.stream().filter(s -> s.offeredRate() == m.offeredRate() && s.paths() != null)
-                    .map(StepResult::paths).toList();
-            DeliveryPaths sum = new DeliveryPaths(of.stream().mapToLong(DeliveryPaths::live).sum(),
-                    of.stream().mapToLong(DeliveryPaths::replayed).sum(), of.stream().mapToLong(DeliveryPaths::recheckFound).sum(),
-                    of.stream().mapToLong(DeliveryPaths::gapFills).sum(), of.stream().mapToLong(DeliveryPaths::closes).sum());
-            out.printf("%,10.0f %,12d %,10d %8.4f%% %,11d %,9d %,8d%n", m.offeredRate(), sum.live(), sum.replayed(),
-                    100 * sum.replayedShare(), sum.recheckFound(), sum.gapFills(), sum.closes());
+            DeliveryPaths sum = DeliveryPaths.sum(steps.stream().filter(s -> s.offeredRate() == m.offeredRate() && s.paths() != null)
+                    .map(StepResult::paths).toList());
+            out.printf("%,10.0f %,12d %,10d %8.4f%% %,11d %,9d %,8d %,7d %,9d %,8d%n", m.offeredRate(), sum.live(), sum.replayed(),
+                    100 * sum.replayedShare(), sum.recheckFound(), sum.gapFills(), sum.closes(), sum.resets(),
+                    sum.duplicatesDropped(), sum.noConnection());
         }
     }
 

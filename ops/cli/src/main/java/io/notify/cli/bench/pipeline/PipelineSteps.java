@@ -35,9 +35,11 @@ final class PipelineSteps {
     private final Duration settle;
     private final int users;
     private final ServiceProcess queryApi;
+    private final LostEvents.NodeTopics nodeTopics;
 
     PipelineSteps(ClientFleet fleet, int users, ChildAgent load, List<ServiceProcess> gateways, ServiceProcess queryApi,
-                  ProgressBar bar, Duration warmup, Duration step, Duration settle) {
+                  LostEvents.NodeTopics nodeTopics, ProgressBar bar, Duration warmup, Duration step, Duration settle) {
+        this.nodeTopics = nodeTopics;
         this.fleet = fleet;
         this.users = users;
         this.queryApi = queryApi;
@@ -110,7 +112,7 @@ final class PipelineSteps {
         ClientFleet.Delivered d = fleet.delivered();
         IdCheck ids = fleet.checkIds(Path.of(ran.acceptedIds()));
         List<PrometheusText> after = gatewayMetrics();
-        List<String> where = ids.lost() == 0 ? List.of() : LostEvents.attribute(queryApi, tag, users, ids);
+        List<String> where = ids.lost() == 0 ? List.of() : LostEvents.attribute(queryApi, nodeTopics, tag, users, ids);
         where.forEach(w -> bar.println("bench pipeline: " + label + ": lost " + w));
         return StepResult.of(run, rate, ran, d, ids, HopBudget.between(before, after), DeliveryPaths.between(before, after), where);
     }

@@ -21,6 +21,7 @@ class IdLedgerTest {
         assertTrue(l.record(2, "m1", 10), "10 was never accepted");
         assertFalse(l.record(3, "m1", 5), "5 is user 1's");
         assertFalse(l.record(2, "w1", 6), "another run");
+        l.late(3, "m1", 7); // 7's frame came after a later seq: dropped by position, never reached the app
         BitSet accepted = new BitSet();
         accepted.set(0, 8); // 0..7; this agent's are 2, 3, 6, 7
         IdCheck c = l.check(accepted, 2, 2);
@@ -32,6 +33,9 @@ class IdLedgerTest {
         assertEquals(1, c.unexpected());
         assertEquals(1, c.misaddressed());
         assertEquals(1, c.otherRuns());
+        assertEquals(1, c.lostLate());
+        assertTrue(l.arrivedLate(7));
+        assertFalse(l.arrivedLate(6));
     }
 
     @Test
@@ -46,7 +50,7 @@ class IdLedgerTest {
         one.set(0);
         IdCheck c = l.check(one, 0, 1);
         assertEquals(0, c.lost());
-        IdCheck sum = c.plus(new IdCheck(3, 1, 2, 0, 0, 0, 0, List.of(4L, 5L), List.of()));
+        IdCheck sum = c.plus(new IdCheck(3, 1, 2, 0, 0, 0, 0, 1, List.of(4L, 5L), List.of()));
         assertEquals(4, sum.expected());
         assertEquals(2, sum.lost());
         assertEquals(List.of(4L, 5L), sum.lostSamples());

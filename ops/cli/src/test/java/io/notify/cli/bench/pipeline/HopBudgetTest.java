@@ -74,10 +74,15 @@ class HopBudgetTest {
                 notify_gateway_recheck_found_total 3.0
                 notify_gateway_gap_fills_total 4.0
                 notify_gateway_closes_total{code="4008",transport="ws",} 1.0
+                notify_gateway_resets_total{reason="epoch_mismatch",} 2.0
+                notify_gateway_duplicates_dropped_total 7.0
+                notify_gateway_delivery_messages_total{outcome="delivered",} 9000.0
+                notify_gateway_delivery_messages_total{outcome="no_connection",} 3.0
                 """);
         DeliveryPaths d = DeliveryPaths.between(List.of(before), List.of(after));
-        assertEquals(new DeliveryPaths(9900, 10, 2, 4, 1), d);
+        assertEquals(new DeliveryPaths(9900, 10, 2, 4, 1, 2, 7, 3), d);
         assertEquals(10 / 9910.0, d.replayedShare(), 1e-12);
-        assertTrue(Double.isNaN(new DeliveryPaths(0, 0, 0, 0, 0).replayedShare()));
+        assertEquals(new DeliveryPaths(19800, 20, 4, 8, 2, 4, 14, 6), DeliveryPaths.sum(List.of(d, d)));
+        assertTrue(Double.isNaN(new DeliveryPaths(0, 0, 0, 0, 0, 0, 0, 0).replayedShare()));
     }
 }

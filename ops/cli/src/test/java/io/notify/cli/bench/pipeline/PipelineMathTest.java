@@ -90,7 +90,7 @@ class PipelineMathTest {
     @Test
     void stepRatesUseTheLongerOfPacingAndArrivalSpanAndLossesComeFromTheIdCheck() {
         PacedIngestLoad.Ran ran = new PacedIngestLoad.Ran(1000, 990, 10, 100, 10.0, 0, "ids");
-        IdCheck ids = new IdCheck(990, 980, 10, 2, 0, 1, 0, List.of(7L, 9L), List.of());
+        IdCheck ids = new IdCheck(990, 980, 10, 2, 0, 1, 0, 0, List.of(7L, 9L), List.of());
         StepResult s = StepResult.of(1, 100, ran, delivered(980, 5_000, 25_000), ids, List.of(), null, List.of());
         assertEquals(99, s.acceptedPerSecond(), 1e-9);
         assertEquals(49, s.deliveredPerSecond(), 1e-9, "980 over the 20 s arrival span");
@@ -110,7 +110,7 @@ class PipelineMathTest {
 
     /** A check of 990 accepted events, all delivered, with {@code duplicates} and {@code unexpected} ones. */
     private static IdCheck clean(long duplicates, long unexpected) {
-        return new IdCheck(990, 990, 0, duplicates, unexpected, 0, 0, List.of(), List.of());
+        return new IdCheck(990, 990, 0, duplicates, unexpected, 0, 0, 0, List.of(), List.of());
     }
 
     private static ClientFleet.Delivered delivered(long events, long firstMs, long lastMs) {
