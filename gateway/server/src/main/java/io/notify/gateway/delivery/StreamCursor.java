@@ -38,9 +38,16 @@ public final class StreamCursor {
      * @param fetch      start a fetch after {@link #position()} (none is in flight)
      * @param gap        a live gap was found (metric)
      * @param progress   the last fetch result moved the position (false: retry later, with backoff)
+     * @param fetched    how many of the first events of {@code send} came from the fetched page; the
+     *                   rest are live events that were held meanwhile
      */
-    public record Step(List<SequencedEvent> send, int duplicates, boolean fetch, boolean gap, boolean progress) {
+    public record Step(List<SequencedEvent> send, int duplicates, boolean fetch, boolean gap, boolean progress, int fetched) {
         static final Step NONE = new Step(List.of(), 0, false, false, true);
+
+        /** A step whose events (if any) all came live. */
+        public Step(List<SequencedEvent> send, int duplicates, boolean fetch, boolean gap, boolean progress) {
+            this(send, duplicates, fetch, gap, progress, 0);
+        }
     }
 
     private final StreamId stream;
@@ -143,11 +150,12 @@ public final class StreamCursor {
                 break;
             }
         }
+        int fetched = acc.send.size();
         if (more) {
-            return new Step(acc.send, acc.duplicates, true, false, progress);
+            return new Step(List.copyOf(acc.send), acc.duplicates, true, false, progress, fetched);
         }
         Step released = release(acc);
-        return new Step(released.send, released.duplicates, released.fetch, released.gap, progress || !released.fetch);
+        return new Step(released.send, released.duplicates, released.fetch, released.gap, progress || !released.fetch, fetched);
     }
 
     /**

@@ -134,7 +134,7 @@ final class StreamSync {
                     ? cursor.applyRecheckPage(page.events(), page.more(), ctx.clock().millis() - ctx.config().recheckGrace().toMillis())
                     : cursor.applyPage(page.events(), page.more());
             if (wasRecheck) {
-                ctx.metrics().recheckFound(step.send().size());
+                ctx.metrics().recheckFound(step.fetched());
                 if (cursor.youngLeft()) {
                     // Events younger than the grace may still be on the live path: look again once they are not.
                     scheduleRecheckOnce(ctx.config().recheckGrace());
@@ -211,12 +211,13 @@ final class StreamSync {
 
     private boolean sendAll(Step step, SequencedEvent live, OutboundFrame liveFrame) {
         ctx.metrics().duplicatesDropped(step.duplicates());
-        for (SequencedEvent e : step.send()) {
+        for (int i = 0; i < step.send().size(); i++) {
+            SequencedEvent e = step.send().get(i);
             boolean isLive = e == live;
             if (!session.send(isLive ? liveFrame : OutboundFrame.event(e, false))) {
                 return false;
             }
-            ctx.metrics().delivered(true, !isLive);
+            ctx.metrics().delivered(true, i < step.fetched()); // held live events released after a page came live
         }
         return true;
     }

@@ -290,6 +290,22 @@ class SessionTest {
     }
 
     @Test
+    void liveEventsHeldDuringARecheckCountAsLiveNotAsFoundByIt() {
+        FakeTransport t = new FakeTransport("ws", 100, 1 << 20);
+        Session s = open(t, Map.of("notify.gateway.recheck-after", "50ms"), Instant.now().plusSeconds(3600), null,
+                new Position(E, 7));
+        s.text("{\"t\":\"resume\",\"streams\":[]}");
+        Await.until("the recheck", Duration.ofSeconds(5), () -> source.requests.size() == 1);
+        live(s, Events.durable(U, E, 8)); // arrives while the recheck is in flight: held
+        live(s, Events.durable(U, E, 9));
+        source.answers.get(0).complete(new FetchResult.Page(U, List.of(), false, new Position(E, 7))); // nothing missed
+        assertEquals(List.of(8L, 9L), seqs(t));
+        assertEquals(0.0, metrics.count("notify.gateway.recheck.found"), "the recheck found nothing; 8 and 9 came live");
+        assertEquals(0.0, metrics.count("notify.gateway.events.replayed"));
+        assertEquals(2.0, metrics.count("notify.gateway.events.delivered", "class", "durable", "path", "live"));
+    }
+
+    @Test
     void anInboxACommitBehindTheLivePathIsAskedAgainNeverReset() {
         FakeTransport t = new FakeTransport("ws", 100, 1 << 20);
         Session s = open(t, Map.of("notify.gateway.recheck-after", "50ms", "notify.gateway.resume-retry-max", "20ms"),
