@@ -39,10 +39,10 @@ final class PipelineSteps {
 
     PipelineSteps(ClientFleet fleet, int users, ChildAgent load, List<ServiceProcess> gateways, ServiceProcess queryApi,
                   LostEvents.NodeTopics nodeTopics, ProgressBar bar, Duration warmup, Duration step, Duration settle) {
-        this.nodeTopics = nodeTopics;
         this.fleet = fleet;
         this.users = users;
         this.queryApi = queryApi;
+        this.nodeTopics = nodeTopics;
         this.load = load;
         this.gateways = List.copyOf(gateways);
         this.bar = bar;
