@@ -1,9 +1,11 @@
 package io.notify.cli.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.cli.bench.report.Stats;
+import io.notify.schemas.NotifyJson;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -11,6 +13,7 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.Deflater;
 import org.junit.jupiter.api.Test;
 
 /** The pure parts of {@code bench baseline}: record sizing, medians, ratios and the report's shape. */
@@ -28,6 +31,26 @@ class BaselineReportTest {
         assertEquals(24, BaselineRun.id(999_999_999L).length());
         for (int size : List.of(300, 1024, 4096)) {
             assertEquals(size, new BenchEvents(size).value(BaselineRun.id(42)).length);
+        }
+    }
+
+    @Test
+    void aBatchOfEventsDoesNotCompressMuchAndEveryEventIsValidJson() throws Exception {
+        BenchEvents events = new BenchEvents(1024);
+        byte[] batch = events.ndjson("e-", 100);
+        Deflater deflater = new Deflater(Deflater.BEST_COMPRESSION);
+        deflater.setInput(batch);
+        deflater.finish();
+        byte[] out = new byte[batch.length * 2];
+        int compressed = deflater.deflate(out);
+        assertTrue(compressed > batch.length / 2, "100 events of 1 KiB compress to " + compressed + " of " + batch.length
+                + " bytes; a repeated pad would compress about 100:1");
+        String[] lines = new String(batch, StandardCharsets.US_ASCII).split("\n");
+        assertEquals(100, lines.length);
+        assertNotEquals(lines[0].substring(lines[0].indexOf("pad")), lines[1].substring(lines[1].indexOf("pad")),
+                "each event has its own pad");
+        for (String line : lines) {
+            assertEquals("bench.event", NotifyJson.mapper().readTree(line).path("type").asText());
         }
     }
 
