@@ -38,9 +38,6 @@ public final class FanoutStreamsConfig {
         // Kafka Streams sets linger.ms=100 on its producers; every hop of an event (repartition,
         // node topic) then waits up to that long for a batch to fill. 5 ms keeps batching under load.
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), Long.toString(config.linger().toMillis()));
-        // A task reads its notify.events partition and its by-stream partition (local copies); no
-        // step joins the two by time, so a task never waits for the empty one before processing.
-        p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, Long.toString(StreamsConfig.MAX_TASK_IDLE_MS_DISABLED));
         p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, Integer.toString(config.standbyReplicas()));
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, Integer.toString(config.streamThreads()));
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, Long.toString(config.cacheMaxBytes()));
