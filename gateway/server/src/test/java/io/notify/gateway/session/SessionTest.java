@@ -111,6 +111,13 @@ class SessionTest {
         return open(transport, Map.of(), Instant.now().plusSeconds(3600), null);
     }
 
+    /** A fresh client (no position) on a stream whose head was seq 7 at its welcome, live from then on. */
+    private Session freshAtSeven(FakeTransport t, Map<String, String> config) {
+        Session s = open(t, config, Instant.now().plusSeconds(3600), null, new Position(E, 7));
+        s.text("{\"t\":\"resume\",\"streams\":[]}");
+        return s;
+    }
+
     private static List<Long> seqs(FakeTransport t) {
         return t.frames().stream().filter(EventFrame.class::isInstance).map(f -> ((EventFrame) f).seq()).toList();
     }
@@ -254,9 +261,7 @@ class SessionTest {
     @Test
     void aFreshClientGetsAnEventThatWasNeverRoutedToItThroughARecheck() {
         FakeTransport t = new FakeTransport("ws", 100, 1 << 20);
-        Session s = open(t, Map.of("notify.gateway.recheck-after", "50ms"), Instant.now().plusSeconds(3600), null,
-                new Position(E, 7));
-        s.text("{\"t\":\"resume\",\"streams\":[]}");
+        Session s = freshAtSeven(t, Map.of("notify.gateway.recheck-after", "50ms"));
         assertEquals(List.of(), seqs(t), "history before the anchor is not replayed");
         // seq 8 is sequenced after the welcome but routed elsewhere (the router has not seen the registration yet)
         Await.until("the recheck", Duration.ofSeconds(5), () -> source.requests.size() == 1);
@@ -273,9 +278,7 @@ class SessionTest {
     @Test
     void aRecheckLeavesAnEventStillOnTheLivePathToItAndLooksAgainAfterTheGrace() {
         FakeTransport t = new FakeTransport("ws", 100, 1 << 20);
-        Session s = open(t, Map.of("notify.gateway.recheck-after", "50ms", "notify.gateway.recheck-grace", "300ms"),
-                Instant.now().plusSeconds(3600), null, new Position(E, 7));
-        s.text("{\"t\":\"resume\",\"streams\":[]}");
+        Session s = freshAtSeven(t, Map.of("notify.gateway.recheck-after", "50ms", "notify.gateway.recheck-grace", "300ms"));
         Await.until("the recheck", Duration.ofSeconds(5), () -> source.requests.size() == 1);
         SequencedEvent eight = Events.durableAt(U, E, 8, System.currentTimeMillis()); // just sequenced
         source.answers.get(0).complete(new FetchResult.Page(U, List.of(eight), false, new Position(E, 8)));
@@ -292,9 +295,7 @@ class SessionTest {
     @Test
     void liveEventsHeldDuringARecheckCountAsLiveNotAsFoundByIt() {
         FakeTransport t = new FakeTransport("ws", 100, 1 << 20);
-        Session s = open(t, Map.of("notify.gateway.recheck-after", "50ms"), Instant.now().plusSeconds(3600), null,
-                new Position(E, 7));
-        s.text("{\"t\":\"resume\",\"streams\":[]}");
+        Session s = freshAtSeven(t, Map.of("notify.gateway.recheck-after", "50ms"));
         Await.until("the recheck", Duration.ofSeconds(5), () -> source.requests.size() == 1);
         live(s, Events.durable(U, E, 8)); // arrives while the recheck is in flight: held
         live(s, Events.durable(U, E, 9));
@@ -308,9 +309,7 @@ class SessionTest {
     @Test
     void anInboxACommitBehindTheLivePathIsAskedAgainNeverReset() {
         FakeTransport t = new FakeTransport("ws", 100, 1 << 20);
-        Session s = open(t, Map.of("notify.gateway.recheck-after", "50ms", "notify.gateway.resume-retry-max", "20ms"),
-                Instant.now().plusSeconds(3600), null, new Position(E, 7));
-        s.text("{\"t\":\"resume\",\"streams\":[]}");
+        Session s = freshAtSeven(t, Map.of("notify.gateway.recheck-after", "50ms", "notify.gateway.resume-retry-max", "20ms"));
         live(s, Events.durable(U, E, 8));
         live(s, Events.durable(U, E, 9));
         Await.until("the recheck", Duration.ofSeconds(5), () -> source.requests.size() == 1);
@@ -330,9 +329,8 @@ class SessionTest {
     @Test
     void aHeadStillBehindThePositionAfterTheGraceIsARealMismatchAndResets() {
         FakeTransport t = new FakeTransport("ws", 100, 1 << 20);
-        Session s = open(t, Map.of("notify.gateway.recheck-after", "50ms", "notify.gateway.resume-retry-max", "20ms",
-                "notify.gateway.recheck-grace", "100ms"), Instant.now().plusSeconds(3600), null, new Position(E, 7));
-        s.text("{\"t\":\"resume\",\"streams\":[]}");
+        Session s = freshAtSeven(t, Map.of("notify.gateway.recheck-after", "50ms", "notify.gateway.resume-retry-max", "20ms",
+                "notify.gateway.recheck-grace", "100ms"));
         live(s, Events.durable(U, E, 8));
         ResetFrame behind = ResetFrame.epochMismatch(U, new Position(E, 5), 1); // e.g. a history lost and re-created
         Await.until("the recheck", Duration.ofSeconds(5), () -> source.requests.size() == 1);

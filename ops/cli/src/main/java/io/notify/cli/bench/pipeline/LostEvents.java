@@ -10,7 +10,12 @@ import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Where a lost event stopped, asked of the stack while it still runs: for each sampled lost event
@@ -23,10 +28,16 @@ import java.util.List;
  */
 final class LostEvents {
 
-    /** Where to look for an event's delivery message: the node topic of the gateway holding a user. */
+    /** Where to look for delivery messages: the node topic of the gateway holding a user, scanned once for many ids. */
     interface NodeTopics {
-        /** Copies of the record carrying {@code eventId} in the node topic of {@code userIndex}'s gateway, by isolation. */
-        String find(int userIndex, String eventId);
+        String topicOf(int userIndex);
+
+        /** For each of {@code eventIds}, where the records carrying it sit in {@code topic}, by isolation level. */
+        Map<String, String> find(String topic, Set<String> eventIds);
+    }
+
+    /** What the inbox says of one event, and its id when it holds it (null otherwise). */
+    private record InInbox(String says, String eventId) {
     }
 
     /** Pages of {@value #PAGE} events read per stream at most. */
@@ -36,23 +47,36 @@ final class LostEvents {
     private LostEvents() {
     }
 
-    /** One line per sampled lost event of {@code run}. */
+    /** One line per sampled lost event of {@code run}; each node topic is read once for all of them. */
     static List<String> attribute(ServiceProcess queryApi, NodeTopics nodeTopics, String run, int users, IdCheck check)
             throws IOException, InterruptedException {
+        List<InInbox> inbox = new ArrayList<>();
+        Map<String, Set<String>> idsByTopic = new LinkedHashMap<>();
+        for (long n : check.lostSamples()) {
+            InInbox found = find(queryApi, stream(n, users), run, n);
+            inbox.add(found);
+            if (found.eventId() != null) {
+                idsByTopic.computeIfAbsent(nodeTopics.topicOf((int) (n % users)), t -> new LinkedHashSet<>()).add(found.eventId());
+            }
+        }
+        Map<String, String> routed = new HashMap<>();
+        idsByTopic.forEach((topic, ids) -> routed.putAll(nodeTopics.find(topic, ids)));
         List<String> out = new ArrayList<>();
-        for (int i = 0; i < check.lostSamples().size(); i++) {
+        for (int i = 0; i < inbox.size(); i++) {
             long n = check.lostSamples().get(i);
-            String stream = "u:" + ClientFleet.user((int) (n % users));
             String client = i < check.lostPositions().size() ? check.lostPositions().get(i) : "?";
-            String[] where = find(queryApi, stream, run, n);
-            out.add("n=" + n + " " + stream + " (client at " + client + "): " + where[0]
-                    + (where[1] == null ? "" : "; node topic: " + nodeTopics.find((int) (n % users), where[1])));
+            InInbox found = inbox.get(i);
+            out.add("n=" + n + " " + stream(n, users) + " (client at " + client + "): " + found.says()
+                    + (found.eventId() == null ? "" : "; node topic: " + routed.get(found.eventId())));
         }
         return out;
     }
 
-    /** What the inbox says, and the event's id when it holds it. */
-    private static String[] find(ServiceProcess queryApi, String stream, String run, long n) throws IOException, InterruptedException {
+    private static String stream(long n, int users) {
+        return "u:" + ClientFleet.user((int) (n % users));
+    }
+
+    private static InInbox find(ServiceProcess queryApi, String stream, String run, long n) throws IOException, InterruptedException {
         long after = 0;
         String head = "?";
         List<String> copies = new ArrayList<>();
@@ -61,11 +85,11 @@ final class LostEvents {
             HttpResponse<String> r = queryApi.get("/v1/streams/" + URLEncoder.encode(stream, StandardCharsets.UTF_8)
                     + "/events?after=" + after + "&limit=" + PAGE);
             if (r.statusCode() != 200) {
-                return new String[] {"query API answered " + r.statusCode() + ": " + r.body(), null};
+                return new InInbox("query API answered " + r.statusCode() + ": " + r.body(), null);
             }
             JsonNode body = NotifyJson.mapper().readTree(r.body());
             if (body.has("reset")) {
-                return new String[] {"query API reset " + body.get("reset"), null};
+                return new InInbox("query API reset " + body.get("reset"), null);
             }
             head = body.path("head").path("epoch").asText() + ":" + body.path("head").path("seq").asLong() + ", firstSeq "
                     + body.path("firstSeq").asLong();
@@ -80,7 +104,7 @@ final class LostEvents {
                 break;
             }
         }
-        return copies.isEmpty() ? new String[] {"not in the inbox (head " + head + "): never sequenced (yet), or trimmed", null}
-                : new String[] {"sequenced at " + String.join(" and ", copies) + " (head " + head + ")", id};
+        return copies.isEmpty() ? new InInbox("not in the inbox (head " + head + "): never sequenced (yet), or trimmed", null)
+                : new InInbox("sequenced at " + String.join(" and ", copies) + " (head " + head + ")", id);
     }
 }

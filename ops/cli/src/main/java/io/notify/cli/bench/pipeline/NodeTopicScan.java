@@ -4,7 +4,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -13,7 +15,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * A diagnostic read of a whole node topic, for {@link LostEvents}: the records whose value
- * contains an event id, read once {@code read_committed} and once {@code read_uncommitted}, so a
+ * contains one of some event ids, read once {@code read_committed} and once {@code read_uncommitted}, so a
  * delivery message that fanout wrote but whose transaction never committed tells itself apart
  * from one never written. Reads from the beginning to the end offsets taken at the start; bounded.
  */
@@ -24,15 +26,24 @@ final class NodeTopicScan {
     private NodeTopicScan() {
     }
 
-    /** "committed: p@offset …; uncommitted: …" for the records of {@code topic} holding {@code eventId}. */
-    static String find(String bootstrapServers, String topic, String eventId) {
-        return "committed " + scan(bootstrapServers, topic, eventId, "read_committed") + ", uncommitted "
-                + scan(bootstrapServers, topic, eventId, "read_uncommitted");
+    /** For each of {@code eventIds}: "committed [p@offset …], uncommitted [p@offset …]" — one read of the topic per isolation level. */
+    static Map<String, String> find(String bootstrapServers, String topic, Set<String> eventIds) {
+        Map<String, List<String>> committed = scan(bootstrapServers, topic, eventIds, "read_committed");
+        Map<String, List<String>> uncommitted = scan(bootstrapServers, topic, eventIds, "read_uncommitted");
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String id : eventIds) {
+            out.put(id, "committed " + committed.get(id) + ", uncommitted " + uncommitted.get(id));
+        }
+        return out;
     }
 
-    private static List<String> scan(String bootstrapServers, String topic, String eventId, String isolation) {
-        byte[] needle = ("\"" + eventId + "\"").getBytes(StandardCharsets.UTF_8);
-        List<String> hits = new ArrayList<>();
+    private static Map<String, List<String>> scan(String bootstrapServers, String topic, Set<String> eventIds, String isolation) {
+        Map<String, byte[]> needles = new LinkedHashMap<>();
+        Map<String, List<String>> hits = new LinkedHashMap<>();
+        for (String id : eventIds) {
+            needles.put(id, ("\"" + id + "\"").getBytes(StandardCharsets.UTF_8));
+            hits.put(id, new ArrayList<>());
+        }
         try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation, ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
                 ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
@@ -44,13 +55,18 @@ final class NodeTopicScan {
             long deadline = System.nanoTime() + BOUND.toNanos();
             while (tps.stream().anyMatch(tp -> c.position(tp, BOUND) < end.get(tp)) && System.nanoTime() < deadline) {
                 for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(500))) {
-                    if (r.value() != null && contains(r.value(), needle)) {
-                        hits.add(r.partition() + "@" + r.offset());
+                    if (r.value() == null) {
+                        continue;
                     }
+                    needles.forEach((id, needle) -> {
+                        if (contains(r.value(), needle)) {
+                            hits.get(id).add(r.partition() + "@" + r.offset());
+                        }
+                    });
                 }
             }
         } catch (RuntimeException e) {
-            hits.add("scan failed: " + e);
+            hits.values().forEach(h -> h.add("scan failed: " + e));
         }
         return hits;
     }

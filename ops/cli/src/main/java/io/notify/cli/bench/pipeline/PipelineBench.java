@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -156,8 +157,18 @@ public final class PipelineBench implements Callable<Integer> {
                      ChildAgent load = startLoad(stack, work, lifetime)) {
                     bar.set(Double.NaN, String.format("connecting %,d clients over %d gateways", users, gateways));
                     PipelineSteps steps = new PipelineSteps(fleet, users, load, stack.gateways(), stack.fanouts().get(0),
-                            (user, id) -> NodeTopicScan.find(stack.bootstrapServers(),
-                                    stack.topics().node(stack.nodeId(ClientFleet.gatewayOf(user, users, gateways))).name(), id), bar, warm, step, settleBound);
+                            new LostEvents.NodeTopics() {
+                                @Override
+                                public String topicOf(int user) {
+                                    // gatewayOf counts from 0, node ids from gw-1
+                                    return stack.topics().node(stack.nodeId(ClientFleet.gatewayOf(user, users, gateways) + 1)).name();
+                                }
+
+                                @Override
+                                public Map<String, String> find(String topic, Set<String> ids) {
+                                    return NodeTopicScan.find(stack.bootstrapServers(), topic, ids);
+                                }
+                            }, bar, warm, step, settleBound);
                     long reconnects = steps.connect(Math.max(200, users / 10.0), RESUME_TIMEOUT, 5);
                     bar.println(String.format("bench pipeline: %,d clients connected (%d agent JVMs), sources %s",
                             users, fleet.agents(), ClientFleet.sourceAddresses(fleetOptions)));

@@ -40,27 +40,25 @@ class LoadAgentHoldTest {
     void aClosedClientReconnectsWithItsPositionAndTheRunIsCheckedById() throws Exception {
         String user = BenchUsers.user(USER);
         CountDownLatch released = new CountDownLatch(1);
-        ScriptedWsServer[] holder = new ScriptedWsServer[1];
-        ScriptedWsServer server = new ScriptedWsServer(s -> {
-            holder[0].accept(s);
+        ScriptedWsServer server = new ScriptedWsServer((self, s) -> {
+            self.accept(s);
             OutputStream out = s.getOutputStream();
             out.write(text(welcome(user)));
             out.flush();
-            holder[0].saw.add("first: " + readClientText(new DataInputStream(s.getInputStream())));
+            self.saw.add("first: " + readClientText(new DataInputStream(s.getInputStream())));
             out.write(text(event(user, 1, data(USER))));
             out.flush(); // then the connection ends, as a gateway that closes it
-        }, s -> {
-            holder[0].accept(s);
+        }, (self, s) -> {
+            self.accept(s);
             OutputStream out = s.getOutputStream();
             out.write(text(welcome(user)));
             out.flush();
-            holder[0].saw.add("second: " + readClientText(new DataInputStream(s.getInputStream())));
+            self.saw.add("second: " + readClientText(new DataInputStream(s.getInputStream())));
             out.write(text(event(user, 1, data(USER)))); // already processed: a duplicate frame
             out.write(text(event(user, 2, data(USER + USERS))));
             out.flush();
             released.await(30, TimeUnit.SECONDS);
         });
-        holder[0] = server;
         DevKeys.inDataDir(work);
         try (server; AgentProcess agent = AgentProcess.start(List.of("-Xmx64m"), List.of("127.0.0.1",
                 Integer.toString(server.address().getPort()), "ws", work.toString(), Integer.toString(USER), "1", "127.0.0.1", "-",

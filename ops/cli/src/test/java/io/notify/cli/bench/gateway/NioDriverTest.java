@@ -43,20 +43,20 @@ class NioDriverTest {
 
     @Test
     void handshakeWelcomeResumeEventsAndPings() throws Exception {
-        server = new ScriptedWsServer(s -> {
-            server.accept(s);
+        server = new ScriptedWsServer((self, s) -> {
+            self.accept(s);
             OutputStream out = s.getOutputStream();
             out.write(text(WELCOME));
             out.flush();
             DataInputStream in = new DataInputStream(s.getInputStream());
-            server.saw.add(readClientText(in));
+            self.saw.add(readClientText(in));
             byte[] events = concat(text(event(6)), text(event(7)), text(event(8)), text("{\"t\":\"ping\"}"));
             out.write(events, 0, 50); // a frame split over two TCP writes
             out.flush();
             Thread.sleep(50);
             out.write(events, 50, events.length - 50);
             out.flush();
-            server.saw.add(readClientText(in));
+            self.saw.add(readClientText(in));
             Thread.sleep(2000); // stay open: the client must not see an end of stream before the test looks
         });
         ClientConn c = client();
@@ -78,7 +78,7 @@ class NioDriverTest {
 
     @Test
     void refusalReportsStatusAndRetryAfter() throws Exception {
-        server = new ScriptedWsServer(s -> {
+        server = new ScriptedWsServer((self, s) -> {
             readHead(s);
             s.getOutputStream().write(("HTTP/1.1 503 Service Unavailable\r\nRetry-After: 3\r\nContent-Length: 2\r\n\r\n{}")
                     .getBytes(StandardCharsets.US_ASCII));

@@ -23,8 +23,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 final class ScriptedWsServer implements AutoCloseable {
 
+    /** One connection's part; {@code server} is the server running it (its {@link #accept} and {@link #saw}). */
     interface Script {
-        void run(Socket s) throws Exception;
+        void run(ScriptedWsServer server, Socket s) throws Exception;
     }
 
     final List<String> saw = new CopyOnWriteArrayList<>();
@@ -36,7 +37,7 @@ final class ScriptedWsServer implements AutoCloseable {
         Thread t = new Thread(() -> {
             for (Script script : scripts) {
                 try (Socket s = socket.accept()) {
-                    script.run(s);
+                    script.run(this, s);
                 } catch (Exception e) {
                     saw.add("server failed: " + e);
                     return;
