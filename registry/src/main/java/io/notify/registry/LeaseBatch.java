@@ -60,6 +60,42 @@ final class LeaseBatch {
         return count;
     }
 
+    /**
+     * {@code ZMSCORE} of every member: reads only, so no router's cached copy of a key is invalidated.
+     *
+     * @return how many of the members Redis has
+     */
+    long present(Map<String, List<String>> membersByKey, long deadlineNanos) {
+        begin(deadlineNanos);
+        RedisAsyncCommands<String, String> redis = connection.async();
+        List<RedisFuture<List<Double>>> scores = new ArrayList<>();
+        try {
+            for (Map.Entry<String, List<String>> e : membersByKey.entrySet()) {
+                RedisFuture<List<Double>> f = redis.zmscore(e.getKey(), e.getValue().toArray(String[]::new));
+                scores.add(f);
+                add(f, false);
+                if (inFlight.isEmpty()) {
+                    count += countPresent(scores); // flushed and awaited by add
+                    scores.clear();
+                }
+            }
+        } finally {
+            flushAndAwait();
+        }
+        return count + countPresent(scores);
+    }
+
+    private static long countPresent(List<RedisFuture<List<Double>>> scores) {
+        long n = 0;
+        for (RedisFuture<List<Double>> f : scores) {
+            List<Double> s = f.toCompletableFuture().getNow(List.of());
+            for (Double d : s) {
+                n += d == null ? 0 : 1;
+            }
+        }
+        return n;
+    }
+
     /** {@code DEL} of {@code deleteKeys}, then {@code ZREM} of the members; returns members removed. */
     long remove(Map<String, List<String>> membersByKey, List<String> deleteKeys, long deadlineNanos) {
         begin(deadlineNanos);

@@ -26,10 +26,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The heartbeat loop of a {@link NodeRegistry}, on a thread of its own: sets the liveness key every
- * tick ({@code SET key incarnation PX ttl GET}), renews all leases every renew interval in one
- * pipelined {@link LeaseBatch}, and re-registers everything (then repeats pending removals) whenever
- * Redis may have lost or missed writes: after any failure, when the liveness key turns out to have
- * been missing, or when a renewal finds fewer members than it renewed.
+ * tick ({@code SET key incarnation PX ttl GET}), checks every verify interval that Redis has every
+ * member it holds (read-only), renews all leases every renew interval in one pipelined
+ * {@link LeaseBatch}, and re-registers everything (then repeats pending removals) whenever Redis
+ * may have lost or missed writes: after any failure, when the liveness key turns out to have been
+ * missing, or when a check or a renewal finds fewer members than the node holds.
  *
  * <p>Owns the node's two connections: one for single writes (auto-flush) and one for batches
  * (auto-flush off, used only by the heartbeat thread and, after it ended, by {@link #stop}).
@@ -52,7 +53,9 @@ final class NodeHeartbeat {
     private final ScheduledExecutorService scheduler;
     private final Timer renewLatency;
     private final Timer reRegisterLatency;
+    private final Timer verifyLatency;
     private final Counter renewFailures;
+    private final Counter verifyMissing;
     private final CompletableFuture<Void> firstAlive = new CompletableFuture<>();
     private final Set<Pending> pendingRemovals = ConcurrentHashMap.newKeySet();
     private volatile StatefulRedisConnection<String, String> ops;
@@ -61,6 +64,7 @@ final class NodeHeartbeat {
     private StatefulRedisConnection<String, String> batchConnection; // heartbeat thread only
     private LeaseBatch batch;
     private long nextRenewAtMs;
+    private long nextVerifyAtMs;
     private boolean aliveSetBefore;
     private int failedTicks;
     private final RateLimitedLog takeoverLog = new RateLimitedLog(LOG, Duration.ofMinutes(1));
@@ -80,8 +84,12 @@ final class NodeHeartbeat {
         });
         this.renewLatency = renewTimer(meters, tags, "renew");
         this.reRegisterLatency = renewTimer(meters, tags, "reregister");
+        this.verifyLatency = renewTimer(meters, tags, "verify");
         this.renewFailures = Counter.builder("notify.registry.renew.failures").tags(tags)
                 .description("lease renewal / re-registration batches that failed").register(meters);
+        this.verifyMissing = Counter.builder("notify.registry.verify.missing").tags(tags)
+                .description("members a read-only check found missing in Redis (each makes the node re-register)")
+                .register(meters);
     }
 
     CompletionStage<Void> start() {
@@ -131,6 +139,8 @@ final class NodeHeartbeat {
                 reRegister(now);
             } else if (now >= nextRenewAtMs) {
                 renew(now);
+            } else if (now >= nextVerifyAtMs) {
+                verify(now);
             }
         } catch (RuntimeException e) {
             fullNeeded = true;
@@ -199,6 +209,7 @@ final class NodeHeartbeat {
                     config.connectionsKeyTtl().toMillis(), begin + config.renewInterval().toNanos());
             renewLatency.record(System.nanoTime() - begin, TimeUnit.NANOSECONDS);
             nextRenewAtMs = now + config.renewInterval().toMillis();
+            nextVerifyAtMs = now + config.verifyInterval().toMillis();
             if (renewed < expected) {
                 LOG.debug("renewal found {} of {} members of node {}; re-registering all", renewed, expected, node.nodeId());
                 fullNeeded = true; // lost in Redis, or unregistered meanwhile: a full write settles it
@@ -206,6 +217,21 @@ final class NodeHeartbeat {
         } catch (RuntimeException e) {
             renewFailures.increment();
             throw e;
+        }
+    }
+
+    /** Read-only: are all held members still in Redis? Any missing (lost, or removed as stale) → re-register. */
+    private void verify(long now) {
+        Map<String, List<String>> members = members(held.snapshot());
+        int expected = members.values().stream().mapToInt(List::size).sum();
+        long begin = System.nanoTime();
+        long present = batch.present(members, begin + config.verifyInterval().toNanos());
+        verifyLatency.record(System.nanoTime() - begin, TimeUnit.NANOSECONDS);
+        nextVerifyAtMs = now + config.verifyInterval().toMillis();
+        if (present < expected) {
+            verifyMissing.increment(expected - present);
+            LOG.debug("check found {} of {} members of node {}; re-registering all", present, expected, node.nodeId());
+            fullNeeded = true;
         }
     }
 
@@ -218,6 +244,7 @@ final class NodeHeartbeat {
                     config.connectionsKeyTtl().toMillis(), begin + config.renewInterval().toNanos());
             fullNeeded = false;
             nextRenewAtMs = now + config.renewInterval().toMillis();
+            nextVerifyAtMs = now + config.verifyInterval().toMillis();
         } catch (RuntimeException e) {
             renewFailures.increment();
             throw e;
@@ -300,7 +327,7 @@ final class NodeHeartbeat {
 
     private static Timer renewTimer(MeterRegistry meters, Tags tags, String mode) {
         return Timer.builder("notify.registry.renew.latency").tags(tags).tag("mode", mode)
-                .description("time of one pipelined renewal (renew) or re-registration (reregister) batch")
+                .description("time of one pipelined renewal (renew), re-registration (reregister) or read-only check (verify) batch")
                 .register(meters);
     }
 }

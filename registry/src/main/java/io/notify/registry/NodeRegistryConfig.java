@@ -5,13 +5,20 @@ import java.time.Duration;
 /**
  * Timings and bounds of a {@link NodeRegistry}; {@link #defaults()} are the ones docs/gateway.md lists (notify.registry.*).
  *
- * <p>Why these defaults: a lease of 45 s renewed every 15 s survives two missed renewals (a GC
- * pause, a slow Redis) before a live connection disappears from routing; the liveness key lives 10 s
- * and is refreshed every 3 s, so a crashed node stops being routed to within ~10 s, long before its
- * leases run out, while three refreshes may fail before a healthy node looks dead.
+ * <p>Why these defaults: what stops routing to a crashed or frozen node is its liveness key, which
+ * lives 10 s and is refreshed every 3 s (three refreshes may fail before a healthy node looks dead).
+ * A member's own lease only collects members that a live node no longer holds and failed to remove
+ * (a removal lost in a failover, or beyond the pending-removal bound), so it is long: 30 min,
+ * renewed every 10 min, which survives two missed renewals. Every renewal rewrites the member's
+ * score, and a rewrite invalidates the key in every router's client-side cache: renewing every
+ * 15 s (the old default) cost each user's next event a Redis read (0.21 reads/event at 10,000
+ * users in bench fanout). Whether Redis still has every member is checked far more often, every
+ * 15 s, with reads only ({@code ZMSCORE}), which invalidate nothing; a member found missing makes
+ * the next heartbeat re-register everything.
  *
  * @param lease              how long a registration is valid without renewal (the sorted-set score is now + lease)
  * @param renewInterval      how often all leases of the node are renewed in one pipelined batch
+ * @param verifyInterval     how often Redis is checked, read-only, for every member the node holds
  * @param aliveTtl           TTL of {@code nf:alive:<node>}
  * @param aliveRefresh       how often the liveness key is set again (also the heartbeat tick)
  * @param writeTimeout       how long one write (register, unregister, liveness) or one batch flush may take
@@ -19,12 +26,13 @@ import java.time.Duration;
  * @param maxOutstandingWrites register/unregister writes in flight at once; beyond it they fail at once
  * @param stopTimeout        bound of {@link NodeRegistry#stop()}
  */
-public record NodeRegistryConfig(Duration lease, Duration renewInterval, Duration aliveTtl, Duration aliveRefresh,
-                                 Duration writeTimeout, int batchCommands, int maxOutstandingWrites, Duration stopTimeout) {
+public record NodeRegistryConfig(Duration lease, Duration renewInterval, Duration verifyInterval,
+                                 Duration aliveTtl, Duration aliveRefresh, Duration writeTimeout, int batchCommands, int maxOutstandingWrites, Duration stopTimeout) {
 
     public NodeRegistryConfig {
         RouteLookupConfig.requirePositive("lease", lease);
         RouteLookupConfig.requirePositive("renewInterval", renewInterval);
+        RouteLookupConfig.requirePositive("verifyInterval", verifyInterval);
         RouteLookupConfig.requirePositive("aliveTtl", aliveTtl);
         RouteLookupConfig.requirePositive("aliveRefresh", aliveRefresh);
         RouteLookupConfig.requirePositive("writeTimeout", writeTimeout);
@@ -42,23 +50,29 @@ public record NodeRegistryConfig(Duration lease, Duration renewInterval, Duratio
     }
 
     public static NodeRegistryConfig defaults() {
-        return new NodeRegistryConfig(Duration.ofSeconds(45), Duration.ofSeconds(15), Duration.ofSeconds(10),
-                Duration.ofSeconds(3), Duration.ofSeconds(2), 1000, 10_000, Duration.ofSeconds(5));
+        return new NodeRegistryConfig(Duration.ofMinutes(30), Duration.ofMinutes(10), Duration.ofSeconds(15),
+                Duration.ofSeconds(10), Duration.ofSeconds(3), Duration.ofSeconds(2), 1000, 10_000, Duration.ofSeconds(5));
     }
 
-    /** Same ratios as the defaults, scaled: for tests. */
+    /** Other timings; the verify interval becomes at most the renew interval. */
     public NodeRegistryConfig withTimings(Duration lease, Duration renewInterval, Duration aliveTtl, Duration aliveRefresh) {
-        return new NodeRegistryConfig(lease, renewInterval, aliveTtl, aliveRefresh, writeTimeout, batchCommands,
+        Duration verify = verifyInterval.compareTo(renewInterval) <= 0 ? verifyInterval : renewInterval;
+        return new NodeRegistryConfig(lease, renewInterval, verify, aliveTtl, aliveRefresh, writeTimeout, batchCommands,
+                maxOutstandingWrites, stopTimeout);
+    }
+
+    public NodeRegistryConfig withVerifyInterval(Duration value) {
+        return new NodeRegistryConfig(lease, renewInterval, value, aliveTtl, aliveRefresh, writeTimeout, batchCommands,
                 maxOutstandingWrites, stopTimeout);
     }
 
     public NodeRegistryConfig withWriteTimeout(Duration value) {
-        return new NodeRegistryConfig(lease, renewInterval, aliveTtl, aliveRefresh, value, batchCommands,
+        return new NodeRegistryConfig(lease, renewInterval, verifyInterval, aliveTtl, aliveRefresh, value, batchCommands,
                 maxOutstandingWrites, stopTimeout);
     }
 
     public NodeRegistryConfig withBatchCommands(int value) {
-        return new NodeRegistryConfig(lease, renewInterval, aliveTtl, aliveRefresh, writeTimeout, value,
+        return new NodeRegistryConfig(lease, renewInterval, verifyInterval, aliveTtl, aliveRefresh, writeTimeout, value,
                 maxOutstandingWrites, stopTimeout);
     }
 
@@ -67,8 +81,9 @@ public record NodeRegistryConfig(Duration lease, Duration renewInterval, Duratio
         return lease.multipliedBy(2);
     }
 
-    /** The heartbeat tick: often enough for both the liveness key and the renewals. */
+    /** The heartbeat tick: often enough for the liveness key, the checks and the renewals. */
     Duration tick() {
-        return aliveRefresh.compareTo(renewInterval) <= 0 ? aliveRefresh : renewInterval;
+        Duration t = aliveRefresh.compareTo(renewInterval) <= 0 ? aliveRefresh : renewInterval;
+        return t.compareTo(verifyInterval) <= 0 ? t : verifyInterval;
     }
 }

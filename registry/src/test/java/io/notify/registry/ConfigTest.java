@@ -12,12 +12,17 @@ class ConfigTest {
     @Test
     void defaultsFollowTheArchitecture() {
         NodeRegistryConfig node = NodeRegistryConfig.defaults();
-        assertEquals(Duration.ofSeconds(45), node.lease());
-        assertEquals(Duration.ofSeconds(15), node.renewInterval());
+        assertEquals(Duration.ofMinutes(30), node.lease());
+        assertEquals(Duration.ofMinutes(10), node.renewInterval());
+        assertEquals(Duration.ofSeconds(15), node.verifyInterval());
         assertEquals(Duration.ofSeconds(10), node.aliveTtl());
         assertEquals(Duration.ofSeconds(3), node.aliveRefresh());
-        assertEquals(Duration.ofSeconds(90), node.connectionsKeyTtl());
+        assertEquals(Duration.ofMinutes(60), node.connectionsKeyTtl());
         assertEquals(Duration.ofSeconds(3), node.tick());
+        NodeRegistryConfig fast = node.withTimings(Duration.ofSeconds(2), Duration.ofMillis(500), Duration.ofSeconds(1),
+                Duration.ofMillis(600));
+        assertEquals(Duration.ofMillis(500), fast.verifyInterval(), "a check never waits longer than a renewal");
+        assertEquals(Duration.ofMillis(500), fast.tick());
         assertEquals(100_000, RouteLookupConfig.defaults().maxCachedKeys());
     }
 

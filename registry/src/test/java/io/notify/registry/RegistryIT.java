@@ -154,6 +154,32 @@ class RegistryIT {
     }
 
     @Test
+    void checksBetweenRenewalsRewriteNothingAndRestoreAMemberRedisLost() throws Exception {
+        NodeRegistryConfig config = FAST.withTimings(Duration.ofSeconds(60), Duration.ofSeconds(30), Duration.ofSeconds(2),
+                Duration.ofMillis(250)).withVerifyInterval(Duration.ofMillis(200));
+        io.micrometer.core.instrument.simple.SimpleMeterRegistry meters = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        NodeRegistry a = t.node("gw-a", config, meters);
+        a.start().toCompletableFuture().get(5, TimeUnit.SECONDS);
+        a.register(user, "c1").toCompletableFuture().get(2, TimeUnit.SECONDS);
+        String key = t.keys.connections(user);
+        String member = "gw-a|" + a.incarnation() + "|c1";
+        double score = t.raw().zscore(key, member);
+        long ttl = t.raw().pttl(key);
+        io.micrometer.core.instrument.Timer checks = meters.get("notify.registry.renew.latency").tag("mode", "verify").timer();
+        long checksBefore = checks.count();
+
+        await(WAIT, "three read-only checks", () -> checks.count() >= checksBefore + 3);
+        assertEquals(score, t.raw().zscore(key, member), "a check leaves the score (and so every router's cached copy) alone");
+        assertTrue(t.raw().pttl(key) < ttl, "a check does not refresh the key's TTL either");
+        assertEquals(0L, meters.get("notify.registry.renew.latency").tag("mode", "renew").timer().count(), "no renewal yet");
+
+        t.raw().zrem(key, member); // lost behind the node's back (a failover, or a router's stale removal)
+        await(WAIT, "the check to notice and the node to re-register", () -> t.raw().zscore(key, member) != null);
+        assertTrue(t.raw().zscore(key, member) > score);
+        assertEquals(1.0, meters.get("notify.registry.verify.missing").counter().count());
+    }
+
+    @Test
     void stopDeletesTheLivenessKeyAndAllMembers() throws Exception {
         NodeRegistry a = started("gw-a");
         NodeRegistry c = started("gw-c");

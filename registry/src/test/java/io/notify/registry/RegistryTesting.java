@@ -64,8 +64,11 @@ final class RegistryTesting implements AutoCloseable {
     }
 
     NodeRegistry node(String nodeId, NodeRegistryConfig config) {
-        NodeRegistry node = new NodeRegistry(nodeId, NodeRegistry.newIncarnation(), config, keys, client(), clock,
-                new SimpleMeterRegistry());
+        return node(nodeId, config, new SimpleMeterRegistry());
+    }
+
+    NodeRegistry node(String nodeId, NodeRegistryConfig config, MeterRegistry meters) {
+        NodeRegistry node = new NodeRegistry(nodeId, NodeRegistry.newIncarnation(), config, keys, client(), clock, meters);
         closeables.add(node);
         return node;
     }

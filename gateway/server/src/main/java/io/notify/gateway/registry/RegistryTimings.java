@@ -7,7 +7,7 @@ import java.time.Duration;
 
 /**
  * The registry timings a gateway node can be told ({@code notify.registry.lease}, {@code
- * renew-interval}, {@code alive-ttl}, {@code alive-refresh}); defaults are {@link
+ * renew-interval}, {@code verify-interval}, {@code alive-ttl}, {@code alive-refresh}); defaults are {@link
  * NodeRegistryConfig#defaults()}. Shorter timings make a dead or frozen node stop being routed to
  * sooner, at the cost of more Redis writes; chaos runs use them to keep a quick mode quick.
  */
@@ -29,6 +29,8 @@ public final class RegistryTimings {
         if (aliveRefresh.compareTo(aliveTtl) >= 0) {
             throw new ConfigException("notify.registry.alive-refresh", "must be shorter than notify.registry.alive-ttl");
         }
-        return d.withTimings(lease, renew, aliveTtl, aliveRefresh);
+        NodeRegistryConfig timed = d.withTimings(lease, renew, aliveTtl, aliveRefresh);
+        return timed.withVerifyInterval(s.duration("notify.registry.verify-interval", timed.verifyInterval(),
+                Duration.ofMillis(100), Duration.ofHours(1)));
     }
 }

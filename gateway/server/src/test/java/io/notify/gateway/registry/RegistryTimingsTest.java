@@ -20,11 +20,15 @@ class RegistryTimingsTest {
     @Test
     void shorterTimingsAreTaken() {
         NodeRegistryConfig c = RegistryTimings.load(Settings.of(Map.of("notify.registry.lease", "12s",
-                "notify.registry.renew-interval", "4s", "notify.registry.alive-ttl", "5s", "notify.registry.alive-refresh", "1s")));
+                "notify.registry.renew-interval", "4s", "notify.registry.alive-ttl", "5s", "notify.registry.alive-refresh", "1s",
+                "notify.registry.verify-interval", "2s")));
         assertEquals(Duration.ofSeconds(12), c.lease());
         assertEquals(Duration.ofSeconds(4), c.renewInterval());
         assertEquals(Duration.ofSeconds(5), c.aliveTtl());
         assertEquals(Duration.ofSeconds(1), c.aliveRefresh());
+        assertEquals(Duration.ofSeconds(2), c.verifyInterval());
+        assertEquals(Duration.ofSeconds(4), RegistryTimings.load(Settings.of(Map.of("notify.registry.lease", "12s",
+                "notify.registry.renew-interval", "4s"))).verifyInterval(), "the default check is at most the renewal");
     }
 
     @Test

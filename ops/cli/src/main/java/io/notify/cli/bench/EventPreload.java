@@ -3,7 +3,10 @@ package io.notify.cli.bench;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -16,12 +19,24 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Writes the backlog a run measures, before the measured consumer starts: {@code count} events,
- * each to a user drawn at random (seeded, so every run and the baseline get the same sequence),
- * keyed by the recipient ({@code u:<user>}) as ingest does. Fails unless every record is acknowledged within the bound.
+ * each to {@code events.recipients()} distinct users drawn at random (seeded, so every run and the
+ * baseline get the same sequence), keyed by the first recipient ({@code u:<user>}) as ingest does. Fails unless every record is acknowledged within the bound.
  */
 final class EventPreload {
 
     private EventPreload() {
+    }
+
+    /** {@code n} distinct users of {@code users}, at random. */
+    static List<String> recipients(SplittableRandom random, int users, int n) {
+        if (n > users) {
+            throw new IllegalArgumentException(n + " recipients per event need at least as many users, got " + users);
+        }
+        Set<Integer> picked = new LinkedHashSet<>();
+        while (picked.size() < n) {
+            picked.add(random.nextInt(users));
+        }
+        return picked.stream().map(FanoutEvents::user).toList();
     }
 
     static void produce(String bootstrap, String topic, FanoutEvents events, long count, int users, long seed,
@@ -40,9 +55,9 @@ final class EventPreload {
         try {
             for (long i = 0; i < count && failure.get() == null && System.nanoTime() < deadline; i++) {
                 String id = "bf-" + seed + "-" + i;
-                String user = FanoutEvents.user(random.nextInt(users));
-                byte[] value = events.value(id, user);
-                producer.send(new ProducerRecord<>(topic, "u:" + user, value), (md, e) -> {
+                List<String> to = recipients(random, users, events.recipients());
+                byte[] value = events.value(id, to);
+                producer.send(new ProducerRecord<>(topic, "u:" + to.get(0), value), (md, e) -> {
                     if (e == null) {
                         acked.incrementAndGet();
                     } else {

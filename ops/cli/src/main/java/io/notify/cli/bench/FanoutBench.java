@@ -45,6 +45,14 @@ public final class FanoutBench implements Callable<Integer> {
     @Option(names = "--users", description = "Registered users, one connection each (default: ${DEFAULT-VALUE}).", defaultValue = "10000")
     int users;
 
+    @Option(names = "--recipients", description = "Users each event is addressed to, 1..1000 (default: ${DEFAULT-VALUE}); "
+            + "--events counts events, so a run routes events x recipients.", defaultValue = "1")
+    int recipients;
+
+    @Option(names = "--instances", description = "fanout-streams instances (child JVMs, one application id) "
+            + "(default: ${DEFAULT-VALUE}).", defaultValue = "1")
+    int instances;
+
     @Option(names = "--event-bytes", description = "Serialized event size (default: ${DEFAULT-VALUE}).", defaultValue = "300")
     int eventBytes;
 
@@ -64,8 +72,8 @@ public final class FanoutBench implements Callable<Integer> {
     @Option(names = "--query-concurrency", description = "Closed-loop query lanes (default: ${DEFAULT-VALUE}).", defaultValue = "32")
     int queryConcurrency;
 
-    @Option(names = "--lease", description = "Registry lease; renewed every third of it (default: ${DEFAULT-VALUE}, production).",
-            defaultValue = "45s")
+    @Option(names = "--lease", description = "Registry lease; renewed every third of it (default: ${DEFAULT-VALUE}, the registry's). "
+            + "45s is the old default, whose renewals every 15 s invalidated the router's cache.", defaultValue = "30m")
     String lease;
 
     @Option(names = "--commit-interval", description = "notify.fanout.commit-interval (default: the app's default for the guarantee).")
@@ -86,13 +94,18 @@ public final class FanoutBench implements Callable<Integer> {
                 return 2;
             }
         }
-        if (events < 2 || users < 2 || runs < 1 || querySeconds < 1 || queryConcurrency < 1) {
-            System.err.println("--events and --users must be at least 2; --runs, --query-seconds, --query-concurrency at least 1");
+        if (events < 2 || users < 2 || runs < 1 || querySeconds < 1 || queryConcurrency < 1 || instances < 1 || instances > 6) {
+            System.err.println("--events and --users must be at least 2; --runs, --query-seconds, --query-concurrency at least 1;"
+                    + " --instances 1..6 (notify.events has 6 partitions)");
             return 2;
         }
-        FanoutRouteRun.Plan plan = new FanoutRouteRun.Plan(events, users, new FanoutEvents(eventBytes),
+        if (recipients < 1 || recipients > Math.min(FanoutEvents.MAX_RECIPIENTS, users)) {
+            System.err.println("--recipients must be 1.." + FanoutEvents.MAX_RECIPIENTS + " and at most --users");
+            return 2;
+        }
+        FanoutRouteRun.Plan plan = new FanoutRouteRun.Plan(events, users, new FanoutEvents(eventBytes, recipients),
                 Settings.parseDurationArg("--lease", lease), commitInterval == null ? null : Settings.parseDurationArg("--commit-interval", commitInterval),
-                Settings.parseDurationArg("--deadline", deadline), Duration.ofSeconds(querySeconds), queryConcurrency);
+                Settings.parseDurationArg("--deadline", deadline), Duration.ofSeconds(querySeconds), queryConcurrency, instances);
         Path work = Files.createTempDirectory("notify-bench-fanout-");
         String base = "bf" + Long.toString(System.currentTimeMillis(), 36) + "-";
         List<LoadResult> baseline = new ArrayList<>();
@@ -115,8 +128,9 @@ public final class FanoutBench implements Callable<Integer> {
                             s -> progress(label + g + ": " + s));
                     String prefix = base + "r" + r + "-" + (g.startsWith("exactly") ? "eos" : "alo") + ".";
                     FanoutRouteRun.Result res = route.run(plan, prefix, g, r, work.resolve("r" + r + "-" + g));
-                    progress(String.format("%s%s: %,.0f routed events/s, %.4f redis reads/event (steady), %,.0f query reads/s",
-                            label, g, res.eventsPerSecond(), res.steadyRedisReadsPerEvent(), res.query().eventsPerSecond()));
+                    progress(String.format("%s%s: %,.0f routed events/s (%,.0f recipients/s), %.4f redis reads/recipient (steady), %,.0f query reads/s",
+                            label, g, res.eventsPerSecond(), res.routingsPerSecond(), res.steadyRedisReadsPerEvent(),
+                            res.query().eventsPerSecond()));
                     results.add(res);
                 }
             }
@@ -155,6 +169,8 @@ public final class FanoutBench implements Callable<Integer> {
         s.put("events", events);
         s.put("users", users);
         s.put("eventBytes", eventBytes);
+        s.put("recipientsPerEvent", recipients);
+        s.put("instances", instances);
         s.put("runs", runs);
         s.put("guarantees", guarantees);
         s.put("eventsPartitions", 6);
@@ -162,7 +178,7 @@ public final class FanoutBench implements Callable<Integer> {
         s.put("lease", plan.lease().toString());
         s.put("renewInterval", plan.lease().dividedBy(3).toString());
         s.put("commitInterval", plan.commitInterval() == null ? "app default" : plan.commitInterval().toString());
-        s.put("fanoutJvm", "-Xmx512m, 1 stream thread, defaults otherwise");
+        s.put("fanoutJvm", "-Xmx512m, 1 stream thread, defaults otherwise; one JVM per instance");
         s.put("querySeconds", querySeconds);
         s.put("queryConcurrency", queryConcurrency);
         s.put("routedMeasure", "notify_fanout_deliveries_total + notify_fanout_undelivered_total from /metrics, "

@@ -8,11 +8,13 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * The app under test: one fanout-streams instance ({@link FanoutMain}) in a child JVM with
@@ -23,14 +25,17 @@ import java.util.concurrent.TimeUnit;
 final class FanoutInstance implements AutoCloseable {
 
     private static final Duration HTTP_TIMEOUT = Duration.ofSeconds(5);
+    private static final String STATE = "state";
 
     private final JavaProcess process;
     private final int port;
+    private final Path stateDir;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(HTTP_TIMEOUT).build();
 
-    private FanoutInstance(JavaProcess process, int port) {
+    private FanoutInstance(JavaProcess process, int port, Path stateDir) {
         this.process = process;
         this.port = port;
+        this.stateDir = stateDir;
     }
 
     /**
@@ -47,14 +52,24 @@ final class FanoutInstance implements AutoCloseable {
                 "notify.redis.uri=" + redisUri,
                 "notify.registry.key-prefix=" + prefix, // where BenchConnections registered the users
                 "notify.fanout.processing-guarantee=" + guarantee,
-                "notify.fanout.state-dir=" + dir.resolve("state"),
+                "notify.fanout.state-dir=" + dir.resolve(STATE),
                 "notify.fanout.query.host=127.0.0.1",
                 "notify.fanout.query.port=" + port));
         if (commitInterval != null) {
             settings.add("notify.fanout.commit-interval=" + commitInterval.toMillis() + "ms");
         }
         JavaProcess p = new JavaProcess(FanoutMain.class.getName(), settings, List.of("-Xmx512m"), dir.resolve("fanout.log"));
-        return new FanoutInstance(p.start(), port);
+        return new FanoutInstance(p.start(), port, dir.resolve(STATE));
+    }
+
+    /** Bytes of the instance's local state (RocksDB stores, checkpoints) as they are on disk now. */
+    long stateBytes() throws IOException {
+        if (!Files.isDirectory(stateDir)) {
+            return 0;
+        }
+        try (Stream<Path> files = Files.walk(stateDir)) {
+            return files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+        }
     }
 
     int port() {
@@ -106,5 +121,71 @@ final class FanoutInstance implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         process.stop(Duration.ofSeconds(30));
+    }
+
+    /**
+     * Instances of one application id (the run's prefix), each in its own JVM with its own state dir
+     * and query port; Kafka Streams spreads the tasks over them. Closed together.
+     */
+    static final class Group implements AutoCloseable {
+
+        private final List<FanoutInstance> instances;
+
+        private Group(List<FanoutInstance> instances) {
+            this.instances = instances;
+        }
+
+        static Group start(int count, String bootstrap, String redisUri, String prefix, String guarantee,
+                           Duration commitInterval, Path dir) throws IOException, InterruptedException {
+            List<FanoutInstance> started = new ArrayList<>();
+            try {
+                for (int i = 1; i <= count; i++) {
+                    started.add(FanoutInstance.start(bootstrap, redisUri, prefix, guarantee, commitInterval,
+                            count == 1 ? dir : dir.resolve("instance-" + i)));
+                }
+            } catch (IOException | RuntimeException e) {
+                new Group(started).close();
+                throw e;
+            }
+            return new Group(started);
+        }
+
+        FanoutInstance first() {
+            return instances.get(0);
+        }
+
+        /** Waits until every instance is ready, each within {@code bound}. */
+        void awaitReady(Duration bound) throws IOException, InterruptedException {
+            for (FanoutInstance i : instances) {
+                i.awaitReady(bound);
+            }
+        }
+
+        List<PrometheusText> metrics() throws IOException, InterruptedException {
+            List<PrometheusText> all = new ArrayList<>();
+            for (FanoutInstance i : instances) {
+                all.add(i.metrics());
+            }
+            return all;
+        }
+
+        long stateBytes() throws IOException {
+            long total = 0;
+            for (FanoutInstance i : instances) {
+                total += i.stateBytes();
+            }
+            return total;
+        }
+
+        List<Path> logFiles() {
+            return instances.stream().map(FanoutInstance::logFile).toList();
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            for (FanoutInstance i : instances) {
+                i.close();
+            }
+        }
     }
 }

@@ -23,13 +23,14 @@ record FanoutReport(String scenario, Instant at, Map<String, Object> machine, Ma
     record Summary(double eventsPerSecond, double ratioToBaseline, double steadyEventsPerSecond,
                    double steadyRedisReadsPerEvent,
                    double redisReadsPerEvent, double steadyRedisCommandsPerEvent, double cacheHitRatio,
-                   double queryReadsPerSecond, double queryP50Ms, double queryP99Ms, long queryFailures) {
+                   double queryReadsPerSecond, double queryP50Ms, double queryP99Ms, long queryFailures,
+                   double routingsPerSecond, double stateMiB) {
     }
 
     static FanoutReport of(Map<String, Object> settings, List<LoadResult> baseline, List<FanoutRouteRun.Result> runs) {
         double base = median(baseline.stream().map(LoadResult::eventsPerSecond).toList());
         Map<String, Summary> medians = new LinkedHashMap<>();
-        medians.put("baseline-relay", new Summary(base, 1, base, 0, 0, 0, 0, 0, 0, 0, 0));
+        medians.put("baseline-relay", new Summary(base, 1, base, 0, 0, 0, 0, 0, 0, 0, 0, base, 0));
         for (String g : runs.stream().map(FanoutRouteRun.Result::guarantee).distinct().toList()) {
             List<FanoutRouteRun.Result> of = runs.stream().filter(r -> r.guarantee().equals(g)).toList();
             double rate = med(of, FanoutRouteRun.Result::eventsPerSecond);
@@ -38,7 +39,8 @@ record FanoutReport(String scenario, Instant at, Map<String, Object> machine, Ma
                     med(of, FanoutRouteRun.Result::steadyRedisReadsPerEvent), med(of, FanoutRouteRun.Result::redisReadsPerEvent),
                     med(of, FanoutRouteRun.Result::steadyRedisCommandsPerEvent), med(of, FanoutRouteRun.Result::cacheHitRatio),
                     med(of, r -> r.query().eventsPerSecond()), med(of, r -> r.query().latency().p50()),
-                    med(of, r -> r.query().latency().p99()), of.stream().mapToLong(r -> r.query().failures()).sum()));
+                    med(of, r -> r.query().latency().p99()), of.stream().mapToLong(r -> r.query().failures()).sum(),
+                    med(of, FanoutRouteRun.Result::routingsPerSecond), med(of, r -> r.stateBytes() / 1048576.0)));
         }
         return new FanoutReport("fanout", Instant.now(), ResultFiles.machine(), settings, baseline, runs, medians);
     }
@@ -55,23 +57,30 @@ record FanoutReport(String scenario, Instant at, Map<String, Object> machine, Ma
     }
 
     void print(PrintStream out) {
-        out.printf("%n%-16s %12s %7s %12s %14s %15s %9s %13s %8s %8s%n", "mode", "routed ev/s", "x base",
-                "ev/s steady", "redis rd/ev st", "redis cmd/ev st", "cache hit", "query reads/s", "q p50ms", "q p99ms");
+        out.printf("%n%-16s %12s %7s %12s %12s %14s %15s %9s %13s %8s %8s%n", "mode", "routed ev/s", "x base",
+                "recipients/s", "ev/s steady", "redis rd/rc st", "redis cmd/rc st", "cache hit", "query reads/s", "q p50ms",
+                "q p99ms");
         for (var e : medians.entrySet()) {
             Summary s = e.getValue();
             if (e.getKey().equals("baseline-relay")) {
-                out.printf("%-16s %,12.0f %7.3f %12s %14s %15s %9s %13s %8s %8s%n", e.getKey(), s.eventsPerSecond(),
-                        s.ratioToBaseline(), "-", "-", "-", "-", "-", "-", "-");
+                out.printf("%-16s %,12.0f %7.3f %12s %12s %14s %15s %9s %13s %8s %8s%n", e.getKey(), s.eventsPerSecond(),
+                        s.ratioToBaseline(), "-", "-", "-", "-", "-", "-", "-", "-");
             } else {
-                out.printf("%-16s %,12.0f %7.3f %,12.0f %14.4f %15.4f %9.4f %,13.0f %8.2f %8.2f%n", e.getKey(),
-                        s.eventsPerSecond(), s.ratioToBaseline(), s.steadyEventsPerSecond(), s.steadyRedisReadsPerEvent(),
+                out.printf("%-16s %,12.0f %7.3f %,12.0f %,12.0f %14.4f %15.4f %9.4f %,13.0f %8.2f %8.2f%n", e.getKey(),
+                        s.eventsPerSecond(), s.ratioToBaseline(), s.routingsPerSecond(), s.steadyEventsPerSecond(),
+                        s.steadyRedisReadsPerEvent(),
                         s.steadyRedisCommandsPerEvent(), s.cacheHitRatio(), s.queryReadsPerSecond(), s.queryP50Ms(),
                         s.queryP99Ms());
             }
         }
-        out.printf("medians of %d run(s); 'steady'/'st' = 2nd half of the backlog; redis rd = the router's reads by its"
-                + " own meter (1-2 round trips each), cmd = ZRANGE+MGET counted by Redis (goal: <= 0.1 per event)%n",
+        out.printf("medians of %d run(s); 'steady'/'st' = 2nd half of the backlog; rc = routed recipient; redis rd = the"
+                + " router's reads by its own meter (1-2 round trips each), cmd = ZRANGE+MGET counted by Redis (goal: <= 0.1 per event)%n",
                 baselineRuns.size());
+        for (var e : medians.entrySet()) {
+            if (!e.getKey().equals("baseline-relay")) {
+                out.printf("%s: local state %.1f MiB on disk after the run (median)%n", e.getKey(), e.getValue().stateMiB());
+            }
+        }
         for (FanoutRouteRun.Result r : runs) {
             long undelivered = r.undelivered().values().stream().mapToLong(Long::longValue).sum();
             if (undelivered > 0 || r.query().failures() > 0) {

@@ -16,30 +16,40 @@ import org.apache.kafka.clients.admin.NewTopic;
 /**
  * One measured run of fanout-streams under one processing guarantee, in a world of its own: a
  * fresh topic prefix (so fresh topics, application id, consumer group and registry keys), the
- * users registered on two nodes, the backlog pre-produced, then the app started on it. Routed
- * events/s and Redis reads come from {@link RoutingWindow}; query reads/s from {@link QueryLoad}
- * against the same instance once everything is routed.
+ * users registered on two nodes, the backlog pre-produced, then the app's instances (one group)
+ * started on it. Routed events/s and Redis reads come from {@link RoutingWindow} over the sum of
+ * every instance's counters; query reads/s from {@link QueryLoad} against the first instance once
+ * everything is routed.
  */
 final class FanoutRouteRun {
 
     /** What one run is told: sizes, timings and bounds. */
     record Plan(long events, int users, FanoutEvents eventBytes, Duration lease, Duration commitInterval,
-                Duration deadline, Duration querySeconds, int queryConcurrency) {
+                Duration deadline, Duration querySeconds, int queryConcurrency, int instances) {
+
+        /** Routed outcomes to wait for: one per recipient of every event. */
+        long routings() {
+            return events * eventBytes.recipients();
+        }
     }
 
     /**
      * One run's numbers (medians over runs are in {@link FanoutReport}).
      *
-     * @param startSeconds   from starting the child JVM until {@code /readyz} (Kafka Streams RUNNING)
+     * @param eventsPerSecond routed events/s: {@code routingsPerSecond} ÷ recipients per event
+     * @param routingsPerSecond routed recipients/s (DeliveryMessages + UndeliveredEvents; one per recipient here)
+     * @param startSeconds   from starting the child JVMs until every {@code /readyz} (Kafka Streams RUNNING)
      * @param undelivered    UndeliveredEvents by reason (registry_unavailable: a lookup exceeded the route timeout)
      * @param redisCommands  calls per Redis command during routing (ready → all routed), all clients
+     * @param stateBytes     the instances' local state on disk once everything is routed
      */
-    record Result(String guarantee, int run, long events, double eventsPerSecond, double routingSeconds,
+    record Result(String guarantee, int run, long events, double eventsPerSecond, double routingsPerSecond,
+                  double routingSeconds,
                   double steadyEventsPerSecond, double startSeconds, long delivered, Map<String, Long> undelivered,
                   double cacheHitRatio,
                   double redisReadsPerEvent, double steadyRedisReadsPerEvent,
                   double redisCommandsPerEvent, double steadyRedisCommandsPerEvent,
-                  Map<String, Long> redisCommands, LoadResult query) {
+                  Map<String, Long> redisCommands, LoadResult query, long stateBytes) {
     }
 
     private static final String UNDELIVERED = "notify_fanout_undelivered_total";
@@ -69,62 +79,69 @@ final class FanoutRouteRun {
             progress.accept("pre-producing " + plan.events() + " events to " + topics.events().name());
             EventPreload.produce(bootstrap, topics.events().name(), plan.eventBytes(), plan.events(), plan.users(), run,
                     plan.deadline());
-            progress.accept("starting fanout-streams (" + guarantee + ", child JVM -Xmx512m)");
+            progress.accept("starting " + plan.instances() + " fanout-streams instance(s) (" + guarantee + ", child JVMs -Xmx512m)");
             long launched = System.nanoTime();
-            try (FanoutInstance app = FanoutInstance.start(bootstrap, redisUri, prefix, guarantee,
-                    plan.commitInterval(), dir)) {
-                app.awaitReady(Duration.ofSeconds(120));
+            try (FanoutInstance.Group apps = FanoutInstance.Group.start(plan.instances(), bootstrap, redisUri, prefix,
+                    guarantee, plan.commitInterval(), dir)) {
+                apps.awaitReady(Duration.ofSeconds(120));
                 double startSeconds = (System.nanoTime() - launched) / 1e9;
                 CommandStats before = CommandStats.parse(redis.info("commandstats"));
-                List<RoutingWindow.Sample> samples = awaitRouted(app, plan);
-                RoutingWindow w = RoutingWindow.of(samples, plan.events());
-                PrometheusText end = app.metrics();
+                List<RoutingWindow.Sample> samples = awaitRouted(apps, plan);
+                RoutingWindow w = RoutingWindow.of(samples, plan.routings());
+                List<PrometheusText> end = apps.metrics();
                 CommandStats commands = CommandStats.parse(redis.info("commandstats"));
-                progress.accept(String.format("routed %,d events in %.1f s = %,.0f events/s; querying for %d s",
-                        plan.events(), w.seconds(), w.eventsPerSecond(), plan.querySeconds().toSeconds()));
-                LoadResult query = ChildLoad.run(QueryLoad.class, List.of("127.0.0.1:" + app.port(),
+                long stateBytes = apps.stateBytes();
+                int r = plan.eventBytes().recipients();
+                progress.accept(String.format("routed %,d events (%,d recipients) in %.1f s = %,.0f events/s; querying for %d s",
+                        plan.events(), plan.routings(), w.seconds(), w.eventsPerSecond() / r, plan.querySeconds().toSeconds()));
+                LoadResult query = ChildLoad.run(QueryLoad.class, List.of("127.0.0.1:" + apps.first().port(),
                         Integer.toString(plan.users()), Long.toString(plan.querySeconds().toMillis()),
                         Integer.toString(plan.queryConcurrency())), dir.resolve("query.log"),
                         plan.querySeconds().plusSeconds(60));
-                double hits = end.sum("notify_registry_lookups_total", "outcome", "cache_hit");
-                double misses = end.sum("notify_registry_lookups_total", "outcome", "cache_miss");
-                return new Result(guarantee, run, plan.events(), w.eventsPerSecond(), w.seconds(),
-                        w.steadyEventsPerSecond(), startSeconds, (long) end.sum("notify_fanout_deliveries_total"),
-                        Map.of("no_live_connection", (long) end.sum(UNDELIVERED, "reason", "no_live_connection"),
-                                "registry_unavailable", (long) end.sum(UNDELIVERED, "reason", "registry_unavailable")),
+                double hits = sum(end, "notify_registry_lookups_total", "outcome", "cache_hit");
+                double misses = sum(end, "notify_registry_lookups_total", "outcome", "cache_miss");
+                return new Result(guarantee, run, plan.events(), w.eventsPerSecond() / r, w.eventsPerSecond(), w.seconds(),
+                        w.steadyEventsPerSecond() / r, startSeconds, (long) sum(end, "notify_fanout_deliveries_total"),
+                        Map.of("no_live_connection", (long) sum(end, UNDELIVERED, "reason", "no_live_connection"),
+                                "registry_unavailable", (long) sum(end, UNDELIVERED, "reason", "registry_unavailable")),
                         hits + misses == 0 ? 0 : hits / (hits + misses),
                         w.readsPerEvent(), w.steadyReadsPerEvent(), w.commandsPerEvent(), w.steadyCommandsPerEvent(),
-                        commands.minus(before).calls(), query);
+                        commands.minus(before).calls(), query, stateBytes);
             }
         }
     }
 
-    /** Polls {@code /metrics} and Redis until every event is routed; the first sample is the ready one. */
-    private List<RoutingWindow.Sample> awaitRouted(FanoutInstance app, Plan plan) throws Exception {
+    /** A metric summed over every instance's {@code /metrics}. */
+    static double sum(List<PrometheusText> metrics, String name, String... labels) {
+        return metrics.stream().mapToDouble(m -> m.sum(name, labels)).sum();
+    }
+
+    /** Polls every {@code /metrics} and Redis until every recipient is routed; the first sample is the ready one. */
+    private List<RoutingWindow.Sample> awaitRouted(FanoutInstance.Group apps, Plan plan) throws Exception {
         List<RoutingWindow.Sample> samples = new ArrayList<>();
         long deadline = System.nanoTime() + plan.deadline().toNanos();
         long nextProgress = System.nanoTime() + PROGRESS_EVERY.toNanos();
         while (true) {
             CommandStats commands = CommandStats.parse(redis.info("commandstats"));
-            PrometheusText m = app.metrics();
-            double routed = m.sum("notify_fanout_deliveries_total") + m.sum(UNDELIVERED);
+            List<PrometheusText> m = apps.metrics();
+            double routed = sum(m, "notify_fanout_deliveries_total") + sum(m, UNDELIVERED);
             samples.add(new RoutingWindow.Sample(System.nanoTime(), routed,
-                    m.sum("notify_registry_lookup_redis_latency_seconds_count"), commands.routerReads()));
-            double dlq = m.sum("notify_fanout_dlq_total");
+                    sum(m, "notify_registry_lookup_redis_latency_seconds_count"), commands.routerReads()));
+            double dlq = sum(m, "notify_fanout_dlq_total");
             if (dlq > 0) {
-                throw new IOException((long) dlq + " benchmark events went to the DLQ; see " + app.logFile());
+                throw new IOException((long) dlq + " benchmark events went to the DLQ; see " + apps.logFiles());
             }
-            if (routed >= plan.events()) {
+            if (routed >= plan.routings()) {
                 return samples;
             }
             long now = System.nanoTime();
             if (now - deadline > 0) {
-                throw new IOException(String.format("only %,.0f of %,d events routed within %s; see %s", routed,
-                        plan.events(), plan.deadline(), app.logFile()));
+                throw new IOException(String.format("only %,.0f of %,d recipients routed within %s; see %s", routed,
+                        plan.routings(), plan.deadline(), apps.logFiles()));
             }
             if (now - nextProgress > 0) {
-                progress.accept(String.format("routed %,.0f of %,d (%.0f%%)", routed, plan.events(),
-                        100 * routed / plan.events()));
+                progress.accept(String.format("routed %,.0f of %,d (%.0f%%)", routed, plan.routings(),
+                        100 * routed / plan.routings()));
                 nextProgress = now + PROGRESS_EVERY.toNanos();
             }
             TimeUnit.MILLISECONDS.sleep(POLL.toMillis()); // poll interval of a bounded wait on the app's counters

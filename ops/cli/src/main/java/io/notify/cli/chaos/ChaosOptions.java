@@ -1,5 +1,6 @@
 package io.notify.cli.chaos;
 
+import io.notify.registry.NodeRegistryConfig;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,8 +9,8 @@ import java.util.Map;
 /**
  * How a chaos run is shaped. {@link #quick} keeps every scenario well under 5 minutes on a 2-core
  * machine (2 faults, 4–8 s apart, short registry timings); the full mode follows the issue (a
- * gateway killed ≥ 20 times, 30–60 s apart; registry defaults, so a frozen node is paused past its
- * 45 s lease).
+ * gateway killed ≥ 20 times, 30–60 s apart; registry defaults). A frozen node is paused until the
+ * router has judged it dead and removed its members ({@link #frozenFor}).
  *
  * @param faults     faults per scenario, 0 = the mode's default (kill-gateway 20, others 3; quick 2)
  * @param observe    how long a run watches deliveries after a router or infrastructure fault
@@ -46,10 +47,25 @@ record ChaosOptions(List<Scenario> scenarios, boolean quick, int faults, Duratio
 
     /** The lease a gateway runs with (the registry default unless the mode shortens it). */
     Duration lease() {
-        return Duration.parse("PT" + registryTimings.getOrDefault("notify.registry.lease", "45s").toUpperCase());
+        return timing("notify.registry.lease", NodeRegistryConfig.defaults().lease());
     }
 
     Duration aliveTtl() {
-        return Duration.parse("PT" + registryTimings.getOrDefault("notify.registry.alive-ttl", "10s").toUpperCase());
+        return timing("notify.registry.alive-ttl", NodeRegistryConfig.defaults().aliveTtl());
+    }
+
+    /**
+     * How long pause-gateway freezes a node: past three liveness TTLs (the router has stopped routing
+     * to it and removed its members as of a dead node) or past its lease, whichever comes first, plus
+     * 2 s. On SIGCONT it must find its liveness key gone and register everything again.
+     */
+    Duration frozenFor() {
+        Duration dead = aliveTtl().multipliedBy(3);
+        return (lease().compareTo(dead) < 0 ? lease() : dead).plusSeconds(2);
+    }
+
+    private Duration timing(String key, Duration fallback) {
+        String v = registryTimings.get(key);
+        return v == null ? fallback : Duration.parse("PT" + v.toUpperCase());
     }
 }

@@ -66,7 +66,7 @@ final class Faults {
         return r;
     }
 
-    /** SIGSTOP of a random gateway past its lease, then SIGCONT: how long until the router noticed, what went to it meanwhile. */
+    /** SIGSTOP of a random gateway until the router gave it up, then SIGCONT: how long until the router noticed, what went to it meanwhile. */
     private Map<String, Object> pauseGateway() throws Exception {
         ServiceProcess g = pickGatewayWithClients();
         long routedBefore = routes.routed(g.name());
@@ -76,10 +76,10 @@ final class Faults {
         long routedAtResume;
         try {
             stop = routes.awaitStop(g.name(), t0, routedBefore, options.aliveTtl().multipliedBy(3).plusSeconds(10));
-            long pauseUntil = t0 + options.lease().plusSeconds(2).toNanos();
+            long pauseUntil = t0 + options.frozenFor().toNanos();
             long left = pauseUntil - System.nanoTime();
             if (left > 0) {
-                TimeUnit.NANOSECONDS.sleep(left); // the fault itself: frozen until past the lease
+                TimeUnit.NANOSECONDS.sleep(left); // the fault itself: frozen until the router gave the node up
             }
             routedAtResume = routes.routed(g.name());
         } finally {

@@ -23,6 +23,19 @@ class FanoutBenchPartsTest {
     }
 
     @Test
+    void eventsForManyRecipientsNameDistinctUsersAndStayValid() {
+        FanoutEvents events = new FanoutEvents(300, 1000);
+        List<String> to = EventPreload.recipients(new java.util.SplittableRandom(7), 1500, 1000);
+        assertEquals(1000, new java.util.HashSet<>(to).size());
+        byte[] value = events.value("bf-1-1", to);
+        assertTrue(value.length > 300, "the recipients outgrow the pad");
+        assertEquals(List.of(), EventValidator.v1().validate(EventValidator.readTree(value)));
+        assertEquals(to, EventPreload.recipients(new java.util.SplittableRandom(7), 1500, 1000), "seeded");
+        assertThrows(IllegalArgumentException.class, () -> EventPreload.recipients(new java.util.SplittableRandom(7), 5, 6));
+        assertThrows(IllegalArgumentException.class, () -> new FanoutEvents(300, 1001));
+    }
+
+    @Test
     void commandStatsParsesCallsAndSubtracts() {
         CommandStats before = CommandStats.parse("""
                 # Commandstats\r

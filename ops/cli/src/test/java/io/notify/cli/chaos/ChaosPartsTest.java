@@ -24,11 +24,13 @@ class ChaosPartsTest {
         ChaosOptions full = ChaosOptions.of(Scenario.parse("all"), false, 0, 10, 1, 10);
         assertEquals(20, full.faultsFor(Scenario.KILL_GATEWAY));
         assertEquals(3, full.faultsFor(Scenario.RESTART_BROKER));
-        assertEquals(Duration.ofSeconds(45), full.lease(), "the full mode keeps the registry defaults");
+        assertEquals(Duration.ofMinutes(30), full.lease(), "the full mode keeps the registry defaults");
+        assertEquals(Duration.ofSeconds(32), full.frozenFor(), "frozen past three liveness TTLs, not the 30 min lease");
         ChaosOptions quick = ChaosOptions.of(Scenario.parse("all"), true, 0, 10, 1, 10);
         assertEquals(2, quick.faultsFor(Scenario.KILL_GATEWAY));
         assertEquals(Duration.ofSeconds(12), quick.lease());
         assertEquals(Duration.ofSeconds(5), quick.aliveTtl());
+        assertEquals(Duration.ofSeconds(14), quick.frozenFor(), "quick: past the 12 s lease, as before");
         assertEquals(7, ChaosOptions.of(Scenario.parse("all"), true, 7, 10, 1, 10).faultsFor(Scenario.KILL_ROUTER));
     }
 
