@@ -25,16 +25,19 @@ final class LeaseBatch {
     private final StatefulRedisConnection<String, String> connection;
     private final int batchCommands;
     private final Duration flushTimeout;
+    private final Runnable betweenFlushes;
     private final List<RedisFuture<?>> inFlight = new ArrayList<>();
     private final List<RedisFuture<Long>> counted = new ArrayList<>();
     private long deadlineNanos;
     private long count;
 
-    LeaseBatch(StatefulRedisConnection<String, String> connection, int batchCommands, Duration flushTimeout) {
+    LeaseBatch(StatefulRedisConnection<String, String> connection, int batchCommands, Duration flushTimeout,
+               Runnable betweenFlushes) {
         connection.setAutoFlushCommands(false);
         this.connection = connection;
         this.batchCommands = batchCommands;
         this.flushTimeout = flushTimeout;
+        this.betweenFlushes = betweenFlushes;
     }
 
     /**
@@ -131,6 +134,7 @@ final class LeaseBatch {
         }
         if (inFlight.size() >= batchCommands) {
             flushAndAwait();
+            betweenFlushes.run();
         }
     }
 

@@ -65,6 +65,8 @@ final class NodeHeartbeat {
     private LeaseBatch batch;
     private long nextRenewAtMs;
     private long nextVerifyAtMs;
+    private long aliveSetAtNanos;
+    private volatile boolean stopping;
     private boolean aliveSetBefore;
     private int failedTicks;
     private final RateLimitedLog takeoverLog = new RateLimitedLog(LOG, Duration.ofMinutes(1));
@@ -165,7 +167,7 @@ final class NodeHeartbeat {
                     single.close();
                     throw e;
                 }
-                batch = new LeaseBatch(batchConnection, config.batchCommands(), config.writeTimeout());
+                batch = new LeaseBatch(batchConnection, config.batchCommands(), config.writeTimeout(), this::refreshAliveIfDue);
                 ops = single;
             } catch (RuntimeException e) {
                 health.down("cannot connect: " + RateLimitedLog.describe(e));
@@ -179,9 +181,17 @@ final class NodeHeartbeat {
         return true;
     }
 
+    /** Mid-batch: a long batch must not let the liveness key expire (routers would give the node up). */
+    private void refreshAliveIfDue() {
+        if (!stopping && System.nanoTime() - aliveSetAtNanos >= config.aliveRefresh().toNanos()) {
+            refreshAlive();
+        }
+    }
+
     private void refreshAlive() {
         String previous = LeaseBatch.await(ops.async().setGet(aliveKey, node.incarnation(),
                 SetArgs.Builder.px(config.aliveTtl().toMillis())), "refresh " + aliveKey, config.writeTimeout().toNanos());
+        aliveSetAtNanos = System.nanoTime();
         health.up();
         if (!node.incarnation().equals(previous)) {
             if (previous != null && aliveSetBefore) {
@@ -225,7 +235,7 @@ final class NodeHeartbeat {
         Map<String, List<String>> members = members(held.snapshot());
         int expected = members.values().stream().mapToInt(List::size).sum();
         long begin = System.nanoTime();
-        long present = batch.present(members, begin + config.verifyInterval().toNanos());
+        long present = batch.present(members, begin + config.renewInterval().toNanos());
         verifyLatency.record(System.nanoTime() - begin, TimeUnit.NANOSECONDS);
         nextVerifyAtMs = now + config.verifyInterval().toMillis();
         if (present < expected) {
@@ -240,9 +250,9 @@ final class NodeHeartbeat {
         long begin = System.nanoTime();
         try {
             Map<String, List<String>> members = members(held.snapshot());
+            fullNeeded = false; // before: a liveness refresh mid-batch that finds the key gone asks for another pass
             batch.upsert(members, now + config.lease().toMillis(), false,
                     config.connectionsKeyTtl().toMillis(), begin + config.renewInterval().toNanos());
-            fullNeeded = false;
             nextRenewAtMs = now + config.renewInterval().toMillis();
             nextVerifyAtMs = now + config.verifyInterval().toMillis();
         } catch (RuntimeException e) {
@@ -284,6 +294,7 @@ final class NodeHeartbeat {
     /** Stops the loop, then deletes the liveness key and every member of this node, pipelined. */
     void stop(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
+        stopping = true; // the removal batch below must not set the liveness key again between its flushes
         scheduler.shutdown();
         try {
             if (!scheduler.awaitTermination(timeout.toMillis() / 2, TimeUnit.MILLISECONDS)) {

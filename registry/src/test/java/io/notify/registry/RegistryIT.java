@@ -180,6 +180,39 @@ class RegistryIT {
     }
 
     @Test
+    void aBatchLetsTheLivenessKeyBeRefreshedBetweenItsFlushes() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger between = new java.util.concurrent.atomic.AtomicInteger();
+        try (var c = t.client().connect(io.lettuce.core.codec.StringCodec.UTF8)) {
+            LeaseBatch batch = new LeaseBatch(c, 4, Duration.ofSeconds(2), between::incrementAndGet);
+            Map<String, List<String>> members = new java.util.LinkedHashMap<>();
+            for (int i = 0; i < 10; i++) {
+                members.put(t.keys.connections(StreamId.forUser("lb" + i)), List.of("gw-x|inc|c" + i));
+            }
+            // ZADD + PEXPIRE per key: 20 commands, flushed 4 at a time
+            assertEquals(10L, batch.upsert(members, t.clock.millis() + 60_000, false, 60_000, System.nanoTime() + WAIT.toNanos()));
+            assertEquals(5, between.get(), "called after every full flush, never mid-flush");
+            assertEquals(10L, batch.present(members, System.nanoTime() + WAIT.toNanos()));
+        }
+    }
+
+    @Test
+    void stopWithManyFlushesDoesNotSetTheLivenessKeyAgain() throws Exception {
+        // a refresh is due 1 ms after the last, so every flush of the stop batch finds one due
+        NodeRegistryConfig config = FAST.withTimings(Duration.ofMillis(2500), Duration.ofMillis(500), Duration.ofMillis(2000),
+                Duration.ofMillis(1)).withBatchCommands(2);
+        NodeRegistry a = t.node("gw-a", config);
+        a.start().toCompletableFuture().get(5, TimeUnit.SECONDS);
+        for (int i = 0; i < 400; i++) {
+            a.register(StreamId.forUser("s" + i), "c" + i).toCompletableFuture().get(2, TimeUnit.SECONDS);
+        }
+
+        a.stop(); // 1 DEL + 400 ZREM, 2 per flush: 200 chances to set again a key that must stay gone
+
+        assertEquals(0L, t.raw().exists(t.keys.alive("gw-a")));
+        assertEquals(0L, t.raw().exists(t.keys.connections(StreamId.forUser("s399"))));
+    }
+
+    @Test
     void stopDeletesTheLivenessKeyAndAllMembers() throws Exception {
         NodeRegistry a = started("gw-a");
         NodeRegistry c = started("gw-c");

@@ -8,13 +8,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * The app under test: one fanout-streams instance ({@link FanoutMain}) in a child JVM with
@@ -25,17 +23,14 @@ import java.util.stream.Stream;
 final class FanoutInstance implements AutoCloseable {
 
     private static final Duration HTTP_TIMEOUT = Duration.ofSeconds(5);
-    private static final String STATE = "state";
 
     private final JavaProcess process;
     private final int port;
-    private final Path stateDir;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(HTTP_TIMEOUT).build();
 
-    private FanoutInstance(JavaProcess process, int port, Path stateDir) {
+    private FanoutInstance(JavaProcess process, int port) {
         this.process = process;
         this.port = port;
-        this.stateDir = stateDir;
     }
 
     /**
@@ -52,24 +47,14 @@ final class FanoutInstance implements AutoCloseable {
                 "notify.redis.uri=" + redisUri,
                 "notify.registry.key-prefix=" + prefix, // where BenchConnections registered the users
                 "notify.fanout.processing-guarantee=" + guarantee,
-                "notify.fanout.state-dir=" + dir.resolve(STATE),
+                "notify.fanout.state-dir=" + dir.resolve("state"),
                 "notify.fanout.query.host=127.0.0.1",
                 "notify.fanout.query.port=" + port));
         if (commitInterval != null) {
             settings.add("notify.fanout.commit-interval=" + commitInterval.toMillis() + "ms");
         }
         JavaProcess p = new JavaProcess(FanoutMain.class.getName(), settings, List.of("-Xmx512m"), dir.resolve("fanout.log"));
-        return new FanoutInstance(p.start(), port, dir.resolve(STATE));
-    }
-
-    /** Bytes of the instance's local state (RocksDB stores, checkpoints) as they are on disk now. */
-    long stateBytes() throws IOException {
-        if (!Files.isDirectory(stateDir)) {
-            return 0;
-        }
-        try (Stream<Path> files = Files.walk(stateDir)) {
-            return files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
-        }
+        return new FanoutInstance(p.start(), port);
     }
 
     int port() {
@@ -167,14 +152,6 @@ final class FanoutInstance implements AutoCloseable {
                 all.add(i.metrics());
             }
             return all;
-        }
-
-        long stateBytes() throws IOException {
-            long total = 0;
-            for (FanoutInstance i : instances) {
-                total += i.stateBytes();
-            }
-            return total;
         }
 
         List<Path> logFiles() {

@@ -24,13 +24,13 @@ record FanoutReport(String scenario, Instant at, Map<String, Object> machine, Ma
                    double steadyRedisReadsPerEvent,
                    double redisReadsPerEvent, double steadyRedisCommandsPerEvent, double cacheHitRatio,
                    double queryReadsPerSecond, double queryP50Ms, double queryP99Ms, long queryFailures,
-                   double routingsPerSecond, double stateMiB) {
+                   double routingsPerSecond, double stateMiB, double invalidationsPerRouting) {
     }
 
     static FanoutReport of(Map<String, Object> settings, List<LoadResult> baseline, List<FanoutRouteRun.Result> runs) {
         double base = median(baseline.stream().map(LoadResult::eventsPerSecond).toList());
         Map<String, Summary> medians = new LinkedHashMap<>();
-        medians.put("baseline-relay", new Summary(base, 1, base, 0, 0, 0, 0, 0, 0, 0, 0, base, 0));
+        medians.put("baseline-relay", new Summary(base, 1, base, 0, 0, 0, 0, 0, 0, 0, 0, base, 0, 0));
         for (String g : runs.stream().map(FanoutRouteRun.Result::guarantee).distinct().toList()) {
             List<FanoutRouteRun.Result> of = runs.stream().filter(r -> r.guarantee().equals(g)).toList();
             double rate = med(of, FanoutRouteRun.Result::eventsPerSecond);
@@ -40,7 +40,8 @@ record FanoutReport(String scenario, Instant at, Map<String, Object> machine, Ma
                     med(of, FanoutRouteRun.Result::steadyRedisCommandsPerEvent), med(of, FanoutRouteRun.Result::cacheHitRatio),
                     med(of, r -> r.query().eventsPerSecond()), med(of, r -> r.query().latency().p50()),
                     med(of, r -> r.query().latency().p99()), of.stream().mapToLong(r -> r.query().failures()).sum(),
-                    med(of, FanoutRouteRun.Result::routingsPerSecond), med(of, r -> r.stateBytes() / 1048576.0)));
+                    med(of, FanoutRouteRun.Result::routingsPerSecond), med(of, r -> r.stateBytes() / 1048576.0),
+                    med(of, FanoutRouteRun.Result::invalidationsPerRouting)));
         }
         return new FanoutReport("fanout", Instant.now(), ResultFiles.machine(), settings, baseline, runs, medians);
     }
@@ -78,7 +79,8 @@ record FanoutReport(String scenario, Instant at, Map<String, Object> machine, Ma
                 baselineRuns.size());
         for (var e : medians.entrySet()) {
             if (!e.getKey().equals("baseline-relay")) {
-                out.printf("%s: local state %.1f MiB on disk after the run (median)%n", e.getKey(), e.getValue().stateMiB());
+                out.printf("%s: state %.1f MiB in changelog topics after the run; %.4f cache invalidations per routed recipient"
+                        + " (medians)%n", e.getKey(), e.getValue().stateMiB(), e.getValue().invalidationsPerRouting());
             }
         }
         for (FanoutRouteRun.Result r : runs) {

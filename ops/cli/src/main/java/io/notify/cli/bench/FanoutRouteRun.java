@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.Node;
 
 /**
  * One measured run of fanout-streams under one processing guarantee, in a world of its own: a
@@ -41,7 +42,11 @@ final class FanoutRouteRun {
      * @param startSeconds   from starting the child JVMs until every {@code /readyz} (Kafka Streams RUNNING)
      * @param undelivered    UndeliveredEvents by reason (registry_unavailable: a lookup exceeded the route timeout)
      * @param redisCommands  calls per Redis command during routing (ready → all routed), all clients
-     * @param stateBytes     the instances' local state on disk once everything is routed
+     * @param invalidationsPerRouting cache invalidations Redis pushed to the router (keys it had read, then
+     *                       written by someone: registrations, renewals) per routed recipient, whole run; unlike
+     *                       Redis reads it excludes each user's unavoidable first read
+     * @param stateBytes     the app's state as the broker holds it once everything is routed: the bytes of its
+     *                       changelog topics (dedup, heads, inbox), which is what a restore reads
      */
     record Result(String guarantee, int run, long events, double eventsPerSecond, double routingsPerSecond,
                   double routingSeconds,
@@ -49,7 +54,7 @@ final class FanoutRouteRun {
                   double cacheHitRatio,
                   double redisReadsPerEvent, double steadyRedisReadsPerEvent,
                   double redisCommandsPerEvent, double steadyRedisCommandsPerEvent,
-                  Map<String, Long> redisCommands, LoadResult query, long stateBytes) {
+                  Map<String, Long> redisCommands, LoadResult query, long stateBytes, double invalidationsPerRouting) {
     }
 
     private static final String UNDELIVERED = "notify_fanout_undelivered_total";
@@ -90,7 +95,7 @@ final class FanoutRouteRun {
                 RoutingWindow w = RoutingWindow.of(samples, plan.routings());
                 List<PrometheusText> end = apps.metrics();
                 CommandStats commands = CommandStats.parse(redis.info("commandstats"));
-                long stateBytes = apps.stateBytes();
+                long stateBytes = changelogBytes(admin, prefix);
                 int r = plan.eventBytes().recipients();
                 progress.accept(String.format("routed %,d events (%,d recipients) in %.1f s = %,.0f events/s; querying for %d s",
                         plan.events(), plan.routings(), w.seconds(), w.eventsPerSecond() / r, plan.querySeconds().toSeconds()));
@@ -106,9 +111,27 @@ final class FanoutRouteRun {
                                 "registry_unavailable", (long) sum(end, UNDELIVERED, "reason", "registry_unavailable")),
                         hits + misses == 0 ? 0 : hits / (hits + misses),
                         w.readsPerEvent(), w.steadyReadsPerEvent(), w.commandsPerEvent(), w.steadyCommandsPerEvent(),
-                        commands.minus(before).calls(), query, stateBytes);
+                        commands.minus(before).calls(), query, stateBytes,
+                        sum(end, "notify_registry_cache_invalidations_total", "scope", "key") / plan.routings());
             }
         }
+    }
+
+    /** Bytes on the broker of every changelog topic of the run's application id (it starts with the prefix). */
+    static long changelogBytes(Admin admin, String prefix) throws Exception {
+        List<Integer> brokers = admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).stream().map(Node::id).toList();
+        long total = 0;
+        for (var dirs : admin.describeLogDirs(brokers).allDescriptions().get(30, TimeUnit.SECONDS).values()) {
+            for (var dir : dirs.values()) {
+                for (var e : dir.replicaInfos().entrySet()) {
+                    String topic = e.getKey().topic();
+                    if (topic.startsWith(prefix) && topic.endsWith("-changelog")) {
+                        total += e.getValue().size();
+                    }
+                }
+            }
+        }
+        return total;
     }
 
     /** A metric summed over every instance's {@code /metrics}. */

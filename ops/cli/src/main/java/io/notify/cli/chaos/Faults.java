@@ -1,5 +1,7 @@
 package io.notify.cli.chaos;
 
+import io.notify.cli.bench.PrometheusText;
+import io.notify.cli.bench.pipeline.DeliveryPaths;
 import io.notify.cli.stack.ChildAgent;
 import io.notify.cli.stack.PlatformStack;
 import io.notify.cli.stack.ServiceProcess;
@@ -44,20 +46,32 @@ final class Faults {
         };
     }
 
-    /** kill -9 of a random gateway: its clients resume elsewhere; routes to it stop; then it comes back. */
+    /**
+     * kill -9 of a random gateway: its clients resume elsewhere; routes to it stop; then it comes
+     * back. The surviving nodes' delivery paths from just before the kill until the killed node is
+     * back say how much the safety net (rechecks, gap fills) carried while its clients moved over.
+     */
     private Map<String, Object> killGateway() throws Exception {
         ServiceProcess g = pickGatewayWithClients();
+        List<ServiceProcess> survivors = stack.gateways().stream().filter(x -> x != g).toList();
         long routedBefore = routes.routed(g.name());
         agent.send("fault " + g.name());
         int onNode = Integer.parseInt(agent.await("marked", AGENT_REPLY));
+        List<PrometheusText> survivorsBefore = DeliveryPaths.scrape(survivors);
         long t0 = System.nanoTime();
         g.kill();
         RouteWatch.RouteStop stop = routes.awaitStop(g.name(), t0, routedBefore, options.aliveTtl().multipliedBy(3).plusSeconds(10));
         ChaosAgent.Resumed resumed = agent.call("resumed 60000", "resumed", ChaosAgent.Resumed.class, Duration.ofSeconds(90));
         long restartMs = restart(g);
+        DeliveryPaths paths = DeliveryPaths.between(survivorsBefore, DeliveryPaths.scrape(survivors));
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("node", g.name());
         r.put("clientsOnNode", onNode);
+        r.put("survivorsLive", paths.live());
+        r.put("survivorsReplayed", paths.replayed());
+        r.put("survivorsRecheckFound", paths.recheckFound());
+        r.put("survivorsGapFills", paths.gapFills());
+        r.put("survivorsSafetyNetPct", Math.round(10_000 * paths.safetyNetShare()) / 100.0);
         r.put("clientsResumedMs", resumed.resumedMs());
         r.put("routesStoppedMs", stop.lastRouteMs());
         r.put("aliveKeyGoneMs", stop.aliveKeyGoneMs());

@@ -38,7 +38,7 @@ class BenchChartsTest {
     @Test
     void fanoutChartComparesTheRelayWithEachGuarantee() {
         FanoutRouteRun.Result eos = new FanoutRouteRun.Result("exactly_once_v2", 1, 100, 3_000, 3_000, 1, 3_000, 0, 100, Map.of(),
-                0.9, 0.1, 0.05, 0.1, 0.05, Map.of(), load("query", 4_000), 1 << 20);
+                0.9, 0.1, 0.05, 0.1, 0.05, Map.of(), load("query", 4_000), 1 << 20, 0.01);
         FanoutReport report = FanoutReport.of(Map.of(), List.of(load("baseline-relay", 60_000)), List.of(eos));
         BufferedImage image = PngCharts.render(PngCharts.WIDTH, PngCharts.HEIGHT, report.chart());
         assertTrue(pixels(image, 0) > 14 * 14 + 2 * 100, "run 1 bars");

@@ -1,6 +1,10 @@
 package io.notify.cli.bench.pipeline;
 
 import io.notify.cli.bench.PrometheusText;
+import io.notify.cli.stack.ServiceProcess;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -9,12 +13,26 @@ import java.util.List;
  * (replay: resume, gap fill, recheck), events only a recheck found, gaps filled, and connections
  * the gateways closed; also resets sent, durable events not sent because the connection had them,
  * and node-topic records that found no connection. The share of replayed frames is how much the
- * safety net carried.
+ * safety net carried. Also used by {@code notifyctl chaos} for the nodes that take over a killed
+ * gateway's clients.
  */
-record DeliveryPaths(long live, long replayed, long recheckFound, long gapFills, long closes, long resets,
+public record DeliveryPaths(long live, long replayed, long recheckFound, long gapFills, long closes, long resets,
                      long duplicatesDropped, long noConnection) {
 
-    static DeliveryPaths between(List<PrometheusText> before, List<PrometheusText> after) {
+    /** Every gateway's {@code /metrics} now. */
+    public static List<PrometheusText> scrape(List<ServiceProcess> gateways) throws IOException, InterruptedException {
+        List<PrometheusText> out = new ArrayList<>();
+        for (ServiceProcess g : gateways) {
+            HttpResponse<String> r = g.get("/metrics");
+            if (r.statusCode() != 200) {
+                throw new IOException(g.name() + " /metrics answered " + r.statusCode() + "; see " + g.logFile());
+            }
+            out.add(new PrometheusText(r.body()));
+        }
+        return out;
+    }
+
+    public static DeliveryPaths between(List<PrometheusText> before, List<PrometheusText> after) {
         return new DeliveryPaths(
                 delta(before, after, "notify_gateway_events_delivered_total", "path", "live"),
                 delta(before, after, "notify_gateway_events_delivered_total", "path", "replay"),
@@ -38,6 +56,15 @@ record DeliveryPaths(long live, long replayed, long recheckFound, long gapFills,
         double a = after.stream().mapToDouble(m -> m.sum(name, labels)).sum();
         double b = before.stream().mapToDouble(m -> m.sum(name, labels)).sum();
         return Math.round(a - b);
+    }
+
+    /**
+     * Events only the safety net delivered (found by a recheck, or a gap filled) ÷ all event frames
+     * sent; NaN when none were. Resume replays are not in it: a reconnecting client asks for them.
+     */
+    public double safetyNetShare() {
+        long all = live + replayed;
+        return all == 0 ? Double.NaN : (recheckFound + gapFills) / (double) all;
     }
 
     /** Replayed ÷ all event frames sent; NaN when none were. */

@@ -8,10 +8,8 @@ import io.notify.cli.stack.ChildAgent;
 import io.notify.cli.stack.ServiceProcess;
 import io.notify.schemas.NotifyJson;
 import java.io.IOException;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -117,17 +115,9 @@ final class PipelineSteps {
         return StepResult.of(run, rate, ran, d, ids, HopBudget.between(before, after), DeliveryPaths.between(before, after), where);
     }
 
-    /** Every gateway's /metrics now (the hop histograms of the budget). */
+    /** Every gateway's /metrics now (the hop histograms of the budget, the delivery paths). */
     private List<PrometheusText> gatewayMetrics() throws IOException, InterruptedException {
-        List<PrometheusText> out = new ArrayList<>();
-        for (ServiceProcess g : gateways) {
-            HttpResponse<String> r = g.get("/metrics");
-            if (r.statusCode() != 200) {
-                throw new IOException(g.name() + " /metrics answered " + r.statusCode() + "; see " + g.logFile());
-            }
-            out.add(new PrometheusText(r.body()));
-        }
-        return out;
+        return DeliveryPaths.scrape(gateways);
     }
 
     private PacedIngestLoad.Ran paced(double rate, Duration duration, String tag) throws IOException, InterruptedException {
