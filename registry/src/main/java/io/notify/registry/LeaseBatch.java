@@ -7,6 +7,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -66,37 +67,32 @@ final class LeaseBatch {
     /**
      * {@code ZMSCORE} of every member: reads only, so no router's cached copy of a key is invalidated.
      *
-     * @return how many of the members Redis has
+     * @return the members Redis does not have, by key (empty when it has them all)
      */
-    long present(Map<String, List<String>> membersByKey, long deadlineNanos) {
+    Map<String, List<String>> missing(Map<String, List<String>> membersByKey, long deadlineNanos) {
         begin(deadlineNanos);
         RedisAsyncCommands<String, String> redis = connection.async();
-        List<RedisFuture<List<Double>>> scores = new ArrayList<>();
+        Map<String, RedisFuture<List<Double>>> scores = new LinkedHashMap<>();
         try {
             for (Map.Entry<String, List<String>> e : membersByKey.entrySet()) {
                 RedisFuture<List<Double>> f = redis.zmscore(e.getKey(), e.getValue().toArray(String[]::new));
-                scores.add(f);
+                scores.put(e.getKey(), f);
                 add(f, false);
-                if (inFlight.isEmpty()) {
-                    count += countPresent(scores); // flushed and awaited by add
-                    scores.clear();
-                }
             }
         } finally {
             flushAndAwait();
         }
-        return count + countPresent(scores);
-    }
-
-    private static long countPresent(List<RedisFuture<List<Double>>> scores) {
-        long n = 0;
-        for (RedisFuture<List<Double>> f : scores) {
-            List<Double> s = f.toCompletableFuture().getNow(List.of());
-            for (Double d : s) {
-                n += d == null ? 0 : 1;
+        Map<String, List<String>> missing = new LinkedHashMap<>();
+        scores.forEach((key, f) -> {
+            List<Double> found = f.toCompletableFuture().getNow(List.of());
+            List<String> asked = membersByKey.get(key);
+            for (int i = 0; i < asked.size(); i++) {
+                if (i >= found.size() || found.get(i) == null) {
+                    missing.computeIfAbsent(key, k -> new ArrayList<>()).add(asked.get(i));
+                }
             }
-        }
-        return n;
+        });
+        return missing;
     }
 
     /** {@code DEL} of {@code deleteKeys}, then {@code ZREM} of the members; returns members removed. */

@@ -27,10 +27,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The heartbeat loop of a {@link NodeRegistry}, on a thread of its own: sets the liveness key every
  * tick ({@code SET key incarnation PX ttl GET}), checks every verify interval that Redis has every
- * member it holds (read-only), renews all leases every renew interval in one pipelined
- * {@link LeaseBatch}, and re-registers everything (then repeats pending removals) whenever Redis
- * may have lost or missed writes: after any failure, when the liveness key turns out to have been
- * missing, or when a check or a renewal finds fewer members than the node holds.
+ * member it holds (read-only) and writes again only those it lacks, renews all leases every renew
+ * interval in one pipelined {@link LeaseBatch}, and re-registers everything (then repeats pending
+ * removals) whenever Redis may have lost or missed writes: after any failure, when the liveness key
+ * turns out to have been missing, or when a renewal finds fewer members than the node holds.
  *
  * <p>Owns the node's two connections: one for single writes (auto-flush) and one for batches
  * (auto-flush off, used only by the heartbeat thread and, after it ended, by {@link #stop}).
@@ -90,7 +90,7 @@ final class NodeHeartbeat {
         this.renewFailures = Counter.builder("notify.registry.renew.failures").tags(tags)
                 .description("lease renewal / re-registration batches that failed").register(meters);
         this.verifyMissing = Counter.builder("notify.registry.verify.missing").tags(tags)
-                .description("members a read-only check found missing in Redis (each makes the node re-register)")
+                .description("members a read-only check found missing in Redis and wrote again")
                 .register(meters);
     }
 
@@ -230,19 +230,30 @@ final class NodeHeartbeat {
         }
     }
 
-    /** Read-only: are all held members still in Redis? Any missing (lost, or removed as stale) → re-register. */
+    /**
+     * Read-only: are all held members still in Redis? Those missing (lost, or removed as a dead
+     * node's while this one was frozen, or still in flight) are written again, and only they: a full
+     * re-registration would rewrite every score and so invalidate every router's cached copy. As in
+     * a re-registration, unregisters that race it are repeated afterwards.
+     */
     private void verify(long now) {
-        Map<String, List<String>> members = members(held.snapshot());
-        int expected = members.values().stream().mapToInt(List::size).sum();
+        fullRunning = true; // from before the snapshot: an unregister meanwhile is repeated after the repair
         long begin = System.nanoTime();
-        long present = batch.present(members, begin + config.renewInterval().toNanos());
-        verifyLatency.record(System.nanoTime() - begin, TimeUnit.NANOSECONDS);
-        nextVerifyAtMs = now + config.verifyInterval().toMillis();
-        if (present < expected) {
-            verifyMissing.increment(expected - present);
-            LOG.debug("check found {} of {} members of node {}; re-registering all", present, expected, node.nodeId());
-            fullNeeded = true;
+        try {
+            Map<String, List<String>> missing = batch.missing(members(held.snapshot()), begin + config.renewInterval().toNanos());
+            verifyLatency.record(System.nanoTime() - begin, TimeUnit.NANOSECONDS);
+            nextVerifyAtMs = now + config.verifyInterval().toMillis();
+            if (!missing.isEmpty()) {
+                int n = missing.values().stream().mapToInt(List::size).sum();
+                verifyMissing.increment(n);
+                LOG.debug("check found {} members of node {} missing in Redis; writing them again", n, node.nodeId());
+                batch.upsert(missing, now + config.lease().toMillis(), false, config.connectionsKeyTtl().toMillis(),
+                        begin + config.renewInterval().toNanos());
+            }
+        } finally {
+            fullRunning = false;
         }
+        removePending(begin);
     }
 
     private void reRegister(long now) {

@@ -13,8 +13,8 @@ import java.time.Duration;
  * score, and a rewrite invalidates the key in every router's client-side cache: renewing every
  * 15 s (the old default) cost each user's next event a Redis read (0.21 reads/event at 10,000
  * users in bench fanout). Whether Redis still has every member is checked far more often, every
- * 15 s, with reads only ({@code ZMSCORE}), which invalidate nothing; a member found missing makes
- * the next heartbeat re-register everything.
+ * 15 s, with reads only ({@code ZMSCORE}), which invalidate nothing; members found missing are
+ * written again, and only they.
  *
  * @param lease              how long a registration is valid without renewal (the sorted-set score is now + lease)
  * @param renewInterval      how often all leases of the node are renewed in one pipelined batch

@@ -154,16 +154,21 @@ class RegistryIT {
     }
 
     @Test
-    void checksBetweenRenewalsRewriteNothingAndRestoreAMemberRedisLost() throws Exception {
+    void checksBetweenRenewalsRewriteNothingAndRestoreOnlyTheMemberRedisLost() throws Exception {
         NodeRegistryConfig config = FAST.withTimings(Duration.ofSeconds(60), Duration.ofSeconds(30), Duration.ofSeconds(2),
                 Duration.ofMillis(250)).withVerifyInterval(Duration.ofMillis(200));
         io.micrometer.core.instrument.simple.SimpleMeterRegistry meters = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
         NodeRegistry a = t.node("gw-a", config, meters);
         a.start().toCompletableFuture().get(5, TimeUnit.SECONDS);
+        StreamId other = StreamId.forUser("u-other");
         a.register(user, "c1").toCompletableFuture().get(2, TimeUnit.SECONDS);
+        a.register(other, "c2").toCompletableFuture().get(2, TimeUnit.SECONDS);
         String key = t.keys.connections(user);
         String member = "gw-a|" + a.incarnation() + "|c1";
+        String otherKey = t.keys.connections(other);
+        String otherMember = "gw-a|" + a.incarnation() + "|c2";
         double score = t.raw().zscore(key, member);
+        double otherScore = t.raw().zscore(otherKey, otherMember);
         long ttl = t.raw().pttl(key);
         io.micrometer.core.instrument.Timer checks = meters.get("notify.registry.renew.latency").tag("mode", "verify").timer();
         long checksBefore = checks.count();
@@ -174,9 +179,12 @@ class RegistryIT {
         assertEquals(0L, meters.get("notify.registry.renew.latency").tag("mode", "renew").timer().count(), "no renewal yet");
 
         t.raw().zrem(key, member); // lost behind the node's back (a failover, or a router's stale removal)
-        await(WAIT, "the check to notice and the node to re-register", () -> t.raw().zscore(key, member) != null);
+        await(WAIT, "the check to notice and write it again", () -> t.raw().zscore(key, member) != null);
         assertTrue(t.raw().zscore(key, member) > score);
+        assertEquals(otherScore, t.raw().zscore(otherKey, otherMember), "only the missing member is written, not all");
         assertEquals(1.0, meters.get("notify.registry.verify.missing").counter().count());
+        assertEquals(1L, meters.get("notify.registry.renew.latency").tag("mode", "reregister").timer().count(),
+                "no re-registration beyond the first one at start");
     }
 
     @Test
@@ -191,7 +199,10 @@ class RegistryIT {
             // ZADD + PEXPIRE per key: 20 commands, flushed 4 at a time
             assertEquals(10L, batch.upsert(members, t.clock.millis() + 60_000, false, 60_000, System.nanoTime() + WAIT.toNanos()));
             assertEquals(5, between.get(), "called after every full flush, never mid-flush");
-            assertEquals(10L, batch.present(members, System.nanoTime() + WAIT.toNanos()));
+            assertEquals(Map.of(), batch.missing(members, System.nanoTime() + WAIT.toNanos()));
+            t.raw().zrem(t.keys.connections(StreamId.forUser("lb3")), "gw-x|inc|c3");
+            assertEquals(Map.of(t.keys.connections(StreamId.forUser("lb3")), List.of("gw-x|inc|c3")),
+                    batch.missing(members, System.nanoTime() + WAIT.toNanos()));
         }
     }
 
