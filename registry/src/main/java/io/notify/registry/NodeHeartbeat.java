@@ -60,7 +60,8 @@ final class NodeHeartbeat {
     private final Set<Pending> pendingRemovals = ConcurrentHashMap.newKeySet();
     private volatile StatefulRedisConnection<String, String> ops;
     private volatile boolean fullNeeded = true;
-    private volatile boolean fullRunning;
+    /** A re-registration or a check's repair is writing members: unregisters meanwhile are repeated after it. */
+    private volatile boolean batchWriting;
     private StatefulRedisConnection<String, String> batchConnection; // heartbeat thread only
     private LeaseBatch batch;
     private long nextRenewAtMs;
@@ -111,7 +112,7 @@ final class NodeHeartbeat {
 
     /** An unregister raced a re-registration batch, which may have written the member back. */
     void noteRemoval(StreamId stream, String connectionId) {
-        if (fullRunning) {
+        if (batchWriting) {
             addPending(stream, connectionId);
         }
     }
@@ -237,7 +238,7 @@ final class NodeHeartbeat {
      * a re-registration, unregisters that race it are repeated afterwards.
      */
     private void verify(long now) {
-        fullRunning = true; // from before the snapshot: an unregister meanwhile is repeated after the repair
+        batchWriting = true; // from before the snapshot: an unregister meanwhile is repeated after the repair
         long begin = System.nanoTime();
         try {
             Map<String, List<String>> missing = batch.missing(members(held.snapshot()), begin + config.renewInterval().toNanos());
@@ -251,13 +252,13 @@ final class NodeHeartbeat {
                         begin + config.renewInterval().toNanos());
             }
         } finally {
-            fullRunning = false;
+            batchWriting = false;
         }
         removePending(begin);
     }
 
     private void reRegister(long now) {
-        fullRunning = true;
+        batchWriting = true;
         long begin = System.nanoTime();
         try {
             Map<String, List<String>> members = members(held.snapshot());
@@ -270,7 +271,7 @@ final class NodeHeartbeat {
             renewFailures.increment();
             throw e;
         } finally {
-            fullRunning = false;
+            batchWriting = false;
         }
         removePending(begin);
         reRegisterLatency.record(System.nanoTime() - begin, TimeUnit.NANOSECONDS);

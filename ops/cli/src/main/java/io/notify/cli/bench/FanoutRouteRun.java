@@ -103,16 +103,16 @@ final class FanoutRouteRun {
                         Integer.toString(plan.users()), Long.toString(plan.querySeconds().toMillis()),
                         Integer.toString(plan.queryConcurrency())), dir.resolve("query.log"),
                         plan.querySeconds().plusSeconds(60));
-                double hits = sum(end, "notify_registry_lookups_total", "outcome", "cache_hit");
-                double misses = sum(end, "notify_registry_lookups_total", "outcome", "cache_miss");
+                double hits = PrometheusText.sum(end, "notify_registry_lookups_total", "outcome", "cache_hit");
+                double misses = PrometheusText.sum(end, "notify_registry_lookups_total", "outcome", "cache_miss");
                 return new Result(guarantee, run, plan.events(), w.eventsPerSecond() / r, w.eventsPerSecond(), w.seconds(),
-                        w.steadyEventsPerSecond() / r, startSeconds, (long) sum(end, "notify_fanout_deliveries_total"),
-                        Map.of("no_live_connection", (long) sum(end, UNDELIVERED, "reason", "no_live_connection"),
-                                "registry_unavailable", (long) sum(end, UNDELIVERED, "reason", "registry_unavailable")),
+                        w.steadyEventsPerSecond() / r, startSeconds, (long) PrometheusText.sum(end, "notify_fanout_deliveries_total"),
+                        Map.of("no_live_connection", (long) PrometheusText.sum(end, UNDELIVERED, "reason", "no_live_connection"),
+                                "registry_unavailable", (long) PrometheusText.sum(end, UNDELIVERED, "reason", "registry_unavailable")),
                         hits + misses == 0 ? 0 : hits / (hits + misses),
                         w.readsPerEvent(), w.steadyReadsPerEvent(), w.commandsPerEvent(), w.steadyCommandsPerEvent(),
                         commands.minus(before).calls(), query, stateBytes,
-                        sum(end, "notify_registry_cache_invalidations_total", "scope", "key") / plan.routings());
+                        PrometheusText.sum(end, "notify_registry_cache_invalidations_total", "scope", "key") / plan.routings());
             }
         }
     }
@@ -134,11 +134,6 @@ final class FanoutRouteRun {
         return total;
     }
 
-    /** A metric summed over every instance's {@code /metrics}. */
-    static double sum(List<PrometheusText> metrics, String name, String... labels) {
-        return metrics.stream().mapToDouble(m -> m.sum(name, labels)).sum();
-    }
-
     /** Polls every {@code /metrics} and Redis until every recipient is routed; the first sample is the ready one. */
     private List<RoutingWindow.Sample> awaitRouted(FanoutInstance.Group apps, Plan plan) throws Exception {
         List<RoutingWindow.Sample> samples = new ArrayList<>();
@@ -147,10 +142,10 @@ final class FanoutRouteRun {
         while (true) {
             CommandStats commands = CommandStats.parse(redis.info("commandstats"));
             List<PrometheusText> m = apps.metrics();
-            double routed = sum(m, "notify_fanout_deliveries_total") + sum(m, UNDELIVERED);
+            double routed = PrometheusText.sum(m, "notify_fanout_deliveries_total") + PrometheusText.sum(m, UNDELIVERED);
             samples.add(new RoutingWindow.Sample(System.nanoTime(), routed,
-                    sum(m, "notify_registry_lookup_redis_latency_seconds_count"), commands.routerReads()));
-            double dlq = sum(m, "notify_fanout_dlq_total");
+                    PrometheusText.sum(m, "notify_registry_lookup_redis_latency_seconds_count"), commands.routerReads()));
+            double dlq = PrometheusText.sum(m, "notify_fanout_dlq_total");
             if (dlq > 0) {
                 throw new IOException((long) dlq + " benchmark events went to the DLQ; see " + apps.logFiles());
             }

@@ -1,6 +1,10 @@
 package io.notify.cli.bench;
 
+import io.notify.cli.stack.ServiceProcess;
+import java.io.IOException;
+import java.net.http.HttpResponse;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
@@ -11,6 +15,20 @@ import java.util.function.BiConsumer;
  * answers), so the benchmark measures the app under test from outside, as an operator would.
  */
 public record PrometheusText(String text) {
+
+    /** A service's {@code /metrics} now; anything but 200 is an error naming its log. */
+    public static PrometheusText scrape(ServiceProcess service) throws IOException, InterruptedException {
+        HttpResponse<String> r = service.get("/metrics");
+        if (r.statusCode() != 200) {
+            throw new IOException(service.name() + " /metrics answered " + r.statusCode() + "; see " + service.logFile());
+        }
+        return new PrometheusText(r.body());
+    }
+
+    /** {@link #sum} over several scrapes (e.g. every gateway, every instance). */
+    public static double sum(List<PrometheusText> scrapes, String name, String... labels) {
+        return scrapes.stream().mapToDouble(m -> m.sum(name, labels)).sum();
+    }
 
     /**
      * The sum of every sample of {@code name} (exact name, e.g. {@code notify_fanout_undelivered_total})

@@ -7,7 +7,6 @@ import io.notify.cli.stack.StackOptions;
 import io.notify.schemas.topic.TopicCatalog;
 import java.io.IOException;
 import java.net.http.HttpClient;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -48,11 +47,7 @@ final class GatewayStack implements AutoCloseable {
     /** The gateway's /metrics, summed per sample name and label filter. */
     PrometheusText gatewayMetrics() throws IOException, InterruptedException {
         requireGateway();
-        HttpResponse<String> r = gateway().get("/metrics");
-        if (r.statusCode() != 200) {
-            throw new IOException("gateway /metrics answered " + r.statusCode());
-        }
-        return new PrometheusText(r.body());
+        return PrometheusText.scrape(gateway());
     }
 
     /**

@@ -3,7 +3,6 @@ package io.notify.cli.bench.pipeline;
 import io.notify.cli.bench.PrometheusText;
 import io.notify.cli.stack.ServiceProcess;
 import java.io.IOException;
-import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,11 +22,7 @@ public record DeliveryPaths(long live, long replayed, long recheckFound, long ga
     public static List<PrometheusText> scrape(List<ServiceProcess> gateways) throws IOException, InterruptedException {
         List<PrometheusText> out = new ArrayList<>();
         for (ServiceProcess g : gateways) {
-            HttpResponse<String> r = g.get("/metrics");
-            if (r.statusCode() != 200) {
-                throw new IOException(g.name() + " /metrics answered " + r.statusCode() + "; see " + g.logFile());
-            }
-            out.add(new PrometheusText(r.body()));
+            out.add(PrometheusText.scrape(g));
         }
         return out;
     }
@@ -53,9 +48,7 @@ public record DeliveryPaths(long live, long replayed, long recheckFound, long ga
     }
 
     private static long delta(List<PrometheusText> before, List<PrometheusText> after, String name, String... labels) {
-        double a = after.stream().mapToDouble(m -> m.sum(name, labels)).sum();
-        double b = before.stream().mapToDouble(m -> m.sum(name, labels)).sum();
-        return Math.round(a - b);
+        return Math.round(PrometheusText.sum(after, name, labels) - PrometheusText.sum(before, name, labels));
     }
 
     /**

@@ -43,7 +43,7 @@ final class HopBudget {
     }
 
     private static double total(List<PrometheusText> scrapes, String name, String hop) {
-        return scrapes.stream().mapToDouble(m -> m.sum(name, "hop", hop)).sum();
+        return PrometheusText.sum(scrapes, name, "hop", hop);
     }
 
     /**
