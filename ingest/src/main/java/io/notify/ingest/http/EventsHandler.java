@@ -1,6 +1,5 @@
 package io.notify.ingest.http;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import io.notify.common.http.BodyReader;
 import io.notify.common.http.HttpResponses;
 import io.notify.common.http.Problem;
@@ -10,7 +9,6 @@ import io.notify.ingest.idempotency.IdempotencyStore;
 import io.notify.ingest.produce.Accepted;
 import io.notify.ingest.produce.EventWriter;
 import io.notify.ingest.produce.WriteFailedException;
-import io.notify.schemas.NotifyJson;
 import io.notify.schemas.event.EventEnvelope;
 import io.notify.schemas.event.EventValidator;
 import io.notify.schemas.event.InvalidEventException;
@@ -125,19 +123,17 @@ public final class EventsHandler implements HttpHandler {
         if (candidate.problem() != null) {
             return done(index, null, candidate.problem());
         }
-        EventEnvelope event;
+        EventValidator.Encoded encoded;
         try {
-            event = EventValidator.v1().toEnvelope(candidate.document());
+            encoded = EventValidator.v1().encode(candidate.document());
         } catch (InvalidEventException e) {
             String id = candidate.document().path("id").isTextual() ? candidate.document().get("id").asText() : null;
             return done(index, id, Problems.invalid(e.violations()));
+        } catch (IllegalStateException e) {
+            return done(index, null, Problems.writeFailed("cannot serialize the event: " + e.getMessage()));
         }
-        byte[] value;
-        try {
-            value = NotifyJson.mapper().writeValueAsBytes(event);
-        } catch (JsonProcessingException e) {
-            return done(index, event.id(), Problems.writeFailed("cannot serialize the event: " + e.getOriginalMessage()));
-        }
+        EventEnvelope event = encoded.event();
+        byte[] value = encoded.json();
         boolean clientChoseId = candidate.document().has("id");
         IdempotencyStore.Claim claim = clientChoseId
                 ? idempotency.claim(event.id(), EventDigest.of(event))

@@ -1,22 +1,33 @@
 package io.notify.ingest.idempotency;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.util.JsonGeneratorDelegate;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import io.notify.schemas.NotifyJson;
 import io.notify.schemas.event.EventEnvelope;
-import java.nio.charset.StandardCharsets;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Iterator;
-import java.util.List;
 
 /**
  * SHA-256 of an event in canonical form: defaults applied (by binding to {@link EventEnvelope}),
- * object keys sorted at every depth, timestamps normalised. Two requests that mean the same event
- * get the same digest even if their JSON differs in key order, whitespace or an explicit default.
+ * object keys of {@code data} sorted at every depth, numbers in plain form without trailing zeros,
+ * timestamps as the envelope writes them. Two requests that mean the same event get the same digest
+ * even if their JSON differs in key order, whitespace, {@code 1} against {@code 1.0}, or an explicit
+ * default. The envelope is written once, by Jackson, straight into the digest (no tree, no text).
  */
 public final class EventDigest {
+
+    /** The envelope's own fields have a fixed order; maps and {@code data}'s objects are sorted. */
+    private static final ObjectWriter CANONICAL = NotifyJson.mapper().writer()
+            .with(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+            .with(JsonNodeFeature.WRITE_PROPERTIES_SORTED);
 
     private EventDigest() {
     }
@@ -28,46 +39,57 @@ public final class EventDigest {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required by every JRE", e);
         }
-        JsonNode tree = NotifyJson.mapper().valueToTree(event);
-        StringBuilder sb = new StringBuilder(256);
-        canonical(tree, sb);
-        return md.digest(sb.toString().getBytes(StandardCharsets.UTF_8));
+        try (JsonGenerator out = new PlainNumbers(CANONICAL.createGenerator(new DigestSink(md)))) {
+            CANONICAL.writeValue(out, event);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot digest event " + event.id(), e);
+        }
+        return md.digest();
     }
 
-    private static void canonical(JsonNode node, StringBuilder out) {
-        if (node.isObject()) {
-            List<String> names = new ArrayList<>();
-            for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
-                names.add(it.next());
-            }
-            Collections.sort(names);
-            out.append('{');
-            for (int i = 0; i < names.size(); i++) {
-                if (i > 0) {
-                    out.append(',');
-                }
-                out.append(quote(names.get(i))).append(':');
-                canonical(node.get(names.get(i)), out);
-            }
-            out.append('}');
-        } else if (node.isArray()) {
-            out.append('[');
-            for (int i = 0; i < node.size(); i++) {
-                if (i > 0) {
-                    out.append(',');
-                }
-                canonical(node.get(i), out);
-            }
-            out.append(']');
-        } else if (node.isNumber()) {
-            // 1, 1.0 and 1e0 are the same number to a JSON reader.
-            out.append(node.decimalValue().stripTrailingZeros().toPlainString());
-        } else {
-            out.append(node.toString());
+    /** Feeds written bytes to the digest. */
+    private static final class DigestSink extends OutputStream {
+        private final MessageDigest md;
+
+        DigestSink(MessageDigest md) {
+            this.md = md;
+        }
+
+        @Override
+        public void write(int b) {
+            md.update((byte) b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            md.update(b, off, len);
         }
     }
 
-    private static String quote(String s) {
-        return NotifyJson.mapper().getNodeFactory().textNode(s).toString();
+    /** Writes every number as its plain decimal without trailing zeros: 1, 1.0 and 1e0 are the same number to a JSON reader. */
+    private static final class PlainNumbers extends JsonGeneratorDelegate {
+        PlainNumbers(JsonGenerator d) {
+            super(d, false);
+        }
+
+        @Override
+        public void writeNumber(double v) throws IOException {
+            writeNumber(BigDecimal.valueOf(v));
+        }
+
+        @Override
+        public void writeNumber(float v) throws IOException {
+            writeNumber(BigDecimal.valueOf(v));
+        }
+
+        @Override
+        public void writeNumber(BigInteger v) throws IOException {
+            writeNumber(new BigDecimal(v));
+        }
+
+        @Override
+        public void writeNumber(BigDecimal v) throws IOException {
+            delegate.writeNumber(v.stripTrailingZeros().toPlainString());
+        }
     }
 }

@@ -1,6 +1,8 @@
 package io.notify.ingest.idempotency;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -11,6 +13,7 @@ import io.notify.schemas.event.EventEnvelope;
 import io.notify.schemas.event.EventValidator;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 class IdempotencyStoreTest {
@@ -76,5 +79,17 @@ class IdempotencyStoreTest {
         byte[] c = EventDigest.of(event("{\"id\":\"a\",\"type\":\"t\",\"to\":{\"users\":[\"1\"]},\"data\":{\"x\":1,\"y\":[2,1]}}"));
         assertEquals(java.util.HexFormat.of().formatHex(a), java.util.HexFormat.of().formatHex(b));
         assertNotEquals(java.util.HexFormat.of().formatHex(a), java.util.HexFormat.of().formatHex(c));
+    }
+
+    @Test
+    void digestSortsNestedKeysAndReadsNumbersByValue() {
+        byte[] a = EventDigest.of(event("{\"id\":\"a\",\"type\":\"t\",\"to\":{\"users\":[\"1\"]},"
+                + "\"data\":{\"o\":{\"b\":[{\"z\":1,\"y\":2}],\"a\":100,\"c\":0.5}}}"));
+        byte[] b = EventDigest.of(event("{\"id\":\"a\",\"type\":\"t\",\"to\":{\"users\":[\"1\"]},"
+                + "\"data\":{\"o\":{\"c\":5e-1,\"a\":1e2,\"b\":[{\"y\":2.00,\"z\":1}]}}}"));
+        byte[] c = EventDigest.of(event("{\"id\":\"a\",\"type\":\"t\",\"to\":{\"users\":[\"1\"]},"
+                + "\"data\":{\"o\":{\"b\":[{\"z\":1,\"y\":2}],\"a\":100,\"c\":\"0.5\"}}}"));
+        assertArrayEquals(a, b);
+        assertFalse(Arrays.equals(a, c), "a number and a string are different events");
     }
 }

@@ -39,21 +39,58 @@ public final class EventValidator {
         return V1;
     }
 
+    /** An event bound and written once: the envelope, and its JSON (the {@code notify.events} record value). */
+    public record Encoded(EventEnvelope event, byte[] json) {
+    }
+
     /** Every violation of the document; empty when it is a valid v1 event. */
     public List<Violation> validate(JsonNode document) {
-        List<Violation> out = new ArrayList<>();
-        for (Error e : schema.validate(document)) {
-            out.add(toViolation(e));
-        }
+        List<Violation> out = schemaViolations(document);
         JsonNode data = document.get("data");
         if (out.isEmpty() && data != null && data.isObject()) {
             int size = serializedSize(data);
             if (size > EventEnvelope.MAX_DATA_BYTES) {
-                out.add(new Violation("/data", "is " + size + " bytes serialized; at most "
-                        + EventEnvelope.MAX_DATA_BYTES + " bytes are allowed", Violation.MAX_BYTES));
+                out.add(tooLarge(size));
             }
         }
         return out;
+    }
+
+    /**
+     * Validates, binds and writes the event, serializing {@code data} once: its 64 KiB bound is
+     * measured on the written value (its length, less that of the same envelope with an empty
+     * {@code data}, plus the two bytes of {@code {}}), where {@link #validate} writes {@code data}
+     * once to measure it and the caller writes it again as the record. Same violations as
+     * {@link #toEnvelope}; an absent {@code id} is generated.
+     *
+     * @throws InvalidEventException with every violation when the document is not a valid event
+     */
+    public Encoded encode(JsonNode document) {
+        List<Violation> violations = schemaViolations(document);
+        if (!violations.isEmpty()) {
+            throw new InvalidEventException(violations);
+        }
+        EventEnvelope event = bind((ObjectNode) document);
+        byte[] json = write(event);
+        int dataBytes = json.length - write(new EventEnvelope(event.id(), event.type(), event.to(), event.eventClass(),
+                null, event.occurredAt(), event.collapseKey(), event.source())).length + 2;
+        if (dataBytes > EventEnvelope.MAX_DATA_BYTES) {
+            throw new InvalidEventException(List.of(tooLarge(dataBytes)));
+        }
+        return new Encoded(event, json);
+    }
+
+    private List<Violation> schemaViolations(JsonNode document) {
+        List<Violation> out = new ArrayList<>();
+        for (Error e : schema.validate(document)) {
+            out.add(toViolation(e));
+        }
+        return out;
+    }
+
+    private static Violation tooLarge(int size) {
+        return new Violation("/data", "is " + size + " bytes serialized; at most "
+                + EventEnvelope.MAX_DATA_BYTES + " bytes are allowed", Violation.MAX_BYTES);
     }
 
     /**
@@ -127,8 +164,12 @@ public final class EventValidator {
     }
 
     private static int serializedSize(JsonNode node) {
+        return write(node).length;
+    }
+
+    private static byte[] write(Object value) {
         try {
-            return NotifyJson.mapper().writeValueAsBytes(node).length;
+            return NotifyJson.mapper().writeValueAsBytes(value);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot serialize a parsed tree", e);
         }

@@ -16,9 +16,10 @@ public final class NotifySerdes {
 
     private static final Serde<EventEnvelope> EVENT_ENVELOPE = new EventEnvelopeSerde();
     private static final Serde<StreamId> STREAM_ID = new StreamIdSerde();
-    private static final JsonSerde<SequencedEvent> SEQUENCED_EVENT = JsonSerde.of(SequencedEvent.class);
+    private static final JsonSerde<SequencedEvent> SEQUENCED_EVENT = JsonSerde.writtenOnce(SequencedEvent.class);
     private static final JsonSerde<StreamEvent> STREAM_EVENT = JsonSerde.of(StreamEvent.class);
-    private static final JsonSerde<DeliveryMessage> DELIVERY_MESSAGE = JsonSerde.of(DeliveryMessage.class);
+    private static final JsonSerde<DeliveryMessage> DELIVERY_MESSAGE =
+            JsonSerde.embeddingWrittenOnce(DeliveryMessage.class, SequencedEvent.class);
     private static final JsonSerde<UndeliveredEvent> UNDELIVERED_EVENT = JsonSerde.of(UndeliveredEvent.class);
 
     private NotifySerdes() {
@@ -34,7 +35,10 @@ public final class NotifySerdes {
         return STREAM_ID;
     }
 
-    /** {@code notify.stream-log} values and inbox entries. */
+    /**
+     * {@code notify.stream-log} values and inbox entries. One event written for both, and inside
+     * its {@link #deliveryMessage()}s, one after another on one thread, is serialized once.
+     */
     public static Serde<SequencedEvent> sequencedEvent() {
         return SEQUENCED_EVENT;
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.notify.schemas.NotifyJson;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -66,6 +67,31 @@ class EventValidatorTest {
         assertTrue(v.get(0).message().contains("65536"), v.get(0).message());
         String fits = "x".repeat(EventEnvelope.MAX_DATA_BYTES - 8);
         assertEquals(List.of(), violations("{\"type\":\"a\",\"to\":{\"users\":[\"1\"]},\"data\":{\"s\":\"" + fits + "\"}}"));
+    }
+
+    @Test
+    void encodeMeasuresDataOnTheWrittenValueAsValidateDoes() throws Exception {
+        // {"s":"..."} is 8 bytes around the string; "é" is 2 bytes of UTF-8 and a newline 2 escaped bytes.
+        for (String unit : List.of("x", "\u00e9", "\\n")) {
+            int unitBytes = unit.equals("x") ? 1 : 2;
+            int fitting = (EventEnvelope.MAX_DATA_BYTES - 8) / unitBytes;
+            for (int n : new int[] {fitting, fitting + 1}) {
+                String doc = "{\"id\":\"e-1\",\"type\":\"a\",\"to\":{\"users\":[\"1\"]},\"source\":\"s\","
+                        + "\"data\":{\"s\":\"" + unit.repeat(n) + "\"}}";
+                boolean fits = 8 + n * unitBytes <= EventEnvelope.MAX_DATA_BYTES;
+                assertEquals(fits, violations(doc).isEmpty(), unit + " x " + n);
+                if (fits) {
+                    EventValidator.Encoded encoded = validator.encode(json(doc));
+                    assertEquals(new String(NotifyJson.mapper().writeValueAsBytes(encoded.event()), StandardCharsets.UTF_8),
+                            new String(encoded.json(), StandardCharsets.UTF_8));
+                } else {
+                    InvalidEventException e = assertThrows(InvalidEventException.class, () -> validator.encode(json(doc)));
+                    assertEquals(violations(doc), e.violations());
+                }
+            }
+        }
+        assertEquals(List.of("/type"), pointers(assertThrows(InvalidEventException.class,
+                () -> validator.encode(json("{\"to\":{\"users\":[\"1\"]}}"))).violations()));
     }
 
     @Test

@@ -4,11 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.notify.schemas.NotifyJson;
 import io.notify.schemas.event.EventClass;
 import io.notify.schemas.event.EventEnvelope;
 import io.notify.schemas.event.InvalidEventException;
@@ -106,6 +109,39 @@ class SerdeTest {
         InvalidEventException cause = assertInstanceOf(InvalidEventException.class, e.getCause());
         assertEquals("/colour", cause.violations().get(0).pointer());
         assertTrue(e.getMessage().contains(EventEnvelope.class.getName()), e.getMessage());
+    }
+
+    @Test
+    void aSequencedEventIsWrittenOnceForTheInboxTheLogAndItsDeliveries() throws Exception {
+        Serde<SequencedEvent> serde = NotifySerdes.sequencedEvent();
+        byte[] inbox = serde.serializer().serialize("inbox-changelog", SEQUENCED);
+        assertSame(inbox, serde.serializer().serialize("stream-log", SEQUENCED), "the same instance again: the same bytes");
+        SequencedEvent equalCopy = NotifySerdes.sequencedEvent().deserializer().deserialize("t", inbox);
+        byte[] copyBytes = serde.serializer().serialize("t", equalCopy);
+        assertNotSame(inbox, copyBytes, "an equal but distinct instance is written again");
+        assertArrayEquals(inbox, copyBytes);
+
+        // Inside a DeliveryMessage the remembered bytes are copied in raw: a planted marker proves the path is taken...
+        WrittenOnce.remember(SEQUENCED, "{\"marker\":1}".getBytes(StandardCharsets.UTF_8));
+        String planted;
+        try {
+            planted = new String(NotifySerdes.deliveryMessage().serializer()
+                    .serialize("t", DeliveryMessage.toAll(SEQUENCED, 102)), StandardCharsets.UTF_8);
+        } finally {
+            WrittenOnce.remember(null, null);
+        }
+        assertTrue(planted.contains("\"event\":{\"marker\":1},\"routedAt\":102"), planted);
+
+        // ...and the real bytes make exactly the JSON the plain mapper writes, small or past the generator's buffer.
+        SequencedEvent big = new SequencedEvent(U42, "ep1", 6, "e-big", "order.shipped",
+                JsonNodeFactory.instance.objectNode().put("pad", "é\n\"".repeat(7000)), null, null, 100, 101);
+        for (SequencedEvent event : List.of(SEQUENCED, big)) {
+            DeliveryMessage message = DeliveryMessage.toConnections(event, List.of("c1"), 102);
+            byte[] plain = NotifyJson.mapper().writeValueAsBytes(message);
+            assertArrayEquals(plain, NotifySerdes.deliveryMessage().serializer().serialize("t", message), "not remembered");
+            serde.serializer().serialize("stream-log", event);
+            assertArrayEquals(plain, NotifySerdes.deliveryMessage().serializer().serialize("t", message), "remembered");
+        }
     }
 
     @Test
