@@ -4,6 +4,7 @@ import io.notify.cli.bench.plot.BarChart;
 import io.notify.cli.bench.plot.Chart;
 import io.notify.cli.bench.report.ResultFiles;
 import io.notify.cli.bench.report.Stats;
+import io.notify.cli.bench.pipeline.HopBudget;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -64,6 +65,9 @@ record ChaosReport(Instant at, long seed, boolean quick, int users, int devicesP
             StringBuilder cols = new StringBuilder();
             medians(r.faults()).forEach((k, v) -> cols.append(String.format(" %s=%.0f", k, v)));
             b.append(String.format("  %-15s%s%n", r.scenario(), cols));
+            if (r.hops() != null) {
+                b.append("    hops ").append(HopBudget.line(r.hops())).append('\n');
+            }
             if (r.verdict() == null) {
                 continue;
             }

@@ -1,8 +1,12 @@
 package io.notify.cli.chaos;
 
+import io.notify.cli.bench.PrometheusText;
+import io.notify.cli.bench.pipeline.DeliveryPaths;
+import io.notify.cli.bench.pipeline.HopBudget;
 import io.notify.cli.stack.ChildAgent;
 import io.notify.cli.stack.PlatformStack;
 import io.notify.cli.stack.StackOptions;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,9 +24,15 @@ import java.util.function.Consumer;
  */
 final class ChaosRun {
 
-    /** What one scenario did and how it was judged; {@code error}: why it could not finish (null: it did). */
+    /**
+     * What one scenario did and how it was judged; {@code error}: why it could not finish (null: it
+     * did). {@code hops} and {@code paths}: where the scenario's deliveries spent their time and how
+     * they reached the clients, from the gateways' metrics over the whole scenario (a gateway
+     * restarted in it counts from its restart; null when a gateway could not be read).
+     */
     record ScenarioResult(String scenario, List<Map<String, Object>> faults, Verifier.Verdict verdict,
-                          List<String> servicesDownAtEnd, long durationMs, boolean passed, String error) {
+                          List<String> servicesDownAtEnd, long durationMs, boolean passed, String error,
+                          List<HopBudget.Hop> hops, DeliveryPaths paths) {
     }
 
     private static final Duration READY_BOUND = Duration.ofSeconds(180);
@@ -48,12 +58,12 @@ final class ChaosRun {
                 long start = System.nanoTime();
                 List<Map<String, Object>> done = new ArrayList<>();
                 try {
-                    results.add(scenario(s, o, agent, faults, pacing, done, progress));
+                    results.add(scenario(s, o, stack, agent, faults, pacing, done, progress));
                 } catch (Exception e) {
                     // A fault the stack did not come back from fails the run, with what was measured so far.
                     progress.accept(s.cliName + ": FAIL, could not finish: " + e);
                     results.add(new ScenarioResult(s.cliName, done, null, faults.servicesDown(),
-                            (System.nanoTime() - start) / 1_000_000, false, e.toString()));
+                            (System.nanoTime() - start) / 1_000_000, false, e.toString(), null, null));
                     break;
                 }
             }
@@ -80,10 +90,11 @@ final class ChaosRun {
         }
     }
 
-    private static ScenarioResult scenario(Scenario s, ChaosOptions o, ChildAgent agent, Faults faults,
+    private static ScenarioResult scenario(Scenario s, ChaosOptions o, PlatformStack stack, ChildAgent agent, Faults faults,
                                            SplittableRandom pacing, List<Map<String, Object>> reports,
                                            Consumer<String> progress) throws Exception {
         long start = System.nanoTime();
+        List<PrometheusText> before = scrapeGateways(stack);
         int n = o.faultsFor(s);
         progress.accept(s.cliName + ": producing " + o.rate() + " events/s, " + n + " fault(s)");
         agent.send("produce " + o.rate());
@@ -105,6 +116,26 @@ final class ChaosRun {
         List<String> down = faults.servicesDown();
         boolean passed = v.passed() && down.isEmpty();
         progress.accept(s.cliName + ": " + (passed ? "PASS" : "FAIL") + " " + v);
-        return new ScenarioResult(s.cliName, reports, v, down, (System.nanoTime() - start) / 1_000_000, passed, null);
+        List<PrometheusText> after = before == null ? null : scrapeGateways(stack);
+        List<HopBudget.Hop> hops = null;
+        DeliveryPaths paths = null;
+        if (after != null) {
+            List<PrometheusText> base = HopBudget.baseline(before, after);
+            hops = HopBudget.between(base, after);
+            paths = DeliveryPaths.between(base, after);
+            progress.accept(s.cliName + ": hops " + HopBudget.line(hops));
+            progress.accept(s.cliName + ": delivery paths " + paths);
+        }
+        return new ScenarioResult(s.cliName, reports, v, down, (System.nanoTime() - start) / 1_000_000, passed, null,
+                hops, paths);
+    }
+
+    /** Every gateway's {@code /metrics} in the stack's order; null when one cannot be read. */
+    private static List<PrometheusText> scrapeGateways(PlatformStack stack) throws InterruptedException {
+        try {
+            return DeliveryPaths.scrape(stack.gateways());
+        } catch (IOException e) {
+            return null;
+        }
     }
 }

@@ -11,22 +11,23 @@ import java.util.TreeMap;
  * Where an event's time goes, hop by hop, over one step: the difference of the gateways'
  * {@code notify_gateway_hop_latency_seconds{hop}} histograms between two scrapes (every gateway
  * summed), as count, mean and interpolated p50/p99 per hop. Means add up (the hops tile the path
- * from ingest's accept to the socket write, {@code total}); percentiles do not.
+ * from ingest's accept to the socket write, {@code total}); percentiles do not. Also used by
+ * {@code notifyctl chaos} over each scenario.
  */
-final class HopBudget {
+public final class HopBudget {
 
-    static final String METRIC = "notify_gateway_hop_latency_seconds";
+    public static final String METRIC = "notify_gateway_hop_latency_seconds";
     /** The hops in path order, then the whole path; names as the gateway tags them. */
-    static final List<String> HOPS = List.of("ingest", "events_topic", "repartition", "route", "node_topic", "dispatch", "total");
+    public static final List<String> HOPS = List.of("ingest", "events_topic", "repartition", "route", "node_topic", "dispatch", "total");
 
     /** One hop's figures over a step. */
-    record Hop(String hop, long count, double meanMs, double p50Ms, double p99Ms) {
+    public record Hop(String hop, long count, double meanMs, double p50Ms, double p99Ms) {
     }
 
     private HopBudget() {
     }
 
-    static List<Hop> between(List<PrometheusText> before, List<PrometheusText> after) {
+    public static List<Hop> between(List<PrometheusText> before, List<PrometheusText> after) {
         List<Hop> out = new ArrayList<>();
         for (String hop : HOPS) {
             double count = total(after, METRIC + "_count", hop) - total(before, METRIC + "_count", hop);
@@ -40,6 +41,30 @@ final class HopBudget {
             out.add(new Hop(hop, (long) count, sumSeconds / count * 1000, quantile(delta, 0.5) * 1000, quantile(delta, 0.99) * 1000));
         }
         return out;
+    }
+
+    /**
+     * What to subtract from {@code after} for a window in which gateways may have restarted: a
+     * gateway whose path count went back (a new process) counts from zero, so the window then holds
+     * only what that process did since it started. Same order as the scrapes.
+     */
+    public static List<PrometheusText> baseline(List<PrometheusText> before, List<PrometheusText> after) {
+        List<PrometheusText> out = new ArrayList<>();
+        for (int i = 0; i < after.size(); i++) {
+            boolean restarted = i >= before.size() || after.get(i).sum(METRIC + "_count", "hop", "total")
+                    < before.get(i).sum(METRIC + "_count", "hop", "total");
+            out.add(restarted ? new PrometheusText("") : before.get(i));
+        }
+        return out;
+    }
+
+    /** One line: count, then mean / p50 / p99 ms per hop. */
+    public static String line(List<Hop> hops) {
+        StringBuilder b = new StringBuilder();
+        for (Hop h : hops) {
+            b.append(b.isEmpty() ? "" : ", ").append(String.format("%s %.0f/%.0f/%.0f", h.hop(), h.meanMs(), h.p50Ms(), h.p99Ms()));
+        }
+        return (hops.isEmpty() ? "none" : hops.get(hops.size() - 1).count() + " events") + " — ms mean/p50/p99: " + b;
     }
 
     private static double total(List<PrometheusText> scrapes, String name, String hop) {

@@ -39,6 +39,27 @@ class HopBudgetTest {
         assertEquals(1 + 9 * (198 - 100) / 100.0, h.p99Ms(), 1e-9, "interpolated inside the 1..10 ms bucket");
     }
 
+    private static PrometheusText totals(double count) {
+        return new PrometheusText("""
+                notify_gateway_hop_latency_seconds_bucket{hop="total",le="+Inf",} %s
+                notify_gateway_hop_latency_seconds_count{hop="total",} %s
+                notify_gateway_hop_latency_seconds_sum{hop="total",} %s
+                """.formatted(count, count, count / 100));
+    }
+
+    @Test
+    void aGatewayRestartedInTheWindowCountsFromItsRestart() {
+        List<PrometheusText> before = List.of(totals(500), totals(800));
+        List<PrometheusText> after = List.of(totals(700), totals(300)); // the second is a new process
+        List<PrometheusText> base = HopBudget.baseline(before, after);
+        assertEquals(before.get(0), base.get(0));
+        assertEquals(0, base.get(1).sum(HopBudget.METRIC + "_count", "hop", "total"));
+        assertEquals(200 + 300, HopBudget.between(base, after).get(0).count());
+        assertEquals(List.of(before.get(0), new PrometheusText("")), HopBudget.baseline(List.of(before.get(0)), after),
+                "a gateway not scraped before counts from zero");
+        assertTrue(HopBudget.line(HopBudget.between(base, after)).startsWith("500 events"), HopBudget.line(HopBudget.between(base, after)));
+    }
+
     @Test
     void quantilesInterpolateInsideTheirBucketAndStopAtTheLastFiniteBound() {
         TreeMap<Double, Double> c = new TreeMap<>(Map.of(0.001, 0.0, 0.002, 10.0, 0.004, 20.0, Double.POSITIVE_INFINITY, 30.0));
