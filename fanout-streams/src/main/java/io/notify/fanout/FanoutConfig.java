@@ -96,8 +96,11 @@ public record FanoutConfig(
         streamsOverrides = Map.copyOf(streamsOverrides);
     }
 
-    /** Default commit interval under exactly_once_v2: a floor on live latency (see README "Commit interval"). */
-    public static final Duration EOS_COMMIT_INTERVAL = Duration.ofMillis(20);
+    /**
+     * Default commit interval under exactly_once_v2: a floor on live latency, and a ceiling on
+     * throughput when commits are slow (see README "Commit interval"); Kafka's own EOS default.
+     */
+    public static final Duration EOS_COMMIT_INTERVAL = Duration.ofMillis(100);
     /** Default commit interval under at_least_once: only bounds what a crash replays. */
     public static final Duration ALOS_COMMIT_INTERVAL = Duration.ofMillis(100);
 

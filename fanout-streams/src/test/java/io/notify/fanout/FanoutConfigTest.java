@@ -26,10 +26,12 @@ class FanoutConfigTest {
         assertEquals(Duration.ofHours(24), c.dedupWindow());
         assertEquals(1000, c.inboxMaxEvents());
         assertEquals(Duration.ofDays(7), c.inboxMaxAge());
-        assertEquals(Duration.ofMillis(20), c.commitInterval());
+        assertEquals(Duration.ofMillis(100), c.commitInterval());
         assertEquals(Duration.ofMillis(5), c.linger());
         assertEquals(Duration.ofMillis(100), FanoutConfig.load(Settings.of(Map.of("notify.fanout.processing-guarantee",
                 "at_least_once"))).commitInterval());
+        assertEquals(Duration.ofMillis(20), FanoutConfig.load(Settings.of(Map.of("notify.fanout.commit-interval", "20ms")))
+                .commitInterval(), "the low-latency setting of earlier releases is still one key away");
         assertEquals(FanoutConfig.ProcessingGuarantee.EXACTLY_ONCE_V2, c.processingGuarantee());
         assertEquals(0, c.standbyReplicas());
         assertEquals(Duration.ofMillis(250), c.routeTimeout());
