@@ -5,6 +5,7 @@ import io.notify.cli.bench.pipeline.DeliveryPaths;
 import io.notify.cli.bench.pipeline.HopBudget;
 import io.notify.cli.stack.ChildAgent;
 import io.notify.cli.stack.PlatformStack;
+import io.notify.cli.stack.ServiceProcess;
 import io.notify.cli.stack.StackOptions;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -94,6 +95,7 @@ final class ChaosRun {
                                            SplittableRandom pacing, List<Map<String, Object>> reports,
                                            Consumer<String> progress) throws Exception {
         long start = System.nanoTime();
+        List<Long> pids = stack.gateways().stream().map(ServiceProcess::pid).toList();
         List<PrometheusText> before = scrapeGateways(stack);
         int n = o.faultsFor(s);
         progress.accept(s.cliName + ": producing " + o.rate() + " events/s, " + n + " fault(s)");
@@ -120,7 +122,12 @@ final class ChaosRun {
         List<HopBudget.Hop> hops = null;
         DeliveryPaths paths = null;
         if (after != null) {
-            List<PrometheusText> base = HopBudget.baseline(before, after);
+            // A gateway restarted in the scenario (another pid) started its counters again: it counts from zero.
+            List<PrometheusText> base = new ArrayList<>();
+            for (int i = 0; i < after.size(); i++) {
+                boolean same = i < pids.size() && pids.get(i) == stack.gateways().get(i).pid();
+                base.add(same ? before.get(i) : new PrometheusText(""));
+            }
             hops = HopBudget.between(base, after);
             paths = DeliveryPaths.between(base, after);
             progress.accept(s.cliName + ": hops " + HopBudget.line(hops));

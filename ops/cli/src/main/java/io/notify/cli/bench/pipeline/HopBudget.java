@@ -43,21 +43,6 @@ public final class HopBudget {
         return out;
     }
 
-    /**
-     * What to subtract from {@code after} for a window in which gateways may have restarted: a
-     * gateway whose path count went back (a new process) counts from zero, so the window then holds
-     * only what that process did since it started. Same order as the scrapes.
-     */
-    public static List<PrometheusText> baseline(List<PrometheusText> before, List<PrometheusText> after) {
-        List<PrometheusText> out = new ArrayList<>();
-        for (int i = 0; i < after.size(); i++) {
-            boolean restarted = i >= before.size() || after.get(i).sum(METRIC + "_count", "hop", "total")
-                    < before.get(i).sum(METRIC + "_count", "hop", "total");
-            out.add(restarted ? new PrometheusText("") : before.get(i));
-        }
-        return out;
-    }
-
     /** One line: count, then mean / p50 / p99 ms per hop. */
     public static String line(List<Hop> hops) {
         StringBuilder b = new StringBuilder();
