@@ -100,11 +100,8 @@ final class WrittenOnce {
 
         @Override
         public void serialize(Object value, JsonGenerator gen, SerializerProvider provider) throws IOException {
-            byte[] json = of(value);
-            if (json == null) {
+            if (!writeRemembered(value, gen)) {
                 fallback.serialize(value, gen, provider);
-            } else {
-                gen.writeRawValue(new Utf8(json));
             }
         }
 
@@ -112,12 +109,17 @@ final class WrittenOnce {
         public void serializeWithType(Object value, JsonGenerator gen, SerializerProvider provider,
                                       TypeSerializer typeSer) throws IOException {
             // The remembered bytes were written with the same type id (an existing property), so they stand as they are.
-            byte[] json = of(value);
-            if (json == null) {
+            if (!writeRemembered(value, gen)) {
                 fallback.serializeWithType(value, gen, provider, typeSer);
-            } else {
+            }
+        }
+
+        private static boolean writeRemembered(Object value, JsonGenerator gen) throws IOException {
+            byte[] json = of(value);
+            if (json != null) {
                 gen.writeRawValue(new Utf8(json));
             }
+            return json != null;
         }
     }
 

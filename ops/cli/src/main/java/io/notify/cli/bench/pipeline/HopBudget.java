@@ -16,9 +16,9 @@ import java.util.TreeMap;
  */
 public final class HopBudget {
 
-    public static final String METRIC = "notify_gateway_hop_latency_seconds";
+    static final String METRIC = "notify_gateway_hop_latency_seconds";
     /** The hops in path order, then the whole path; names as the gateway tags them. */
-    public static final List<String> HOPS = List.of("ingest", "events_topic", "repartition", "route", "node_topic", "dispatch", "total");
+    static final List<String> HOPS = List.of("ingest", "events_topic", "repartition", "route", "node_topic", "dispatch", "total");
 
     /** One hop's figures over a step. */
     public record Hop(String hop, long count, double meanMs, double p50Ms, double p99Ms) {
