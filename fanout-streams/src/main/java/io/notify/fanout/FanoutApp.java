@@ -10,10 +10,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
+import io.micrometer.core.instrument.Gauge;
+import io.notify.common.http.OpsEndpoints;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
@@ -28,13 +32,16 @@ import org.slf4j.LoggerFactory;
  * stores through {@link #streams()} (see {@code InboxStores}). The registry is passed in and
  * closed with the app. A failed stream thread is replaced within a bounded budget
  * ({@link ThreadRestartPolicy}); past it the client shuts down (state ERROR) and the caller
- * decides whether to exit.
+ * decides whether to exit. Once a second a {@link TaskWatch} checks that the running instance
+ * holds tasks; its verdict is the instance's readiness ({@link #readiness()}).
  */
 public final class FanoutApp implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(FanoutApp.class);
     /** Bound of reading notify.events' partition count at start. */
     static final Duration PLACEMENT_CHECK_TIMEOUT = Duration.ofSeconds(30);
+    /** How often the instance's task count is checked. */
+    static final Duration TASK_CHECK_INTERVAL = Duration.ofSeconds(1);
 
     private final FanoutConfig config;
     private final RouteLookup registry;
@@ -43,6 +50,12 @@ public final class FanoutApp implements AutoCloseable {
     private final NodeTopics nodeTopics;
     private final KafkaStreams streams;
     private final RecipientPlacement placement;
+    private final TaskWatch tasks;
+    private final ScheduledExecutorService taskCheck = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "notify-fanout-task-watch");
+        t.setDaemon(true);
+        return t;
+    });
 
     public FanoutApp(FanoutConfig config, RouteLookup registry, FanoutMetrics metrics, Clock clock) {
         this(config, registry, metrics, clock, admin -> new AdminNodeTopics(admin, config.topics(),
@@ -63,6 +76,10 @@ public final class FanoutApp implements AutoCloseable {
         this.streams = new KafkaStreams(topology, props);
         streams.setUncaughtExceptionHandler(new ThreadRestartPolicy(config.threadRestarts(),
                 config.threadRestartWindow(), clock));
+        this.tasks = new TaskWatch(config.unassignedAlarm(), System::nanoTime);
+        Gauge.builder("notify.fanout.unassigned.seconds", tasks, TaskWatch::unassignedSeconds)
+                .description("Seconds this running instance has held no task (0 while it holds one)")
+                .register(metrics.registry());
     }
 
     /**
@@ -93,7 +110,32 @@ public final class FanoutApp implements AutoCloseable {
                 config.commitInterval(), config.standbyReplicas(),
                 placement.partitions() > 0 ? "on (" + placement.partitions() + " partitions)" : "off");
         streams.start();
+        long every = TASK_CHECK_INTERVAL.toMillis();
+        taskCheck.scheduleWithFixedDelay(this::checkTasks, every, every, TimeUnit.MILLISECONDS);
         return this;
+    }
+
+    private OpsEndpoints.Readiness checkTasks() {
+        KafkaStreams.State state = streams.state();
+        int held = 0;
+        if (state.isRunningOrRebalancing()) {
+            try {
+                held = streams.metadataForLocalThreads().stream()
+                        .mapToInt(t -> t.activeTasks().size() + t.standbyTasks().size()).sum();
+            } catch (RuntimeException e) {
+                return tasks.readiness(); // threads changing under us: the next check counts again
+            }
+        }
+        return tasks.observe(state, held);
+    }
+
+    /**
+     * Ready while Kafka Streams is RUNNING and the instance has not held zero tasks for longer than
+     * {@code notify.fanout.unassigned-alarm} (checked now; the same check runs once a second for
+     * the log and the {@code notify_fanout_unassigned_seconds} gauge).
+     */
+    public OpsEndpoints.Readiness readiness() {
+        return checkTasks();
     }
 
     /** The Kafka Streams instance: state, store access ({@code InboxStores.headsQuery()}), metadata. */
@@ -117,6 +159,7 @@ public final class FanoutApp implements AutoCloseable {
     /** Stops processing, leaves the group and closes clients, waiting at most the shutdown timeout. */
     @Override
     public void close() {
+        taskCheck.shutdownNow();
         boolean clean = streams.close(CloseOptions.timeout(config.shutdownTimeout())
                 .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
         if (!clean) {

@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
  * @param applicationId   Kafka Streams application id before the topic prefix (see {@link #streamsApplicationId()})
  * @param linger          {@code linger.ms} of the app's producers (repartition, changelogs, stream log, node topics)
  * @param streamPartitions partitions of the by-stream repartition topic; 0 = as many as notify.events
+ * @param unassignedAlarm how long a running instance may hold no task before it reports not ready ({@link TaskWatch})
  * @param streamsOverrides raw Kafka Streams / client properties ({@code notify.fanout.streams.<name>=...}),
  *                        applied last so an operator can set anything this record does not name
  */
@@ -45,6 +46,7 @@ public record FanoutConfig(
         Duration shutdownTimeout,
         int threadRestarts,
         Duration threadRestartWindow,
+        Duration unassignedAlarm,
         String redisUri,
         String registryKeyPrefix,
         String queryHost,
@@ -134,6 +136,7 @@ public record FanoutConfig(
                 s.duration("notify.fanout.shutdown-timeout", Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofMinutes(10)),
                 s.intIn("notify.fanout.thread-restarts", 5, 0, 1000),
                 s.duration("notify.fanout.thread-restart-window", Duration.ofMinutes(10), Duration.ofSeconds(1), Duration.ofDays(1)),
+                s.duration("notify.fanout.unassigned-alarm", Duration.ofSeconds(60), Duration.ofSeconds(5), Duration.ofHours(1)),
                 s.string("notify.redis.uri", "redis://127.0.0.1:6379"),
                 // Registry keys carry the topic prefix unless set apart: router and gateways must agree.
                 s.string("notify.registry.key-prefix", s.string("notify.topic-prefix", "")),
@@ -158,7 +161,7 @@ public record FanoutConfig(
                 inboxSweepInterval, inboxSweepStreams, inboxSweepMaxDeletes, commitInterval, linger, processingGuarantee,
                 standbyReplicas, streamThreads, cacheMaxBytes, stateDir, routeTimeout, streamPartitions,
                 nodeTopicsRefreshInterval, nodeTopicsCheckTimeout, nodeTopicsMissingTtl, shutdownTimeout, threadRestarts,
-                threadRestartWindow, redisUri, registryKeyPrefix,
+                threadRestartWindow, unassignedAlarm, redisUri, registryKeyPrefix,
                 queryHost, queryPort, queryAdvertisedHost, overrides);
     }
 
@@ -168,7 +171,7 @@ public record FanoutConfig(
                 inboxSweepInterval, inboxSweepStreams, inboxSweepMaxDeletes, commitInterval, linger, processingGuarantee,
                 standbyReplicas, streamThreads, cacheMaxBytes, stateDir, routeTimeout, streamPartitions,
                 nodeTopicsRefreshInterval, nodeTopicsCheckTimeout, nodeTopicsMissingTtl, shutdownTimeout, threadRestarts,
-                threadRestartWindow, redisUri, registryKeyPrefix,
+                threadRestartWindow, unassignedAlarm, redisUri, registryKeyPrefix,
                 queryHost, port, queryAdvertisedHost, streamsOverrides);
     }
 }

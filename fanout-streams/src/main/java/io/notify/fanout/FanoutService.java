@@ -46,7 +46,7 @@ public final class FanoutService implements AutoCloseable {
 
     public FanoutService start() {
         app.start();
-        query.attach(app.streams());
+        query.attach(app.streams(), app::readiness);
         return this;
     }
 

@@ -80,6 +80,12 @@ class FanoutQueryIT {
             ItKafka.await("both RUNNING after the writes", Duration.ofSeconds(60), () ->
                     a.app().streams().state() == KafkaStreams.State.RUNNING
                             && b.app().streams().state() == KafkaStreams.State.RUNNING);
+            for (FanoutService s : List.of(a, b)) { // each holds tasks, so its readiness is Kafka Streams' own
+                HttpResponse<String> ready = http.send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + s.queryPort() + "/readyz")).build(), HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, ready.statusCode(), ready.body());
+                assertEquals(0.0, s.meters().get("notify.fanout.unassigned.seconds").gauge().value());
+            }
 
             for (int u = 0; u < USERS; u++) {
                 String stream = "u:user-" + u;

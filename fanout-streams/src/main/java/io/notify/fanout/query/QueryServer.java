@@ -10,20 +10,21 @@ import io.undertow.server.RoutingHandler;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.state.HostInfo;
 
 /**
  * The fanout-streams query HTTP server. It binds BEFORE Kafka Streams starts (so a port-0 listener
  * can be advertised as {@code application.server}), answers 503 until {@link #attach} hands it the
- * running app, and serves docs/query-api.md plus {@code /healthz}, {@code /readyz} (ready when
- * Kafka Streams is RUNNING) and {@code /metrics}.
+ * running app, and serves docs/query-api.md plus {@code /healthz}, {@code /readyz} (the app's own
+ * verdict: Kafka Streams RUNNING and the instance holding tasks) and {@code /metrics}.
  */
 public final class QueryServer implements AutoCloseable {
 
     private final Undertow undertow;
     private final AtomicReference<StreamOwners> owners = new AtomicReference<>();
-    private final AtomicReference<KafkaStreams> streams = new AtomicReference<>();
+    private final AtomicReference<Supplier<OpsEndpoints.Readiness>> readiness = new AtomicReference<>();
     private final String advertisedHost;
 
     public QueryServer(String host, int port, String advertisedHost, PrometheusMeterRegistry registry) {
@@ -60,19 +61,15 @@ public final class QueryServer implements AutoCloseable {
         return new HostInfo(advertisedHost, port());
     }
 
-    /** Starts answering queries from this (started) Kafka Streams instance. */
-    public void attach(KafkaStreams app) {
-        streams.set(app);
+    /** Starts answering queries from this (started) Kafka Streams instance, ready as {@code readiness} says. */
+    public void attach(KafkaStreams app, Supplier<OpsEndpoints.Readiness> readiness) {
+        this.readiness.set(readiness);
         owners.set(new StreamOwners(app, advertised()));
     }
 
     private OpsEndpoints.Readiness readiness() {
-        KafkaStreams s = streams.get();
-        if (s == null) {
-            return OpsEndpoints.Readiness.down("fanout-streams not started");
-        }
-        return s.state() == KafkaStreams.State.RUNNING ? OpsEndpoints.Readiness.up()
-                : OpsEndpoints.Readiness.down("Kafka Streams is " + s.state());
+        Supplier<OpsEndpoints.Readiness> r = readiness.get();
+        return r == null ? OpsEndpoints.Readiness.down("fanout-streams not started") : r.get();
     }
 
     @Override

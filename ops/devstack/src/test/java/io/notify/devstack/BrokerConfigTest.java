@@ -45,6 +45,9 @@ class BrokerConfigTest {
         }
         assertEquals("0", p.getProperty("group.initial.rebalance.delay.ms"));
         assertEquals("2097152", p.getProperty("log.cleaner.dedupe.buffer.size"));
+        // small segments keep the coordinators' topics compacted, so a restart loads them fast (OffsetsCompactionIT)
+        assertEquals("1048576", p.getProperty("offsets.topic.segment.bytes"));
+        assertEquals("1048576", p.getProperty("transaction.state.log.segment.bytes"));
     }
 
     @Test

@@ -168,7 +168,22 @@ final class Faults {
         r.put("deliveryPauseMs", after.maxPauseMs());
         r.put("recoveryMs", after.recoveredAfterMs());
         r.put("servicesDown", servicesDown());
+        r.put("routersNotReady", routersNotReady());
         return r;
+    }
+
+    /**
+     * Fanout instances whose {@code /readyz} fails after the observe window: alive but not working
+     * (e.g. RUNNING with no task because their group cannot complete a rebalance; docs/operations.md).
+     */
+    private List<String> routersNotReady() throws InterruptedException {
+        List<String> notReady = new java.util.ArrayList<>();
+        for (ServiceProcess f : stack.fanouts()) {
+            if (f.isAlive() && !f.ready()) {
+                notReady.add(f.name());
+            }
+        }
+        return notReady;
     }
 
     /** Names of services that are not running (a fault must never take a service down for good). */

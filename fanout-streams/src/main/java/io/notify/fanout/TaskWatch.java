@@ -1,0 +1,78 @@
+package io.notify.fanout;
+
+import io.notify.common.http.OpsEndpoints;
+import java.time.Duration;
+import java.util.function.LongSupplier;
+import org.apache.kafka.streams.KafkaStreams;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Tells a running instance that holds no task from one that works. Kafka Streams stays
+ * {@code RUNNING} while its stream threads try in vain to rejoin their consumer group: after a
+ * broker restart, a Kafka 4.4 group coordinator can hold the group behind ghost members until
+ * their rebalance timeout (docs/operations.md, "A group stuck behind ghost members"), and the
+ * instance then processes nothing with every health signal green. An instance that has held no
+ * task (active or standby) for {@code alarm} reports not ready, says why in the log once per
+ * episode, and exposes how long it has been idle ({@link #unassignedSeconds()}).
+ *
+ * <p>An instance beyond the task count (more stream threads in the group than tasks)
+ * holds none for good and is reported not ready too: it adds nothing until another leaves.
+ * Thread-safe.
+ */
+public final class TaskWatch {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TaskWatch.class);
+    private static final long NONE = Long.MIN_VALUE;
+
+    private final long alarmNanos;
+    private final LongSupplier nanoTime;
+    private long idleSince = NONE;
+    private boolean alarmed;
+    private OpsEndpoints.Readiness verdict = OpsEndpoints.Readiness.down("fanout-streams not started");
+
+    public TaskWatch(Duration alarm, LongSupplier nanoTime) {
+        this.alarmNanos = alarm.toNanos();
+        this.nanoTime = nanoTime;
+    }
+
+    /** Records the instance's state and how many tasks its threads hold now; returns the verdict. */
+    public synchronized OpsEndpoints.Readiness observe(KafkaStreams.State state, int tasks) {
+        long now = nanoTime.getAsLong();
+        if (tasks > 0 || !state.isRunningOrRebalancing()) {
+            if (alarmed) {
+                LOG.info("fanout-streams holds {} task(s) again after {} s without", tasks, (now - idleSince) / 1_000_000_000L);
+            }
+            idleSince = NONE;
+            alarmed = false;
+        } else if (idleSince == NONE) {
+            idleSince = now;
+        }
+        long idle = idleSince == NONE ? 0 : now - idleSince;
+        if (idle >= alarmNanos) {
+            String reason = "no task assigned for " + idle / 1_000_000_000L + " s while Kafka Streams is " + state
+                    + ": the consumer group has not given this instance any partition";
+            if (!alarmed) {
+                alarmed = true;
+                LOG.error("{}; it processes nothing until a rebalance completes (docs/operations.md, "
+                        + "\"A group stuck behind ghost members\")", reason);
+            }
+            verdict = OpsEndpoints.Readiness.down(reason);
+        } else if (state == KafkaStreams.State.RUNNING) {
+            verdict = OpsEndpoints.Readiness.up();
+        } else {
+            verdict = OpsEndpoints.Readiness.down("Kafka Streams is " + state);
+        }
+        return verdict;
+    }
+
+    /** The verdict of the last {@link #observe}. */
+    public synchronized OpsEndpoints.Readiness readiness() {
+        return verdict;
+    }
+
+    /** Seconds since the instance last held a task while running (0 while it holds one). */
+    public synchronized double unassignedSeconds() {
+        return idleSince == NONE ? 0 : (nanoTime.getAsLong() - idleSince) / 1e9;
+    }
+}

@@ -1,0 +1,76 @@
+package io.notify.devstack;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.utils.Utils;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A long offset history does not stay in {@code __consumer_offsets}: its segments roll at 1 MiB and
+ * the cleaner compacts them, so a restarted broker loads a group in a fraction of a second. Why
+ * that matters is in {@link BrokerConfig} (a slow load after a kill -9 can leave a group waiting
+ * five minutes for a ghost member). With Kafka's 100 MB segments every commit ever made stays in
+ * the active segment and is replayed on each load.
+ */
+@Timeout(180)
+class OffsetsCompactionIT {
+
+    private static final int COMMITS = 20_000;
+    /** 20,000 commits × 200 B of metadata: more than 4 MiB written to the group's partition. */
+    private static final String METADATA = "m".repeat(200);
+    private static final long COMPACTED_BYTES = 2L << 20;
+
+    @Test
+    void theOffsetsOfALongRunAreCompactedToTheLatestPerPartition() throws Exception {
+        try (KafkaBrokerProcess broker = new KafkaBrokerProcess()) {
+            broker.start();
+            String bootstrap = broker.bootstrapServers();
+            String group = "compaction-group";
+            TopicPartition tp = new TopicPartition("compaction", 0);
+            TopicPartition offsets = new TopicPartition("__consumer_offsets",
+                    Utils.abs(group.hashCode()) % Integer.parseInt(BrokerConfig.INTERNAL_TOPIC_PARTITIONS));
+            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
+                 KafkaConsumer<String, String> consumer = KafkaTestClients.consumer(bootstrap, group,
+                         Map.of(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false))) {
+                admin.createTopics(List.of(new NewTopic(tp.topic(), 1, (short) 1))).all().get(20, TimeUnit.SECONDS);
+                consumer.assign(List.of(tp));
+                consumer.commitSync(Map.of(tp, new OffsetAndMetadata(0))); // waits out the coordinator's first load
+                for (int i = 1; i <= COMMITS; i++) {
+                    consumer.commitAsync(Map.of(tp, new OffsetAndMetadata(i, METADATA)), null);
+                    if (i % 1000 == 0) {
+                        consumer.commitSync(Map.of(tp, new OffsetAndMetadata(i, METADATA)));
+                    }
+                }
+
+                Deadline deadline = Deadline.in(Duration.ofSeconds(120));
+                long size = size(admin, offsets);
+                while (size > COMPACTED_BYTES && !deadline.expired()) {
+                    TimeUnit.MILLISECONDS.sleep(500); // poll interval of the condition
+                    size = size(admin, offsets);
+                }
+                assertTrue(size <= COMPACTED_BYTES, offsets + " still holds " + size + " bytes");
+                assertEquals(COMMITS, consumer.committed(java.util.Set.of(tp)).get(tp).offset(),
+                        "compaction keeps the latest commit");
+            }
+        }
+    }
+
+    private static long size(Admin admin, TopicPartition tp) throws Exception {
+        return admin.describeLogDirs(List.of(BrokerConfig.NODE_ID)).allDescriptions().get(20, TimeUnit.SECONDS)
+                .get(BrokerConfig.NODE_ID).values().stream()
+                .mapToLong(dir -> dir.replicaInfos().containsKey(tp) ? dir.replicaInfos().get(tp).size() : 0).sum();
+    }
+}
