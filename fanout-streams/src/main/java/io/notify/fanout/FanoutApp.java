@@ -1,5 +1,7 @@
 package io.notify.fanout;
 
+import io.micrometer.core.instrument.Gauge;
+import io.notify.common.http.OpsEndpoints;
 import io.notify.fanout.recipients.RecipientPlacement;
 import io.notify.fanout.routing.AdminNodeTopics;
 import io.notify.fanout.routing.NodeTopics;
@@ -16,9 +18,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
-import io.micrometer.core.instrument.Gauge;
-import io.notify.common.http.OpsEndpoints;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
@@ -33,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * closed with the app. A failed stream thread is replaced within a bounded budget
  * ({@link ThreadRestartPolicy}); past it the client shuts down (state ERROR) and the caller
  * decides whether to exit. Once a second a {@link TaskWatch} checks that the running instance
- * holds tasks; its verdict is the instance's readiness ({@link #readiness()}).
+ * holds partitions (or standby tasks); its verdict is the instance's readiness ({@link #readiness()}).
  */
 public final class FanoutApp implements AutoCloseable {
 
@@ -120,8 +122,7 @@ public final class FanoutApp implements AutoCloseable {
         int held = 0;
         if (state.isRunningOrRebalancing()) {
             try {
-                held = streams.metadataForLocalThreads().stream()
-                        .mapToInt(t -> t.activeTasks().size() + t.standbyTasks().size()).sum();
+                held = heldWork();
             } catch (RuntimeException e) {
                 return tasks.readiness(); // threads changing under us: the next check counts again
             }
@@ -129,8 +130,31 @@ public final class FanoutApp implements AutoCloseable {
         return tasks.observe(state, held);
     }
 
+    /** Partitions assigned to the stream threads' consumers plus standby tasks: what {@link TaskWatch} counts. */
+    int heldWork() {
+        return assignedPartitions() + streams.metadataForLocalThreads().stream().mapToInt(t -> t.standbyTasks().size()).sum();
+    }
+
     /**
-     * Ready while Kafka Streams is RUNNING and the instance has not held zero tasks for longer than
+     * Partitions the stream threads' consumers hold now, from the consumers' own
+     * {@code assigned-partitions} metric: live, and counting tasks still restoring, which the
+     * thread metadata only lists after the thread's next transition to RUNNING.
+     */
+    private int assignedPartitions() {
+        int assigned = 0;
+        for (Map.Entry<MetricName, ? extends Metric> m : streams.metrics().entrySet()) {
+            if (m.getKey().name().equals("assigned-partitions")
+                    && m.getKey().group().equals("consumer-coordinator-metrics")
+                    && m.getValue().metricValue() instanceof Number n) {
+                assigned += n.intValue();
+            }
+        }
+        return assigned;
+    }
+
+    /**
+     * Ready while Kafka Streams is RUNNING and the instance has not held zero partitions and standby
+     * tasks for longer than
      * {@code notify.fanout.unassigned-alarm} (checked now; the same check runs once a second for
      * the log and the {@code notify_fanout_unassigned_seconds} gauge).
      */

@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
  * broker restart, a Kafka 4.4 group coordinator can hold the group behind ghost members until
  * their rebalance timeout (docs/operations.md, "A group stuck behind ghost members"), and the
  * instance then processes nothing with every health signal green. An instance that has held no
- * task (active or standby) for {@code alarm} reports not ready, says why in the log once per
+ * task (no partition assigned to its consumers, no standby task) for {@code alarm} reports not ready, says why in the log once per
  * episode, and exposes how long it has been idle ({@link #unassignedSeconds()}).
  *
  * <p>An instance beyond the task count (more stream threads in the group than tasks)
@@ -36,11 +36,14 @@ public final class TaskWatch {
         this.nanoTime = nanoTime;
     }
 
-    /** Records the instance's state and how many tasks its threads hold now; returns the verdict. */
+    /**
+     * Records the instance's state and how much work it holds now (partitions assigned to its
+     * consumers plus standby tasks); returns the verdict.
+     */
     public synchronized OpsEndpoints.Readiness observe(KafkaStreams.State state, int tasks) {
         long now = nanoTime.getAsLong();
         if (tasks > 0 || !state.isRunningOrRebalancing()) {
-            if (alarmed) {
+            if (alarmed && tasks > 0) {
                 LOG.info("fanout-streams holds {} task(s) again after {} s without", tasks, (now - idleSince) / 1_000_000_000L);
             }
             idleSince = NONE;

@@ -80,6 +80,8 @@ class FanoutQueryIT {
             ItKafka.await("both RUNNING after the writes", Duration.ofSeconds(60), () ->
                     a.app().streams().state() == KafkaStreams.State.RUNNING
                             && b.app().streams().state() == KafkaStreams.State.RUNNING);
+            // the consumers' assigned-partitions metric TaskWatch counts: notify.events and the by-stream topic, split in two
+            assertEquals(2 * FanoutStreamsIT.EVENTS_PARTITIONS, a.app().heldWork() + b.app().heldWork());
             for (FanoutService s : List.of(a, b)) { // each holds tasks, so its readiness is Kafka Streams' own
                 HttpResponse<String> ready = http.send(HttpRequest.newBuilder(
                         URI.create("http://127.0.0.1:" + s.queryPort() + "/readyz")).build(), HttpResponse.BodyHandlers.ofString());
