@@ -76,7 +76,8 @@ public record BrokerConfig(int port, int controllerPort, Path logDir, int numPar
         // a long run's every offset commit is replayed: 109,030 records, 48 s after chaos's 40
         // minutes. A load that slow hits a race of Kafka 4.4's group coordinator after a kill -9
         // (docs/operations.md "A group stuck behind ghost members"). 1 MiB segments let the cleaner
-        // keep them to about the latest record per key.
+        // compact them: the latest offsets per partition plus the transaction markers of the last
+        // 24 h (delete.retention.ms): 3.4 MB 36 minutes into chaos all, against 13.6 MB before.
         p.setProperty("offsets.topic.segment.bytes", COORDINATOR_SEGMENT_BYTES);
         p.setProperty("transaction.state.log.segment.bytes", COORDINATOR_SEGMENT_BYTES);
 

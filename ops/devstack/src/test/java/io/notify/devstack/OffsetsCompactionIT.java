@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * A long offset history does not stay in {@code __consumer_offsets}: its segments roll at 1 MiB and
- * the cleaner compacts them, so a restarted broker loads a group in a fraction of a second. Why
+ * the cleaner compacts them, so a restarted broker replays far fewer records to load a group. Why
  * that matters is in {@link BrokerConfig} (a slow load after a kill -9 can leave a group waiting
  * five minutes for a ghost member). With Kafka's 100 MB segments every commit ever made stays in
  * the active segment and is replayed on each load.
