@@ -16,7 +16,7 @@ import java.util.Properties;
  * <p>Guarantees: the result is valid for {@code KafkaConfig.fromProps} (checked by a unit test);
  * every internal topic (offsets, transaction state, share coordinator state) has replication factor
  * 1 and min ISR 1, so transactions and consumer groups work on one broker; the coordinators' topics
- * roll 1 MiB segments so they stay compacted and load fast after a restart; the extra properties of
+ * roll 1 MiB segments so they stay compacted and load faster after a restart; the extra properties of
  * the options win over every default here.
  */
 public record BrokerConfig(int port, int controllerPort, Path logDir, int numPartitions, Map<String, String> extra) {

@@ -6,6 +6,7 @@ import io.notify.cli.stack.ChildAgent;
 import io.notify.cli.stack.PlatformStack;
 import io.notify.cli.stack.ServiceProcess;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -177,7 +178,7 @@ final class Faults {
      * (e.g. RUNNING with no task because their group cannot complete a rebalance; docs/operations.md).
      */
     private List<String> routersNotReady() throws InterruptedException {
-        List<String> notReady = new java.util.ArrayList<>();
+        List<String> notReady = new ArrayList<>();
         for (ServiceProcess f : stack.fanouts()) {
             if (f.isAlive() && !f.ready()) {
                 notReady.add(f.name());
