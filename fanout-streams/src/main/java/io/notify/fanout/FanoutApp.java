@@ -113,21 +113,21 @@ public final class FanoutApp implements AutoCloseable {
                 placement.partitions() > 0 ? "on (" + placement.partitions() + " partitions)" : "off");
         streams.start();
         long every = TASK_CHECK_INTERVAL.toMillis();
-        taskCheck.scheduleWithFixedDelay(this::checkTasks, every, every, TimeUnit.MILLISECONDS);
+        taskCheck.scheduleWithFixedDelay(this::checkTasks, 0, every, TimeUnit.MILLISECONDS);
         return this;
     }
 
-    private OpsEndpoints.Readiness checkTasks() {
+    private void checkTasks() {
         KafkaStreams.State state = streams.state();
         int held = 0;
         if (state.isRunningOrRebalancing()) {
             try {
                 held = heldWork();
             } catch (RuntimeException e) {
-                return tasks.readiness(); // threads changing under us: the next check counts again
+                return; // threads changing under us: the next check counts again
             }
         }
-        return tasks.observe(state, held);
+        tasks.observe(state, held);
     }
 
     /** Partitions assigned to the stream threads' consumers plus standby tasks: what {@link TaskWatch} counts. */
@@ -153,13 +153,13 @@ public final class FanoutApp implements AutoCloseable {
     }
 
     /**
-     * Ready while Kafka Streams is RUNNING and the instance has not held zero partitions and standby
-     * tasks for longer than
-     * {@code notify.fanout.unassigned-alarm} (checked now; the same check runs once a second for
-     * the log and the {@code notify_fanout_unassigned_seconds} gauge).
+     * Ready while Kafka Streams is RUNNING (read now) and the last task check did not find the
+     * instance without partitions and standby tasks for longer than {@code notify.fanout.unassigned-alarm}.
+     * Reads only cached state, so {@code /readyz} asks it on the I/O thread; the check itself runs
+     * once a second on its own thread (the ERROR log and the {@code notify_fanout_unassigned_seconds} gauge).
      */
     public OpsEndpoints.Readiness readiness() {
-        return checkTasks();
+        return tasks.readiness(streams.state());
     }
 
     /** The Kafka Streams instance: state, store access ({@code InboxStores.headsQuery()}), metadata. */

@@ -13,8 +13,10 @@ import org.slf4j.LoggerFactory;
  * broker restart, a Kafka 4.4 group coordinator can hold the group behind ghost members until
  * their rebalance timeout (docs/operations.md, "A group stuck behind ghost members"), and the
  * instance then processes nothing with every health signal green. An instance that has held no
- * task (no partition assigned to its consumers, no standby task) for {@code alarm} reports not ready, says why in the log once per
- * episode, and exposes how long it has been idle ({@link #unassignedSeconds()}).
+ * task (no partition assigned to its consumers, no standby task) for {@code alarm} reports not
+ * ready, says why in the log once per episode, and exposes how long it has been idle
+ * ({@link #unassignedSeconds()}). A periodic check feeds {@link #observe}; {@code /readyz} reads
+ * {@link #readiness} with the state of the moment.
  *
  * <p>An instance beyond the task count (more stream threads in the group than tasks)
  * holds none for good and is reported not ready too: it adds nothing until another leaves.
@@ -29,7 +31,6 @@ public final class TaskWatch {
     private final LongSupplier nanoTime;
     private long idleSince = NONE;
     private boolean alarmed;
-    private OpsEndpoints.Readiness verdict = OpsEndpoints.Readiness.down("fanout-streams not started");
 
     public TaskWatch(Duration alarm, LongSupplier nanoTime) {
         this.alarmNanos = alarm.toNanos();
@@ -38,7 +39,7 @@ public final class TaskWatch {
 
     /**
      * Records the instance's state and how much work it holds now (partitions assigned to its
-     * consumers plus standby tasks); returns the verdict.
+     * consumers plus standby tasks), from the periodic check; returns {@link #readiness} for that state.
      */
     public synchronized OpsEndpoints.Readiness observe(KafkaStreams.State state, int tasks) {
         long now = nanoTime.getAsLong();
@@ -50,28 +51,29 @@ public final class TaskWatch {
             alarmed = false;
         } else if (idleSince == NONE) {
             idleSince = now;
+        } else if (!alarmed && now - idleSince >= alarmNanos) {
+            alarmed = true;
+            LOG.error("{}; it processes nothing until a rebalance completes (docs/operations.md, "
+                    + "\"A group stuck behind ghost members\")", idleReason(state, now));
         }
-        long idle = idleSince == NONE ? 0 : now - idleSince;
-        if (idle >= alarmNanos) {
-            String reason = "no task assigned for " + idle / 1_000_000_000L + " s while Kafka Streams is " + state
-                    + ": the consumer group has not given this instance any partition";
-            if (!alarmed) {
-                alarmed = true;
-                LOG.error("{}; it processes nothing until a rebalance completes (docs/operations.md, "
-                        + "\"A group stuck behind ghost members\")", reason);
-            }
-            verdict = OpsEndpoints.Readiness.down(reason);
-        } else if (state == KafkaStreams.State.RUNNING) {
-            verdict = OpsEndpoints.Readiness.up();
-        } else {
-            verdict = OpsEndpoints.Readiness.down("Kafka Streams is " + state);
-        }
-        return verdict;
+        return readiness(state);
     }
 
-    /** The verdict of the last {@link #observe}. */
-    public synchronized OpsEndpoints.Readiness readiness() {
-        return verdict;
+    /**
+     * The verdict for the state Kafka Streams is in now and the idle alarm as of the last
+     * {@link #observe}: cheap and lock-light, so {@code /readyz} can ask on the I/O thread.
+     */
+    public synchronized OpsEndpoints.Readiness readiness(KafkaStreams.State now) {
+        if (alarmed && now.isRunningOrRebalancing()) {
+            return OpsEndpoints.Readiness.down(idleReason(now, nanoTime.getAsLong()));
+        }
+        return now == KafkaStreams.State.RUNNING ? OpsEndpoints.Readiness.up()
+                : OpsEndpoints.Readiness.down("Kafka Streams is " + now);
+    }
+
+    private String idleReason(KafkaStreams.State state, long now) {
+        return "no task assigned for " + (now - idleSince) / 1_000_000_000L + " s while Kafka Streams is " + state
+                + ": the consumer group has not given this instance any partition";
     }
 
     /** Seconds since the instance last held a task while running (0 while it holds one). */

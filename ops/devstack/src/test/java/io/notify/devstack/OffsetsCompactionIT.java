@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -62,7 +63,7 @@ class OffsetsCompactionIT {
                     size = size(admin, offsets);
                 }
                 assertTrue(size <= COMPACTED_BYTES, offsets + " still holds " + size + " bytes");
-                assertEquals(COMMITS, consumer.committed(java.util.Set.of(tp)).get(tp).offset(),
+                assertEquals(COMMITS, consumer.committed(Set.of(tp)).get(tp).offset(),
                         "compaction keeps the latest commit");
             }
         }
