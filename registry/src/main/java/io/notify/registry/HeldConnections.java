@@ -1,56 +1,61 @@
 package io.notify.registry;
 
 import io.notify.schemas.stream.StreamId;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A node's connections by stream: the local truth that the registry in Redis is made to converge
  * to. Thread-safe; adding and removing are atomic per stream, and {@link #size()} is exact.
+ * A stream's ids are an immutable list replaced on each change (a stream has a handful of
+ * connections per node), so a stream with one connection costs one entry and a one-element list.
  */
 final class HeldConnections {
 
-    private final ConcurrentHashMap<StreamId, Set<String>> byStream = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<StreamId, List<String>> byStream = new ConcurrentHashMap<>();
     private final AtomicInteger size = new AtomicInteger();
 
     void add(StreamId stream, String connectionId) {
-        byStream.compute(stream, (s, set) -> {
-            Set<String> out = set == null ? ConcurrentHashMap.newKeySet() : set;
-            if (out.add(connectionId)) {
+        byStream.compute(stream, (s, ids) -> {
+            if (ids == null) {
                 size.incrementAndGet();
+                return List.of(connectionId);
             }
-            return out;
+            if (ids.contains(connectionId)) {
+                return ids;
+            }
+            size.incrementAndGet();
+            List<String> more = new ArrayList<>(ids.size() + 1);
+            more.addAll(ids);
+            more.add(connectionId);
+            return List.copyOf(more);
         });
     }
 
     void remove(StreamId stream, String connectionId) {
-        byStream.computeIfPresent(stream, (s, set) -> {
-            if (set.remove(connectionId)) {
-                size.decrementAndGet();
+        byStream.computeIfPresent(stream, (s, ids) -> {
+            if (!ids.contains(connectionId)) {
+                return ids;
             }
-            return set.isEmpty() ? null : set;
+            size.decrementAndGet();
+            List<String> rest = new ArrayList<>(ids);
+            rest.remove(connectionId);
+            return rest.isEmpty() ? null : List.copyOf(rest);
         });
     }
 
     boolean contains(StreamId stream, String connectionId) {
-        Set<String> set = byStream.get(stream);
-        return set != null && set.contains(connectionId);
+        List<String> ids = byStream.get(stream);
+        return ids != null && ids.contains(connectionId);
     }
 
-    /** A copy: stream → connection ids. */
+    /** A copy: stream → connection ids (the lists are immutable, so they are shared, not copied). */
     Map<StreamId, List<String>> snapshot() {
-        Map<StreamId, List<String>> out = new HashMap<>();
-        byStream.forEach((stream, set) -> {
-            List<String> ids = List.copyOf(set);
-            if (!ids.isEmpty()) {
-                out.put(stream, ids);
-            }
-        });
-        return out;
+        return new HashMap<>(byStream);
     }
 
     int size() {

@@ -38,24 +38,4 @@ public enum Limit {
     public CloseCode answer() {
         return answer;
     }
-
-    /**
-     * What broke a WebSocket read, from Undertow's failure: {@code closeCodeSent} is the code
-     * Undertow already put in a close frame (1009 for an oversized message), or -1. Null when it is
-     * not a limit but a broken connection.
-     */
-    public static Limit ofReadFailure(Throwable error, int closeCodeSent) {
-        if (closeCodeSent == CloseCode.MESSAGE_TOO_BIG.code()) {
-            return FRAME_TOO_BIG;
-        }
-        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof java.io.UnsupportedEncodingException) {
-                return INVALID_UTF8;
-            }
-            if (t instanceof io.undertow.websockets.core.WebSocketFrameCorruptedException) {
-                return PROTOCOL_ERROR;
-            }
-        }
-        return null;
-    }
 }

@@ -34,7 +34,9 @@ public record OutboundFrame(Kind kind, byte[] payload, String sseId, String coll
         /** An ephemeral event: coalesced by collapse key or dropped on overflow. */
         EPHEMERAL,
         /** SSE keep-alive comment or retry hint: written by SSE only, dropped on overflow. */
-        SSE_META
+        SSE_META,
+        /** A WebSocket pong answering a client's ping (payload: the ping's data): written by WebSocket only, dropped on overflow. */
+        WS_PONG
     }
 
     private static final FrameCodec CODEC = FrameCodec.v1();
@@ -69,7 +71,12 @@ public record OutboundFrame(Kind kind, byte[] payload, String sseId, String coll
         return new OutboundFrame(Kind.SSE_META, rawSse.getBytes(StandardCharsets.US_ASCII), null, collapseKey, -1);
     }
 
+    /** The pong answering a WebSocket client's ping with {@code data}. */
+    public static OutboundFrame wsPong(byte[] data) {
+        return new OutboundFrame(Kind.WS_PONG, data, null, null, -1);
+    }
+
     public boolean droppable() {
-        return kind == Kind.EPHEMERAL || kind == Kind.SSE_META;
+        return kind == Kind.EPHEMERAL || kind == Kind.SSE_META || kind == Kind.WS_PONG;
     }
 }

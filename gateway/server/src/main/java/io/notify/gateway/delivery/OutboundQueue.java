@@ -19,7 +19,7 @@ public final class OutboundQueue {
 
     private final int maxFrames;
     private final long maxBytes;
-    private final ArrayDeque<OutboundFrame> queued = new ArrayDeque<>();
+    private final ArrayDeque<OutboundFrame> queued = new ArrayDeque<>(3); // grows on a burst; an idle connection's stays small
     private long bytes;
     private int inFlightCount;
     private long inFlightBytes;

@@ -52,7 +52,7 @@ public final class StreamCursor {
 
     private final StreamId stream;
     private final int maxPending;
-    private final TreeMap<Long, SequencedEvent> pending = new TreeMap<>();
+    private TreeMap<Long, SequencedEvent> pending; // null while nothing is held (most of a connection's life)
     private Position position;
     private boolean syncing = true;
     private boolean pendingOverflowed;
@@ -81,7 +81,7 @@ public final class StreamCursor {
     }
 
     public int pendingCount() {
-        return pending.size();
+        return pending == null ? 0 : pending.size();
     }
 
     /** The client processed up to {@code from}: fetch what follows it. */
@@ -188,7 +188,7 @@ public final class StreamCursor {
     private Step anchor(Position head) {
         position = head;
         fromStart = head == null;
-        if (head != null && !pending.isEmpty()) {
+        if (head != null && pending != null && !pending.isEmpty()) {
             SequencedEvent first = pending.firstEntry().getValue();
             if (first.epoch().equals(head.epoch()) && first.seq() <= head.seq()) {
                 position = new Position(head.epoch(), first.seq() - 1); // held live events are delivered, not skipped
@@ -205,8 +205,8 @@ public final class StreamCursor {
 
     private Step release(Acc acc) {
         syncing = false;
-        List<SequencedEvent> held = new ArrayList<>(pending.values());
-        pending.clear();
+        List<SequencedEvent> held = pending == null ? List.of() : new ArrayList<>(pending.values());
+        pending = null;
         for (SequencedEvent e : held) {
             offer(e, acc);
         }
@@ -225,17 +225,17 @@ public final class StreamCursor {
         if (syncing) {
             if (position != null && e.epoch().equals(position.epoch()) && e.seq() <= position.seq()) {
                 acc.duplicates++;
-            } else if (pending.size() >= maxPending && !pending.containsKey(e.seq())) {
+            } else if (pending != null && pending.size() >= maxPending && !pending.containsKey(e.seq())) {
                 pendingOverflowed = true;
             } else {
-                pending.put(e.seq(), e);
+                hold(e);
             }
             return;
         }
         if (position == null) {
             if (fromStart && e.seq() != 1) {
                 syncing = true; // the stream began after the anchor: fetch it from its first event
-                pending.put(e.seq(), e);
+                hold(e);
                 acc.fetch = true;
                 acc.gap = true;
                 return;
@@ -252,10 +252,17 @@ public final class StreamCursor {
         } else {
             // a gap, or a new epoch: hold it and ask the inbox (which answers events or a reset)
             syncing = true;
-            pending.put(e.seq(), e);
+            hold(e);
             acc.fetch = true;
             acc.gap = true;
         }
+    }
+
+    private void hold(SequencedEvent e) {
+        if (pending == null) {
+            pending = new TreeMap<>();
+        }
+        pending.put(e.seq(), e);
     }
 
     private static final class Acc {

@@ -26,7 +26,7 @@ import io.notify.schemas.trace.HopTrace;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,6 +46,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
 
     private static final Logger LOG = LoggerFactory.getLogger(Session.class);
     private static final long REGISTER_TIMEOUT_MS = 2_000;
+    private static final AtomicIntegerFieldUpdater<Session> CLOSED_ONCE = AtomicIntegerFieldUpdater.newUpdater(Session.class, "closedOnce");
 
     private enum State { REGISTERING, AWAITING_RESUME, ACTIVE, CLOSED }
 
@@ -57,7 +58,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
     private final long expiresAtMs;
     private final StreamSync sync;
     private final TokenBucket inbound;
-    private final AtomicBoolean closedOnce = new AtomicBoolean();
+    private volatile int closedOnce; // 1 once the transport reported the connection gone
     private volatile boolean opened;
     private State state = State.REGISTERING;
     private ResumeFrame earlyResume;
@@ -97,7 +98,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
 
     /** Starts the connect sequence; {@code position} is SSE's Last-Event-ID (null: none, or WebSocket). */
     public void open(Position position) {
-        if (closedOnce.get()) {
+        if (closedOnce != 0) {
             return; // the client left before we got here: nothing to register
         }
         opened = true;
@@ -265,7 +266,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         lastPongNanos = System.nanoTime();
     }
 
-    /** Timers of this connection, driven by the node's sweeper; never blocks. */
+    /** Timers of this connection (pings, deadlines, periodic rechecks), driven by the node's sweeper; never blocks. */
     public synchronized void tick(long nowNanos, long nowMs) {
         if (state == State.CLOSED || state == State.REGISTERING) {
             return;
@@ -284,6 +285,9 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
             if (!transport.bidirectional() && nowNanos >= nextKeepAliveNanos) {
                 nextKeepAliveNanos = nowNanos + ctx.config().sseKeepAlive().toNanos();
                 send(OutboundFrame.sseMeta(SseFraming.KEEP_ALIVE, "keep-alive"));
+            }
+            if (state == State.ACTIVE) {
+                sync.tick(nowNanos);
             }
         }
     }
@@ -308,7 +312,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
 
     @Override
     public void closed(int code) {
-        if (!closedOnce.compareAndSet(false, true)) {
+        if (!CLOSED_ONCE.compareAndSet(this, 0, 1)) {
             return;
         }
         synchronized (this) {

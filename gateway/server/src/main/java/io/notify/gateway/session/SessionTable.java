@@ -1,31 +1,42 @@
 package io.notify.gateway.session;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
  * This node's open sessions, by connection id and by user. Lock-free reads for the delivery
  * thread; a session is findable from before it registers in the registry (so live events routed
- * to it are held, not lost) until it is closed.
+ * to it are held, not lost) until it is closed. A user's sessions are an immutable list replaced
+ * on each change (a user has a handful at most, bounded by the per-user limit), so a user with
+ * one connection costs one map entry and a one-element list, not a set of its own.
  */
 public final class SessionTable {
 
     private final ConcurrentMap<String, Session> byId = new ConcurrentHashMap<>();
-    private final ConcurrentMap<String, Set<Session>> byUser = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, List<Session>> byUser = new ConcurrentHashMap<>();
 
     public void add(Session session) {
         byId.put(session.id(), session);
-        byUser.computeIfAbsent(session.userId(), u -> ConcurrentHashMap.newKeySet()).add(session);
+        byUser.compute(session.userId(), (u, list) -> {
+            if (list == null) {
+                return List.of(session);
+            }
+            List<Session> more = new ArrayList<>(list.size() + 1);
+            more.addAll(list);
+            more.add(session);
+            return List.copyOf(more);
+        });
     }
 
     public void remove(Session session) {
         byId.remove(session.id(), session);
-        byUser.computeIfPresent(session.userId(), (u, set) -> {
-            set.remove(session);
-            return set.isEmpty() ? null : set;
+        byUser.computeIfPresent(session.userId(), (u, list) -> {
+            List<Session> rest = new ArrayList<>(list);
+            rest.remove(session);
+            return rest.isEmpty() ? null : List.copyOf(rest);
         });
     }
 
@@ -34,8 +45,8 @@ public final class SessionTable {
     }
 
     public Collection<Session> ofUser(String userId) {
-        Set<Session> set = byUser.get(userId);
-        return set == null ? List.of() : set;
+        List<Session> list = byUser.get(userId);
+        return list == null ? List.of() : list;
     }
 
     public Collection<Session> all() {

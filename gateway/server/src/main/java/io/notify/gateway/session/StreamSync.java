@@ -27,6 +27,7 @@ final class StreamSync {
 
     private static final Logger LOG = LoggerFactory.getLogger(StreamSync.class);
     private static final long MIN_RETRY_MS = 50;
+    private static final long NO_RECHECK = Long.MAX_VALUE;
 
     private final Session session;
     private final StreamCursor cursor;
@@ -35,6 +36,7 @@ final class StreamSync {
     private long firstFailureNanos;
     private boolean rechecking;
     private boolean recheckScheduled;
+    private long recheckDueNanos = NO_RECHECK;
     private long behindSinceNanos; // when the inbox was first seen behind this stream's position; 0: it is not
 
     StreamSync(Session session, StreamId stream, SessionContext ctx) {
@@ -81,17 +83,20 @@ final class StreamSync {
     /**
      * A safety net for events that never reached this node (a registration the router did not see
      * yet, Redis down, a lookup timeout): ask the inbox what follows the position, now and then.
+     * The periodic rechecks are a deadline that the node's sweeper checks ({@link #tick}), not a
+     * scheduled task per connection.
      */
-    private void scheduleRecheck(java.time.Duration delay) {
-        if (delay.isZero()) {
-            return;
-        }
-        ctx.timer().schedule(() -> session.runLocked(this::recheck), delay.toMillis(), TimeUnit.MILLISECONDS);
+    private void recheckIn(java.time.Duration delay) {
+        recheckDueNanos = delay.isZero() ? NO_RECHECK : System.nanoTime() + delay.toNanos();
     }
 
-    private void recheck() {
-        if (checkNow()) {
-            scheduleRecheck(ctx.config().recheckInterval());
+    /** The sweeper's tick (under the session's lock): runs a periodic recheck that is due. */
+    void tick(long nowNanos) {
+        if (recheckDueNanos != NO_RECHECK && nowNanos - recheckDueNanos >= 0) {
+            recheckDueNanos = NO_RECHECK;
+            if (checkNow()) {
+                recheckIn(ctx.config().recheckInterval());
+            }
         }
     }
 
@@ -193,7 +198,7 @@ final class StreamSync {
     private void scheduleFirstRecheck() {
         if (!recheckScheduled && !cursor.syncing()) {
             recheckScheduled = true;
-            scheduleRecheck(ctx.config().recheckAfter());
+            recheckIn(ctx.config().recheckAfter());
         }
     }
 

@@ -4,7 +4,7 @@ import io.notify.gateway.delivery.OutboundFrame;
 import io.notify.gateway.delivery.OutboundQueue;
 import io.notify.schemas.protocol.CloseCode;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * The write pump shared by both transports: frames go into a bounded {@link OutboundQueue} from
@@ -22,11 +22,15 @@ public abstract class QueuedTransport implements Transport {
         void failed(Throwable error);
     }
 
+    private static final int PUMPING = 1;
+    private static final int CLOSING = 2;
+    private static final int CLOSED = 4;
+    private static final AtomicIntegerFieldUpdater<QueuedTransport> FLAGS =
+            AtomicIntegerFieldUpdater.newUpdater(QueuedTransport.class, "flags");
+
     private final OutboundQueue queue;
     private final Executor io;
-    private final AtomicBoolean pumping = new AtomicBoolean();
-    private final AtomicBoolean closing = new AtomicBoolean();
-    private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile int flags; // PUMPING | CLOSING | CLOSED, one word for the three (an idle connection is mostly fields)
     private volatile Listener listener;
     private volatile int closeCode = 1006;
     // touched only on the I/O thread, inside pump()
@@ -45,7 +49,7 @@ public abstract class QueuedTransport implements Transport {
 
     @Override
     public OutboundQueue.Offer send(OutboundFrame frame) {
-        if (closing.get()) {
+        if (closing()) {
             return OutboundQueue.Offer.CLOSED;
         }
         OutboundQueue.Offer result = queue.offer(frame);
@@ -56,17 +60,17 @@ public abstract class QueuedTransport implements Transport {
     }
 
     private void kick() {
-        if (pumping.compareAndSet(false, true)) {
+        if (setFlag(PUMPING)) {
             io.execute(this::pump);
         }
     }
 
     private void pump() {
         while (true) {
-            OutboundFrame next = closing.get() ? null : queue.poll();
+            OutboundFrame next = closing() ? null : queue.poll();
             if (next == null) {
-                pumping.set(false);
-                if (!closing.get() && !queue.isEmpty()) {
+                clearFlag(PUMPING);
+                if (!closing() && !queue.isEmpty()) {
                     kick(); // a frame arrived between poll() and set(false)
                 }
                 return;
@@ -91,7 +95,7 @@ public abstract class QueuedTransport implements Transport {
                 @Override
                 public void failed(Throwable error) {
                     queue.written(next);
-                    pumping.set(false);
+                    clearFlag(PUMPING);
                     abort();
                 }
             });
@@ -109,7 +113,7 @@ public abstract class QueuedTransport implements Transport {
 
     @Override
     public void close(CloseCode code, String reason) {
-        if (closing.compareAndSet(false, true)) {
+        if (setFlag(CLOSING)) {
             closeCode = code.code();
             queue.close();
             String clipped = clip(reason == null ? code.reason() : reason);
@@ -132,13 +136,39 @@ public abstract class QueuedTransport implements Transport {
 
     @Override
     public boolean isOpen() {
-        return !closing.get();
+        return !closing();
+    }
+
+    private boolean closing() {
+        return (flags & CLOSING) != 0;
+    }
+
+    /** Sets {@code flag}; false when it was set already. */
+    private boolean setFlag(int flag) {
+        while (true) {
+            int now = flags;
+            if ((now & flag) != 0) {
+                return false;
+            }
+            if (FLAGS.compareAndSet(this, now, now | flag)) {
+                return true;
+            }
+        }
+    }
+
+    private void clearFlag(int flag) {
+        while (true) {
+            int now = flags;
+            if (FLAGS.compareAndSet(this, now, now & ~flag)) {
+                return;
+            }
+        }
     }
 
     /** Called by subclasses when the channel is gone; the first call wins. */
     protected final void closedBy(int peerCode) {
-        if (closed.compareAndSet(false, true)) {
-            closing.set(true);
+        if (setFlag(CLOSED)) {
+            setFlag(CLOSING);
             queue.close();
             int code = closeCode != 1006 ? closeCode : peerCode;
             Listener l = listener;
@@ -150,7 +180,7 @@ public abstract class QueuedTransport implements Transport {
 
     /** Marks the connection as closing by the peer's code (e.g. the client sent a close frame). */
     protected final void peerClosing(int code) {
-        if (closing.compareAndSet(false, true)) {
+        if (setFlag(CLOSING)) {
             queue.close();
             closeCode = code;
         }

@@ -18,13 +18,11 @@ import io.undertow.util.AttachmentKey;
 import io.undertow.util.Headers;
 import io.undertow.util.Methods;
 import io.undertow.websockets.WebSocketProtocolHandshakeHandler;
-import io.undertow.websockets.core.WebSocketChannel;
 import io.undertow.websockets.core.protocol.Handshake;
 import io.undertow.websockets.core.protocol.version13.Hybi13Handshake;
-import io.undertow.websockets.spi.AsyncWebSocketHttpServerExchange;
-import java.util.Collections;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.xnio.StreamConnection;
 
 /**
@@ -34,31 +32,32 @@ import org.xnio.StreamConnection;
  * without the subprotocol, 401, 403, 503); the per-user connection limit is answered after the
  * upgrade with close 4009, as docs/protocol.md documents.
  *
- * <p>The upgrade goes through one shared {@link HttpUpgradeListener} rather than a
- * {@code WebSocketConnectionCallback}: Undertow's callback path registers a fresh listener per
- * handshake that captures the exchange facade, and the HTTP connection keeps that listener for the
- * connection's whole life, so every idle WebSocket kept its handshake exchange (request and
- * response headers, the query string with the token, attachments) reachable. Here the channel is
- * built from a facade that lives only during the upgrade, and no peer set is kept (the gateway has
- * its own session table).
+ * <p>The upgrade goes through one shared {@link HttpUpgradeListener}, and the socket it hands
+ * over is framed by {@link WebSocketTransport} itself: Undertow's callback path registers a fresh
+ * listener per handshake that captures the exchange, and its WebSocket channel keeps the HTTP
+ * connection (through the socket's close listener), two blocking deques, locks and a buffer view
+ * per connection; none of that outlives the upgrade here (docs/gateway.md, "Where an idle
+ * connection's bytes go"). Undertow still does the handshake itself (key, accept, subprotocol).
  */
 public final class WebSocketEndpoint implements HttpHandler {
 
     private static final AttachmentKey<AuthResult.Authenticated> USER = AttachmentKey.create(AuthResult.Authenticated.class);
-    /** A channel removes itself from its peer set on close: an empty set that tolerates the removal (Set.of() would throw). */
-    private static final Set<WebSocketChannel> NO_PEERS = Collections.emptySet();
 
     private final HandshakeGate gate;
     private final SessionContext ctx;
     private final ConnectionIds ids;
     private final Handshake handshake = new Hybi13Handshake(Set.of(WelcomeFrame.PROTOCOL_V1), false);
     private final WebSocketProtocolHandshakeHandler upgrade;
+    private final WsCodec codec;
+    private final Consumer<Limit> limitHit;
 
     public WebSocketEndpoint(HandshakeGate gate, SessionContext ctx, ConnectionIds ids) {
         this.gate = gate;
         this.ctx = ctx;
         this.ids = ids;
         this.upgrade = new WebSocketProtocolHandshakeHandler(List.of(handshake), (HttpUpgradeListener) this::upgraded);
+        this.codec = new WsCodec(ctx.config().limits().maxFrameBytes());
+        this.limitHit = ctx.metrics()::limitHit;
     }
 
     @Override
@@ -107,15 +106,10 @@ public final class WebSocketEndpoint implements HttpHandler {
 
     /** The one upgrade listener of every connection: nothing of the exchange outlives this call. */
     private void upgraded(StreamConnection connection, HttpServerExchange exchange) {
-        WebSocketChannel channel = handshake.createChannel(new AsyncWebSocketHttpServerExchange(exchange, NO_PEERS), connection,
-                exchange.getConnection().getByteBufferPool());
-        connected(exchange.getAttachment(USER), channel);
-    }
-
-    private void connected(AuthResult.Authenticated user, WebSocketChannel channel) {
-        WebSocketTransport transport = new WebSocketTransport(channel,
+        AuthResult.Authenticated user = exchange.getAttachment(USER);
+        WebSocketTransport transport = new WebSocketTransport(connection,
                 new OutboundQueue(ctx.config().limits().queueMaxMessages(), ctx.config().limits().queueMaxBytes()),
-                ctx.config().limits().maxFrameBytes(), ctx.metrics()::limitHit);
+                codec, limitHit);
         if (user == null) { // cannot happen: handleRequest attaches it before upgrading
             transport.start(ignoring());
             transport.close(CloseCode.POLICY_VIOLATION);

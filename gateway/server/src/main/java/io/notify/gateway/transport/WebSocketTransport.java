@@ -4,26 +4,30 @@ import io.notify.gateway.admission.Limit;
 import io.notify.gateway.delivery.OutboundFrame;
 import io.notify.gateway.delivery.OutboundQueue;
 import io.notify.schemas.protocol.CloseCode;
-import io.undertow.websockets.core.AbstractReceiveListener;
-import io.undertow.websockets.core.BufferedBinaryMessage;
-import io.undertow.websockets.core.BufferedTextMessage;
-import io.undertow.websockets.core.CloseMessage;
-import io.undertow.websockets.core.WebSocketCallback;
-import io.undertow.websockets.core.WebSocketChannel;
-import io.undertow.websockets.core.WebSockets;
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channel;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.xnio.ChannelListener;
 import org.xnio.IoUtils;
+import org.xnio.StreamConnection;
+import org.xnio.conduits.ConduitStreamSinkChannel;
+import org.xnio.conduits.ConduitStreamSourceChannel;
 
 /**
- * A WebSocket connection (Undertow) behind {@link Transport}. Inbound: text frames are buffered up
- * to {@code maxFrameBytes} and handed to the inbound handler; the transport itself answers what
- * the session never sees — binary frames (1003), frames over the bound (1009), invalid UTF-8
- * (1007), broken framing (1002) — and reports each as a limit hit. A close frame it sends is
- * followed by a hard close after {@code closeTimeout} if the client does not answer.
+ * A WebSocket connection behind {@link Transport}: RFC 6455 framing done here, directly on the
+ * socket Undertow hands over after the upgrade, so an idle connection costs its socket, this
+ * object and its decoder, and nothing of Undertow's HTTP connection or framed-channel machinery
+ * (docs/gateway.md, "Where an idle connection's bytes go"). Inbound text messages (bounded by
+ * {@link WsCodec#maxMessageBytes()}) go to the inbound handler; the transport itself answers what
+ * the session never sees — binary frames (1003), messages over the bound (1009), invalid UTF-8
+ * (1007), broken framing (1002) — and reports each as a limit hit. Client pings are answered
+ * with pongs. A close frame it sends is followed by the TCP close when the client's close frame
+ * arrives, or after {@code CLOSE_TIMEOUT_MS} if it does not. Everything but {@link #send} and
+ * {@link #close} runs on the connection's I/O thread.
  */
-public final class WebSocketTransport extends QueuedTransport {
+public final class WebSocketTransport extends QueuedTransport implements WsFrameDecoder.Sink, ChannelListener<Channel> {
 
     /** What the session receives from a WebSocket client. */
     public interface Inbound {
@@ -36,24 +40,34 @@ public final class WebSocketTransport extends QueuedTransport {
     private static final long CLOSE_TIMEOUT_MS = 5_000;
     private static final long BROKEN_CLOSE_DELAY_MS = 1_000;
 
-    private final WebSocketChannel channel;
-    private final int maxFrameBytes;
+    private final StreamConnection connection;
+    private final WsCodec codec;
     private final Consumer<Limit> limitHit;
+    private final WsFrameDecoder decoder = new WsFrameDecoder();
     private volatile Inbound inbound;
+    // I/O thread only
+    private ByteBuffer[] out;          // the frame being written; null when none
+    private WriteCallback outDone;     // its completion; null for the close frame
+    private ByteBuffer[] closeAfter;   // the close frame, waiting for the frame being written
+    private boolean closeSent;
+    private boolean closeReceived;
 
-    public WebSocketTransport(WebSocketChannel channel, OutboundQueue queue, int maxFrameBytes, Consumer<Limit> limitHit) {
-        super(queue, channel.getIoThread());
-        this.channel = channel;
-        this.maxFrameBytes = maxFrameBytes;
+    /** Takes over {@code connection} (just upgraded): its listeners are this transport's from now on. */
+    public WebSocketTransport(StreamConnection connection, OutboundQueue queue, WsCodec codec, Consumer<Limit> limitHit) {
+        super(queue, connection.getIoThread());
+        this.connection = connection;
+        this.codec = codec;
         this.limitHit = limitHit;
-        channel.addCloseTask(ch -> closedBy(1006)); // the code sent or received was recorded on the way
+        // replaces the HTTP connection's close listener, which was what kept it reachable
+        connection.setCloseListener(this);
+        connection.getSourceChannel().setReadListener(this);
+        connection.getSinkChannel().setWriteListener(this);
     }
 
     /** Starts reading client frames into {@code inbound}. Call once, after the session exists. */
     public void start(Inbound handler) {
         this.inbound = handler;
-        channel.getReceiveSetter().set(new Receiver());
-        channel.resumeReceives();
+        connection.getSourceChannel().resumeReads();
     }
 
     @Override
@@ -67,106 +81,165 @@ public final class WebSocketTransport extends QueuedTransport {
     }
 
     @Override
+    public void handleEvent(Channel channel) {
+        if (channel instanceof ConduitStreamSourceChannel) {
+            readable();
+        } else if (channel instanceof ConduitStreamSinkChannel) {
+            flush();
+        } else {
+            closedBy(1006); // the socket is closed; a code sent or received was recorded on the way
+        }
+    }
+
+    private void readable() {
+        ConduitStreamSourceChannel source = connection.getSourceChannel();
+        for (int reads = 0; reads < 16 && !decoder.stopped(); reads++) {
+            ByteBuffer buffer = codec.readBuffer();
+            decoder.restoreInto(buffer);
+            int n;
+            try {
+                n = source.read(buffer);
+            } catch (IOException e) {
+                abort();
+                return;
+            }
+            buffer.flip();
+            decoder.decode(buffer, codec, this);
+            if (n < 0) {
+                abort(); // the client went away without a close frame (1006)
+                return;
+            }
+            if (n == 0) {
+                return;
+            }
+        }
+        if (decoder.stopped()) {
+            source.suspendReads();
+        }
+    }
+
+    @Override
+    public void text(String text) {
+        Inbound in = inbound;
+        if (in != null && isOpen()) {
+            in.text(text);
+        }
+    }
+
+    @Override
+    public void ping(byte[] payload) {
+        send(OutboundFrame.wsPong(payload));
+    }
+
+    @Override
+    public void pong() {
+        Inbound in = inbound;
+        if (in != null) {
+            in.pong();
+        }
+    }
+
+    @Override
+    public void closeFrame(int code) {
+        closeReceived = true;
+        peerClosing(code);
+        if (closeSent) {
+            abort(); // the close handshake is complete: the server closes the TCP connection (RFC 6455 §7.1.1)
+        } else {
+            sendClose(code == 1005 ? CloseCode.NORMAL.code() : code, "");
+        }
+    }
+
+    @Override
+    public void violation(Limit limit, String detail) {
+        limitHit.accept(limit);
+        close(limit.answer(), detail == null ? limit.answer().reason() : detail);
+    }
+
+    @Override
     protected void write(OutboundFrame frame, WriteCallback callback) {
-        if (frame.kind() == OutboundFrame.Kind.SSE_META) {
+        if (frame.kind() == OutboundFrame.Kind.SSE_META || closeSent) {
             callback.done();
             return;
         }
-        WebSockets.sendText(ByteBuffer.wrap(frame.payload()), channel, new WebSocketCallback<Void>() {
-            @Override
-            public void complete(WebSocketChannel ch, Void context) {
-                callback.done();
-            }
-
-            @Override
-            public void onError(WebSocketChannel ch, Void context, Throwable error) {
-                callback.failed(error);
-            }
-        });
+        int opcode = frame.kind() == OutboundFrame.Kind.WS_PONG ? WsCodec.OP_PONG : WsCodec.OP_TEXT;
+        out = new ByteBuffer[]{WsCodec.header(opcode, frame.size()), ByteBuffer.wrap(frame.payload())};
+        outDone = callback;
+        flush();
     }
 
     @Override
     protected void closeChannel(CloseCode code, String reason) {
-        if (channel.isCloseFrameSent() || !channel.isOpen()) {
+        if (closeSent || !connection.isOpen()) {
             abortLater(BROKEN_CLOSE_DELAY_MS);
             return;
         }
-        WebSockets.sendClose(code.code(), reason, channel, new WebSocketCallback<Void>() {
-            @Override
-            public void complete(WebSocketChannel ch, Void context) {
-                abortLater(CLOSE_TIMEOUT_MS); // normally the client's close frame ends it first
-            }
+        sendClose(code.code(), reason);
+    }
 
-            @Override
-            public void onError(WebSocketChannel ch, Void context, Throwable error) {
+    private void sendClose(int code, String reason) {
+        closeSent = true;
+        ByteBuffer payload = WsCodec.closePayload(code, reason);
+        ByteBuffer[] frame = {WsCodec.header(WsCodec.OP_CLOSE, payload.remaining()), payload};
+        if (out != null) {
+            closeAfter = frame; // after the frame being written; queued frames were discarded
+            return;
+        }
+        out = frame;
+        flush();
+    }
+
+    /** Writes {@link #out} as far as the socket takes it; the write listener calls again when it can take more. */
+    private void flush() {
+        ConduitStreamSinkChannel sink = connection.getSinkChannel();
+        try {
+            while (out != null) {
+                sink.write(out, 0, out.length);
+                if (out[out.length - 1].hasRemaining() || !sink.flush()) {
+                    sink.resumeWrites();
+                    return;
+                }
+                WriteCallback done = outDone;
+                out = null;
+                outDone = null;
+                if (done == null) {
+                    closeWritten();
+                } else {
+                    done.done(); // may start the next frame (a nested flush), or none when closing
+                }
+                if (out == null && closeAfter != null) {
+                    out = closeAfter;
+                    closeAfter = null;
+                }
+            }
+            sink.suspendWrites();
+        } catch (IOException e) {
+            WriteCallback done = outDone;
+            out = null;
+            outDone = null;
+            closeAfter = null;
+            if (done != null) {
+                done.failed(e);
+            } else {
                 abort();
             }
-        });
+        }
+    }
+
+    private void closeWritten() {
+        if (closeReceived) {
+            abort();
+        } else {
+            abortLater(CLOSE_TIMEOUT_MS); // normally the client's close frame ends it first
+        }
     }
 
     @Override
     protected void abort() {
-        IoUtils.safeClose(channel);
+        IoUtils.safeClose(connection);
     }
 
     private void abortLater(long ms) {
-        channel.getIoThread().executeAfter(this::abort, ms, TimeUnit.MILLISECONDS);
+        connection.getIoThread().executeAfter(this::abort, ms, TimeUnit.MILLISECONDS);
     }
-
-    private final class Receiver extends AbstractReceiveListener {
-
-        @Override
-        protected long getMaxTextBufferSize() {
-            return maxFrameBytes;
-        }
-
-        @Override
-        protected long getMaxBinaryBufferSize() {
-            return maxFrameBytes;
-        }
-
-        @Override
-        protected void onFullTextMessage(WebSocketChannel ch, BufferedTextMessage message) {
-            Inbound in = inbound;
-            if (in != null && isOpen()) {
-                in.text(message.getData());
-            }
-        }
-
-        @Override
-        protected void onFullBinaryMessage(WebSocketChannel ch, BufferedBinaryMessage message) {
-            message.getData().free();
-            hit(Limit.BINARY_FRAME);
-        }
-
-        @Override
-        protected void onFullPongMessage(WebSocketChannel ch, BufferedBinaryMessage message) {
-            message.getData().free();
-            Inbound in = inbound;
-            if (in != null) {
-                in.pong();
-            }
-        }
-
-        @Override
-        protected void onCloseMessage(CloseMessage cm, WebSocketChannel ch) {
-            peerClosing(cm.getCode());
-        }
-
-        @Override
-        protected void onError(WebSocketChannel ch, Throwable error) {
-            Limit limit = Limit.ofReadFailure(error, ch.getCloseCode());
-            if (limit == null) {
-                abort(); // the connection broke: nothing to say to the client
-            } else {
-                hit(limit); // for 1009 Undertow has sent the close frame already; close() then only ends the channel
-            }
-        }
-    }
-
-    private void hit(Limit limit) {
-        limitHit.accept(limit);
-        close(limit.answer());
-    }
-
 }

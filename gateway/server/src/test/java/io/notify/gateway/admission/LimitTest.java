@@ -1,13 +1,10 @@
 package io.notify.gateway.admission;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.schemas.protocol.CloseCode;
-import io.undertow.websockets.core.WebSocketFrameCorruptedException;
 import java.io.IOException;
-import java.io.UnsupportedEncodingException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -29,14 +26,6 @@ class LimitTest {
         assertEquals(1001, Limit.MISSED_PONGS.answer().code());
         assertEquals(4003, Limit.FOREIGN_STREAM.answer().code());
         assertEquals(1013, Limit.RESUME_UNAVAILABLE.answer().code());
-    }
-
-    @Test
-    void classifiesUndertowReadFailures() {
-        assertEquals(Limit.FRAME_TOO_BIG, Limit.ofReadFailure(new IOException("too big"), 1009));
-        assertEquals(Limit.INVALID_UTF8, Limit.ofReadFailure(new IOException(new UnsupportedEncodingException("bad")), -1));
-        assertEquals(Limit.PROTOCOL_ERROR, Limit.ofReadFailure(new IOException(new WebSocketFrameCorruptedException("rsv")), -1));
-        assertNull(Limit.ofReadFailure(new IOException("connection reset"), -1));
     }
 
     @Test

@@ -52,9 +52,12 @@ class SessionTest {
     private final GatewayMetrics metrics = new GatewayMetrics(new SimpleMeterRegistry());
     private final SessionTable table = new SessionTable();
     private final ConnectionLimiter limiter = new ConnectionLimiter(10);
+    // drives the sessions' periodic rechecks as the node's sweeper does
+    private final LivenessSweeper sweeper = new LivenessSweeper(table, Clock.systemUTC(), timer, Duration.ofMillis(10));
 
     @AfterEach
     void stop() {
+        sweeper.close();
         timer.shutdownNow();
     }
 
@@ -240,7 +243,8 @@ class SessionTest {
     @Test
     void timersPingExpireTokensAndDropSilentClients() {
         FakeTransport pinged = new FakeTransport("ws", 100, 1 << 20);
-        Session s = open(pinged);
+        // ticks far ahead would also run the periodic recheck (a fetch); this test is about the other timers
+        Session s = open(pinged, Map.of("notify.gateway.recheck-after", "0s"), Instant.now().plusSeconds(3600), null);
         s.text("{\"t\":\"resume\",\"streams\":[]}");
         long now = System.nanoTime();
         s.tick(now + Duration.ofSeconds(26).toNanos(), System.currentTimeMillis());

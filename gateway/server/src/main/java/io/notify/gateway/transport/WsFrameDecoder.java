@@ -1,0 +1,213 @@
+package io.notify.gateway.transport;
+
+import static io.notify.gateway.transport.WsCodec.OP_BINARY;
+import static io.notify.gateway.transport.WsCodec.OP_CLOSE;
+import static io.notify.gateway.transport.WsCodec.OP_CONTINUATION;
+import static io.notify.gateway.transport.WsCodec.OP_PING;
+import static io.notify.gateway.transport.WsCodec.OP_PONG;
+
+import io.notify.gateway.admission.Limit;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+/**
+ * One connection's inbound RFC 6455 framing, parsed incrementally from whatever a read brought.
+ * Pure state, no I/O; not thread-safe (the connection's I/O thread owns it). Between reads it
+ * holds only an incomplete frame's bytes and a fragmented message's bytes so far, both null when
+ * idle. Enforced here, each answered through {@link Sink#violation} and ending the parse:
+ * <ul>
+ *   <li>client frames are masked, with no reserved bits (no extension is ever negotiated) and a
+ *       known opcode; control frames are final and carry ≤ 125 bytes; continuations continue a
+ *       message and a new message does not start inside one — else {@link Limit#PROTOCOL_ERROR};</li>
+ *   <li>a message (all fragments) is at most {@link WsCodec#maxMessageBytes()} — else
+ *       {@link Limit#FRAME_TOO_BIG}, decided from the header before the payload is read;</li>
+ *   <li>text is strict UTF-8, close reasons too — else {@link Limit#INVALID_UTF8};</li>
+ *   <li>binary messages are refused at their first frame — {@link Limit#BINARY_FRAME}.</li>
+ * </ul>
+ * Nothing is parsed after a close frame or a violation.
+ */
+final class WsFrameDecoder {
+
+    /** What the frames say. */
+    interface Sink {
+        void text(String text);
+
+        /** A client ping's application data (the pong must echo it). */
+        void ping(byte[] payload);
+
+        void pong();
+
+        /** The client's close frame: its code, 1005 when it carried none. */
+        void closeFrame(int code);
+
+        void violation(Limit limit, String detail);
+    }
+
+    private byte[] partial;
+    private byte[] message;
+    private int messageLength;
+    private boolean fragmented;
+    private boolean stopped;
+
+    /** Moves the incomplete frame kept from the last read to the front of {@code buffer} (cleared). */
+    void restoreInto(ByteBuffer buffer) {
+        if (partial != null) {
+            buffer.put(partial);
+            partial = null;
+        }
+    }
+
+    boolean stopped() {
+        return stopped;
+    }
+
+    /**
+     * Parses every complete frame of {@code buffer} (flipped: position to limit), unmasking in
+     * place, and keeps a copy of an incomplete last frame; {@code buffer} may be reused afterwards.
+     */
+    void decode(ByteBuffer buffer, WsCodec codec, Sink sink) {
+        while (!stopped && buffer.hasRemaining()) {
+            int start = buffer.position();
+            if (!frame(buffer, codec, sink)) {
+                buffer.position(start);
+                break;
+            }
+        }
+        if (!stopped && buffer.hasRemaining()) {
+            partial = new byte[buffer.remaining()];
+            buffer.get(partial);
+        }
+        buffer.position(buffer.limit());
+    }
+
+    /** One frame from the buffer's position; false (position anywhere) when it is not complete yet. */
+    private boolean frame(ByteBuffer buffer, WsCodec codec, Sink sink) {
+        if (buffer.remaining() < 2) {
+            return false;
+        }
+        int b0 = buffer.get() & 0xFF;
+        int b1 = buffer.get() & 0xFF;
+        boolean fin = (b0 & 0x80) != 0;
+        int opcode = b0 & 0x0F;
+        int length7 = b1 & 0x7F;
+        if ((b0 & 0x70) != 0) {
+            return violation(sink, Limit.PROTOCOL_ERROR, "reserved bits set, no extension was negotiated");
+        }
+        if ((b1 & 0x80) == 0) {
+            return violation(sink, Limit.PROTOCOL_ERROR, "client frames must be masked");
+        }
+        int extended = length7 == 126 ? 2 : length7 == 127 ? 8 : 0;
+        if (buffer.remaining() < extended + 4) {
+            return false;
+        }
+        long length = length7 == 126 ? buffer.getShort() & 0xFFFF : length7 == 127 ? buffer.getLong() : length7;
+        boolean control = opcode >= 0x8;
+        if (control) {
+            if (opcode > OP_PONG) {
+                return violation(sink, Limit.PROTOCOL_ERROR, "unknown opcode " + opcode);
+            }
+            if (!fin || length7 > 125) {
+                return violation(sink, Limit.PROTOCOL_ERROR, "control frames are final and at most 125 bytes");
+            }
+        } else if (opcode > OP_BINARY) {
+            return violation(sink, Limit.PROTOCOL_ERROR, "unknown opcode " + opcode);
+        } else if (opcode == OP_CONTINUATION && !fragmented) {
+            return violation(sink, Limit.PROTOCOL_ERROR, "continuation frame without a message to continue");
+        } else if (opcode != OP_CONTINUATION && fragmented) {
+            return violation(sink, Limit.PROTOCOL_ERROR, "a new message inside a fragmented one");
+        } else if (opcode == OP_BINARY) {
+            return violation(sink, Limit.BINARY_FRAME, null);
+        } else if (length < 0 || messageLength + length > codec.maxMessageBytes()) {
+            return violation(sink, Limit.FRAME_TOO_BIG, null);
+        }
+        if (buffer.remaining() < 4 + length) {
+            return false;
+        }
+        int mask = buffer.getInt();
+        int n = (int) length;
+        ByteBuffer payload = buffer.slice(buffer.position(), n);
+        unmask(payload, mask);
+        buffer.position(buffer.position() + n);
+        switch (opcode) {
+            case OP_PING -> sink.ping(bytes(payload));
+            case OP_PONG -> sink.pong();
+            case OP_CLOSE -> close(payload, codec, sink);
+            default -> data(fin, payload, codec, sink);
+        }
+        return true;
+    }
+
+    private void data(boolean fin, ByteBuffer payload, WsCodec codec, Sink sink) {
+        ByteBuffer whole = payload;
+        if (fragmented || !fin) {
+            int needed = messageLength + payload.remaining();
+            if (message == null || message.length < needed) {
+                message = Arrays.copyOf(message == null ? new byte[0] : message, Math.max(needed, 256));
+            }
+            payload.get(message, messageLength, payload.remaining());
+            messageLength = needed;
+            fragmented = !fin;
+            if (!fin) {
+                return;
+            }
+            whole = ByteBuffer.wrap(message, 0, messageLength);
+        }
+        String text = codec.utf8(whole);
+        message = null;
+        messageLength = 0;
+        if (text == null) {
+            violation(sink, Limit.INVALID_UTF8, null);
+        } else {
+            sink.text(text);
+        }
+    }
+
+    private void close(ByteBuffer payload, WsCodec codec, Sink sink) {
+        int length = payload.remaining();
+        if (length == 1) {
+            violation(sink, Limit.PROTOCOL_ERROR, "a close frame's code is 2 bytes");
+            return;
+        }
+        int code = length == 0 ? 1005 : payload.getShort() & 0xFFFF;
+        if (length > 0 && !validCloseCode(code)) {
+            violation(sink, Limit.PROTOCOL_ERROR, "close code " + code + " may not be sent");
+            return;
+        }
+        if (codec.utf8(payload) == null) {
+            violation(sink, Limit.INVALID_UTF8, null);
+            return;
+        }
+        stopped = true;
+        sink.closeFrame(code);
+    }
+
+    /** RFC 6455 §7.4: the codes an endpoint may put in a close frame. */
+    static boolean validCloseCode(int code) {
+        return (code >= 1000 && code <= 1003) || (code >= 1007 && code <= 1014) || (code >= 3000 && code <= 4999);
+    }
+
+    private boolean violation(Sink sink, Limit limit, String detail) {
+        stopped = true;
+        partial = null;
+        message = null;
+        sink.violation(limit, detail);
+        return true;
+    }
+
+    private static void unmask(ByteBuffer payload, int mask) {
+        int n = payload.remaining();
+        int i = 0;
+        for (; i + 4 <= n; i += 4) {
+            payload.putInt(i, payload.getInt(i) ^ mask);
+        }
+        for (; i < n; i++) {
+            payload.put(i, (byte) (payload.get(i) ^ (mask >>> (8 * (3 - (i & 3))))));
+        }
+    }
+
+    private static byte[] bytes(ByteBuffer payload) {
+        byte[] out = new byte[payload.remaining()];
+        payload.get(out);
+        return out;
+    }
+}

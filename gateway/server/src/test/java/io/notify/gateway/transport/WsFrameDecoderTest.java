@@ -1,0 +1,210 @@
+package io.notify.gateway.transport;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.notify.gateway.admission.Limit;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Client framing as RFC 6455 defines it, fed whole, split at every byte, and broken on purpose. */
+class WsFrameDecoderTest {
+
+    private static final int MAX = 1024;
+    private final WsCodec codec = new WsCodec(MAX);
+    private final WsFrameDecoder decoder = new WsFrameDecoder();
+    private final List<String> seen = new ArrayList<>();
+
+    private final WsFrameDecoder.Sink sink = new WsFrameDecoder.Sink() {
+        @Override
+        public void text(String text) {
+            seen.add("text:" + text);
+        }
+
+        @Override
+        public void ping(byte[] payload) {
+            seen.add("ping:" + new String(payload, StandardCharsets.UTF_8));
+        }
+
+        @Override
+        public void pong() {
+            seen.add("pong");
+        }
+
+        @Override
+        public void closeFrame(int code) {
+            seen.add("close:" + code);
+        }
+
+        @Override
+        public void violation(Limit limit, String detail) {
+            seen.add("violation:" + limit.slug());
+        }
+    };
+
+    /** A masked client frame. */
+    static byte[] frame(boolean fin, int opcode, byte[] payload) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.write((fin ? 0x80 : 0) | opcode);
+        int n = payload.length;
+        if (n < 126) {
+            out.write(0x80 | n);
+        } else if (n <= 0xFFFF) {
+            out.write(0x80 | 126);
+            out.write(n >>> 8);
+            out.write(n);
+        } else {
+            out.write(0x80 | 127);
+            for (int i = 7; i >= 0; i--) {
+                out.write((int) ((long) n >>> (8 * i)));
+            }
+        }
+        byte[] mask = {0x37, (byte) 0xfa, 0x21, 0x3d};
+        out.write(mask, 0, 4);
+        for (int i = 0; i < n; i++) {
+            out.write(payload[i] ^ mask[i & 3]);
+        }
+        return out.toByteArray();
+    }
+
+    static byte[] text(String s) {
+        return frame(true, WsCodec.OP_TEXT, s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private void feed(byte[]... chunks) {
+        for (byte[] chunk : chunks) {
+            ByteBuffer buffer = codec.readBuffer();
+            decoder.restoreInto(buffer);
+            buffer.put(chunk).flip();
+            decoder.decode(buffer, codec, sink);
+        }
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (byte[] p : parts) {
+            out.write(p, 0, p.length);
+        }
+        return out.toByteArray();
+    }
+
+    @Test
+    void wholeFramesOfEveryLengthEncoding() {
+        String medium = "m".repeat(300); // 16-bit length
+        feed(concat(text("{\"t\":\"resume\"}"), text(medium), text("ünïcødé ✓")));
+        assertEquals(List.of("text:{\"t\":\"resume\"}", "text:" + medium, "text:ünïcødé ✓"), seen);
+    }
+
+    @Test
+    void framesSplitAtEveryByteStillParse() {
+        byte[] stream = concat(text("first"), frame(true, WsCodec.OP_PING, "p".getBytes()), text("x".repeat(200)),
+                frame(true, WsCodec.OP_PONG, new byte[0]));
+        for (byte b : stream) {
+            feed(new byte[]{b});
+        }
+        assertEquals(List.of("text:first", "ping:p", "text:" + "x".repeat(200), "pong"), seen);
+    }
+
+    @Test
+    void fragmentsWithAControlFrameBetweenThemMakeOneMessage() {
+        feed(frame(false, WsCodec.OP_TEXT, "hel".getBytes()), frame(true, WsCodec.OP_PING, "k".getBytes()),
+                frame(false, WsCodec.OP_CONTINUATION, "lo ".getBytes()), frame(true, WsCodec.OP_CONTINUATION, "world".getBytes()),
+                text("next"));
+        assertEquals(List.of("ping:k", "text:hello world", "text:next"), seen);
+    }
+
+    @Test
+    void aMultiByteCharacterSplitAcrossFragmentsIsValid() {
+        byte[] check = "✓".getBytes(StandardCharsets.UTF_8);
+        feed(frame(false, WsCodec.OP_TEXT, new byte[]{check[0]}), frame(true, WsCodec.OP_CONTINUATION, new byte[]{check[1], check[2]}));
+        assertEquals(List.of("text:✓"), seen);
+    }
+
+    @Test
+    void aMessageOverTheBoundIsRefusedFromItsHeader() {
+        byte[] big = frame(true, WsCodec.OP_TEXT, new byte[MAX + 1]);
+        feed(java.util.Arrays.copyOf(big, 8)); // header only: decided before the payload arrives
+        assertEquals(List.of("violation:frame_too_big"), seen);
+    }
+
+    @Test
+    void fragmentsOverTheBoundTogetherAreRefused() {
+        feed(frame(false, WsCodec.OP_TEXT, new byte[MAX - 10]), frame(true, WsCodec.OP_CONTINUATION, new byte[11]));
+        assertEquals(List.of("violation:frame_too_big"), seen);
+    }
+
+    @Test
+    void exactlyTheBoundIsAccepted() {
+        feed(text("a".repeat(MAX)));
+        assertEquals(List.of("text:" + "a".repeat(MAX)), seen);
+    }
+
+    @Test
+    void invalidUtf8InTextOrCloseReasonIs1007() {
+        feed(frame(true, WsCodec.OP_TEXT, new byte[]{'{', (byte) 0xC3, 0x28, '}'}));
+        assertEquals(List.of("violation:invalid_utf8"), seen);
+        WsFrameDecoder other = new WsFrameDecoder();
+        List<String> before = List.copyOf(seen);
+        ByteBuffer b = codec.readBuffer().put(frame(true, WsCodec.OP_CLOSE, new byte[]{0x03, (byte) 0xE8, (byte) 0xFF})).flip();
+        other.decode(b, codec, sink);
+        assertEquals("violation:invalid_utf8", seen.get(before.size()));
+    }
+
+    @Test
+    void binaryIsRefusedAtItsFirstFrame() {
+        feed(frame(false, WsCodec.OP_BINARY, new byte[]{1, 2}));
+        assertEquals(List.of("violation:binary_frame"), seen);
+    }
+
+    @Test
+    void brokenFramingIsAProtocolError() {
+        byte[] unmasked = {(byte) 0x81, 0x02, 'h', 'i'};
+        byte[] rsv = text("x");
+        rsv[0] |= 0x40;
+        byte[] unknownOpcode = frame(true, 0x3, new byte[0]);
+        byte[] strayContinuation = frame(true, WsCodec.OP_CONTINUATION, "x".getBytes());
+        byte[] fragmentedPing = frame(false, WsCodec.OP_PING, new byte[0]);
+        byte[] longPing = frame(true, WsCodec.OP_PING, new byte[126]);
+        byte[] textInsideFragments = concat(frame(false, WsCodec.OP_TEXT, "a".getBytes()), text("b"));
+        byte[] badCloseCode = frame(true, WsCodec.OP_CLOSE, new byte[]{0x03, (byte) 0xED}); // 1005 may not be sent
+        byte[] oneByteClose = frame(true, WsCodec.OP_CLOSE, new byte[]{0x03});
+        for (byte[] bad : List.of(unmasked, rsv, unknownOpcode, strayContinuation, fragmentedPing, longPing,
+                textInsideFragments, badCloseCode, oneByteClose)) {
+            seen.clear();
+            WsFrameDecoder fresh = new WsFrameDecoder();
+            ByteBuffer b = codec.readBuffer().put(bad).flip();
+            fresh.decode(b, codec, sink);
+            assertEquals(List.of("violation:protocol_error"), seen);
+            assertTrue(fresh.stopped());
+        }
+    }
+
+    @Test
+    void closeEndsTheParseAndReportsItsCode() {
+        feed(concat(frame(true, WsCodec.OP_CLOSE, new byte[]{0x03, (byte) 0xE8, 'b', 'y', 'e'}), text("ignored")));
+        assertEquals(List.of("close:1000"), seen);
+        assertTrue(decoder.stopped());
+        WsFrameDecoder bare = new WsFrameDecoder();
+        bare.decode(codec.readBuffer().put(frame(true, WsCodec.OP_CLOSE, new byte[0])).flip(), codec, sink);
+        assertEquals("close:1005", seen.get(seen.size() - 1));
+    }
+
+    @Test
+    void serverHeadersUseTheShortestLength() {
+        assertArrayEquals(new byte[]{(byte) 0x81, 125}, remaining(WsCodec.header(WsCodec.OP_TEXT, 125)));
+        assertArrayEquals(new byte[]{(byte) 0x81, 126, 0x01, 0x2C}, remaining(WsCodec.header(WsCodec.OP_TEXT, 300)));
+        assertArrayEquals(new byte[]{(byte) 0x8A, 127, 0, 0, 0, 0, 0, 0x01, 0x00, 0x00},
+                remaining(WsCodec.header(WsCodec.OP_PONG, 65536)));
+    }
+
+    private static byte[] remaining(ByteBuffer b) {
+        byte[] out = new byte[b.remaining()];
+        b.get(out);
+        return out;
+    }
+}
