@@ -108,9 +108,11 @@ public final class GatewayServer implements AutoCloseable {
                 // Undertow's default accept queue is 1000: a storm of reconnects would overflow it
                 .setSocketOption(Options.BACKLOG, config.acceptBacklog())
                 .setWorkerThreads(2) // nothing is dispatched to workers; handlers run on I/O threads
-                // slowloris: request headers must be complete within this time
+                // slowloris: request headers must be complete within this time, and an HTTP connection
+                // sends its (next) request within it too; the timer armed at accept holds Undertow's HTTP
+                // connection until it fires, also for a connection upgraded meanwhile, so it is kept short
                 .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, (int) config.limits().requestHeaderTimeout().toMillis())
-                .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, 60_000)
+                .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, (int) config.limits().requestHeaderTimeout().toMillis())
                 .setServerOption(UndertowOptions.MAX_HEADER_SIZE, 16 * 1024)
                 .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, 0L)
                 .setHandler(routes)

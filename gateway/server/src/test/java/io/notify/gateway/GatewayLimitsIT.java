@@ -141,6 +141,23 @@ class GatewayLimitsIT {
     }
 
     @Test
+    void framesSentRightBehindTheHandshakeAreRead() throws Exception {
+        // a client may send its resume before it has read the 101 (it arrives with the request)
+        byte[] resume = RawWsClient.frame(true, 0x1, "{\"t\":\"resume\",\"streams\":[]}".getBytes(StandardCharsets.UTF_8));
+        byte[] ping = RawWsClient.frame(true, 0x9, "hi".getBytes(StandardCharsets.UTF_8));
+        byte[] both = java.util.Arrays.copyOf(resume, resume.length + ping.length);
+        System.arraycopy(ping, 0, both, resume.length, ping.length);
+        try (RawWsClient c = RawWsClient.connect(gateway.port(), tokens.valid("early"), 0, both)) {
+            List<RawWsClient.Frame> first = List.of(c.read(), c.read()); // the pong may come before the welcome
+            assertTrue(first.stream().anyMatch(f -> f.opcode() == 0x1 && f.text().contains("\"welcome\"")), "welcome");
+            assertTrue(first.stream().anyMatch(f -> f.opcode() == 0xA && f.text().equals("hi")),
+                    "the ping that came with the handshake is answered");
+            c.sendText("{\"t\":\"ping\"}");
+            assertTrue(c.read().text().contains("\"pong\""), "the resume was applied: the session is active");
+        }
+    }
+
+    @Test
     void oversizedFramesInvalidUtf8BinaryAndGarbageGetTheirCloseCodes() throws Exception {
         try (RawWsClient c = rawResumed("frames1")) {
             c.sendText("{\"t\":\"resume\",\"streams\":[],\"pad\":\"" + "x".repeat(40_000) + "\"}");

@@ -11,15 +11,18 @@ import io.notify.gateway.session.Session;
 import io.notify.gateway.session.SessionContext;
 import io.notify.schemas.protocol.CloseCode;
 import io.notify.schemas.protocol.WelcomeFrame;
+import io.undertow.connector.PooledByteBuffer;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.server.HttpUpgradeListener;
+import io.undertow.server.protocol.http.HttpServerConnection;
 import io.undertow.util.AttachmentKey;
 import io.undertow.util.Headers;
 import io.undertow.util.Methods;
 import io.undertow.websockets.WebSocketProtocolHandshakeHandler;
 import io.undertow.websockets.core.protocol.Handshake;
 import io.undertow.websockets.core.protocol.version13.Hybi13Handshake;
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -104,12 +107,30 @@ public final class WebSocketEndpoint implements HttpHandler {
         return false;
     }
 
-    /** The one upgrade listener of every connection: nothing of the exchange outlives this call. */
+    /**
+     * The one upgrade listener of every connection: nothing of the exchange or of the HTTP
+     * connection outlives this call. Bytes the client sent right behind its handshake (Undertow
+     * read them with the request) go to the transport, and the socket gets back the conduits it
+     * had before HTTP wrapped them, so no wrapper keeps the HTTP connection reachable.
+     */
     private void upgraded(StreamConnection connection, HttpServerExchange exchange) {
         AuthResult.Authenticated user = exchange.getAttachment(USER);
+        byte[] early = null;
+        if (exchange.getConnection() instanceof HttpServerConnection http) {
+            PooledByteBuffer extra = http.getExtraBytes();
+            if (extra != null) {
+                ByteBuffer b = extra.getBuffer();
+                early = new byte[b.remaining()];
+                b.get(early);
+                extra.close();
+                http.setExtraBytes(null);
+            }
+            connection.getSourceChannel().setConduit(http.getOriginalSourceConduit());
+            connection.getSinkChannel().setConduit(http.getOriginalSinkConduit());
+        }
         WebSocketTransport transport = new WebSocketTransport(connection,
                 new OutboundQueue(ctx.config().limits().queueMaxMessages(), ctx.config().limits().queueMaxBytes()),
-                codec, limitHit);
+                codec, limitHit, early);
         if (user == null) { // cannot happen: handleRequest attaches it before upgrading
             transport.start(ignoring());
             transport.close(CloseCode.POLICY_VIOLATION);

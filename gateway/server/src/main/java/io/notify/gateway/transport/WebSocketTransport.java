@@ -52,12 +52,20 @@ public final class WebSocketTransport extends QueuedTransport implements WsFrame
     private boolean closeSent;
     private boolean closeReceived;
 
-    /** Takes over {@code connection} (just upgraded): its listeners are this transport's from now on. */
-    public WebSocketTransport(StreamConnection connection, OutboundQueue queue, WsCodec codec, Consumer<Limit> limitHit) {
+    /**
+     * Takes over {@code connection} (just upgraded): its listeners are this transport's from now on.
+     *
+     * @param early bytes the client sent right behind its handshake, read with the request (null: none)
+     */
+    public WebSocketTransport(StreamConnection connection, OutboundQueue queue, WsCodec codec, Consumer<Limit> limitHit,
+                              byte[] early) {
         super(queue, connection.getIoThread());
         this.connection = connection;
         this.codec = codec;
         this.limitHit = limitHit;
+        if (early != null && early.length > 0) {
+            decoder.keep(early);
+        }
         // replaces the HTTP connection's close listener, which was what kept it reachable
         connection.setCloseListener(this);
         connection.getSourceChannel().setReadListener(this);
@@ -68,6 +76,9 @@ public final class WebSocketTransport extends QueuedTransport implements WsFrame
     public void start(Inbound handler) {
         this.inbound = handler;
         connection.getSourceChannel().resumeReads();
+        if (decoder.holdsBytes()) {
+            connection.getIoThread().execute(this::readable); // frames that came with the handshake
+        }
     }
 
     @Override

@@ -57,6 +57,16 @@ final class WsFrameDecoder {
         }
     }
 
+    /** Bytes received before parsing starts (behind the handshake), parsed first. */
+    void keep(byte[] bytes) {
+        partial = bytes;
+    }
+
+    /** Whether bytes wait to be parsed with the next read. */
+    boolean holdsBytes() {
+        return partial != null;
+    }
+
     boolean stopped() {
         return stopped;
     }

@@ -40,6 +40,11 @@ public final class RawWsClient implements AutoCloseable {
 
     /** Connects and upgrades; {@code receiveBuffer} > 0 shrinks the socket's receive buffer (slow reader). */
     public static RawWsClient connect(int port, String token, int receiveBuffer) throws IOException {
+        return connect(port, token, receiveBuffer, new byte[0]);
+    }
+
+    /** As {@link #connect(int, String, int)}, sending {@code behindHandshake} in the same write as the request. */
+    public static RawWsClient connect(int port, String token, int receiveBuffer, byte[] behindHandshake) throws IOException {
         Socket s = new Socket();
         if (receiveBuffer > 0) {
             s.setReceiveBufferSize(receiveBuffer);
@@ -51,7 +56,10 @@ public final class RawWsClient implements AutoCloseable {
         String request = "GET /v1/ws HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                 + "Sec-WebSocket-Key: " + key + "\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: notify.v1\r\n"
                 + "Authorization: Bearer " + token + "\r\n\r\n";
-        c.out.write(request.getBytes(StandardCharsets.US_ASCII));
+        byte[] head = request.getBytes(StandardCharsets.US_ASCII);
+        byte[] all = java.util.Arrays.copyOf(head, head.length + behindHandshake.length);
+        System.arraycopy(behindHandshake, 0, all, head.length, behindHandshake.length);
+        c.out.write(all);
         c.out.flush();
         String status = c.readHeaders();
         if (!status.startsWith("HTTP/1.1 101")) {
@@ -96,8 +104,14 @@ public final class RawWsClient implements AutoCloseable {
 
     /** Sends one masked frame (fin set) with exactly these payload bytes. */
     public void send(int opcode, byte[] payload) throws IOException {
+        out.write(frame(true, opcode, payload));
+        out.flush();
+    }
+
+    /** One masked client frame, as a browser would send it (RFC 6455 §5.2). */
+    public static byte[] frame(boolean fin, int opcode, byte[] payload) {
         ByteArrayOutputStream f = new ByteArrayOutputStream();
-        f.write(0x80 | opcode);
+        f.write((fin ? 0x80 : 0) | opcode);
         int len = payload.length;
         if (len < 126) {
             f.write(0x80 | len);
@@ -113,12 +127,11 @@ public final class RawWsClient implements AutoCloseable {
         }
         byte[] mask = new byte[4];
         ThreadLocalRandom.current().nextBytes(mask);
-        f.write(mask);
+        f.write(mask, 0, 4);
         for (int i = 0; i < len; i++) {
             f.write(payload[i] ^ mask[i % 4]);
         }
-        out.write(f.toByteArray());
-        out.flush();
+        return f.toByteArray();
     }
 
     public void sendText(String text) throws IOException {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.gateway.admission.Limit;
+import io.notify.gateway.support.RawWsClient;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -47,29 +48,8 @@ class WsFrameDecoderTest {
         }
     };
 
-    /** A masked client frame. */
     static byte[] frame(boolean fin, int opcode, byte[] payload) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write((fin ? 0x80 : 0) | opcode);
-        int n = payload.length;
-        if (n < 126) {
-            out.write(0x80 | n);
-        } else if (n <= 0xFFFF) {
-            out.write(0x80 | 126);
-            out.write(n >>> 8);
-            out.write(n);
-        } else {
-            out.write(0x80 | 127);
-            for (int i = 7; i >= 0; i--) {
-                out.write((int) ((long) n >>> (8 * i)));
-            }
-        }
-        byte[] mask = {0x37, (byte) 0xfa, 0x21, 0x3d};
-        out.write(mask, 0, 4);
-        for (int i = 0; i < n; i++) {
-            out.write(payload[i] ^ mask[i & 3]);
-        }
-        return out.toByteArray();
+        return RawWsClient.frame(fin, opcode, payload);
     }
 
     static byte[] text(String s) {
