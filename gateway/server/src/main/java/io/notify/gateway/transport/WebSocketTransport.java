@@ -66,8 +66,7 @@ public final class WebSocketTransport extends QueuedTransport implements WsFrame
         if (early != null && early.length > 0) {
             decoder.keep(early);
         }
-        // replaces the HTTP connection's close listener, which was what kept it reachable
-        connection.setCloseListener(this);
+        CloseListeners.replace(connection, this); // Undertow's HTTP connection was the listener: it must not stay reachable
         connection.getSourceChannel().setReadListener(this);
         connection.getSinkChannel().setWriteListener(this);
     }

@@ -1,0 +1,100 @@
+package io.notify.gateway.transport;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.xnio.ChannelListener;
+import org.xnio.Option;
+import org.xnio.StreamConnection;
+
+/** The upgraded socket's close listener is replaced, not merged, and still runs exactly once. */
+class CloseListenersTest {
+
+    /** A socket that is only open or closed. */
+    static final class Socket extends StreamConnection {
+        boolean open = true;
+
+        Socket() {
+            super(null);
+        }
+
+        @Override
+        public boolean isOpen() {
+            return open;
+        }
+
+        void closeNow() {
+            open = false;
+            invokeCloseListenerForTest();
+        }
+
+        private void invokeCloseListenerForTest() {
+            try {
+                java.lang.reflect.Method m = org.xnio.Connection.class.getDeclaredMethod("invokeCloseListener");
+                m.setAccessible(true);
+                m.invoke(this);
+            } catch (ReflectiveOperationException e) {
+                throw new AssertionError(e);
+            }
+        }
+
+        @Override
+        protected void notifyWriteClosed() {
+        }
+
+        @Override
+        protected void notifyReadClosed() {
+        }
+
+        @Override
+        public SocketAddress getPeerAddress() {
+            return new InetSocketAddress(0);
+        }
+
+        @Override
+        public SocketAddress getLocalAddress() {
+            return new InetSocketAddress(0);
+        }
+
+        @Override
+        public <T> T getOption(Option<T> option) {
+            return null;
+        }
+
+        @Override
+        public boolean supportsOption(Option<?> option) {
+            return false;
+        }
+
+        @Override
+        public <T> T setOption(Option<T> option, T value) {
+            return null;
+        }
+    }
+
+    @Test
+    void theListenerSetBeforeIsDroppedNotMerged() {
+        List<String> ran = new ArrayList<>();
+        Socket socket = new Socket();
+        socket.setCloseListener(c -> ran.add("undertow"));
+        ChannelListener<StreamConnection> ours = c -> ran.add("transport");
+        CloseListeners.replace(socket, ours);
+        assertSame(ours, socket.getCloseListener(), "replaced: the HTTP connection is no longer reachable from the socket");
+        socket.closeNow();
+        assertEquals(List.of("transport"), ran);
+    }
+
+    @Test
+    void onAClosedSocketTheListenerRunsAtOnce() {
+        List<String> ran = new ArrayList<>();
+        Socket socket = new Socket();
+        socket.closeNow();
+        CloseListeners.replace(socket, c -> ran.add("transport"));
+        assertEquals(List.of("transport"), ran);
+    }
+}
