@@ -8,13 +8,16 @@ import org.xnio.ChannelListener;
 import org.xnio.StreamConnection;
 
 /**
- * Replaces an upgraded socket's close listener instead of adding to it. XNIO's
- * {@link StreamConnection#setCloseListener} merges the new listener with the old one, and the old
- * one is Undertow's HTTP connection (its close setter), which would then stay reachable for the
- * WebSocket's whole life: about 0.7 KB of HTTP objects per idle connection (docs/gateway.md,
- * "Where an idle connection's bytes go"). XNIO has no public way to replace it, so this swaps the
- * listener in XNIO's private field; if a future XNIO has no such field, it falls back to the
- * merge (correct, only heavier) and says so once.
+ * Hands an upgraded socket's close handling over to its new owner. The socket's close listener is
+ * Undertow's HTTP connection (its close setter): it takes the connection out of the server's
+ * open-connection set and cancels its timers. Left in place it keeps the HTTP connection and
+ * everything it holds reachable for the WebSocket's whole life, about 0.7 KB per idle connection
+ * (docs/gateway.md, "Where an idle connection's bytes go"). So the takeover runs that cleanup at
+ * once — the socket stays open; Undertow's HTTP side is simply done with it — and makes the new
+ * owner the only close listener. XNIO's {@link StreamConnection#setCloseListener} only merges, and
+ * has no public way to replace, so the swap is done in XNIO's private field; if a future XNIO has
+ * no such field, it falls back to the merge (correct, only heavier) and says so once. Upgraded
+ * sockets are then closed by their owner, and by the XNIO worker when the server stops.
  */
 final class CloseListeners {
 
@@ -39,18 +42,21 @@ final class CloseListeners {
     }
 
     /**
-     * Makes {@code listener} the only close listener of {@code connection} (it runs once, on close),
-     * dropping the ones set before it (Undertow's).
+     * Runs the close handling set before on {@code connection} (Undertow's HTTP connection lets go of
+     * the socket) and makes {@code listener} its only close listener, run once when it closes.
      */
     @SuppressWarnings("unchecked")
-    static void replace(StreamConnection connection, ChannelListener<? super StreamConnection> listener) {
+    static void takeOver(StreamConnection connection, ChannelListener<? super StreamConnection> listener) {
         if (FIELD != null) {
             try {
                 AtomicReference<ChannelListener<? super StreamConnection>> ref =
                         (AtomicReference<ChannelListener<? super StreamConnection>>) FIELD.get(connection);
-                ChannelListener<? super StreamConnection> current = ref.get();
+                ChannelListener<? super StreamConnection> previous = ref.get();
                 // once closed, XNIO swaps in its "invoked" marker, so the CAS fails and the merge below runs the listener
-                if (connection.isOpen() && ref.compareAndSet(current, listener)) {
+                if (connection.isOpen() && ref.compareAndSet(previous, listener)) {
+                    if (previous != null) {
+                        previous.handleEvent(connection);
+                    }
                     return;
                 }
             } catch (IllegalAccessException | RuntimeException e) {

@@ -66,7 +66,7 @@ public final class WebSocketTransport extends QueuedTransport implements WsFrame
         if (early != null && early.length > 0) {
             decoder.keep(early);
         }
-        CloseListeners.replace(connection, this); // Undertow's HTTP connection was the listener: it must not stay reachable
+        CloseListeners.takeOver(connection, this); // Undertow's HTTP connection lets go of the socket: nothing keeps it reachable
         connection.getSourceChannel().setReadListener(this);
         connection.getSinkChannel().setWriteListener(this);
     }

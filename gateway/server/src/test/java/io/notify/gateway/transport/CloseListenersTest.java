@@ -12,7 +12,7 @@ import org.xnio.ChannelListener;
 import org.xnio.Option;
 import org.xnio.StreamConnection;
 
-/** The upgraded socket's close listener is replaced, not merged, and still runs exactly once. */
+/** The upgraded socket's previous owner lets go at the takeover; the new owner's listener alone runs on close. */
 class CloseListenersTest {
 
     /** A socket that is only open or closed. */
@@ -78,15 +78,16 @@ class CloseListenersTest {
     }
 
     @Test
-    void theListenerSetBeforeIsDroppedNotMerged() {
+    void thePreviousListenerRunsAtTheTakeoverAndIsNoLongerReachable() {
         List<String> ran = new ArrayList<>();
         Socket socket = new Socket();
-        socket.setCloseListener(c -> ran.add("undertow"));
-        ChannelListener<StreamConnection> ours = c -> ran.add("transport");
-        CloseListeners.replace(socket, ours);
-        assertSame(ours, socket.getCloseListener(), "replaced: the HTTP connection is no longer reachable from the socket");
+        socket.setCloseListener(c -> ran.add("undertow lets go"));
+        ChannelListener<StreamConnection> ours = c -> ran.add("transport closed");
+        CloseListeners.takeOver(socket, ours);
+        assertEquals(List.of("undertow lets go"), ran);
+        assertSame(ours, socket.getCloseListener(), "replaced, not merged: the HTTP connection is not reachable from the socket");
         socket.closeNow();
-        assertEquals(List.of("transport"), ran);
+        assertEquals(List.of("undertow lets go", "transport closed"), ran);
     }
 
     @Test
@@ -94,7 +95,7 @@ class CloseListenersTest {
         List<String> ran = new ArrayList<>();
         Socket socket = new Socket();
         socket.closeNow();
-        CloseListeners.replace(socket, c -> ran.add("transport"));
+        CloseListeners.takeOver(socket, c -> ran.add("transport"));
         assertEquals(List.of("transport"), ran);
     }
 }
