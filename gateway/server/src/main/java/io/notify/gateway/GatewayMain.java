@@ -11,6 +11,7 @@ import io.notify.gateway.registry.RegistryTimings;
 import io.notify.gateway.resume.HttpResumeSource;
 import io.notify.registry.NodeRegistryConfig;
 import java.time.Clock;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,6 +23,15 @@ import org.slf4j.LoggerFactory;
 public final class GatewayMain {
 
     private static final Logger LOG = LoggerFactory.getLogger(GatewayMain.class);
+
+    /**
+     * The JVM options a gateway node runs with (besides {@code -Xmx}), chosen for RSS
+     * (docs/gateway.md, "Sizing a node"): G1 gives memory back — committed heap stays within
+     * 10–20 % free above what is live, and an idle node collects every 15 s — so a node's RSS is its
+     * live heap plus a fixed part, not the high-water mark of its busiest minute.
+     */
+    public static final List<String> JVM_OPTIONS = List.of("-XX:+UseG1GC", "-XX:MinHeapFreeRatio=10",
+            "-XX:MaxHeapFreeRatio=20", "-XX:G1PeriodicGCInterval=15000");
 
     private GatewayMain() {
     }

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -136,7 +137,8 @@ public final class PlatformStack implements AutoCloseable {
         s.put("notify.gateway.drain-grace", "1s");
         s.putAll(options.gatewaySettings());
         return new ServiceProcess(node, port, GatewayMain.class.getName(), args(s),
-                List.of("-Xmx" + options.gatewayHeap(), "-XX:+UseG1GC"), options.work().resolve(node + ".log"));
+                Stream.concat(Stream.of("-Xmx" + options.gatewayHeap()), GatewayMain.JVM_OPTIONS.stream()).toList(),
+                options.work().resolve(node + ".log"));
     }
 
     private ServiceProcess ingestService() {

@@ -4,6 +4,7 @@ import io.notify.cli.bench.LatencySummary;
 import io.notify.cli.bench.report.ProgressBar;
 import io.notify.cli.bench.report.ResultFiles;
 import io.notify.common.config.Settings;
+import io.notify.gateway.GatewayMain;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -117,8 +118,8 @@ public final class ConnectionsBench implements Callable<Integer> {
                 }
                 long held = (long) stack.gatewayMetrics().sum("notify_gateway_connections");
                 double rampSeconds = ramps.get(1).seconds() + ramps.get(2).seconds();
-                notes.add("heap = sum of 'used' in jcmd GC.heap_info after two jcmd GC.run (G1, -Xmx" + agents.gatewayHeap
-                        + "); RSS = VmRSS of /proc/<gateway pid>/status; connections = the gateway's own gauge");
+                notes.add("heap = sum of 'used' in jcmd GC.heap_info after two jcmd GC.run (-Xmx" + agents.gatewayHeap + " "
+                        + String.join(" ", GatewayMain.JVM_OPTIONS) + "); RSS = VmRSS of /proc/<gateway pid>/status; connections = the gateway's own gauge");
                 notes.add("kernel socket buffers are not in RSS; 'tcp mem' is /proc/net/sockstat TCP mem: machine-wide "
                         + "(every process on the box, both ends of each loopback connection), for information only");
                 ConnectionsReport report = new ConnectionsReport("connections", Instant.now(), ResultFiles.machine(),
@@ -204,7 +205,8 @@ public final class ConnectionsBench implements Callable<Integer> {
         s.put("clientsPerAgent", agents.perAgent);
         s.put("sourceAddresses", sources);
         s.put("maxPendingPerAgent", maxPending);
-        s.put("gatewayJvm", "-Xmx" + agents.gatewayHeap + " -XX:+UseG1GC; handshake-rate 1000000/s (raised for the bench)");
+        s.put("gatewayJvm", "-Xmx" + agents.gatewayHeap + " " + String.join(" ", GatewayMain.JVM_OPTIONS)
+                + "; handshake-rate 1000000/s (raised for the bench)");
         s.put("agentJvm", "-Xmx512m -XX:+UseParallelGC, one selector thread, lifetime bound " + lifetime);
         s.put("deliverRate", deliverRate);
         s.put("deliverDuration", deliverDuration);

@@ -18,7 +18,7 @@ record ConnectionsReport(String scenario, Instant at, Map<String, Object> machin
                          PerConnection perConnection, Delivery delivery, long heldAtEnd, List<String> notes) {
 
     static final double GOAL_HEAP_BYTES = 2048;
-    static final double GOAL_RSS_BYTES = 8192;
+    static final double GOAL_RSS_BYTES = 6144;
 
     /** The gateway process at one point: connections by its own gauge, memory after full GCs. */
     record Checkpoint(String label, long connections, long heapUsedBytes, long heapCommittedBytes, long rssBytes,

@@ -4,6 +4,7 @@ import io.notify.cli.bench.PrometheusText;
 import io.notify.cli.bench.report.ProgressBar;
 import io.notify.cli.bench.report.ResultFiles;
 import io.notify.common.config.Settings;
+import io.notify.gateway.GatewayMain;
 import io.notify.schemas.stream.Position;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -209,7 +210,7 @@ public final class StormBench implements Callable<Integer> {
         s.put("deadline", deadline);
         s.put("loadAgents", AgentFleet.split(clients, agents.perAgent).size());
         s.put("sourceAddresses", sources);
-        s.put("gatewayJvm", "-Xmx" + agents.gatewayHeap + " -XX:+UseG1GC");
+        s.put("gatewayJvm", "-Xmx" + agents.gatewayHeap + " " + String.join(" ", GatewayMain.JVM_OPTIONS));
         s.put("gatewayHandshakeRate", handshakeRate);
         s.put("gatewayHandshakeBurst", handshakeBurst);
         s.put("agentJvm", "-Xmx512m -XX:+UseParallelGC, one selector thread");
