@@ -21,6 +21,8 @@ public enum CloseCode {
     FORBIDDEN(4003, "forbidden", Reconnect.NEVER),
     SLOW_CONSUMER(4008, "slow consumer", Reconnect.PROMPTLY),
     TOO_MANY_CONNECTIONS(4009, "too many connections", Reconnect.BACKOFF),
+    /** The connection reached the node's maximum lifetime (off by default): reconnect to any node and resume. */
+    RECYCLED(4010, "connection recycled", Reconnect.PROMPTLY),
     RATE_LIMITED(4029, "rate limited", Reconnect.BACKOFF);
 
     /** What a client does after a close. */

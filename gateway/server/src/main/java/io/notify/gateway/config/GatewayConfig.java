@@ -26,6 +26,9 @@ import java.util.Set;
  * @param limits         per-connection and per-node bounds
  * @param queryUrls      base URLs of the fanout-streams query API, tried in turn
  * @param resumeBatching how concurrent resume fetches are coalesced into batch requests
+ * @param maxConnectionLifetime    connections are closed with 4010 (recycled) after at most this long; zero: never
+ * @param connectionLifetimeJitter each connection's lifetime is {@code maxConnectionLifetime} minus a uniform
+ *                                 random part of up to this, so one node's connections do not all leave at once
  */
 public record GatewayConfig(
         String nodeId,
@@ -58,7 +61,9 @@ public record GatewayConfig(
         ResumeBatching resumeBatching,
         Duration recheckAfter,
         Duration recheckInterval,
-        Duration recheckGrace) {
+        Duration recheckGrace,
+        Duration maxConnectionLifetime,
+        Duration connectionLifetimeJitter) {
 
     /**
      * Resume batching (docs/gateway.md, "Resume batching"): concurrent fetches wait at most
@@ -114,6 +119,10 @@ public record GatewayConfig(
         if (pongTimeout.compareTo(pingInterval) <= 0) {
             throw new ConfigException("notify.gateway.pong-timeout", "must be longer than notify.gateway.ping-interval");
         }
+        if (connectionLifetimeJitter.compareTo(maxConnectionLifetime) > 0) {
+            throw new ConfigException("notify.gateway.connection-lifetime-jitter",
+                    "must not exceed notify.gateway.max-connection-lifetime");
+        }
     }
 
     public static GatewayConfig load(Settings s) {
@@ -124,6 +133,10 @@ public record GatewayConfig(
             throw new ConfigException("notify.gateway.node-id", e.getMessage());
         }
         Duration ping = s.duration("notify.gateway.ping-interval", Duration.ofSeconds(25), Duration.ofSeconds(1), Duration.ofMinutes(5));
+        Duration lifetime = s.duration("notify.gateway.max-connection-lifetime", Duration.ZERO, Duration.ZERO, Duration.ofDays(30));
+        if (!lifetime.isZero() && lifetime.compareTo(Duration.ofMinutes(1)) < 0) {
+            throw new ConfigException("notify.gateway.max-connection-lifetime", "must be 0 (off) or at least 1m");
+        }
         return new GatewayConfig(
                 nodeId,
                 s.string("notify.gateway.host", "0.0.0.0"),
@@ -175,7 +188,9 @@ public record GatewayConfig(
                         s.intIn("notify.gateway.resume-queue-max", 20_000, 1, 1_000_000)),
                 s.duration("notify.gateway.recheck-after", Duration.ofSeconds(2), Duration.ZERO, Duration.ofMinutes(10)),
                 s.duration("notify.gateway.recheck-interval", Duration.ofSeconds(30), Duration.ZERO, Duration.ofHours(24)),
-                s.duration("notify.gateway.recheck-grace", Duration.ofSeconds(2), Duration.ZERO, Duration.ofMinutes(1)));
+                s.duration("notify.gateway.recheck-grace", Duration.ofSeconds(2), Duration.ZERO, Duration.ofMinutes(1)),
+                lifetime,
+                s.duration("notify.gateway.connection-lifetime-jitter", lifetime.dividedBy(5), Duration.ZERO, Duration.ofDays(30)));
     }
 
     private static String topicPrefix(Settings s) {

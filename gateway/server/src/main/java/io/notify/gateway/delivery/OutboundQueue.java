@@ -19,7 +19,7 @@ public final class OutboundQueue {
 
     private final int maxFrames;
     private final long maxBytes;
-    private final ArrayDeque<OutboundFrame> queued = new ArrayDeque<>(3); // grows on a burst; an idle connection's stays small
+    private ArrayDeque<OutboundFrame> queued; // null while empty: an idle connection holds no deque
     private long bytes;
     private int inFlightCount;
     private long inFlightBytes;
@@ -35,6 +35,9 @@ public final class OutboundQueue {
             return Offer.CLOSED;
         }
         if (fits(frame.size(), 1)) {
+            if (queued == null) {
+                queued = new ArrayDeque<>(4);
+            }
             queued.addLast(frame);
             bytes += frame.size();
             return Offer.QUEUED;
@@ -49,10 +52,17 @@ public final class OutboundQueue {
     }
 
     private boolean fits(long size, int frames) {
-        return queued.size() + inFlightCount + frames <= maxFrames && bytes + inFlightBytes + size <= maxBytes;
+        return queuedCount() + inFlightCount + frames <= maxFrames && bytes + inFlightBytes + size <= maxBytes;
+    }
+
+    private int queuedCount() {
+        return queued == null ? 0 : queued.size();
     }
 
     private boolean coalesce(OutboundFrame frame) {
+        if (queued == null) {
+            return false;
+        }
         // rebuild in place: ArrayDeque has no set(i); the queue is bounded, so the copy is too
         ArrayDeque<OutboundFrame> copy = new ArrayDeque<>(queued.size());
         boolean replaced = false;
@@ -76,7 +86,10 @@ public final class OutboundQueue {
 
     /** The next frame to write, now counted as in flight until {@link #written}; null when empty. */
     public synchronized OutboundFrame poll() {
-        OutboundFrame f = queued.pollFirst();
+        OutboundFrame f = queued == null ? null : queued.pollFirst();
+        if (f != null && queued.isEmpty()) {
+            queued = null;
+        }
         if (f != null) {
             bytes -= f.size();
             inFlightCount++;
@@ -93,16 +106,16 @@ public final class OutboundQueue {
     /** Refuses further frames and discards the queued ones (the client resumes; nothing durable is lost). */
     public synchronized void close() {
         closed = true;
-        queued.clear();
+        queued = null;
         bytes = 0;
     }
 
     public synchronized boolean isEmpty() {
-        return queued.isEmpty();
+        return queued == null;
     }
 
     public synchronized int frames() {
-        return queued.size() + inFlightCount;
+        return queuedCount() + inFlightCount;
     }
 
     public synchronized long bytes() {

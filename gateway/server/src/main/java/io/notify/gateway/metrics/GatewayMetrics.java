@@ -226,6 +226,11 @@ public final class GatewayMetrics {
         counter("notify.gateway.acks", "Client ack frames received").increment();
     }
 
+    /** A connection closed with 4010 at the end of its lifetime (max-connection-lifetime). */
+    public void recycled() {
+        counter("notify.gateway.recycled", "Connections closed with 4010 at the end of their maximum lifetime").increment();
+    }
+
     public void registryFailure(String op) {
         counter("notify.gateway.registry.failures", "Registry register/unregister calls that failed or timed out", "op", op).increment();
     }

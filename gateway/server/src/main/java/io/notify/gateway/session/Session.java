@@ -25,6 +25,7 @@ import io.notify.schemas.stream.StreamId;
 import io.notify.schemas.trace.HopTrace;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import org.slf4j.Logger;
@@ -46,6 +47,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
 
     private static final Logger LOG = LoggerFactory.getLogger(Session.class);
     private static final long REGISTER_TIMEOUT_MS = 2_000;
+    private static final long NEVER = Long.MAX_VALUE;
     private static final AtomicIntegerFieldUpdater<Session> CLOSED_ONCE = AtomicIntegerFieldUpdater.newUpdater(Session.class, "closedOnce");
 
     private enum State { REGISTERING, AWAITING_RESUME, ACTIVE, CLOSED }
@@ -67,6 +69,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
     private long nextPingNanos;
     private long nextKeepAliveNanos;
     private long resumeDeadlineNanos;
+    private long recycleAtNanos = NEVER; // the connection's lifetime ends (docs/gateway.md, "Connection recycling")
 
     public Session(String id, String userId, Instant expiresAt, Transport transport, SessionContext ctx) {
         this.id = id;
@@ -140,6 +143,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         }
         lastPongNanos = now;
         nextPingNanos = now + TimeUnit.MILLISECONDS.toNanos(interval);
+        recycleAtNanos = lifetimeEnd(now);
         nextKeepAliveNanos = now + ctx.config().sseKeepAlive().toNanos();
         if (transport.bidirectional()) {
             state = State.AWAITING_RESUME;
@@ -277,6 +281,9 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
             hit(Limit.RESUME_TIMEOUT, "no resume frame within " + ctx.config().resumeTimeout().toMillis() + " ms");
         } else if (transport.bidirectional() && nowNanos - lastPongNanos > ctx.config().pongTimeout().toNanos()) {
             hit(Limit.MISSED_PONGS, "missed pongs");
+        } else if (recycleAtNanos != NEVER && nowNanos - recycleAtNanos >= 0) {
+            ctx.metrics().recycled();
+            close(CloseCode.RECYCLED);
         } else {
             if (nowNanos >= nextPingNanos) {
                 nextPingNanos = nowNanos + ctx.config().pingInterval().toNanos();
@@ -290,6 +297,16 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
                 sync.tick(nowNanos);
             }
         }
+    }
+
+    /** When a connection welcomed at {@code nowNanos} is recycled: lifetime minus a uniform random jitter; NEVER when off. */
+    private long lifetimeEnd(long nowNanos) {
+        long lifetime = ctx.config().maxConnectionLifetime().toNanos();
+        if (lifetime == 0) {
+            return NEVER;
+        }
+        long jitter = ctx.config().connectionLifetimeJitter().toNanos();
+        return nowNanos + lifetime - (jitter == 0 ? 0 : ThreadLocalRandom.current().nextLong(jitter + 1));
     }
 
     public void close(CloseCode code) {

@@ -80,6 +80,11 @@ public final class SseEndpoint implements HttpHandler {
         exchange.getResponseHeaders().put(Headers.CACHE_CONTROL, "no-cache");
         exchange.getResponseHeaders().put(new HttpString("X-Accel-Buffering"), "no");
         exchange.setPersistent(false);
+        // the stream lives for hours: it keeps no request headers, query string (the token, if sent as
+        // ?access_token=) or parameters, which nothing reads after this point
+        exchange.getRequestHeaders().clear();
+        exchange.getQueryParameters().clear();
+        exchange.setQueryString("");
         SseTransport transport = new SseTransport(exchange,
                 new OutboundQueue(ctx.config().limits().queueMaxMessages(), ctx.config().limits().queueMaxBytes()));
         // dispatched so the exchange stays open after this handler returns; runs right after it, on this I/O thread

@@ -25,8 +25,8 @@
  * - Reconnects use full-jitter backoff: the delay is random(0, min(cap, base * 2^n)), and n resets
  *   only when a connection reaches `welcome`. Close codes are honoured (docs/protocol.md §5).
  *   Terminal codes stop the client. 1001 (drain), 4001 (token expired: the client asks for a fresh
- *   token) and 4008 (slow consumer) reconnect after a random 0-1 s. Each reconnect moves to the
- *   next gateway in the list.
+ *   token), 4008 (slow consumer) and 4010 (connection recycled) reconnect after a random 0-1 s.
+ *   Each reconnect moves to the next gateway in the list.
  * - It answers pings, acks cumulatively (at most one ack per stream every ACK_DELAY_MS, well under
  *   the gateway's inbound rate limit), and treats a connection with no frame for
  *   2 * pingIntervalMs + 5 s as dead.
@@ -34,7 +34,7 @@
 
 export const PROTOCOL = 'notify.v1';
 
-/** Largest delay of a PROMPTLY reconnect (1001, 4001, 4008), which spreads a drained node's clients. */
+/** Largest delay of a PROMPTLY reconnect (1001, 4001, 4008, 4010), which spreads a drained node's clients. */
 export const PROMPT_MAX_MS = 1000;
 /** Acks are coalesced per stream and sent at most this often. */
 export const ACK_DELAY_MS = 500;
@@ -44,7 +44,7 @@ export const WS_FAILURES_BEFORE_SSE = 2;
 /** Close code the client uses when it ends a connection in order to reconnect (gap, dead link, bad frame). */
 const CLIENT_RECONNECT = 4000;
 const TERMINAL = new Set([1000, 1002, 1003, 1007, 1008, 1009, 4003]);
-const PROMPT = new Set([1001, 4001, 4008]);
+const PROMPT = new Set([1001, 4001, 4008, 4010]);
 const EPOCH = /^[A-Za-z0-9_-]{1,64}$/;
 const SEQ = /^[1-9][0-9]{0,15}$/;
 

@@ -241,6 +241,40 @@ class SessionTest {
     }
 
     @Test
+    void aConnectionIsRecycledWith4010AtTheEndOfItsLifetimeWithinTheJitter() {
+        FakeTransport exact = new FakeTransport("ws", 100, 1 << 20);
+        Session s = open(exact, Map.of("notify.gateway.max-connection-lifetime", "1m", "notify.gateway.connection-lifetime-jitter", "0s",
+                "notify.gateway.recheck-after", "0s", "notify.gateway.pong-timeout", "10m"), Instant.now().plusSeconds(3600), null);
+        s.text("{\"t\":\"resume\",\"streams\":[]}");
+        long welcomed = System.nanoTime();
+        s.tick(welcomed + Duration.ofSeconds(50).toNanos(), System.currentTimeMillis());
+        assertNull(exact.closedWith(), "before its lifetime");
+        s.tick(welcomed + Duration.ofSeconds(61).toNanos(), System.currentTimeMillis());
+        assertEquals(CloseCode.RECYCLED, exact.closedWith());
+        assertEquals(CloseCode.Reconnect.PROMPTLY, CloseCode.RECYCLED.policy(), "the client reconnects at once, to any node");
+        assertEquals(1.0, metrics.count("notify.gateway.recycled"));
+
+        FakeTransport jittered = new FakeTransport("sse", 100, 1 << 20);
+        Session j = open(jittered, Map.of("notify.gateway.max-connection-lifetime", "10m", "notify.gateway.recheck-after", "0s"),
+                Instant.now().plusSeconds(3600), Position.parse("ep1:1"));
+        long start = System.nanoTime();
+        j.tick(start + Duration.ofMinutes(8).toNanos() - Duration.ofSeconds(1).toNanos(), System.currentTimeMillis());
+        assertNull(jittered.closedWith(), "the default jitter is a fifth of the lifetime: not before 8 min");
+        j.tick(start + Duration.ofMinutes(10).toNanos() + Duration.ofSeconds(1).toNanos(), System.currentTimeMillis());
+        assertEquals(CloseCode.RECYCLED, jittered.closedWith());
+    }
+
+    @Test
+    void recyclingIsOffByDefault() {
+        FakeTransport t = new FakeTransport("ws", 100, 1 << 20);
+        Session s = open(t, Map.of("notify.gateway.recheck-after", "0s"), Instant.now().plusSeconds(3600), null);
+        s.text("{\"t\":\"resume\",\"streams\":[]}");
+        s.tick(System.nanoTime() + Duration.ofSeconds(20).toNanos(), System.currentTimeMillis());
+        assertNull(t.closedWith());
+        assertEquals(java.time.Duration.ZERO, TestConfig.with(Map.of()).maxConnectionLifetime());
+    }
+
+    @Test
     void timersPingExpireTokensAndDropSilentClients() {
         FakeTransport pinged = new FakeTransport("ws", 100, 1 << 20);
         // ticks far ahead would also run the periodic recheck (a fetch); this test is about the other timers

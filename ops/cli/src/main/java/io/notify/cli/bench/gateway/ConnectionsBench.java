@@ -55,6 +55,10 @@ public final class ConnectionsBench implements Callable<Integer> {
     @Option(names = "--deliver-duration", description = "How long to publish (default: ${DEFAULT-VALUE}).", defaultValue = "10s")
     String deliverDuration;
 
+    @Option(names = "--settle", description = "Idle time after each ramp before memory is sampled, so every connection's start "
+            + "(welcome, resume, the first recheck after recheck-after = 2s) is over (default: ${DEFAULT-VALUE}).", defaultValue = "5s")
+    String settle;
+
     @Option(names = "--hold", description = "Keep the connections this long after measuring (default: ${DEFAULT-VALUE}).",
             defaultValue = "0s")
     String hold;
@@ -62,6 +66,8 @@ public final class ConnectionsBench implements Callable<Integer> {
 
     @Mixin
     FleetOptions agents;
+
+    private Duration settleFor = Duration.ZERO;
 
     @Override
     public Integer call() throws Exception {
@@ -81,6 +87,7 @@ public final class ConnectionsBench implements Callable<Integer> {
         }
         Duration deliverFor = Settings.parseDurationArg("--deliver-duration", deliverDuration);
         Duration holdFor = Settings.parseDurationArg("--hold", hold);
+        settleFor = Settings.parseDurationArg("--settle", settle);
         Duration rampBound = Duration.ofSeconds((long) (target / rate * 10) + 60);
         Path work = Files.createTempDirectory("notify-bench-connections-");
         List<String> notes = new ArrayList<>();
@@ -155,6 +162,7 @@ public final class ConnectionsBench implements Callable<Integer> {
 
     private ConnectionsReport.Checkpoint checkpoint(GatewayStack stack, String label, long expected) throws Exception {
         long held = stack.awaitGatewayConnections(expected, Duration.ofSeconds(60));
+        Thread.sleep(settleFor.toMillis()); // the --settle: an idle connection is one whose start sequence is over
         ProcessMemory.Sample s = ProcessMemory.sample(stack.gatewayPid());
         System.err.printf("bench connections: %s: %,d connections, heap %.1f MB, RSS %.1f MB, %,d fds%n", label, held,
                 s.heapUsedBytes() / 1048576.0, s.rssBytes() / 1048576.0, s.openFiles());
@@ -211,6 +219,7 @@ public final class ConnectionsBench implements Callable<Integer> {
         s.put("deliverRate", deliverRate);
         s.put("deliverDuration", deliverDuration);
         s.put("hold", hold);
+        s.put("settle", settle);
         return s;
     }
 
