@@ -132,7 +132,8 @@ public final class ConnectionsBench implements Callable<Integer> {
                 ConnectionsReport report = new ConnectionsReport("connections", Instant.now(), ResultFiles.machine(),
                         settings(sources, lifetime), points, ramps,
                         BenchMath.rate(ramps.get(1).established() + ramps.get(2).established(), rampSeconds),
-                        ConnectionsReport.PerConnection.of(points.get(0), points.get(1), points.get(2)), delivery, held, notes);
+                        ConnectionsReport.PerConnection.of(points.get(0), points.get(1), points.get(2),
+                                ConnectionsReport.heapGoal(transport)), delivery, held, notes);
                 report.print(System.out);
                 System.err.println("wrote " + ResultFiles.write(agents.out, "connections", report.at(), report, report.chart()));
             }

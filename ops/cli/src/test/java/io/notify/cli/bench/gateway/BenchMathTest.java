@@ -20,7 +20,7 @@ class BenchMathTest {
         ConnectionsReport.Checkpoint base = new ConnectionsReport.Checkpoint("baseline", 0, 20_000_000, 64_000_000, 200_000_000, 100, 10);
         ConnectionsReport.Checkpoint half = new ConnectionsReport.Checkpoint("half", 1000, 21_500_000, 64_000_000, 206_000_000, 1100, 10);
         ConnectionsReport.Checkpoint full = new ConnectionsReport.Checkpoint("target", 2000, 23_000_000, 68_000_000, 210_000_000, 2100, 10);
-        ConnectionsReport.PerConnection p = ConnectionsReport.PerConnection.of(base, half, full);
+        ConnectionsReport.PerConnection p = ConnectionsReport.PerConnection.of(base, half, full, ConnectionsReport.heapGoal("ws"));
         assertEquals(1500.0, p.heapAverage());
         assertEquals(1500.0, p.heapMarginal());
         assertEquals(5000.0, p.rssAverage());
@@ -29,6 +29,13 @@ class BenchMathTest {
         assertEquals(0.0, p.nativeMarginal());
         assertTrue(p.heapGoalMet());
         assertTrue(p.rssGoalMet());
+        assertEquals(3072.0, ConnectionsReport.heapGoal("sse"), "SSE's goal is 3 KB");
+        ConnectionsReport.Checkpoint heavy = new ConnectionsReport.Checkpoint("target", 2000, 20_000_000 + 2 * 2500L * 1000,
+                68_000_000, 200_000_000 + 2 * 7000L * 1000, 2100, 10);
+        ConnectionsReport.PerConnection sse = ConnectionsReport.PerConnection.of(base, half, heavy, ConnectionsReport.heapGoal("sse"));
+        assertTrue(sse.heapGoalMet(), "2.5 KB meets SSE's goal");
+        assertFalse(ConnectionsReport.PerConnection.of(base, half, heavy, ConnectionsReport.heapGoal("ws")).heapGoalMet());
+        assertFalse(sse.rssGoalMet(), "7 KB of RSS misses 6 KB");
     }
 
     @Test
