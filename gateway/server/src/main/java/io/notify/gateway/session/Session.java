@@ -272,8 +272,8 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
 
     /** Timers of this connection (pings, deadlines, periodic rechecks), driven by the node's sweeper; never blocks. */
     public synchronized void tick(long nowNanos, long nowMs) {
-        if (state == State.CLOSED || state == State.REGISTERING) {
-            return;
+        if (state == State.CLOSED || state == State.REGISTERING || !transport.isOpen()) {
+            return; // a closing connection has no timers left: its close is counted once, not once per tick
         }
         if (nowMs >= expiresAtMs) {
             hit(Limit.TOKEN_EXPIRED, null);

@@ -251,8 +251,9 @@ class SessionTest {
         assertNull(exact.closedWith(), "before its lifetime");
         s.tick(welcomed + Duration.ofSeconds(61).toNanos(), System.currentTimeMillis());
         assertEquals(CloseCode.RECYCLED, exact.closedWith());
+        s.tick(welcomed + Duration.ofSeconds(62).toNanos(), System.currentTimeMillis()); // closing, not closed yet
         assertEquals(CloseCode.Reconnect.PROMPTLY, CloseCode.RECYCLED.policy(), "the client reconnects at once, to any node");
-        assertEquals(1.0, metrics.count("notify.gateway.recycled"));
+        assertEquals(1.0, metrics.count("notify.gateway.recycled"), "counted once, not once per tick while closing");
 
         FakeTransport jittered = new FakeTransport("sse", 100, 1 << 20);
         Session j = open(jittered, Map.of("notify.gateway.max-connection-lifetime", "10m", "notify.gateway.recheck-after", "0s"),
@@ -292,8 +293,11 @@ class SessionTest {
         assertEquals(CloseCode.TOKEN_EXPIRED, expiring.closedWith());
 
         FakeTransport mute = new FakeTransport("ws", 100, 1 << 20);
-        open(mute).tick(System.nanoTime() + Duration.ofSeconds(11).toNanos(), System.currentTimeMillis());
+        Session m = open(mute);
+        m.tick(System.nanoTime() + Duration.ofSeconds(11).toNanos(), System.currentTimeMillis());
         assertEquals(CloseCode.PROTOCOL_ERROR, mute.closedWith(), "no resume within 10 s");
+        m.tick(System.nanoTime() + Duration.ofSeconds(12).toNanos(), System.currentTimeMillis());
+        assertEquals(1.0, metrics.count("notify.gateway.limit.hits", "limit", "resume_timeout"), "one limit hit per connection");
     }
 
     @Test
