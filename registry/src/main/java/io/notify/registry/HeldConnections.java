@@ -1,12 +1,12 @@
 package io.notify.registry;
 
 import io.notify.schemas.stream.StreamId;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 
 /**
  * A node's connections by stream: the local truth that the registry in Redis is made to converge
@@ -21,18 +21,11 @@ final class HeldConnections {
 
     void add(StreamId stream, String connectionId) {
         byStream.compute(stream, (s, ids) -> {
-            if (ids == null) {
-                size.incrementAndGet();
-                return List.of(connectionId);
-            }
-            if (ids.contains(connectionId)) {
+            if (ids != null && ids.contains(connectionId)) {
                 return ids;
             }
             size.incrementAndGet();
-            List<String> more = new ArrayList<>(ids.size() + 1);
-            more.addAll(ids);
-            more.add(connectionId);
-            return List.copyOf(more);
+            return ids == null ? List.of(connectionId) : Stream.concat(ids.stream(), Stream.of(connectionId)).toList();
         });
     }
 
@@ -42,9 +35,8 @@ final class HeldConnections {
                 return ids;
             }
             size.decrementAndGet();
-            List<String> rest = new ArrayList<>(ids);
-            rest.remove(connectionId);
-            return rest.isEmpty() ? null : List.copyOf(rest);
+            List<String> rest = ids.stream().filter(id -> !id.equals(connectionId)).toList();
+            return rest.isEmpty() ? null : rest;
         });
     }
 

@@ -1,10 +1,10 @@
 package io.notify.gateway.session;
 
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.stream.Stream;
 
 /**
  * This node's open sessions, by connection id and by user. Lock-free reads for the delivery
@@ -20,23 +20,14 @@ public final class SessionTable {
 
     public void add(Session session) {
         byId.put(session.id(), session);
-        byUser.compute(session.userId(), (u, list) -> {
-            if (list == null) {
-                return List.of(session);
-            }
-            List<Session> more = new ArrayList<>(list.size() + 1);
-            more.addAll(list);
-            more.add(session);
-            return List.copyOf(more);
-        });
+        byUser.merge(session.userId(), List.of(session), (list, one) -> Stream.concat(list.stream(), one.stream()).toList());
     }
 
     public void remove(Session session) {
         byId.remove(session.id(), session);
         byUser.computeIfPresent(session.userId(), (u, list) -> {
-            List<Session> rest = new ArrayList<>(list);
-            rest.remove(session);
-            return rest.isEmpty() ? null : List.copyOf(rest);
+            List<Session> rest = list.stream().filter(s -> s != session).toList();
+            return rest.isEmpty() ? null : rest;
         });
     }
 

@@ -4,6 +4,7 @@ import io.notify.gateway.admission.Limit;
 import io.notify.gateway.delivery.OutboundFrame;
 import io.notify.gateway.delivery.OutboundQueue;
 import io.notify.schemas.protocol.CloseCode;
+import io.notify.schemas.protocol.WsOpcode;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channel;
@@ -172,7 +173,7 @@ public final class WebSocketTransport extends QueuedTransport implements WsFrame
             callback.done();
             return;
         }
-        int opcode = frame.kind() == OutboundFrame.Kind.WS_PONG ? WsCodec.OP_PONG : WsCodec.OP_TEXT;
+        int opcode = frame.kind() == OutboundFrame.Kind.WS_PONG ? WsOpcode.PONG : WsOpcode.TEXT;
         out = new ByteBuffer[]{WsCodec.header(opcode, frame.size()), ByteBuffer.wrap(frame.payload())};
         outDone = callback;
         flush();
@@ -190,7 +191,7 @@ public final class WebSocketTransport extends QueuedTransport implements WsFrame
     private void sendClose(int code, String reason) {
         closeSent = true;
         ByteBuffer payload = WsCodec.closePayload(code, reason);
-        ByteBuffer[] frame = {WsCodec.header(WsCodec.OP_CLOSE, payload.remaining()), payload};
+        ByteBuffer[] frame = {WsCodec.header(WsOpcode.CLOSE, payload.remaining()), payload};
         if (out != null) {
             closeAfter = frame; // after the frame being written; queued frames were discarded
             return;

@@ -14,12 +14,6 @@ import java.nio.charset.StandardCharsets;
  */
 public final class WsCodec {
 
-    static final int OP_CONTINUATION = 0x0;
-    static final int OP_TEXT = 0x1;
-    static final int OP_BINARY = 0x2;
-    static final int OP_CLOSE = 0x8;
-    static final int OP_PING = 0x9;
-    static final int OP_PONG = 0xA;
     /** A client frame's header: 2 bytes, an 8-byte extended length at most, the 4-byte mask. */
     static final int MAX_CLIENT_HEADER = 14;
 

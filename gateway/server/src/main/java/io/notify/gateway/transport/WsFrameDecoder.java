@@ -1,10 +1,10 @@
 package io.notify.gateway.transport;
 
-import static io.notify.gateway.transport.WsCodec.OP_BINARY;
-import static io.notify.gateway.transport.WsCodec.OP_CLOSE;
-import static io.notify.gateway.transport.WsCodec.OP_CONTINUATION;
-import static io.notify.gateway.transport.WsCodec.OP_PING;
-import static io.notify.gateway.transport.WsCodec.OP_PONG;
+import static io.notify.schemas.protocol.WsOpcode.BINARY;
+import static io.notify.schemas.protocol.WsOpcode.CLOSE;
+import static io.notify.schemas.protocol.WsOpcode.CONTINUATION;
+import static io.notify.schemas.protocol.WsOpcode.PING;
+import static io.notify.schemas.protocol.WsOpcode.PONG;
 
 import io.notify.gateway.admission.Limit;
 import java.nio.ByteBuffer;
@@ -113,19 +113,19 @@ final class WsFrameDecoder {
         long length = length7 == 126 ? buffer.getShort() & 0xFFFF : length7 == 127 ? buffer.getLong() : length7;
         boolean control = opcode >= 0x8;
         if (control) {
-            if (opcode > OP_PONG) {
+            if (opcode > PONG) {
                 return violation(sink, Limit.PROTOCOL_ERROR, "unknown opcode " + opcode);
             }
             if (!fin || length7 > 125) {
                 return violation(sink, Limit.PROTOCOL_ERROR, "control frames are final and at most 125 bytes");
             }
-        } else if (opcode > OP_BINARY) {
+        } else if (opcode > BINARY) {
             return violation(sink, Limit.PROTOCOL_ERROR, "unknown opcode " + opcode);
-        } else if (opcode == OP_CONTINUATION && !fragmented) {
+        } else if (opcode == CONTINUATION && !fragmented) {
             return violation(sink, Limit.PROTOCOL_ERROR, "continuation frame without a message to continue");
-        } else if (opcode != OP_CONTINUATION && fragmented) {
+        } else if (opcode != CONTINUATION && fragmented) {
             return violation(sink, Limit.PROTOCOL_ERROR, "a new message inside a fragmented one");
-        } else if (opcode == OP_BINARY) {
+        } else if (opcode == BINARY) {
             return violation(sink, Limit.BINARY_FRAME, null);
         } else if (length < 0 || messageLength + length > codec.maxMessageBytes()) {
             return violation(sink, Limit.FRAME_TOO_BIG, null);
@@ -139,9 +139,9 @@ final class WsFrameDecoder {
         unmask(payload, mask);
         buffer.position(buffer.position() + n);
         switch (opcode) {
-            case OP_PING -> sink.ping(bytes(payload));
-            case OP_PONG -> sink.pong();
-            case OP_CLOSE -> close(payload, codec, sink);
+            case PING -> sink.ping(bytes(payload));
+            case PONG -> sink.pong();
+            case CLOSE -> close(payload, codec, sink);
             default -> data(fin, payload, codec, sink);
         }
         return true;
@@ -151,8 +151,10 @@ final class WsFrameDecoder {
         ByteBuffer whole = payload;
         if (fragmented || !fin) {
             int needed = messageLength + payload.remaining();
-            if (message == null || message.length < needed) {
-                message = Arrays.copyOf(message == null ? new byte[0] : message, Math.max(needed, 256));
+            if (message == null) {
+                message = new byte[Math.max(needed, 256)];
+            } else if (message.length < needed) { // doubling, so many small fragments copy O(n) bytes; the bound caps it
+                message = Arrays.copyOf(message, Math.min(Math.max(needed, 2 * message.length), codec.maxMessageBytes()));
             }
             payload.get(message, messageLength, payload.remaining());
             messageLength = needed;

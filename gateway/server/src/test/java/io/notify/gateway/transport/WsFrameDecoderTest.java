@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.gateway.admission.Limit;
 import io.notify.gateway.support.RawWsClient;
+import io.notify.schemas.protocol.WsOpcode;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -53,7 +54,7 @@ class WsFrameDecoderTest {
     }
 
     static byte[] text(String s) {
-        return frame(true, WsCodec.OP_TEXT, s.getBytes(StandardCharsets.UTF_8));
+        return frame(true, WsOpcode.TEXT, s.getBytes(StandardCharsets.UTF_8));
     }
 
     private void feed(byte[]... chunks) {
@@ -82,8 +83,8 @@ class WsFrameDecoderTest {
 
     @Test
     void framesSplitAtEveryByteStillParse() {
-        byte[] stream = concat(text("first"), frame(true, WsCodec.OP_PING, "p".getBytes()), text("x".repeat(200)),
-                frame(true, WsCodec.OP_PONG, new byte[0]));
+        byte[] stream = concat(text("first"), frame(true, WsOpcode.PING, "p".getBytes()), text("x".repeat(200)),
+                frame(true, WsOpcode.PONG, new byte[0]));
         for (byte b : stream) {
             feed(new byte[]{b});
         }
@@ -92,8 +93,8 @@ class WsFrameDecoderTest {
 
     @Test
     void fragmentsWithAControlFrameBetweenThemMakeOneMessage() {
-        feed(frame(false, WsCodec.OP_TEXT, "hel".getBytes()), frame(true, WsCodec.OP_PING, "k".getBytes()),
-                frame(false, WsCodec.OP_CONTINUATION, "lo ".getBytes()), frame(true, WsCodec.OP_CONTINUATION, "world".getBytes()),
+        feed(frame(false, WsOpcode.TEXT, "hel".getBytes()), frame(true, WsOpcode.PING, "k".getBytes()),
+                frame(false, WsOpcode.CONTINUATION, "lo ".getBytes()), frame(true, WsOpcode.CONTINUATION, "world".getBytes()),
                 text("next"));
         assertEquals(List.of("ping:k", "text:hello world", "text:next"), seen);
     }
@@ -101,20 +102,20 @@ class WsFrameDecoderTest {
     @Test
     void aMultiByteCharacterSplitAcrossFragmentsIsValid() {
         byte[] check = "✓".getBytes(StandardCharsets.UTF_8);
-        feed(frame(false, WsCodec.OP_TEXT, new byte[]{check[0]}), frame(true, WsCodec.OP_CONTINUATION, new byte[]{check[1], check[2]}));
+        feed(frame(false, WsOpcode.TEXT, new byte[]{check[0]}), frame(true, WsOpcode.CONTINUATION, new byte[]{check[1], check[2]}));
         assertEquals(List.of("text:✓"), seen);
     }
 
     @Test
     void aMessageOverTheBoundIsRefusedFromItsHeader() {
-        byte[] big = frame(true, WsCodec.OP_TEXT, new byte[MAX + 1]);
+        byte[] big = frame(true, WsOpcode.TEXT, new byte[MAX + 1]);
         feed(java.util.Arrays.copyOf(big, 8)); // header only: decided before the payload arrives
         assertEquals(List.of("violation:frame_too_big"), seen);
     }
 
     @Test
     void fragmentsOverTheBoundTogetherAreRefused() {
-        feed(frame(false, WsCodec.OP_TEXT, new byte[MAX - 10]), frame(true, WsCodec.OP_CONTINUATION, new byte[11]));
+        feed(frame(false, WsOpcode.TEXT, new byte[MAX - 10]), frame(true, WsOpcode.CONTINUATION, new byte[11]));
         assertEquals(List.of("violation:frame_too_big"), seen);
     }
 
@@ -126,18 +127,18 @@ class WsFrameDecoderTest {
 
     @Test
     void invalidUtf8InTextOrCloseReasonIs1007() {
-        feed(frame(true, WsCodec.OP_TEXT, new byte[]{'{', (byte) 0xC3, 0x28, '}'}));
+        feed(frame(true, WsOpcode.TEXT, new byte[]{'{', (byte) 0xC3, 0x28, '}'}));
         assertEquals(List.of("violation:invalid_utf8"), seen);
         WsFrameDecoder other = new WsFrameDecoder();
         List<String> before = List.copyOf(seen);
-        ByteBuffer b = codec.readBuffer().put(frame(true, WsCodec.OP_CLOSE, new byte[]{0x03, (byte) 0xE8, (byte) 0xFF})).flip();
+        ByteBuffer b = codec.readBuffer().put(frame(true, WsOpcode.CLOSE, new byte[]{0x03, (byte) 0xE8, (byte) 0xFF})).flip();
         other.decode(b, codec, sink);
         assertEquals("violation:invalid_utf8", seen.get(before.size()));
     }
 
     @Test
     void binaryIsRefusedAtItsFirstFrame() {
-        feed(frame(false, WsCodec.OP_BINARY, new byte[]{1, 2}));
+        feed(frame(false, WsOpcode.BINARY, new byte[]{1, 2}));
         assertEquals(List.of("violation:binary_frame"), seen);
     }
 
@@ -147,12 +148,12 @@ class WsFrameDecoderTest {
         byte[] rsv = text("x");
         rsv[0] |= 0x40;
         byte[] unknownOpcode = frame(true, 0x3, new byte[0]);
-        byte[] strayContinuation = frame(true, WsCodec.OP_CONTINUATION, "x".getBytes());
-        byte[] fragmentedPing = frame(false, WsCodec.OP_PING, new byte[0]);
-        byte[] longPing = frame(true, WsCodec.OP_PING, new byte[126]);
-        byte[] textInsideFragments = concat(frame(false, WsCodec.OP_TEXT, "a".getBytes()), text("b"));
-        byte[] badCloseCode = frame(true, WsCodec.OP_CLOSE, new byte[]{0x03, (byte) 0xED}); // 1005 may not be sent
-        byte[] oneByteClose = frame(true, WsCodec.OP_CLOSE, new byte[]{0x03});
+        byte[] strayContinuation = frame(true, WsOpcode.CONTINUATION, "x".getBytes());
+        byte[] fragmentedPing = frame(false, WsOpcode.PING, new byte[0]);
+        byte[] longPing = frame(true, WsOpcode.PING, new byte[126]);
+        byte[] textInsideFragments = concat(frame(false, WsOpcode.TEXT, "a".getBytes()), text("b"));
+        byte[] badCloseCode = frame(true, WsOpcode.CLOSE, new byte[]{0x03, (byte) 0xED}); // 1005 may not be sent
+        byte[] oneByteClose = frame(true, WsOpcode.CLOSE, new byte[]{0x03});
         for (byte[] bad : List.of(unmasked, rsv, unknownOpcode, strayContinuation, fragmentedPing, longPing,
                 textInsideFragments, badCloseCode, oneByteClose)) {
             seen.clear();
@@ -166,20 +167,20 @@ class WsFrameDecoderTest {
 
     @Test
     void closeEndsTheParseAndReportsItsCode() {
-        feed(concat(frame(true, WsCodec.OP_CLOSE, new byte[]{0x03, (byte) 0xE8, 'b', 'y', 'e'}), text("ignored")));
+        feed(concat(frame(true, WsOpcode.CLOSE, new byte[]{0x03, (byte) 0xE8, 'b', 'y', 'e'}), text("ignored")));
         assertEquals(List.of("close:1000"), seen);
         assertTrue(decoder.stopped());
         WsFrameDecoder bare = new WsFrameDecoder();
-        bare.decode(codec.readBuffer().put(frame(true, WsCodec.OP_CLOSE, new byte[0])).flip(), codec, sink);
+        bare.decode(codec.readBuffer().put(frame(true, WsOpcode.CLOSE, new byte[0])).flip(), codec, sink);
         assertEquals("close:1005", seen.get(seen.size() - 1));
     }
 
     @Test
     void serverHeadersUseTheShortestLength() {
-        assertArrayEquals(new byte[]{(byte) 0x81, 125}, remaining(WsCodec.header(WsCodec.OP_TEXT, 125)));
-        assertArrayEquals(new byte[]{(byte) 0x81, 126, 0x01, 0x2C}, remaining(WsCodec.header(WsCodec.OP_TEXT, 300)));
+        assertArrayEquals(new byte[]{(byte) 0x81, 125}, remaining(WsCodec.header(WsOpcode.TEXT, 125)));
+        assertArrayEquals(new byte[]{(byte) 0x81, 126, 0x01, 0x2C}, remaining(WsCodec.header(WsOpcode.TEXT, 300)));
         assertArrayEquals(new byte[]{(byte) 0x8A, 127, 0, 0, 0, 0, 0, 0x01, 0x00, 0x00},
-                remaining(WsCodec.header(WsCodec.OP_PONG, 65536)));
+                remaining(WsCodec.header(WsOpcode.PONG, 65536)));
     }
 
     private static byte[] remaining(ByteBuffer b) {

@@ -9,6 +9,7 @@ import io.notify.schemas.protocol.ResumeFrame;
 import io.notify.schemas.protocol.ResumePoint;
 import io.notify.schemas.protocol.ServerFrame;
 import io.notify.schemas.protocol.WelcomeFrame;
+import io.notify.schemas.protocol.WsOpcode;
 import io.notify.schemas.stream.StreamId;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
@@ -74,10 +75,10 @@ final class Inbound {
 
     private void onFrame(ClientConn c, WsCodec.Frame f) {
         switch (f.opcode()) {
-            case WsCodec.PING -> driver.write(c, WsCodec.clientFrame(WsCodec.PONG, f.payload(), random.nextInt()));
-            case WsCodec.PONG -> { }
-            case WsCodec.CLOSE -> driver.fail(c, "close " + f.closeCode(), -1, -1);
-            case WsCodec.TEXT, WsCodec.CONTINUATION -> {
+            case WsOpcode.PING -> driver.write(c, WsCodec.clientFrame(WsOpcode.PONG, f.payload(), random.nextInt()));
+            case WsOpcode.PONG -> { }
+            case WsOpcode.CLOSE -> driver.fail(c, "close " + f.closeCode(), -1, -1);
+            case WsOpcode.TEXT, WsOpcode.CONTINUATION -> {
                 if (!f.fin() || c.fragments != null) {
                     if (c.fragments == null) {
                         c.fragments = new ByteArrayOutputStream();
@@ -111,7 +112,7 @@ final class Inbound {
         if (frame instanceof EventFrame e) {
             listener.event(c, e, now);
         } else if (frame instanceof PingFrame) {
-            driver.write(c, WsCodec.clientFrame(WsCodec.TEXT, PONG, random.nextInt()));
+            driver.write(c, WsCodec.clientFrame(WsOpcode.TEXT, PONG, random.nextInt()));
         } else if (frame instanceof WelcomeFrame) {
             c.welcomed = true;
             c.welcomeNanos = now;

@@ -1,5 +1,8 @@
 package io.notify.cli.bench.gateway;
 
+import static io.notify.schemas.protocol.WsOpcode.CLOSE;
+import static io.notify.schemas.protocol.WsOpcode.TEXT;
+
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -13,12 +16,6 @@ import java.util.Base64;
  */
 final class WsCodec {
 
-    static final int TEXT = 0x1;
-    static final int BINARY = 0x2;
-    static final int CONTINUATION = 0x0;
-    static final int CLOSE = 0x8;
-    static final int PING = 0x9;
-    static final int PONG = 0xA;
     /** The server frame bound of notify.v1 is 128 KiB of chars; UTF-8 may need up to 3 bytes each. */
     static final int MAX_PAYLOAD = 3 * 128 * 1024;
     private static final String GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";

@@ -2,6 +2,7 @@ package io.notify.cli.bench.gateway;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.notify.schemas.protocol.WsOpcode;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -111,7 +112,7 @@ final class ScriptedWsServer implements AutoCloseable {
     }
 
     static byte[] text(String s) {
-        return WsCodecTest.serverFrame(WsCodec.TEXT, s);
+        return WsCodecTest.serverFrame(WsOpcode.TEXT, s);
     }
 
     @Override

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.notify.schemas.protocol.WsOpcode;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -33,7 +34,7 @@ class WsCodecTest {
         assertArrayEquals(new byte[] {(byte) 0x81, (byte) 0x85, 0x37, (byte) 0xfa, 0x21, 0x3d, 0x7f, (byte) 0x9f, 0x4d, 0x51, 0x58},
                 frame);
         WsCodec.Frame decoded = WsCodec.decode(ByteBuffer.wrap(frame));
-        assertEquals(WsCodec.TEXT, decoded.opcode());
+        assertEquals(WsOpcode.TEXT, decoded.opcode());
         assertTrue(decoded.fin());
         assertEquals("Hello", decoded.text());
     }
@@ -42,7 +43,7 @@ class WsCodecTest {
     void mediumPayloadsUseTheSixteenBitLength() {
         byte[] payload = new byte[300];
         Arrays.fill(payload, (byte) 'x');
-        byte[] frame = WsCodec.clientFrame(WsCodec.TEXT, payload, 42);
+        byte[] frame = WsCodec.clientFrame(WsOpcode.TEXT, payload, 42);
         assertEquals((byte) (0x80 | 126), frame[1]);
         assertEquals(300, ((frame[2] & 0xFF) << 8) | (frame[3] & 0xFF));
         assertEquals(4 + 4 + 300, frame.length);
@@ -61,16 +62,16 @@ class WsCodecTest {
 
     @Test
     void decodesUnmaskedServerFramesOfEveryLengthForm() {
-        assertEquals("{\"t\":\"ping\"}", WsCodec.decode(ByteBuffer.wrap(serverFrame(WsCodec.TEXT, "{\"t\":\"ping\"}"))).text());
+        assertEquals("{\"t\":\"ping\"}", WsCodec.decode(ByteBuffer.wrap(serverFrame(WsOpcode.TEXT, "{\"t\":\"ping\"}"))).text());
         String medium = "a".repeat(1000);
-        assertEquals(medium, WsCodec.decode(ByteBuffer.wrap(serverFrame(WsCodec.TEXT, medium))).text());
+        assertEquals(medium, WsCodec.decode(ByteBuffer.wrap(serverFrame(WsOpcode.TEXT, medium))).text());
         String large = "b".repeat(70_000);
-        assertEquals(large, WsCodec.decode(ByteBuffer.wrap(serverFrame(WsCodec.TEXT, large))).text());
+        assertEquals(large, WsCodec.decode(ByteBuffer.wrap(serverFrame(WsOpcode.TEXT, large))).text());
     }
 
     @Test
     void partialFramesLeaveTheBufferUntouched() {
-        byte[] two = concat(serverFrame(WsCodec.TEXT, "first"), serverFrame(WsCodec.PING, "p"));
+        byte[] two = concat(serverFrame(WsOpcode.TEXT, "first"), serverFrame(WsOpcode.PING, "p"));
         for (int cut = 0; cut < 7; cut++) { // 7 = the whole first frame
             ByteBuffer partial = ByteBuffer.wrap(two, 0, cut);
             assertNull(WsCodec.decode(partial), "cut at " + cut);
@@ -79,7 +80,7 @@ class WsCodecTest {
         ByteBuffer all = ByteBuffer.wrap(two);
         assertEquals("first", WsCodec.decode(all).text());
         WsCodec.Frame ping = WsCodec.decode(all);
-        assertEquals(WsCodec.PING, ping.opcode());
+        assertEquals(WsOpcode.PING, ping.opcode());
         assertEquals("p", ping.text());
         assertEquals(0, all.remaining());
     }
@@ -88,9 +89,9 @@ class WsCodecTest {
     void closeFramesCarryTheirCode() {
         byte[] close = WsCodec.close(1001, 7);
         WsCodec.Frame f = WsCodec.decode(ByteBuffer.wrap(close));
-        assertEquals(WsCodec.CLOSE, f.opcode());
+        assertEquals(WsOpcode.CLOSE, f.opcode());
         assertEquals(1001, f.closeCode());
-        assertEquals(1005, new WsCodec.Frame(true, WsCodec.CLOSE, new byte[0]).closeCode());
+        assertEquals(1005, new WsCodec.Frame(true, WsOpcode.CLOSE, new byte[0]).closeCode());
     }
 
     @Test
