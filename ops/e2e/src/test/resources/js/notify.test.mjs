@@ -375,15 +375,15 @@ describe('dedup, order and positions', () => {
     assert.equal(h.lastState().s, 'connected');
   });
 
-  test('a silent connection is declared dead after 2 × ping interval + 5 s', async () => {
+  test('a silent connection is declared dead after ping interval + max(3 s, interval / 2)', async () => {
     const h = harness();
     await tick();
     const ws = FakeWebSocket.last();
-    ws.frame(welcome({ pingIntervalMs: 1000 }));
-    h.timers.advance(6900);
+    ws.frame(welcome({ pingIntervalMs: 5000 }));
+    h.timers.advance(7900);
     assert.equal(h.lastState().s, 'connected');
     ws.frame({ t: 'ping' });
-    h.timers.advance(6900);
+    h.timers.advance(7900);
     assert.equal(h.lastState().s, 'connected');
     h.timers.advance(200);
     assert.equal(h.lastState().s, 'disconnected');

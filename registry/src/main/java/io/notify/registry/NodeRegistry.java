@@ -18,7 +18,9 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,6 +50,8 @@ public final class NodeRegistry implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NodeRegistry.class);
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final String KEPT = " (kept locally; the next heartbeat that reaches Redis registers it again)";
+    /** Consecutive write timeouts after which the writer's connection is replaced. */
+    private static final int SILENT_WRITES_BEFORE_RECONNECT = 3;
     private static final String RETRIED = " (forgotten locally; the next heartbeat that reaches Redis removes it again)";
 
     private final String nodeId;
@@ -61,6 +65,8 @@ public final class NodeRegistry implements AutoCloseable {
     private final Counter registerFailures;
     private final Counter unregisterFailures;
     private final NodeHeartbeat heartbeat;
+    private final RegistryWriter writer;
+    private final AtomicInteger silentWrites = new AtomicInteger();
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean stopped = new AtomicBoolean();
 
@@ -83,6 +89,7 @@ public final class NodeRegistry implements AutoCloseable {
         this.registerFailures = failures(meters, tags, "register");
         this.unregisterFailures = failures(meters, tags, "unregister");
         this.heartbeat = new NodeHeartbeat(this, client, config, held, health, meters, tags);
+        this.writer = new RegistryWriter(client, nodeId);
     }
 
     /** A new incarnation id: time-ordered, random, valid as an {@link Endpoints} connection id. */
@@ -109,7 +116,7 @@ public final class NodeRegistry implements AutoCloseable {
         held.add(stream, connectionId);
         String key = keys.connections(stream);
         long expiresAt = clock.millis() + config.lease().toMillis();
-        return write("register " + ref.member() + " in " + key, KEPT, registerFailures,
+        return write(() -> "register " + ref.member() + " in " + key, KEPT, registerFailures,
                 redis -> List.of(redis.zadd(key, expiresAt, ref.member()),
                         redis.pexpire(key, config.connectionsKeyTtl().toMillis())),
                 heartbeat::reRegisterSoon);
@@ -121,7 +128,7 @@ public final class NodeRegistry implements AutoCloseable {
         held.remove(stream, connectionId);
         heartbeat.noteRemoval(stream, connectionId);
         String key = keys.connections(stream);
-        return write("unregister " + ref.member() + " from " + key, RETRIED, unregisterFailures,
+        return write(() -> "unregister " + ref.member() + " from " + key, RETRIED, unregisterFailures,
                 redis -> List.of(redis.zrem(key, ref.member())),
                 () -> heartbeat.retryRemoval(stream, connectionId));
     }
@@ -135,6 +142,7 @@ public final class NodeRegistry implements AutoCloseable {
             return;
         }
         heartbeat.stop(config.stopTimeout());
+        writer.close();
     }
 
     @Override
@@ -172,33 +180,29 @@ public final class NodeRegistry implements AutoCloseable {
         return clock;
     }
 
-    private CompletionStage<Void> write(String what, String note, Counter failures,
+    private CompletionStage<Void> write(Supplier<String> what, String note, Counter failures,
                                         Function<RedisAsyncCommands<String, String>, List<RedisFuture<?>>> commands,
                                         Runnable onFailure) {
         StatefulRedisConnection<String, String> c = heartbeat.connection();
         if (c == null || !c.isOpen()) {
-            return fail(failures, onFailure, new RegistryUnavailableException(what + ": not connected to Redis" + note));
+            return fail(failures, onFailure, new RegistryUnavailableException(what.get() + ": not connected to Redis" + note));
         }
         if (!writes.tryAcquire()) {
-            return fail(failures, onFailure, new RegistryUnavailableException(what + ": "
+            return fail(failures, onFailure, new RegistryUnavailableException(what.get() + ": "
                     + config.maxOutstandingWrites() + " registry writes outstanding already" + note));
         }
-        CompletableFuture<Void> all;
-        try {
-            all = CompletableFuture.allOf(commands.apply(c.async()).stream()
-                    .map(RedisFuture::toCompletableFuture).toArray(CompletableFuture[]::new));
-        } catch (RuntimeException e) {
-            writes.release();
-            return fail(failures, onFailure, new RegistryUnavailableException(what + " failed: "
-                    + RateLimitedLog.describe(e) + note, e));
-        }
+        CompletableFuture<Void> all = writer.submit(commands);
         all.whenComplete((ok, failure) -> writes.release()); // the permit follows Lettuce, not our timeout
         CompletableFuture<Void> result = new CompletableFuture<>();
         all.copy().orTimeout(config.writeTimeout().toMillis(), TimeUnit.MILLISECONDS).whenComplete((ok, failure) -> {
             if (failure == null) {
+                silentWrites.set(0);
                 health.up();
                 result.complete(null);
                 return;
+            }
+            if (failure instanceof java.util.concurrent.TimeoutException && silentWrites.incrementAndGet() % SILENT_WRITES_BEFORE_RECONNECT == 0) {
+                writer.replaceConnection(); // open but unanswered (half-open TCP): the next batch reconnects
             }
             String why = failure instanceof java.util.concurrent.TimeoutException
                     ? "no answer from Redis within " + config.writeTimeout().toMillis() + " ms"
@@ -206,7 +210,7 @@ public final class NodeRegistry implements AutoCloseable {
             if (!RateLimitedLog.isCommandError(failure)) {
                 health.down(why);
             }
-            fail(failures, onFailure, new RegistryUnavailableException(what + " failed: " + why + note, failure))
+            fail(failures, onFailure, new RegistryUnavailableException(what.get() + " failed: " + why + note, failure))
                     .whenComplete((never, error) -> result.completeExceptionally(error));
         });
         return result;

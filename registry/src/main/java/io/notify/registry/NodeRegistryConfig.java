@@ -51,7 +51,7 @@ public record NodeRegistryConfig(Duration lease, Duration renewInterval, Duratio
 
     public static NodeRegistryConfig defaults() {
         return new NodeRegistryConfig(Duration.ofMinutes(30), Duration.ofMinutes(10), Duration.ofSeconds(15),
-                Duration.ofSeconds(10), Duration.ofSeconds(3), Duration.ofSeconds(2), 1000, 10_000, Duration.ofSeconds(5));
+                Duration.ofSeconds(4), Duration.ofSeconds(1), Duration.ofSeconds(2), 1000, 10_000, Duration.ofSeconds(5));
     }
 
     /** Other timings; the verify interval becomes at most the renew interval. */

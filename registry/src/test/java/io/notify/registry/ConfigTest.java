@@ -15,10 +15,10 @@ class ConfigTest {
         assertEquals(Duration.ofMinutes(30), node.lease());
         assertEquals(Duration.ofMinutes(10), node.renewInterval());
         assertEquals(Duration.ofSeconds(15), node.verifyInterval());
-        assertEquals(Duration.ofSeconds(10), node.aliveTtl());
-        assertEquals(Duration.ofSeconds(3), node.aliveRefresh());
+        assertEquals(Duration.ofSeconds(4), node.aliveTtl());
+        assertEquals(Duration.ofSeconds(1), node.aliveRefresh());
         assertEquals(Duration.ofMinutes(60), node.connectionsKeyTtl());
-        assertEquals(Duration.ofSeconds(3), node.tick());
+        assertEquals(Duration.ofSeconds(1), node.tick());
         NodeRegistryConfig fast = node.withTimings(Duration.ofSeconds(2), Duration.ofMillis(500), Duration.ofSeconds(1),
                 Duration.ofMillis(600));
         assertEquals(Duration.ofMillis(500), fast.verifyInterval(), "a check never waits longer than a renewal");

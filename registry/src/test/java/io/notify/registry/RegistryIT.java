@@ -60,6 +60,37 @@ class RegistryIT {
     }
 
     @Test
+    void concurrentRegistrationsFromManyThreadsAreAllWrittenAndRemoved() throws Exception {
+        NodeRegistry a = started("gw-a");
+        int threads = 4;
+        int each = 500;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        try {
+            List<java.util.concurrent.Future<List<java.util.concurrent.CompletableFuture<Void>>>> submitted = new java.util.ArrayList<>();
+            for (int th = 0; th < threads; th++) {
+                int first = th * each;
+                submitted.add(pool.submit(() -> java.util.stream.IntStream.range(first, first + each)
+                        .mapToObj(i -> a.register(StreamId.forUser("m" + i), "c" + i).toCompletableFuture()).toList()));
+            }
+            for (var f : submitted) {
+                java.util.concurrent.CompletableFuture.allOf(f.get().toArray(java.util.concurrent.CompletableFuture[]::new))
+                        .get(10, TimeUnit.SECONDS);
+            }
+            for (int i = 0; i < threads * each; i += 97) {
+                assertEquals(List.of("gw-a|" + a.incarnation() + "|c" + i),
+                        t.raw().zrange(t.keys.connections(StreamId.forUser("m" + i)), 0, -1));
+            }
+            java.util.concurrent.CompletableFuture.allOf(java.util.stream.IntStream.range(0, threads * each)
+                    .mapToObj(i -> a.unregister(StreamId.forUser("m" + i), "c" + i).toCompletableFuture())
+                    .toArray(java.util.concurrent.CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+            assertEquals(0, a.registeredConnections());
+            assertEquals(0L, t.raw().exists(t.keys.connections(StreamId.forUser("m0")), t.keys.connections(StreamId.forUser("m1999"))));
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void aLateUnregisterOnNodeANeverRemovesNodeCsFreshRegistration() throws Exception {
         NodeRegistry a = started("gw-a");
         NodeRegistry c = started("gw-c");

@@ -183,6 +183,21 @@ class ClientBehaviourIT {
     }
 
     @Test
+    void aWelcomedConnectionThatFallsSilentIsGivenUpAfterPingIntervalPlusSlack() throws Exception {
+        client = builder().connect();
+        FakeGateway.Session frozen = gateway.nextSession(WAIT);
+        frozen.send(CODEC.encode(WelcomeFrame.v1("gw-fake", "c-1", List.of(U42), 1_000, System.currentTimeMillis())));
+        recorder.awaitState(ConnectionState.CONNECTED, 1, WAIT);
+        long welcomed = System.nanoTime();
+        FakeGateway.Session next = gateway.nextSession(WAIT); // like a frozen node: the socket stays open, nothing comes
+        long silentFor = System.nanoTime() - welcomed;
+        long limit = Duration.ofMillis(WelcomeFrame.clientSilenceMs(1_000)).toNanos();
+        assertTrue(silentFor >= limit - Duration.ofMillis(50).toNanos(), "gave up after " + silentFor / 1_000_000 + " ms");
+        assertTrue(next.isOpen());
+        Await.until("the silent connection closed by the client", WAIT, () -> !frozen.isOpen());
+    }
+
+    @Test
     void onlyAWelcomeResetsTheBackoffNotAnUpgrade() throws Exception {
         List<Long> ceilings = new CopyOnWriteArrayList<>();
         RandomGenerator recording = new RandomGenerator() {

@@ -28,10 +28,14 @@ public final class GatewayMain {
      * The JVM options a gateway node runs with (besides {@code -Xmx}), chosen for RSS
      * (docs/gateway.md, "Sizing a node"): G1 gives memory back — committed heap stays within
      * 10–20 % free above what is live, and an idle node collects every 15 s — so a node's RSS is its
-     * live heap plus a fixed part, not the high-water mark of its busiest minute.
+     * live heap plus a fixed part, not the high-water mark of its busiest minute. The common pool gets
+     * two threads even on a 2-core machine: below two, CompletableFuture runs every async step on a
+     * new thread, and the JDK's HttpClient completes each query-API answer that way (a thread per
+     * resume batch, ~2,800 in a 15,000-connection ramp).
      */
     public static final List<String> JVM_OPTIONS = List.of("-XX:+UseG1GC", "-XX:MinHeapFreeRatio=10",
-            "-XX:MaxHeapFreeRatio=20", "-XX:G1PeriodicGCInterval=15000");
+            "-XX:MaxHeapFreeRatio=20", "-XX:G1PeriodicGCInterval=15000",
+            "-Djava.util.concurrent.ForkJoinPool.common.parallelism=2");
 
     private GatewayMain() {
     }

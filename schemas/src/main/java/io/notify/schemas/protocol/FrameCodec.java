@@ -32,6 +32,8 @@ public final class FrameCodec {
 
     /** Longest client frame: a full resume frame of 100 streams is about 25 000 chars. */
     public static final int MAX_CLIENT_FRAME_CHARS = 32 * 1024;
+    private static final String PING_TEXT = "{\"t\":\"ping\"}";
+    private static final String PONG_TEXT = "{\"t\":\"pong\"}";
     /** Longest server frame: event data is at most 64 KiB, plus the frame's own fields. */
     public static final int MAX_SERVER_FRAME_CHARS = 128 * 1024;
     public static final String SCHEMA_RESOURCE = "/io/notify/schemas/protocol/frames-v1.schema.json";
@@ -67,6 +69,13 @@ public final class FrameCodec {
 
     /** Reads a frame sent by a client (gateway side): strict, schema-checked. */
     public ClientFrame decodeClientFrame(String text) {
+        // the two frames every idle connection sends, in their canonical form: no parse needed
+        if (PONG_TEXT.equals(text)) {
+            return PongFrame.INSTANCE;
+        }
+        if (PING_TEXT.equals(text)) {
+            return PingFrame.INSTANCE;
+        }
         try {
             JsonNode node = parse(text, MAX_CLIENT_FRAME_CHARS);
             FrameType type = typeOf(node);

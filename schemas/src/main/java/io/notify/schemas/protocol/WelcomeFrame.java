@@ -21,6 +21,17 @@ public record WelcomeFrame(String protocol, String nodeId, String connectionId, 
     public static final Pattern PROTOCOL = Pattern.compile("^notify\\.v[1-9][0-9]{0,2}$");
     public static final long MIN_PING_INTERVAL_MS = 1_000;
     public static final long MAX_PING_INTERVAL_MS = 300_000;
+    /** The least slack a client allows a ping beyond its interval (docs/protocol.md §4). */
+    public static final long MIN_SILENCE_SLACK_MS = 3_000;
+
+    /**
+     * Protocol §4: a client treats its connection as dead when no frame of any kind arrived for
+     * {@code pingIntervalMs + max(3 s, pingIntervalMs / 2)}: one ping interval plus slack for a late
+     * ping (8 s at the default 5 s interval, so clients of a frozen node move within 10 s).
+     */
+    public static long clientSilenceMs(long pingIntervalMs) {
+        return pingIntervalMs + Math.max(MIN_SILENCE_SLACK_MS, pingIntervalMs / 2);
+    }
 
     public WelcomeFrame {
         if (protocol == null || !PROTOCOL.matcher(protocol).matches()) {

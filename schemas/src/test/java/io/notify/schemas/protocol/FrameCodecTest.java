@@ -3,6 +3,7 @@ package io.notify.schemas.protocol;
 import static io.notify.schemas.protocol.Frames.U42;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -197,5 +198,20 @@ class FrameCodecTest {
         ProtocolException e = assertThrows(ProtocolException.class, () -> codec.decodeServerFrame(text), text);
         assertEquals(field, e.field(), e.getMessage());
         assertTrue(e.getMessage().contains(messagePart), e.getMessage());
+    }
+
+    @Test
+    void pingAndPongDecodeInAnyFormAndOnlyTheirOwnFieldsAreAccepted() {
+        assertSame(PongFrame.INSTANCE, codec.decodeClientFrame("{\"t\":\"pong\"}"));
+        assertSame(PingFrame.INSTANCE, codec.decodeClientFrame("{\"t\":\"ping\"}"));
+        assertEquals(PongFrame.INSTANCE, codec.decodeClientFrame(" { \"t\" : \"pong\" } "));
+        assertRejected("/x", "{\"t\":\"pong\",\"x\":1}", "is not a field");
+    }
+
+    @Test
+    void aClientGivesAConnectionOnePingIntervalPlusAtLeastThreeSeconds() {
+        assertEquals(8_000, WelcomeFrame.clientSilenceMs(5_000));
+        assertEquals(4_000, WelcomeFrame.clientSilenceMs(1_000));
+        assertEquals(37_500, WelcomeFrame.clientSilenceMs(25_000));
     }
 }

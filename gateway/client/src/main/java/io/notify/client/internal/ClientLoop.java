@@ -12,6 +12,7 @@ import io.notify.schemas.protocol.EventFrame;
 import io.notify.schemas.protocol.FrameCodec;
 import io.notify.schemas.protocol.ProtocolException;
 import io.notify.schemas.protocol.ServerFrame;
+import io.notify.schemas.protocol.WelcomeFrame;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -26,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * listener callback, so frames are handled strictly in order and nothing needs a lock. It
  * connects (token on the token thread, then the transport), treats the gateway's {@code welcome}
  * as the only proof of a successful open (backoff reset, CONNECTED), watches for silence
- * (no welcome within the connect timeout; then no frame for {@code 2 × pingInterval + 5 s}),
+ * (no welcome within the connect timeout; then no frame for {@code pingInterval + max(3 s, pingInterval / 2)}),
  * paces acks, and on every end asks {@link ReconnectPolicy} what to do: stop, or reconnect after a
  * delay to the next gateway URL (the same URL when falling back to SSE).
  */
@@ -52,6 +53,7 @@ public final class ClientLoop {
     private boolean closed;
     private long lastFrameNanos;
     private long silenceLimitNanos;
+    private int silenceArm;
     private ScheduledFuture<?> reconnectTimer;
     private ScheduledFuture<?> ackTimer;
     // read from any thread
@@ -208,7 +210,10 @@ public final class ClientLoop {
             counters.connects.incrementAndGet();
             nodeId = outcome.welcome().nodeId();
             activeMode = current.mode();
-            silenceLimitNanos = TimeUnit.MILLISECONDS.toNanos(2 * outcome.welcome().pingIntervalMs() + 5_000);
+            long silenceMs = WelcomeFrame.clientSilenceMs(outcome.welcome().pingIntervalMs());
+            silenceLimitNanos = TimeUnit.MILLISECONDS.toNanos(silenceMs);
+            int arm = ++silenceArm; // the connect timeout's check gives way to the ping-based one
+            threads.schedule(() -> checkSilence(gen, arm), Duration.ofMillis(silenceMs));
             LOG.info("connected to {} over {} ({})", nodeId, current.mode(), outcome.welcome().connectionId());
             calls.state(ConnectionState.CONNECTED);
         } else if (outcome.resync()) {
@@ -231,18 +236,20 @@ public final class ClientLoop {
     private void watchSilence(int gen, Duration firstLimit) {
         lastFrameNanos = System.nanoTime();
         silenceLimitNanos = firstLimit.toNanos();
-        threads.schedule(() -> checkSilence(gen), firstLimit);
+        int arm = ++silenceArm;
+        threads.schedule(() -> checkSilence(gen, arm), firstLimit);
     }
 
-    private void checkSilence(int gen) {
-        if (gen != generation || transport == null) {
+    /** One chain of checks per connection: {@code arm} is the latest arming, older chains stop. */
+    private void checkSilence(int gen, int arm) {
+        if (gen != generation || arm != silenceArm || transport == null) {
             return;
         }
         long silent = System.nanoTime() - lastFrameNanos;
         if (silent >= silenceLimitNanos) {
             giveUp(new Disconnect.Silent(Duration.ofNanos(silent)));
         } else {
-            threads.schedule(() -> checkSilence(gen), Duration.ofNanos(silenceLimitNanos - silent));
+            threads.schedule(() -> checkSilence(gen, arm), Duration.ofNanos(silenceLimitNanos - silent));
         }
     }
 

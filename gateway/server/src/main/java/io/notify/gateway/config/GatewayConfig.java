@@ -132,7 +132,7 @@ public record GatewayConfig(
         } catch (IllegalArgumentException e) {
             throw new ConfigException("notify.gateway.node-id", e.getMessage());
         }
-        Duration ping = s.duration("notify.gateway.ping-interval", Duration.ofSeconds(25), Duration.ofSeconds(1), Duration.ofMinutes(5));
+        Duration ping = s.duration("notify.gateway.ping-interval", Duration.ofSeconds(5), Duration.ofSeconds(1), Duration.ofMinutes(5));
         Duration lifetime = s.duration("notify.gateway.max-connection-lifetime", Duration.ZERO, Duration.ZERO, Duration.ofDays(30));
         if (!lifetime.isZero() && lifetime.compareTo(Duration.ofMinutes(1)) < 0) {
             throw new ConfigException("notify.gateway.max-connection-lifetime", "must be 0 (off) or at least 1m");

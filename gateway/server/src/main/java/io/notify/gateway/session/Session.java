@@ -47,10 +47,13 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
 
     private static final Logger LOG = LoggerFactory.getLogger(Session.class);
     private static final long REGISTER_TIMEOUT_MS = 2_000;
+    /** Encoded once, shared by every connection (frames are immutable). */
+    private static final OutboundFrame PING = OutboundFrame.control(PingFrame.INSTANCE);
+    private static final OutboundFrame PONG = OutboundFrame.control(PongFrame.INSTANCE);
     private static final long NEVER = Long.MAX_VALUE;
     private static final AtomicIntegerFieldUpdater<Session> CLOSED_ONCE = AtomicIntegerFieldUpdater.newUpdater(Session.class, "closedOnce");
 
-    private enum State { REGISTERING, AWAITING_RESUME, ACTIVE, CLOSED }
+    private enum State { STARTING, AWAITING_RESUME, ACTIVE, CLOSED }
 
     private final String id;
     private final String userId;
@@ -62,7 +65,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
     private final TokenBucket inbound;
     private volatile int closedOnce; // 1 once the transport reported the connection gone
     private volatile boolean opened;
-    private State state = State.REGISTERING;
+    private State state = State.STARTING;
     private ResumeFrame earlyResume;
     private Position ssePosition;
     private long lastPongNanos;
@@ -99,7 +102,13 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         return transport;
     }
 
-    /** Starts the connect sequence; {@code position} is SSE's Last-Event-ID (null: none, or WebSocket). */
+    /**
+     * Starts the connect sequence; {@code position} is SSE's Last-Event-ID (null: none, or WebSocket).
+     * The registration is not awaited: routing is a hint, and a fresh start's anchor read plus the
+     * rechecks cover the moment before the routers see it (docs/gateway.md, "The connect sequence").
+     * A client that has a position is welcomed at once; one without waits for its anchor (the head),
+     * unless its {@code resume} arrives meanwhile.
+     */
     public void open(Position position) {
         if (closedOnce != 0) {
             return; // the client left before we got here: nothing to register
@@ -110,29 +119,27 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         ctx.table().add(this);
         ctx.registrar().register(stream, id).toCompletableFuture()
                 .orTimeout(REGISTER_TIMEOUT_MS, TimeUnit.MILLISECONDS)
-                .whenComplete((ok, error) -> registered(error));
-    }
-
-    private synchronized void registered(Throwable error) {
-        if (state != State.REGISTERING) {
-            return;
-        }
-        if (error != null) {
-            // Redis is a routing hint: keep serving; the registry re-registers when it is back
-            ctx.metrics().registryFailure("register");
-            LOG.warn("connection {}: registration of {} failed ({}); serving anyway", id, stream, error.toString());
-        }
-        boolean resuming = transport.bidirectional() ? earlyResume != null && !earlyResume.streams().isEmpty()
-                : ssePosition != null;
-        if (resuming) {
-            welcome();
-        } else {
-            sync.readAnchor(this::welcome); // the client may start fresh: its anchor is the head before welcome
+                .whenComplete((ok, error) -> {
+                    if (error != null) {
+                        // Redis is a routing hint: keep serving; the registry re-registers when it is back
+                        ctx.metrics().registryFailure("register");
+                        LOG.warn("connection {}: registration of {} failed ({}); serving anyway", id, stream, error.toString());
+                    }
+                });
+        synchronized (this) {
+            if (state != State.STARTING) {
+                return;
+            }
+            if (!transport.bidirectional() && ssePosition != null) {
+                welcome();
+            } else {
+                sync.readAnchor(this::welcome); // the client may start fresh: its anchor is the head before welcome
+            }
         }
     }
 
     private synchronized void welcome() {
-        if (state != State.REGISTERING) {
+        if (state != State.STARTING) {
             return;
         }
         long now = System.nanoTime();
@@ -191,6 +198,11 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         }
     }
 
+    /** True until the welcome is sent (call under the lock). */
+    boolean beforeWelcome() {
+        return state == State.STARTING;
+    }
+
     synchronized void runLocked(Runnable action) {
         if (state != State.CLOSED) {
             action.run();
@@ -241,17 +253,20 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
             return;
         }
         if (frame instanceof ResumeFrame resume) {
-            if (state == State.REGISTERING && earlyResume == null) {
-                earlyResume = resume; // sent before our welcome arrived: applied right after it
+            if (state == State.STARTING && earlyResume == null) {
+                earlyResume = resume; // sent before our welcome: applied right after it
+                if (!resume.streams().isEmpty()) {
+                    welcome(); // it has a position: no anchor to wait for (the anchor read's answer is ignored)
+                }
             } else if (state == State.AWAITING_RESUME) {
                 resume(resume.streams());
             } else {
                 hit(Limit.PROTOCOL_ERROR, "resume must be sent exactly once, as the first frame");
             }
-        } else if (state == State.AWAITING_RESUME || state == State.REGISTERING) {
+        } else if (state == State.AWAITING_RESUME || state == State.STARTING) {
             hit(Limit.PROTOCOL_ERROR, "the first frame after welcome must be resume, got " + frame.frameType().wireName());
         } else if (frame instanceof PingFrame) {
-            send(OutboundFrame.control(PongFrame.INSTANCE));
+            send(PONG);
         } else if (frame instanceof PongFrame) {
             lastPongNanos = System.nanoTime();
         } else if (frame instanceof AckFrame) {
@@ -272,7 +287,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
 
     /** Timers of this connection (pings, deadlines, periodic rechecks), driven by the node's sweeper; never blocks. */
     public synchronized void tick(long nowNanos, long nowMs) {
-        if (state == State.CLOSED || state == State.REGISTERING || !transport.isOpen()) {
+        if (state == State.CLOSED || state == State.STARTING || !transport.isOpen()) {
             return; // a closing connection has no timers left: its close is counted once, not once per tick
         }
         if (nowMs >= expiresAtMs) {
@@ -287,7 +302,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         } else {
             if (nowNanos >= nextPingNanos) {
                 nextPingNanos = nowNanos + ctx.config().pingInterval().toNanos();
-                send(OutboundFrame.control(PingFrame.INSTANCE));
+                send(PING);
             }
             if (!transport.bidirectional() && nowNanos >= nextKeepAliveNanos) {
                 nextKeepAliveNanos = nowNanos + ctx.config().sseKeepAlive().toNanos();

@@ -69,6 +69,9 @@ final class StreamSync {
         ctx.resumeSource().fetch(new FetchRequest(stream(), null, 1)).toCompletableFuture()
                 .orTimeout(ctx.config().queryTimeout().toMillis() * (ctx.config().queryUrls().size() + 1), TimeUnit.MILLISECONDS)
                 .whenComplete((result, error) -> session.runLocked(() -> {
+                    if (!session.beforeWelcome()) {
+                        return; // welcomed meanwhile (its resume came first): the anchor is not needed
+                    }
                     if (result instanceof FetchResult.Page page) {
                         cursor.presetAnchor(page.head());
                     } else {

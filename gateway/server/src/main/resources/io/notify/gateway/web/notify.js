@@ -29,7 +29,7 @@
  *   Each reconnect moves to the next gateway in the list.
  * - It answers pings, acks cumulatively (at most one ack per stream every ACK_DELAY_MS, well under
  *   the gateway's inbound rate limit), and treats a connection with no frame for
- *   2 * pingIntervalMs + 5 s as dead.
+ *   pingIntervalMs + max(3 s, pingIntervalMs / 2) as dead.
  */
 
 export const PROTOCOL = 'notify.v1';
@@ -448,11 +448,11 @@ export class NotifyClient {
     }
   }
 
-  /** Protocol §4: no frame of any kind for 2 × pingIntervalMs + 5 s means the connection is dead. */
+  /** Protocol §4: no frame of any kind for pingIntervalMs + max(3 s, pingIntervalMs / 2) means the connection is dead. */
   armLiveness(conn) {
     if (!conn.welcomed || !conn.pingIntervalMs) return;
     if (conn.timers.liveness) this.clearTimer(conn.timers.liveness);
-    const silence = 2 * conn.pingIntervalMs + 5000;
+    const silence = conn.pingIntervalMs + Math.max(3000, Math.floor(conn.pingIntervalMs / 2));
     conn.timers.liveness = this.setTimer(() => this.end(conn, 1006, 'no frame for ' + silence + ' ms'), silence);
   }
 

@@ -54,7 +54,7 @@ class SessionTimersTest extends SessionFixture {
         FakeTransport t = new FakeTransport("ws", 100, 1 << 20);
         Session s = open(t, Map.of("notify.gateway.recheck-after", "0s"), Instant.now().plusSeconds(3600), null);
         s.text("{\"t\":\"resume\",\"streams\":[]}");
-        s.tick(System.nanoTime() + Duration.ofSeconds(20).toNanos(), System.currentTimeMillis());
+        s.tick(System.nanoTime() + Duration.ofSeconds(14).toNanos(), System.currentTimeMillis()); // within pong-timeout (15 s)
         assertNull(t.closedWith());
         assertEquals(java.time.Duration.ZERO, TestConfig.with(Map.of()).maxConnectionLifetime());
     }
@@ -66,9 +66,9 @@ class SessionTimersTest extends SessionFixture {
         Session s = open(pinged, Map.of("notify.gateway.recheck-after", "0s"), Instant.now().plusSeconds(3600), null);
         s.text("{\"t\":\"resume\",\"streams\":[]}");
         long now = System.nanoTime();
-        s.tick(now + Duration.ofSeconds(26).toNanos(), System.currentTimeMillis());
+        s.tick(now + Duration.ofSeconds(6).toNanos(), System.currentTimeMillis()); // ping-interval 5 s
         assertInstanceOf(PingFrame.class, pinged.frames().get(pinged.frames().size() - 1));
-        s.tick(now + Duration.ofSeconds(56).toNanos(), System.currentTimeMillis());
+        s.tick(now + Duration.ofSeconds(16).toNanos(), System.currentTimeMillis()); // pong-timeout 2 × 5 s + 5 s
         assertEquals(CloseCode.GOING_AWAY, pinged.closedWith(), "two pings unanswered");
 
         FakeTransport expiring = new FakeTransport("sse", 100, 1 << 20);
