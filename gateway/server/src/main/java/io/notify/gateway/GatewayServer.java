@@ -4,6 +4,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.notify.common.http.HttpResponses;
 import io.notify.common.http.OpsEndpoints;
 import io.notify.common.http.Problem;
+import io.notify.gateway.admission.AcceptGovernor;
 import io.notify.gateway.admission.ConnectionLimiter;
 import io.notify.gateway.admission.HandshakeGate;
 import io.notify.gateway.admission.OriginPolicy;
@@ -32,11 +33,16 @@ import io.undertow.UndertowOptions;
 import io.undertow.server.RoutingHandler;
 import java.net.InetSocketAddress;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.xnio.Options;
+import org.xnio.XnioIoThread;
+import org.xnio.XnioWorker;
 
 /**
  * One gateway node: wires configuration, auth, admission, sessions, delivery, resume, registry
@@ -59,6 +65,7 @@ public final class GatewayServer implements AutoCloseable {
     private final Drainer drainer;
     private final SessionContext ctx;
     private final Undertow undertow;
+    private AcceptGovernor governor;
     private LivenessSweeper sweeper;
     private volatile boolean started;
 
@@ -124,6 +131,23 @@ public final class GatewayServer implements AutoCloseable {
         registrar.start();
         sweeper = new LivenessSweeper(table, ctx.clock(), timer, config.sweepInterval());
         undertow.start();
+        Duration maxLag = config.limits().acceptMaxLag();
+        if (!maxLag.isZero()) {
+            Undertow.ListenerInfo listener = undertow.getListenerInfo().get(0);
+            XnioWorker worker = undertow.getWorker();
+            List<XnioIoThread> ioThreads = IntStream.range(0, worker.getIoThreadCount()).mapToObj(worker::getIoThread).distinct().toList();
+            governor = new AcceptGovernor(ioThreads, new AcceptGovernor.Listener() {
+                @Override
+                public void suspendAccepts() {
+                    listener.suspend();
+                }
+
+                @Override
+                public void resumeAccepts() {
+                    listener.resume();
+                }
+            }, maxLag, maxLag.dividedBy(5), metrics).start();
+        }
         started = true;
         LOG.info("gateway {} (incarnation {}) listening on {}:{}", config.nodeId(), registrar.incarnation(), config.host(), port());
         return this;
@@ -173,6 +197,9 @@ public final class GatewayServer implements AutoCloseable {
         started = false;
         if (sweeper != null) {
             sweeper.close();
+        }
+        if (governor != null) {
+            governor.close();
         }
         undertow.stop();
         registrar.stop();

@@ -104,6 +104,11 @@ public final class GatewayMetrics {
     }
 
     /** A per-connection limit was hit (it is then answered with {@link Limit#answer()}). */
+    /** The node stopped accepting connections because its I/O threads lag (AcceptGovernor). */
+    public void acceptSuspended() {
+        counter("notify.gateway.accept.suspensions", "Times the node stopped accepting because its I/O threads lagged").increment();
+    }
+
     public void limitHit(Limit limit) {
         counter("notify.gateway.limit.hits", "Limits hit, by limit", "limit", limit.slug()).increment();
     }
