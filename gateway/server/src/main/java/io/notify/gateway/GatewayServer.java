@@ -24,6 +24,7 @@ import io.notify.gateway.session.ConnectionIds;
 import io.notify.gateway.session.LivenessSweeper;
 import io.notify.gateway.session.SessionContext;
 import io.notify.gateway.session.SessionTable;
+import io.notify.gateway.transport.AcceptingChannels;
 import io.notify.gateway.transport.SseEndpoint;
 import io.notify.gateway.transport.WebSocketEndpoint;
 import io.notify.gateway.web.WebAssets;
@@ -35,6 +36,7 @@ import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
@@ -43,6 +45,7 @@ import org.slf4j.LoggerFactory;
 import org.xnio.Options;
 import org.xnio.XnioIoThread;
 import org.xnio.XnioWorker;
+import org.xnio.channels.AcceptingChannel;
 
 /**
  * One gateway node: wires configuration, auth, admission, sessions, delivery, resume, registry
@@ -132,19 +135,21 @@ public final class GatewayServer implements AutoCloseable {
         sweeper = new LivenessSweeper(table, ctx.clock(), timer, config.sweepInterval());
         undertow.start();
         Duration maxLag = config.limits().acceptMaxLag();
-        if (!maxLag.isZero()) {
-            Undertow.ListenerInfo listener = undertow.getListenerInfo().get(0);
+        Optional<AcceptingChannel<?>> server = maxLag.isZero() ? Optional.empty()
+                : AcceptingChannels.of(undertow.getListenerInfo().get(0));
+        if (server.isPresent()) {
+            AcceptingChannel<?> channel = server.get();
             XnioWorker worker = undertow.getWorker();
             List<XnioIoThread> ioThreads = IntStream.range(0, worker.getIoThreadCount()).mapToObj(worker::getIoThread).distinct().toList();
             governor = new AcceptGovernor(ioThreads, new AcceptGovernor.Listener() {
                 @Override
                 public void suspendAccepts() {
-                    listener.suspend();
+                    channel.suspendAccepts();
                 }
 
                 @Override
                 public void resumeAccepts() {
-                    listener.resume();
+                    channel.resumeAccepts();
                 }
             }, maxLag, maxLag.dividedBy(5), metrics).start();
         }
