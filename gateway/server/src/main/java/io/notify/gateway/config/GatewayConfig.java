@@ -169,7 +169,7 @@ public record GatewayConfig(
                         s.intIn("notify.gateway.queue-max-messages", 1024, 4, 1_000_000),
                         s.longIn("notify.gateway.queue-max-bytes", 1024 * 1024, 4 * FrameCodec.MAX_SERVER_FRAME_CHARS, 1L << 30),
                         s.intIn("notify.gateway.pending-max-events", 1000, 1, 1_000_000),
-                        s.duration("notify.gateway.accept-max-lag", Duration.ofMillis(100), Duration.ZERO, Duration.ofSeconds(10))),
+                        s.duration("notify.gateway.accept-max-lag", Duration.ofMillis(500), Duration.ZERO, Duration.ofSeconds(10))),
                 ping,
                 s.duration("notify.gateway.pong-timeout", ping.multipliedBy(2).plusSeconds(5), Duration.ofSeconds(1), Duration.ofMinutes(15)),
                 s.duration("notify.gateway.resume-timeout", Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5)),

@@ -105,7 +105,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
     /**
      * Starts the connect sequence; {@code position} is SSE's Last-Event-ID (null: none, or WebSocket).
      * The registration is not awaited: routing is a hint, and a fresh start's anchor read plus the
-     * rechecks cover the moment before the routers see it (docs/gateway.md, "The connect sequence").
+     * rechecks cover the moment before the routers see it (docs/gateway.md, "Connect, resume and live delivery").
      * A client that has a position is welcomed at once; one without waits for its anchor (the head),
      * unless its {@code resume} arrives meanwhile.
      */

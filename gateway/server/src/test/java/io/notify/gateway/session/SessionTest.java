@@ -44,6 +44,23 @@ class SessionTest extends SessionFixture {
     }
 
     @Test
+    void aResumeWithAPositionSentBeforeWelcomeIsWelcomedAtOnceAndTheLateAnchorIsIgnored() {
+        FakeTransport t = new FakeTransport("ws", 100, 1 << 20);
+        limiter.tryAcquire("42");
+        Session s = new Session("c-1", "42", Instant.now().plusSeconds(3600), t, context(Map.of()));
+        s.open(null);
+        Await.until("the anchor read", Duration.ofSeconds(5), () -> source.requests.size() == 1);
+        assertTrue(t.frames().isEmpty(), "a fresh client waits for its anchor");
+        s.text("{\"t\":\"resume\",\"streams\":[{\"stream\":\"u:42\",\"epoch\":\"ep1\",\"seq\":9}]}");
+        assertInstanceOf(WelcomeFrame.class, t.frames().get(0), "welcomed without the anchor");
+        assertEquals(new Position(E, 9), source.requests.get(1).after(), "the replay from its position");
+        source.answers.get(0).complete(new FetchResult.Page(U, List.of(), false, new Position(E, 20))); // the anchor, late
+        source.answers.get(1).complete(new FetchResult.Page(U, Events.range(U, E, 10, 12), false));
+        assertEquals(List.of(10L, 11L, 12L), seqs(t));
+        assertEquals(1, t.frames().stream().filter(WelcomeFrame.class::isInstance).count());
+    }
+
+    @Test
     void sseStartsFromLastEventIdAndResetsATooOldPosition() {
         FakeTransport t = new FakeTransport("sse", 100, 1 << 20);
         open(t, Map.of(), Instant.now().plusSeconds(3600), new Position(E, 3));
