@@ -3,6 +3,7 @@ package io.notify.cli.bench;
 import io.notify.cli.stack.ServiceProcess;
 import java.io.IOException;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,8 +18,15 @@ import java.util.function.BiConsumer;
 public record PrometheusText(String text) {
 
     /** A service's {@code /metrics} now; anything but 200 is an error naming its log. */
+    /**
+     * A gateway's /metrics is on its client port, whose accepts stop while its I/O threads lag
+     * (docs/gateway.md, "Handshake: admission and authentication"): in a storm a scrape waits in
+     * the accept queue with the clients, so it is given long enough for that.
+     */
+    private static final Duration SCRAPE_TIMEOUT = Duration.ofSeconds(60);
+
     public static PrometheusText scrape(ServiceProcess service) throws IOException, InterruptedException {
-        HttpResponse<String> r = service.get("/metrics");
+        HttpResponse<String> r = service.get("/metrics", SCRAPE_TIMEOUT);
         if (r.statusCode() != 200) {
             throw new IOException(service.name() + " /metrics answered " + r.statusCode() + "; see " + service.logFile());
         }

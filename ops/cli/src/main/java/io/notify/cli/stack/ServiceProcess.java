@@ -62,7 +62,11 @@ public final class ServiceProcess implements AutoCloseable {
     }
 
     public HttpResponse<String> get(String path) throws IOException, InterruptedException {
-        return HTTP.send(HttpRequest.newBuilder(URI.create(baseUrl() + path)).timeout(HTTP_TIMEOUT).GET().build(),
+        return get(path, HTTP_TIMEOUT);
+    }
+
+    public HttpResponse<String> get(String path, Duration timeout) throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(baseUrl() + path)).timeout(timeout).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
