@@ -25,7 +25,7 @@ class ChaosPartsTest {
         assertEquals(20, full.faultsFor(Scenario.KILL_GATEWAY));
         assertEquals(3, full.faultsFor(Scenario.RESTART_BROKER));
         assertEquals(Duration.ofMinutes(30), full.lease(), "the full mode keeps the registry defaults");
-        assertEquals(Duration.ofSeconds(32), full.frozenFor(), "frozen past three liveness TTLs, not the 30 min lease");
+        assertEquals(Duration.ofSeconds(14), full.frozenFor(), "frozen past three liveness TTLs (4 s), not the 30 min lease");
         ChaosOptions quick = ChaosOptions.of(Scenario.parse("all"), true, 0, 10, 1, 10);
         assertEquals(2, quick.faultsFor(Scenario.KILL_GATEWAY));
         assertEquals(Duration.ofSeconds(12), quick.lease());
