@@ -20,6 +20,10 @@ import java.util.function.Function;
  * Lettuce's auto-flush off. Under a connection storm that is one socket write per batch of
  * commands instead of one per command, and no Redis work on the threads that accept clients.
  *
+ * <p>The queue is bounded by the caller: {@link NodeRegistry} takes one of its
+ * {@code maxOutstandingWrites} permits before it submits a write and gives it back when the write
+ * completes, so at most that many writes wait here or in flight.
+ *
  * <p>Each write's future completes when Redis answered all its commands, or exceptionally when a
  * command failed, the connection was not open, or the writer is closed; timeouts are the caller's.
  * The connection is opened lazily on the writer thread and replaced after {@link #replaceConnection}.

@@ -109,6 +109,15 @@ abstract class SessionFixture {
         return s;
     }
 
+    /** A WebSocket session opened with no position, its head read made and not answered yet. */
+    Session openAwaitingAnchor(FakeTransport transport) {
+        limiter.tryAcquire("42");
+        Session s = new Session("c-1", "42", Instant.now().plusSeconds(3600), transport, context(Map.of()));
+        s.open(null);
+        Await.until("the head read", Duration.ofSeconds(5), () -> source.answers.size() == 1);
+        return s;
+    }
+
     Session open(FakeTransport transport) {
         return open(transport, Map.of(), Instant.now().plusSeconds(3600), null);
     }

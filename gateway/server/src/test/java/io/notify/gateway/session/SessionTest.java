@@ -46,10 +46,7 @@ class SessionTest extends SessionFixture {
     @Test
     void aResumeWithAPositionSentBeforeWelcomeIsWelcomedAtOnceAndTheLateAnchorIsIgnored() {
         FakeTransport t = new FakeTransport("ws", 100, 1 << 20);
-        limiter.tryAcquire("42");
-        Session s = new Session("c-1", "42", Instant.now().plusSeconds(3600), t, context(Map.of()));
-        s.open(null);
-        Await.until("the anchor read", Duration.ofSeconds(5), () -> source.requests.size() == 1);
+        Session s = openAwaitingAnchor(t);
         assertTrue(t.frames().isEmpty(), "a fresh client waits for its anchor");
         s.text("{\"t\":\"resume\",\"streams\":[{\"stream\":\"u:42\",\"epoch\":\"ep1\",\"seq\":9}]}");
         assertInstanceOf(WelcomeFrame.class, t.frames().get(0), "welcomed without the anchor");
@@ -166,10 +163,7 @@ class SessionTest extends SessionFixture {
     @Test
     void withoutAnAnchorTheFirstLiveEventIsTheStart() {
         FakeTransport t = new FakeTransport("ws", 100, 1 << 20);
-        limiter.tryAcquire("42");
-        Session s = new Session("c-1", "42", Instant.now().plusSeconds(3600), t, context(Map.of()));
-        s.open(null);
-        Await.until("the head read", Duration.ofSeconds(5), () -> source.answers.size() == 1);
+        Session s = openAwaitingAnchor(t);
         source.answers.get(0).complete(new FetchResult.Failed(U, "query API down"));
         Await.until("welcome", Duration.ofSeconds(5), () -> !t.frames().isEmpty());
         s.text("{\"t\":\"resume\",\"streams\":[]}");
