@@ -1,6 +1,7 @@
 package io.notify.fanout;
 
 import io.notify.common.config.ConfigException;
+import io.notify.common.config.PlatformSettings;
 import io.notify.common.config.Settings;
 import io.notify.schemas.topic.TopicCatalog;
 import java.nio.file.Path;
@@ -107,12 +108,13 @@ public record FanoutConfig(
     public static final Duration ALOS_COMMIT_INTERVAL = Duration.ofMillis(100);
 
     public static FanoutConfig load(Settings s) {
+        PlatformSettings shared = PlatformSettings.load(s);
         ProcessingGuarantee guarantee = ProcessingGuarantee.parse("notify.fanout.processing-guarantee",
                 s.string("notify.fanout.processing-guarantee", "exactly_once_v2"));
         return new FanoutConfig(
                 s.string("notify.fanout.application-id", "notify-fanout"),
-                s.string("notify.kafka.bootstrap-servers", "127.0.0.1:9092"),
-                s.string("notify.topic-prefix", ""),
+                shared.bootstrapServers(),
+                shared.topicPrefix(),
                 s.duration("notify.fanout.dedup-window", Duration.ofHours(24), Duration.ofSeconds(1), Duration.ofDays(30)),
                 s.intIn("notify.fanout.inbox.max-events", 1000, 1, 1_000_000),
                 s.duration("notify.fanout.inbox.max-age", Duration.ofDays(7), Duration.ofMinutes(1), Duration.ofDays(365)),
@@ -137,9 +139,8 @@ public record FanoutConfig(
                 s.intIn("notify.fanout.thread-restarts", 5, 0, 1000),
                 s.duration("notify.fanout.thread-restart-window", Duration.ofMinutes(10), Duration.ofSeconds(1), Duration.ofDays(1)),
                 s.duration("notify.fanout.unassigned-alarm", Duration.ofSeconds(60), Duration.ofSeconds(5), Duration.ofHours(1)),
-                s.string("notify.redis.uri", "redis://127.0.0.1:6379"),
-                // Registry keys carry the topic prefix unless set apart: router and gateways must agree.
-                s.string("notify.registry.key-prefix", s.string("notify.topic-prefix", "")),
+                shared.redisUri(),
+                shared.registryKeyPrefix(),
                 s.string("notify.fanout.query.host", "0.0.0.0"),
                 s.intIn("notify.fanout.query.port", 8090, 0, 65535),
                 s.string("notify.fanout.query.advertised-host", "127.0.0.1"),

@@ -7,7 +7,7 @@ import io.notify.fanout.inbox.InboxKey;
 import io.notify.fanout.inbox.InboxStores;
 import io.notify.fanout.recipients.RecipientPlacement;
 import io.notify.fanout.routing.NodeTopics;
-import io.notify.fanout.sequencing.StreamHead;
+import io.notify.fanout.inbox.StreamHead;
 import io.notify.registry.ConnectionRef;
 import io.notify.registry.InMemoryRegistry;
 import io.notify.schemas.serde.NotifySerdes;

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.notify.fanout.inbox.InboxKey;
 import io.notify.fanout.recipients.RecipientPlacement;
 import io.notify.fanout.routing.NodeTopics;
-import io.notify.fanout.sequencing.StreamHead;
+import io.notify.fanout.inbox.StreamHead;
 import io.notify.schemas.event.EventClass;
 import io.notify.schemas.stream.DeliveryMessage;
 import io.notify.schemas.stream.LiveEvent;

@@ -1,6 +1,7 @@
 package io.notify.ingest;
 
 import io.notify.common.config.ConfigException;
+import io.notify.common.config.PlatformSettings;
 import io.notify.common.config.Settings;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -63,11 +64,12 @@ public record IngestConfig(
     }
 
     public static IngestConfig load(Settings s) {
+        PlatformSettings shared = PlatformSettings.load(s);
         return new IngestConfig(
                 s.string("notify.ingest.host", "0.0.0.0"),
                 s.intIn("notify.ingest.port", 8080, 0, 65535),
-                s.string("notify.kafka.bootstrap-servers", "127.0.0.1:9092"),
-                s.string("notify.topic-prefix", ""),
+                shared.bootstrapServers(),
+                shared.topicPrefix(),
                 parseKeys(s.required("notify.ingest.api-keys")),
                 s.intIn("notify.ingest.max-event-bytes", 96 * 1024, 1024, 1024 * 1024),
                 s.intIn("notify.ingest.max-batch-bytes", 4 * 1024 * 1024, 1024, 64 * 1024 * 1024),

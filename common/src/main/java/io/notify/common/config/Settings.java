@@ -24,7 +24,9 @@ import java.util.regex.Pattern;
  */
 public final class Settings {
 
-    private static final Pattern DURATION = Pattern.compile("^(\\d+)(ms|s|m|h|d)$");
+    /** One or more parts, largest first or not: 250ms, 30s, 5m, 24h, 7d, 1h30m, 2m30s. */
+    private static final Pattern DURATION = Pattern.compile("^(?:\\d+(?:ms|d|h|m|s))+$");
+    private static final Pattern DURATION_PART = Pattern.compile("(\\d+)(ms|d|h|m|s)");
 
     private final Map<String, String> overrides;
     private final Map<String, String> env;
@@ -146,19 +148,32 @@ public final class Settings {
         return parseDuration(flag, value);
     }
 
-    static Duration parseDuration(String key, String v) {
-        Matcher m = DURATION.matcher(v.trim());
-        if (!m.matches()) {
-            throw new ConfigException(key, "expected a duration like 250ms, 30s, 5m, 24h or 7d, got '" + v + "'");
+    /**
+     * The one duration syntax of every setting and every command-line flag: one or more
+     * {@code <number><unit>} parts, units {@code ms s m h d}, summed ({@code 1h30m}).
+     */
+    public static Duration parseDuration(String key, String v) {
+        String t = v.trim();
+        if (!DURATION.matcher(t).matches()) {
+            throw new ConfigException(key, "expected a duration like 250ms, 30s, 5m, 24h, 7d or 1h30m, got '" + v + "'");
         }
-        long n = Long.parseLong(m.group(1));
-        return switch (m.group(2)) {
-            case "ms" -> Duration.ofMillis(n);
-            case "s" -> Duration.ofSeconds(n);
-            case "m" -> Duration.ofMinutes(n);
-            case "h" -> Duration.ofHours(n);
-            default -> Duration.ofDays(n);
-        };
+        Duration total = Duration.ZERO;
+        Matcher m = DURATION_PART.matcher(t);
+        try {
+            while (m.find()) {
+                long n = Long.parseLong(m.group(1));
+                total = total.plus(switch (m.group(2)) {
+                    case "ms" -> Duration.ofMillis(n);
+                    case "s" -> Duration.ofSeconds(n);
+                    case "m" -> Duration.ofMinutes(n);
+                    case "h" -> Duration.ofHours(n);
+                    default -> Duration.ofDays(n);
+                });
+            }
+        } catch (ArithmeticException | NumberFormatException e) {
+            throw new ConfigException(key, "duration '" + v + "' is too long");
+        }
+        return total;
     }
 
     /** A comma-separated list; empty when unset. */

@@ -49,6 +49,18 @@ class SettingsTest {
     }
 
     @Test
+    void oneDurationSyntaxForSettingsAndFlags() {
+        // `notifyctl token --ttl 1h30m` was refused while `replay --from -1h30m` was read
+        assertEquals(Duration.ofMinutes(90), Settings.parseDurationArg("--ttl", "1h30m"));
+        assertEquals(Duration.ofSeconds(150).plusMillis(5), Settings.parseDuration("k", "2m30s5ms"));
+        assertEquals(Duration.ofDays(1).plusHours(1), Settings.parseDuration("k", " 1d1h "));
+        assertEquals("--ttl: expected a duration like 250ms, 30s, 5m, 24h, 7d or 1h30m, got '1h 30m'",
+                assertThrows(ConfigException.class, () -> Settings.parseDurationArg("--ttl", "1h 30m")).getMessage());
+        assertThrows(ConfigException.class, () -> Settings.parseDuration("k", "-5m"));
+        assertThrows(ConfigException.class, () -> Settings.parseDuration("k", "99999999999999999999d"));
+    }
+
+    @Test
     void commandLineArgumentsAreKeyValuePairs() {
         Settings s = Settings.fromArgs(new String[] {"--notify.x=5", "notify.y=6"});
         assertEquals("5", s.raw("notify.x"));

@@ -1,7 +1,6 @@
 package io.notify.fanout.inbox;
 
 import io.notify.fanout.FanoutMetrics;
-import io.notify.fanout.sequencing.StreamHead;
 import io.notify.schemas.stream.SequencedEvent;
 import io.notify.schemas.stream.StreamId;
 import java.time.Duration;

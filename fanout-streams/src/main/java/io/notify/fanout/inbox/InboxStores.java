@@ -1,6 +1,5 @@
 package io.notify.fanout.inbox;
 
-import io.notify.fanout.sequencing.StreamHead;
 import io.notify.schemas.serde.NotifySerdes;
 import io.notify.schemas.stream.SequencedEvent;
 import io.notify.schemas.stream.StreamId;

@@ -1,6 +1,6 @@
 package io.notify.fanout.query;
 
-import io.notify.fanout.sequencing.StreamHead;
+import io.notify.fanout.inbox.StreamHead;
 import io.notify.schemas.stream.SequencedEvent;
 import io.notify.schemas.stream.StreamId;
 import java.util.List;

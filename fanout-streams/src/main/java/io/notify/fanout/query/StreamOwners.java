@@ -2,7 +2,7 @@ package io.notify.fanout.query;
 
 import io.notify.fanout.inbox.InboxKey;
 import io.notify.fanout.inbox.InboxStores;
-import io.notify.fanout.sequencing.StreamHead;
+import io.notify.fanout.inbox.StreamHead;
 import io.notify.schemas.serde.NotifySerdes;
 import io.notify.schemas.stream.SequencedEvent;
 import io.notify.schemas.stream.StreamId;

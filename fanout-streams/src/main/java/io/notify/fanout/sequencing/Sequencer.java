@@ -4,6 +4,7 @@ import io.notify.fanout.FanoutMetrics;
 import io.notify.fanout.inbox.InboxKey;
 import io.notify.fanout.inbox.InboxRetention;
 import io.notify.fanout.inbox.InboxStores;
+import io.notify.fanout.inbox.StreamHead;
 import io.notify.fanout.recipients.RecipientEvent;
 import io.notify.schemas.stream.Position;
 import io.notify.schemas.stream.SequencedEvent;

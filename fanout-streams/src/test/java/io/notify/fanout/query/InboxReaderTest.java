@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.notify.fanout.sequencing.StreamHead;
+import io.notify.fanout.inbox.StreamHead;
 import io.notify.schemas.event.EventEnvelope;
 import io.notify.schemas.stream.Position;
 import io.notify.schemas.stream.SequencedEvent;

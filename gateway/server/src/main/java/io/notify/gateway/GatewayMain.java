@@ -1,23 +1,14 @@
 package io.notify.gateway;
 
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.notify.common.config.ConfigException;
 import io.notify.common.config.Settings;
-import io.notify.gateway.config.GatewayConfig;
-import io.notify.gateway.metrics.GatewayMetrics;
-import io.notify.gateway.registry.NodeRegistryRegistrar;
-import io.notify.gateway.registry.RegistryTimings;
-import io.notify.gateway.resume.HttpResumeSource;
-import io.notify.registry.NodeRegistryConfig;
-import java.time.Clock;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Entry point: {@code java -cp ... io.notify.gateway.GatewayMain [key=value ...] [--config=FILE]}.
- * Explicit wiring; SIGTERM runs the drain (docs/gateway.md, "Drain"), so the process exits within
+ * Wired by {@link GatewayService}; SIGTERM runs the drain (docs/gateway.md, "Drain"), so the process exits within
  * {@code drain-window + drain-grace} — set Kubernetes' terminationGracePeriodSeconds above that.
  */
 public final class GatewayMain {
@@ -41,23 +32,15 @@ public final class GatewayMain {
     }
 
     public static void main(String[] args) {
-        GatewayConfig config;
-        NodeRegistryConfig registry;
+        GatewayServer server;
         try {
-            Settings settings = Settings.fromArgs(args);
-            config = GatewayConfig.load(settings);
-            registry = RegistryTimings.load(settings);
+            server = GatewayService.fromSettings(Settings.fromArgs(args));
         } catch (ConfigException e) {
             System.err.println("notify-gateway: configuration error: " + e.getMessage());
             System.exit(2);
             return;
         }
-        PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        GatewayMetrics metrics = new GatewayMetrics(meters);
-        GatewayServer server = new GatewayServer(config, meters, metrics,
-                NodeRegistryRegistrar.create(config.nodeId(), config.redisUri(), config.registryKeyPrefix(), registry, meters),
-                new HttpResumeSource(config.queryUrls(), config.queryTimeout(), metrics),
-                Clock.systemUTC()).start();
+        server.start();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> LOG.info("drained: {}", server.drain()), "gateway-drain"));
     }
 }

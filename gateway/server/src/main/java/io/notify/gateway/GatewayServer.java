@@ -25,8 +25,8 @@ import io.notify.gateway.session.LivenessSweeper;
 import io.notify.gateway.session.SessionContext;
 import io.notify.gateway.session.SessionTable;
 import io.notify.gateway.transport.AcceptingChannels;
-import io.notify.gateway.transport.SseEndpoint;
-import io.notify.gateway.transport.WebSocketEndpoint;
+import io.notify.gateway.handshake.SseEndpoint;
+import io.notify.gateway.handshake.WebSocketEndpoint;
 import io.notify.gateway.web.WebAssets;
 import io.notify.schemas.topic.TopicCatalog;
 import io.undertow.Undertow;
@@ -83,8 +83,7 @@ public final class GatewayServer implements AutoCloseable {
         this.metrics = metrics;
         this.registrar = registrar;
         // concurrent resumes of many sessions go out as batch requests (docs/gateway.md, "Resume batching")
-        this.resumeSource = new BatchingResumeSource(resumeSource, config.resumeBatching(),
-                config.queryTimeout().plusMillis(100).multipliedBy(config.queryUrls().size()).plusMillis(500), metrics);
+        this.resumeSource = new BatchingResumeSource(resumeSource, config.resumeBatching(), config.fetchDeadline(), metrics);
         this.timer = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "gateway-timer");
             t.setDaemon(true);
@@ -177,6 +176,10 @@ public final class GatewayServer implements AutoCloseable {
 
     public GatewayMetrics metrics() {
         return metrics;
+    }
+
+    public GatewayConfig config() {
+        return config;
     }
 
     public PrometheusMeterRegistry meterRegistry() {

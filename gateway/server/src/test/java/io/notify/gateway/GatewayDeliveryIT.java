@@ -116,6 +116,17 @@ class GatewayDeliveryIT {
     }
 
     @Test
+    void anIdleSseStreamGetsKeepAlivesFromItsTransport() {
+        try (SseClient idle = SseClient.connect(gateway.http("/v1/sse?access_token=" + tokens.valid("kai")), Map.of())) {
+            assertEquals(1000L, idle.next(WAIT).retry(), "retry hint first");
+            assertInstanceOf(WelcomeFrame.class, idle.next(WAIT).frame());
+            int before = idle.comments();
+            // sse-keepalive is 200ms here: a few arrive while nothing else does
+            Await.until("two keep-alive comments", WAIT, () -> idle.comments() >= before + 2);
+        }
+    }
+
+    @Test
     void opsEndpointsAnswer() throws Exception {
         assertEquals(200, get("/healthz").statusCode());
         assertEquals(200, get("/readyz").statusCode());

@@ -77,6 +77,20 @@ public final class Backoff {
     }
 
     private long ceilingMillis() {
+        return ceilingMillis(baseMillis, capMillis, attempt);
+    }
+
+    /**
+     * The default policy's delay after {@code attempt} delays (from 0) for a uniform {@code u} in
+     * [0, 1), without an instance: for callers that keep only a counter per client, such as a load
+     * generator holding tens of thousands of them.
+     */
+    public static long delayMillis(int attempt, double u) {
+        long ceiling = ceilingMillis(DEFAULT_BASE.toMillis(), DEFAULT_CAP.toMillis(), attempt);
+        return (long) (u * (ceiling + 1));
+    }
+
+    private static long ceilingMillis(long baseMillis, long capMillis, int attempt) {
         // base·2^attempt overflows long long before the cap matters: stop doubling once past the cap
         if (attempt >= Long.numberOfLeadingZeros(baseMillis) - 1) {
             return capMillis;

@@ -99,6 +99,18 @@ class BackoffTest {
     }
 
     @Test
+    void theStatelessDelayFollowsTheDefaultCeilings() {
+        Backoff defaults = Backoff.defaults(new SplittableRandom(5));
+        for (int attempt = 0; attempt < 10; attempt++) {
+            long ceiling = defaults.ceiling().toMillis();
+            assertEquals(0, Backoff.delayMillis(attempt, 0.0));
+            assertEquals(ceiling, Backoff.delayMillis(attempt, Math.nextDown(1.0)), "attempt " + attempt);
+            defaults.nextDelay();
+        }
+        assertEquals(60_000, Backoff.delayMillis(1_000, Math.nextDown(1.0)), "stays at the cap");
+    }
+
+    @Test
     void hugeAttemptCountsStayAtTheCapWithoutOverflow() {
         Backoff backoff = new Backoff(Duration.ofMillis(3), Duration.ofDays(1), new SplittableRandom(3));
         for (int i = 0; i < 500; i++) {

@@ -1,12 +1,11 @@
 package io.notify.client.support;
 
+import io.notify.gateway.GatewayService;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.notify.common.config.Settings;
 import io.notify.devstack.Infra;
 import io.notify.devstack.JavaProcess;
@@ -14,10 +13,6 @@ import io.notify.fanout.FanoutConfig;
 import io.notify.fanout.FanoutService;
 import io.notify.gateway.GatewayMain;
 import io.notify.gateway.GatewayServer;
-import io.notify.gateway.config.GatewayConfig;
-import io.notify.gateway.metrics.GatewayMetrics;
-import io.notify.gateway.registry.NodeRegistryRegistrar;
-import io.notify.gateway.resume.HttpResumeSource;
 import io.notify.ingest.IngestConfig;
 import io.notify.ingest.IngestServer;
 import io.notify.schemas.topic.TopicCatalog;
@@ -28,7 +23,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -116,12 +110,7 @@ public final class NotifyStack implements AutoCloseable {
 
     /** A gateway node in this JVM, wired like {@link GatewayMain}; returns its base URL. */
     public URI startGateway(String nodeId) {
-        GatewayConfig config = GatewayConfig.load(Settings.of(gatewaySettings(nodeId)));
-        PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        GatewayMetrics metrics = new GatewayMetrics(meters);
-        GatewayServer server = new GatewayServer(config, meters, metrics,
-                NodeRegistryRegistrar.create(config.nodeId(), config.redisUri(), config.registryKeyPrefix(), meters),
-                new HttpResumeSource(config.queryUrls(), config.queryTimeout(), metrics), Clock.systemUTC()).start();
+        GatewayServer server = GatewayService.fromSettings(Settings.of(gatewaySettings(nodeId))).start();
         gateways.add(server);
         nodeIds.put(server, nodeId);
         return URI.create("http://127.0.0.1:" + server.port());

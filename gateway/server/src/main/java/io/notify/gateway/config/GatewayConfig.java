@@ -1,6 +1,7 @@
 package io.notify.gateway.config;
 
 import io.notify.common.config.ConfigException;
+import io.notify.common.config.PlatformSettings;
 import io.notify.common.config.Settings;
 import io.notify.schemas.protocol.FrameCodec;
 import io.notify.schemas.protocol.WelcomeFrame;
@@ -126,6 +127,16 @@ public record GatewayConfig(
         }
     }
 
+    /**
+     * How long one query-API fetch (an anchor read, a resume or a recheck) may take in all: each
+     * base URL tried once within {@code query-timeout}, plus one more timeout for the wait in the
+     * resume batcher. The batcher bounds each batch by it and a session each of its fetches, so the
+     * two agree.
+     */
+    public Duration fetchDeadline() {
+        return queryTimeout.multipliedBy(queryUrls.size() + 1L);
+    }
+
     public static GatewayConfig load(Settings s) {
         String nodeId = s.required("notify.gateway.node-id");
         try {
@@ -133,6 +144,7 @@ public record GatewayConfig(
         } catch (IllegalArgumentException e) {
             throw new ConfigException("notify.gateway.node-id", e.getMessage());
         }
+        PlatformSettings shared = PlatformSettings.load(s);
         Duration ping = s.duration("notify.gateway.ping-interval", Duration.ofSeconds(5), Duration.ofSeconds(1), Duration.ofMinutes(5));
         Duration lifetime = s.duration("notify.gateway.max-connection-lifetime", Duration.ZERO, Duration.ZERO, Duration.ofDays(30));
         if (!lifetime.isZero() && lifetime.compareTo(Duration.ofMinutes(1)) < 0) {
@@ -144,11 +156,10 @@ public record GatewayConfig(
                 s.intIn("notify.gateway.port", 8081, 0, 65535),
                 s.intIn("notify.gateway.io-threads", Math.max(2, Runtime.getRuntime().availableProcessors()), 1, 256),
                 s.intIn("notify.gateway.accept-backlog", 8192, 1, 65535),
-                s.string("notify.kafka.bootstrap-servers", "127.0.0.1:9092"),
-                s.string("notify.redis.uri", "redis://127.0.0.1:6379"),
-                topicPrefix(s),
-                // Registry keys carry the topic prefix unless set apart: gateways and router must agree.
-                s.string("notify.registry.key-prefix", topicPrefix(s)),
+                shared.bootstrapServers(),
+                shared.redisUri(),
+                shared.topicPrefix(),
+                shared.registryKeyPrefix(),
                 s.intIn("notify.gateway.node-topic-partitions", 3, 1, 1000),
                 new JwtSettings(
                         pathOrNull(s.raw("notify.gateway.jwt.jwks-file")),
@@ -193,14 +204,6 @@ public record GatewayConfig(
                 s.duration("notify.gateway.recheck-grace", Duration.ofSeconds(2), Duration.ZERO, Duration.ofMinutes(1)),
                 lifetime,
                 s.duration("notify.gateway.connection-lifetime-jitter", lifetime.dividedBy(5), Duration.ZERO, Duration.ofDays(30)));
-    }
-
-    private static String topicPrefix(Settings s) {
-        String prefix = s.string("notify.topic-prefix", "");
-        if (!TopicCatalog.PREFIX.matcher(prefix).matches()) {
-            throw new ConfigException("notify.topic-prefix", "must be 0..100 chars of [A-Za-z0-9._-]");
-        }
-        return prefix;
     }
 
     private static Path pathOrNull(String raw) {

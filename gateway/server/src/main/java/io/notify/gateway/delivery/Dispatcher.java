@@ -1,5 +1,6 @@
 package io.notify.gateway.delivery;
 
+import io.notify.gateway.transport.OutboundFrame;
 import io.notify.gateway.metrics.GatewayMetrics;
 import io.notify.gateway.metrics.HopStamps;
 import io.notify.gateway.session.Session;

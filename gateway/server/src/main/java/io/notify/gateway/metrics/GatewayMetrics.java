@@ -5,7 +5,6 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.notify.gateway.admission.Limit;
 import io.notify.schemas.trace.HopTrace;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
@@ -103,14 +102,17 @@ public final class GatewayMetrics {
                 "transport", transport, "reason", reason).increment();
     }
 
-    /** A per-connection limit was hit (it is then answered with {@link Limit#answer()}). */
     /** The node stopped accepting connections because its I/O threads lag (AcceptGovernor). */
     public void acceptSuspended() {
         counter("notify.gateway.accept.suspensions", "Times the node stopped accepting because its I/O threads lagged").increment();
     }
 
-    public void limitHit(Limit limit) {
-        counter("notify.gateway.limit.hits", "Limits hit, by limit", "limit", limit.slug()).increment();
+    /**
+     * A per-connection limit was hit, named by its slug ({@code admission.Limit#slug()}, e.g.
+     * {@code missed_pongs}); the limit is then answered with its close code or status.
+     */
+    public void limitHit(String limit) {
+        counter("notify.gateway.limit.hits", "Limits hit, by limit", "limit", limit).increment();
     }
 
     public void delivered(boolean durable, boolean replay) {

@@ -2,10 +2,9 @@ package io.notify.gateway.session;
 
 import io.notify.gateway.admission.Limit;
 import io.notify.gateway.admission.TokenBucket;
-import io.notify.gateway.delivery.OutboundFrame;
-import io.notify.gateway.delivery.OutboundQueue;
+import io.notify.gateway.transport.OutboundFrame;
+import io.notify.gateway.transport.OutboundQueue;
 import io.notify.gateway.resume.FetchResult;
-import io.notify.gateway.transport.SseFraming;
 import io.notify.gateway.transport.Transport;
 import io.notify.gateway.transport.WebSocketTransport;
 import io.notify.schemas.protocol.AckFrame;
@@ -70,7 +69,6 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
     private Position ssePosition;
     private long lastPongNanos;
     private long nextPingNanos;
-    private long nextKeepAliveNanos;
     private long resumeDeadlineNanos;
     private long recycleAtNanos = NEVER; // the connection's lifetime ends (docs/gateway.md, "Connection recycling")
 
@@ -151,7 +149,6 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         lastPongNanos = now;
         nextPingNanos = now + TimeUnit.MILLISECONDS.toNanos(interval);
         recycleAtNanos = lifetimeEnd(now);
-        nextKeepAliveNanos = now + ctx.config().sseKeepAlive().toNanos();
         if (transport.bidirectional()) {
             state = State.AWAITING_RESUME;
             resumeDeadlineNanos = now + ctx.config().resumeTimeout().toNanos();
@@ -276,7 +273,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
 
     /** Counts the limit and closes with its documented answer ({@code detail}: a specific close reason, or null). */
     void hit(Limit limit, String detail) {
-        ctx.metrics().limitHit(limit);
+        ctx.metrics().limitHit(limit.slug());
         close(limit.answer(), detail == null ? limit.answer().reason() : detail);
     }
 
@@ -304,10 +301,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
                 nextPingNanos = nowNanos + ctx.config().pingInterval().toNanos();
                 send(PING);
             }
-            if (!transport.bidirectional() && nowNanos >= nextKeepAliveNanos) {
-                nextKeepAliveNanos = nowNanos + ctx.config().sseKeepAlive().toNanos();
-                send(OutboundFrame.sseMeta(SseFraming.KEEP_ALIVE, "keep-alive"));
-            }
+            transport.tick(nowNanos);
             if (state == State.ACTIVE) {
                 sync.tick(nowNanos);
             }

@@ -1,9 +1,8 @@
 package io.notify.gateway.session;
 
 import io.notify.gateway.admission.Limit;
-import io.notify.gateway.delivery.OutboundFrame;
-import io.notify.gateway.delivery.StreamCursor;
-import io.notify.gateway.delivery.StreamCursor.Step;
+import io.notify.gateway.transport.OutboundFrame;
+import io.notify.gateway.session.StreamCursor.Step;
 import io.notify.gateway.resume.FetchRequest;
 import io.notify.gateway.resume.FetchResult;
 import io.notify.schemas.protocol.ResetFrame;
@@ -67,7 +66,7 @@ final class StreamSync {
      */
     void readAnchor(Runnable then) {
         ctx.resumeSource().fetch(new FetchRequest(stream(), null, 1)).toCompletableFuture()
-                .orTimeout(ctx.config().queryTimeout().toMillis() * (ctx.config().queryUrls().size() + 1), TimeUnit.MILLISECONDS)
+                .orTimeout(ctx.config().fetchDeadline().toMillis(), TimeUnit.MILLISECONDS)
                 .whenComplete((result, error) -> session.runLocked(() -> {
                     if (!session.beforeWelcome()) {
                         return; // welcomed meanwhile (its resume came first): the anchor is not needed
@@ -236,7 +235,7 @@ final class StreamSync {
         }
         FetchRequest request = request();
         ctx.resumeSource().fetch(request).toCompletableFuture()
-                .orTimeout(ctx.config().queryTimeout().toMillis() * (ctx.config().queryUrls().size() + 1), TimeUnit.MILLISECONDS)
+                .orTimeout(ctx.config().fetchDeadline().toMillis(), TimeUnit.MILLISECONDS)
                 .whenComplete((result, error) -> session.onFetched(this, result != null ? result
                         : new FetchResult.Failed(stream(), "no answer: " + error)));
     }

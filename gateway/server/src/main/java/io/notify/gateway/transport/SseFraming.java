@@ -1,6 +1,5 @@
 package io.notify.gateway.transport;
 
-import io.notify.gateway.delivery.OutboundFrame;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 

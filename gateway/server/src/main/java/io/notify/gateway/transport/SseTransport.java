@@ -1,12 +1,11 @@
 package io.notify.gateway.transport;
 
-import io.notify.gateway.delivery.OutboundFrame;
-import io.notify.gateway.delivery.OutboundQueue;
 import io.notify.schemas.protocol.CloseCode;
 import io.undertow.server.HttpServerExchange;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.xnio.IoUtils;
@@ -25,15 +24,24 @@ public final class SseTransport extends QueuedTransport {
 
     private static final long CLOSE_TIMEOUT_MS = 5_000;
 
+    private static final OutboundFrame KEEP_ALIVE = OutboundFrame.sseMeta(SseFraming.KEEP_ALIVE, "keep-alive");
+
     private final HttpServerExchange exchange;
     private final StreamSinkChannel sink;
+    private final long keepAliveNanos;
+    private long nextKeepAliveNanos; // the sweeper's, under the session's lock; 0 until the first tick
     // I/O thread only
     private boolean writing;
     private CloseCode closeAfterWrite;
 
-    public SseTransport(HttpServerExchange exchange, OutboundQueue queue) {
+    /**
+     * @param keepAlive how often a comment line is written: Undertow notices a closed SSE client
+     *                  only when it writes, so this bounds the detection to about two intervals
+     */
+    public SseTransport(HttpServerExchange exchange, OutboundQueue queue, Duration keepAlive) {
         super(queue, exchange.getIoThread());
         this.exchange = exchange;
+        this.keepAliveNanos = keepAlive.toNanos();
         this.sink = exchange.getResponseChannel();
         exchange.addExchangeCompleteListener((ex, next) -> {
             closedBy(1006);
@@ -49,6 +57,16 @@ public final class SseTransport extends QueuedTransport {
     @Override
     public boolean bidirectional() {
         return false;
+    }
+
+    @Override
+    public void tick(long nowNanos) {
+        if (nextKeepAliveNanos == 0) {
+            nextKeepAliveNanos = nowNanos + keepAliveNanos; // the first tick: one interval from now
+        } else if (nowNanos - nextKeepAliveNanos >= 0) {
+            nextKeepAliveNanos = nowNanos + keepAliveNanos;
+            send(KEEP_ALIVE);
+        }
     }
 
     @Override

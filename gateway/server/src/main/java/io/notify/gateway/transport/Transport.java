@@ -1,7 +1,5 @@
 package io.notify.gateway.transport;
 
-import io.notify.gateway.delivery.OutboundFrame;
-import io.notify.gateway.delivery.OutboundQueue;
 import io.notify.schemas.protocol.CloseCode;
 
 /**
@@ -38,4 +36,11 @@ public interface Transport {
     void close(CloseCode code, String reason);
 
     boolean isOpen();
+
+    /**
+     * The node's sweeper pass ({@code session.LivenessSweeper}, under the session's lock) for the
+     * transport's own timers, such as SSE keep-alives; never blocks.
+     */
+    default void tick(long nowNanos) {
+    }
 }

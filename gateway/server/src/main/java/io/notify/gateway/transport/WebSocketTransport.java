@@ -1,8 +1,6 @@
 package io.notify.gateway.transport;
 
 import io.notify.gateway.admission.Limit;
-import io.notify.gateway.delivery.OutboundFrame;
-import io.notify.gateway.delivery.OutboundQueue;
 import io.notify.schemas.protocol.CloseCode;
 import io.notify.schemas.protocol.WsOpcode;
 import java.io.IOException;

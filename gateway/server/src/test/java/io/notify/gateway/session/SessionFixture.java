@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.notify.gateway.admission.ConnectionLimiter;
 import io.notify.gateway.config.GatewayConfig;
-import io.notify.gateway.delivery.OutboundFrame;
+import io.notify.gateway.transport.OutboundFrame;
 import io.notify.gateway.metrics.GatewayMetrics;
 import io.notify.gateway.registry.InMemoryRegistrar;
 import io.notify.gateway.resume.FetchRequest;

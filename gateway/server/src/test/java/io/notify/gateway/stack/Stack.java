@@ -1,7 +1,6 @@
 package io.notify.gateway.stack;
 
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.notify.gateway.GatewayService;
 import io.notify.common.config.Settings;
 import io.notify.devstack.Infra;
 import io.notify.devstack.JavaProcess;
@@ -9,15 +8,10 @@ import io.notify.fanout.FanoutConfig;
 import io.notify.fanout.FanoutService;
 import io.notify.gateway.GatewayMain;
 import io.notify.gateway.GatewayServer;
-import io.notify.gateway.config.GatewayConfig;
-import io.notify.gateway.metrics.GatewayMetrics;
-import io.notify.gateway.registry.NodeRegistryRegistrar;
-import io.notify.gateway.resume.HttpResumeSource;
 import io.notify.gateway.support.TestConfig;
 import io.notify.gateway.support.Tokens;
 import io.notify.ingest.IngestConfig;
 import io.notify.ingest.IngestServer;
-import io.notify.registry.NodeRegistryConfig;
 import io.notify.schemas.publish.NotifyPublisher;
 import io.notify.schemas.topic.TopicCatalog;
 import java.io.IOException;
@@ -27,7 +21,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -95,12 +88,7 @@ final class Stack implements AutoCloseable {
 
     /** An in-process gateway node on a free port. */
     GatewayServer gateway(String nodeId) {
-        GatewayConfig config = GatewayConfig.load(Settings.of(gatewaySettings(nodeId)));
-        PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        GatewayMetrics metrics = new GatewayMetrics(meters);
-        GatewayServer server = new GatewayServer(config, meters, metrics,
-                NodeRegistryRegistrar.create(nodeId, infra.redisUri(), infra.prefix(), NodeRegistryConfig.defaults(), meters),
-                new HttpResumeSource(config.queryUrls(), config.queryTimeout(), metrics), Clock.systemUTC()).start();
+        GatewayServer server = GatewayService.fromSettings(Settings.of(gatewaySettings(nodeId))).start();
         gateways.add(server);
         return server;
     }

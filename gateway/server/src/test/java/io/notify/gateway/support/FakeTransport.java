@@ -1,7 +1,7 @@
 package io.notify.gateway.support;
 
-import io.notify.gateway.delivery.OutboundFrame;
-import io.notify.gateway.delivery.OutboundQueue;
+import io.notify.gateway.transport.OutboundFrame;
+import io.notify.gateway.transport.OutboundQueue;
 import io.notify.gateway.transport.Transport;
 import io.notify.schemas.protocol.CloseCode;
 import io.notify.schemas.protocol.FrameCodec;

@@ -1,21 +1,15 @@
 package io.notify.gateway.support;
 
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.notify.gateway.GatewayService;
 import io.notify.devstack.Infra;
 import io.notify.gateway.GatewayServer;
 import io.notify.gateway.config.GatewayConfig;
-import io.notify.gateway.metrics.GatewayMetrics;
-import io.notify.gateway.registry.NodeRegistryRegistrar;
-import io.notify.gateway.resume.HttpResumeSource;
-import io.notify.registry.NodeRegistryConfig;
 import io.notify.schemas.stream.DeliveryMessage;
 import io.notify.schemas.stream.StreamEvent;
 import io.notify.schemas.stream.StreamId;
 import io.notify.schemas.topic.Topic;
 import io.notify.schemas.topic.TopicCatalog;
 import java.net.URI;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -50,19 +44,18 @@ public final class GatewayHarness implements AutoCloseable {
         m.put("notify.gateway.query-timeout", "2s");
         m.put("notify.gateway.resume-retry-max", "200ms");
         m.put("notify.gateway.node-topic-partitions", "2");
+        // the timings of the registry before issue 12 (RegistryIT and the resume tests were written for them)
+        m.put("notify.registry.lease", "45s");
+        m.put("notify.registry.renew-interval", "15s");
+        m.put("notify.registry.alive-ttl", "10s");
+        m.put("notify.registry.alive-refresh", "3s");
         m.putAll(overrides);
         Map<String, String> all = TestConfig.base();
         all.remove("notify.gateway.jwt.hmac-secret");
         all.putAll(m);
         all.values().removeIf(String::isEmpty);
-        this.config = GatewayConfig.load(io.notify.common.config.Settings.of(all));
-        PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        GatewayMetrics metrics = new GatewayMetrics(meters);
-        NodeRegistryConfig registryConfig = NodeRegistryConfig.defaults()
-                .withTimings(Duration.ofSeconds(45), Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(3));
-        this.server = new GatewayServer(config, meters, metrics,
-                NodeRegistryRegistrar.create(nodeId, infra.redisUri(), infra.prefix(), registryConfig, meters),
-                new HttpResumeSource(config.queryUrls(), config.queryTimeout(), metrics), Clock.systemUTC()).start();
+        this.server = GatewayService.fromSettings(io.notify.common.config.Settings.of(all)).start();
+        this.config = server.config();
         this.topic = TopicCatalog.of(infra.prefix()).node(nodeId);
         Map<String, Object> p = new HashMap<>();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.bootstrapServers());

@@ -19,6 +19,8 @@ import java.util.stream.Stream;
 /** An SSE client: parses the stream into messages (id, data, retry) on a reader thread. */
 public final class SseClient implements AutoCloseable {
 
+    private final java.util.concurrent.atomic.AtomicInteger comments = new java.util.concurrent.atomic.AtomicInteger();
+
     /** One SSE message; {@code id} is null when the message had no id line. */
     public record Message(String id, String data, Long retry) {
         public ServerFrame frame() {
@@ -68,6 +70,7 @@ public final class SseClient implements AutoCloseable {
                     retry = null;
                     any = false;
                 } else if (line.startsWith(":")) {
+                    comments.incrementAndGet(); // a keep-alive
                     continue;
                 } else {
                     int colon = line.indexOf(':');
@@ -88,6 +91,11 @@ public final class SseClient implements AutoCloseable {
         } finally {
             ended.complete(null);
         }
+    }
+
+    /** Comment lines received so far (the gateway's keep-alives). */
+    public int comments() {
+        return comments.get();
     }
 
     public int status() {

@@ -3,7 +3,6 @@ package io.notify.gateway.transport;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import io.notify.gateway.delivery.OutboundFrame;
 import io.notify.schemas.protocol.PingFrame;
 import io.notify.schemas.protocol.ResetFrame;
 import io.notify.schemas.protocol.WelcomeFrame;

@@ -1,10 +1,11 @@
 package io.notify.cli.bench;
 
+import io.notify.cli.bench.report.RunsOptions;
+import io.notify.cli.bench.report.ResultOptions;
 import io.notify.cli.bench.report.ProgressBar;
 import io.notify.cli.bench.report.ResultFiles;
 import io.notify.common.config.Settings;
 import io.notify.devstack.KafkaBrokerProcess;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -31,8 +33,8 @@ public final class BaselineBench implements Callable<Integer> {
             defaultValue = "1024")
     int recordSize;
 
-    @Option(names = "--runs", description = "Measured runs; medians are reported (default: ${DEFAULT-VALUE}).", defaultValue = "3")
-    int runs;
+    @Mixin
+    RunsOptions runOptions;
 
     @Option(names = "--warmup-records", description = "Records of an unreported warm-up run, 0 for none (default: ${DEFAULT-VALUE}).",
             defaultValue = "50000")
@@ -51,12 +53,12 @@ public final class BaselineBench implements Callable<Integer> {
     @Option(names = "--deadline", description = "Bound of each run (default: ${DEFAULT-VALUE}).", defaultValue = "5m")
     String deadline;
 
-    @Option(names = "--out", description = "Results folder (default: ${DEFAULT-VALUE}).", defaultValue = ResultFiles.DEFAULT_OUT)
-    Path out;
+    @Mixin
+    ResultOptions resultOptions;
 
     @Override
     public Integer call() throws Exception {
-        if (records < 1 || runs < 1 || recordSize < 64 || partitions < 1 || warmupRecords < 0) {
+        if (records < 1 || runOptions.runs() < 1 || recordSize < 64 || partitions < 1 || warmupRecords < 0) {
             System.err.println("--records, --runs, --partitions >= 1; --record-size >= 64; --warmup-records >= 0");
             return 2;
         }
@@ -70,10 +72,10 @@ public final class BaselineBench implements Callable<Integer> {
             if (warmupRecords > 0) {
                 run(bar, servers, warmupRecords, bound, 0, "warm-up");
             }
-            for (int r = 1; r <= runs; r++) {
-                BaselineRun.Result res = run(bar, servers, records, bound, r, "run " + r + "/" + runs);
+            for (int r = 1; r <= runOptions.runs(); r++) {
+                BaselineRun.Result res = run(bar, servers, records, bound, r, "run " + r + "/" + runOptions.runs());
                 bar.println(String.format("  run %d/%d: produced %,.0f rec/s (%.1f MB/s), consumed %,.0f rec/s, e2e p50 %.2f ms"
-                                + " p99 %.2f ms", r, runs, res.producerRecordsPerSecond(), res.producerMegabytesPerSecond(),
+                                + " p99 %.2f ms", r, runOptions.runs(), res.producerRecordsPerSecond(), res.producerMegabytesPerSecond(),
                         res.consumerRecordsPerSecond(), res.endToEndMs().p50(), res.endToEndMs().p99()));
                 results.add(res);
             }
@@ -83,7 +85,7 @@ public final class BaselineBench implements Callable<Integer> {
         }
         BaselineReport report = BaselineReport.of(Instant.now(), ResultFiles.machine(), settings(), results);
         report.print(System.out);
-        System.err.println("wrote " + ResultFiles.write(out, "baseline", report.at(), report, report.charts()));
+        System.err.println("wrote " + ResultFiles.write(resultOptions.out(), "baseline", report.at(), report, report.charts()));
         return 0;
     }
 
@@ -92,7 +94,7 @@ public final class BaselineBench implements Callable<Integer> {
         BaselineRun run = new BaselineRun(servers, new BaselineRun.Options(n, recordSize, partitions, compression, bound,
                 "bench-baseline-"));
         // the warm-up is step 0 of runs + 1 when there is one
-        double steps = runs + (warmupRecords > 0 ? 1 : 0);
+        double steps = runOptions.runs() + (warmupRecords > 0 ? 1 : 0);
         double before = (warmupRecords > 0 ? index : index - 1) / steps;
         bar.track(() -> before + (run.produced() + run.consumed()) / (2.0 * n) / steps,
                 () -> String.format("%s: %,d produced, %,d consumed of %,d", label, run.produced(), run.consumed(), n));
@@ -103,7 +105,7 @@ public final class BaselineBench implements Callable<Integer> {
         Map<String, Object> s = new LinkedHashMap<>();
         s.put("records", records);
         s.put("recordBytes", recordSize);
-        s.put("runs", runs);
+        s.put("runs", runOptions.runs());
         s.put("warmupRecords", warmupRecords);
         s.put("partitions", partitions);
         s.put("broker", bootstrap == null ? "child JVM (devstack KafkaBrokerProcess)" : bootstrap);

@@ -1,5 +1,7 @@
 package io.notify.cli.bench;
 
+import io.notify.cli.bench.report.RunsOptions;
+import io.notify.cli.bench.report.ResultOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.notify.cli.bench.report.ProgressBar;
@@ -25,6 +27,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -56,11 +59,11 @@ public final class FanoutBench implements Callable<Integer> {
     @Option(names = "--event-bytes", description = "Serialized event size (default: ${DEFAULT-VALUE}).", defaultValue = "300")
     int eventBytes;
 
-    @Option(names = "--runs", description = "Runs per mode; medians are reported (default: ${DEFAULT-VALUE}).", defaultValue = "3")
-    int runs;
+    @Mixin
+    RunsOptions runOptions;
 
-    @Option(names = "--out", description = "Results folder (default: ${DEFAULT-VALUE}).", defaultValue = ResultFiles.DEFAULT_OUT)
-    Path out;
+    @Mixin
+    ResultOptions resultOptions;
 
     @Option(names = "--guarantees", split = ",", description = "Processing guarantees to measure (default: ${DEFAULT-VALUE}).",
             defaultValue = "exactly_once_v2,at_least_once")
@@ -94,7 +97,7 @@ public final class FanoutBench implements Callable<Integer> {
                 return 2;
             }
         }
-        if (events < 2 || users < 2 || runs < 1 || querySeconds < 1 || queryConcurrency < 1 || instances < 1 || instances > 6) {
+        if (events < 2 || users < 2 || runOptions.runs() < 1 || querySeconds < 1 || queryConcurrency < 1 || instances < 1 || instances > 6) {
             System.err.println("--events and --users must be at least 2; --runs, --query-seconds, --query-concurrency at least 1;"
                     + " --instances 1..6 (notify.events has 6 partitions)");
             return 2;
@@ -111,7 +114,7 @@ public final class FanoutBench implements Callable<Integer> {
         List<LoadResult> baseline = new ArrayList<>();
         List<FanoutRouteRun.Result> results = new ArrayList<>();
         PlatformStack.quietBrokerStartup();
-        int steps = runs * (1 + guarantees.size());
+        int steps = runOptions.runs() * (1 + guarantees.size());
         bar = ProgressBar.start().track(() -> (double) (baseline.size() + results.size()) / steps, () -> status);
         progress("bench fanout: broker and Redis starting (child processes); work dir " + work);
         try (KafkaBrokerProcess broker = new KafkaBrokerProcess().start();
@@ -119,8 +122,8 @@ public final class FanoutBench implements Callable<Integer> {
              Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()));
              RedisClient statsClient = RedisClient.create(redis.uri());
              StatefulRedisConnection<String, String> stats = statsClient.connect()) {
-            for (int r = 1; r <= runs; r++) {
-                String label = "run " + r + "/" + runs + " ";
+            for (int r = 1; r <= runOptions.runs(); r++) {
+                String label = "run " + r + "/" + runOptions.runs() + " ";
                 baseline.add(baseline(broker.bootstrapServers(), admin, plan, base + "r" + r + "-relay.", r, work,
                         s -> progress(label + "baseline-relay: " + s)));
                 for (String g : guarantees) {
@@ -142,7 +145,7 @@ public final class FanoutBench implements Callable<Integer> {
         bar.close();
         FanoutReport report = FanoutReport.of(settings(plan), baseline, results);
         report.print(System.out);
-        System.err.println("wrote " + ResultFiles.write(out, "fanout", report.at(), report, report.chart()));
+        System.err.println("wrote " + ResultFiles.write(resultOptions.out(), "fanout", report.at(), report, report.chart()));
         deleteTree(work);
         return 0;
     }
@@ -171,7 +174,7 @@ public final class FanoutBench implements Callable<Integer> {
         s.put("eventBytes", eventBytes);
         s.put("recipientsPerEvent", recipients);
         s.put("instances", instances);
-        s.put("runs", runs);
+        s.put("runs", runOptions.runs());
         s.put("guarantees", guarantees);
         s.put("eventsPartitions", 6);
         s.put("nodes", BenchConnections.NODES);

@@ -1,5 +1,7 @@
 package io.notify.cli.bench;
 
+import io.notify.cli.bench.report.RunsOptions;
+import io.notify.cli.bench.report.ResultOptions;
 import io.notify.cli.bench.plot.BarChart;
 import io.notify.cli.bench.plot.Chart;
 import io.notify.cli.bench.report.ProgressBar;
@@ -9,7 +11,6 @@ import io.notify.devstack.KafkaBrokerProcess;
 import io.notify.ingest.IngestConfig;
 import io.notify.ingest.IngestServer;
 import io.notify.schemas.topic.TopicCatalog;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,6 +24,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -41,8 +43,8 @@ public final class IngestBench implements Callable<Integer> {
     @Option(names = "--warmup", description = "Unmeasured warm-up per mode (default: ${DEFAULT-VALUE}).", defaultValue = "3s")
     String warmup;
 
-    @Option(names = "--runs", description = "Runs per mode; medians are reported (default: ${DEFAULT-VALUE}).", defaultValue = "3")
-    int runs;
+    @Mixin
+    RunsOptions runOptions;
 
     @Option(names = "--size", description = "Serialized event size in bytes (default: ${DEFAULT-VALUE}).", defaultValue = "1024")
     int size;
@@ -56,8 +58,8 @@ public final class IngestBench implements Callable<Integer> {
     @Option(names = "--partitions", description = "Partitions of the benchmark topics (default: ${DEFAULT-VALUE}).", defaultValue = "6")
     int partitions;
 
-    @Option(names = "--out", description = "Results folder (default: ${DEFAULT-VALUE}).", defaultValue = ResultFiles.DEFAULT_OUT)
-    Path out;
+    @Mixin
+    ResultOptions resultOptions;
 
     /** What the JSON results file holds. */
     public record Report(String scenario, Instant at, Map<String, Object> machine, Map<String, Object> settings,
@@ -74,10 +76,10 @@ public final class IngestBench implements Callable<Integer> {
         String apiKey = "bench-producer-key-0123456789";
         String prefix = "bench-" + Long.toString(System.currentTimeMillis(), 36) + "-";
         List<LoadResult> results = new ArrayList<>();
-        planned = warm.multipliedBy(3).plus(measure.multipliedBy(3L * runs));
+        planned = warm.multipliedBy(3).plus(measure.multipliedBy(3L * runOptions.runs()));
         try (ProgressBar bar = ProgressBar.start().set(0, "broker starting");
              KafkaBrokerProcess broker = new KafkaBrokerProcess().start()) {
-            bar.println(String.format("bench ingest: broker started (child process); %d runs x %s per mode", runs, measure));
+            bar.println(String.format("bench ingest: broker started (child process); %d runs x %s per mode", runOptions.runs(), measure));
             String rawTopic = prefix + "raw";
             String eventsTopic = TopicCatalog.of(prefix).events().name();
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
@@ -104,9 +106,9 @@ public final class IngestBench implements Callable<Integer> {
                 for (String[] mode : modes) {
                     load(bar, warm, "warm-up " + label(mode), mode);
                 }
-                for (int r = 1; r <= runs; r++) {
+                for (int r = 1; r <= runOptions.runs(); r++) {
                     for (String[] mode : modes) {
-                        LoadResult result = load(bar, measure, "run " + r + "/" + runs + " " + label(mode), mode);
+                        LoadResult result = load(bar, measure, "run " + r + "/" + runOptions.runs() + " " + label(mode), mode);
                         bar.println(progress(r, result));
                         results.add(result);
                     }
@@ -115,7 +117,7 @@ public final class IngestBench implements Callable<Integer> {
         }
         Report report = report(results);
         print(report);
-        System.err.println("wrote " + ResultFiles.write(out, "ingest", report.at(), report, chart(report)));
+        System.err.println("wrote " + ResultFiles.write(resultOptions.out(), "ingest", report.at(), report, chart(report)));
         return 0;
     }
 
@@ -156,7 +158,7 @@ public final class IngestBench implements Callable<Integer> {
 
     private String progress(int run, LoadResult r) {
         return String.format("  run %d/%d %-16s %,10.0f events/s  p99 %7.1f ms  failures %d",
-                run, runs, r.name(), r.eventsPerSecond(), r.latency().p99(), r.failures());
+                run, runOptions.runs(), r.name(), r.eventsPerSecond(), r.latency().p99(), r.failures());
     }
 
     private Report report(List<LoadResult> results) {
@@ -170,7 +172,7 @@ public final class IngestBench implements Callable<Integer> {
         Map<String, Object> machine = ResultFiles.machine();
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("duration", duration);
-        settings.put("runs", runs);
+        settings.put("runs", runOptions.runs());
         settings.put("eventBytes", size);
         settings.put("concurrency", concurrency);
         settings.put("batch", batch);

@@ -1,5 +1,6 @@
 package io.notify.cli.chaos;
 
+import io.notify.cli.bench.report.ResultOptions;
 import io.notify.cli.bench.report.ResultFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -7,6 +8,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -44,8 +46,8 @@ public final class ChaosCommand implements Callable<Integer> {
     @Option(names = "--seed", description = "Seed of the fault schedule (default: the clock).")
     Long seed;
 
-    @Option(names = "--out", description = "Results folder (default: ${DEFAULT-VALUE}).", defaultValue = ResultFiles.DEFAULT_OUT)
-    Path out;
+    @Mixin
+    ResultOptions resultOptions;
 
     @Override
     public Integer call() throws Exception {
@@ -71,7 +73,7 @@ public final class ChaosCommand implements Callable<Integer> {
                 System.err.printf("  [%6.1fs] %s%n", (System.nanoTime() - begin) / 1e9, line));
         ChaosReport report = ChaosReport.of(o, s, at, results);
         System.out.print(report.table());
-        ResultFiles.Written file = report.write(out, scenario);
+        ResultFiles.Written file = report.write(resultOptions.out(), scenario);
         boolean passed = results.stream().allMatch(ChaosRun.ScenarioResult::passed);
         System.out.println("results: " + file + (passed ? "" : "   (logs kept in " + work + ")"));
         if (passed) {

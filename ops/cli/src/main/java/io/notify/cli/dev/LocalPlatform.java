@@ -1,22 +1,16 @@
 package io.notify.cli.dev;
 
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.notify.gateway.GatewayService;
 import io.notify.common.config.Settings;
 import io.notify.devstack.DevStack;
 import io.notify.devstack.DevStackOptions;
 import io.notify.fanout.FanoutConfig;
 import io.notify.fanout.FanoutService;
 import io.notify.gateway.GatewayServer;
-import io.notify.gateway.config.GatewayConfig;
-import io.notify.gateway.metrics.GatewayMetrics;
-import io.notify.gateway.registry.NodeRegistryRegistrar;
-import io.notify.gateway.resume.HttpResumeSource;
 import io.notify.ingest.IngestConfig;
 import io.notify.ingest.IngestServer;
 import io.notify.schemas.topic.TopicCatalog;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -85,12 +79,7 @@ public final class LocalPlatform implements AutoCloseable {
         v.put("notify.gateway.drain-window", o.drainWindow());
         v.put("notify.gateway.drain-grace", "1s");
         v.put("notify.gateway.allowed-origins", browserOrigins(o.gatewayPorts()));
-        GatewayConfig config = GatewayConfig.load(Settings.of(v));
-        PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        GatewayMetrics metrics = new GatewayMetrics(meters);
-        return new GatewayServer(config, meters, metrics,
-                NodeRegistryRegistrar.create(config.nodeId(), config.redisUri(), config.registryKeyPrefix(), meters),
-                new HttpResumeSource(config.queryUrls(), config.queryTimeout(), metrics), Clock.systemUTC()).start();
+        return GatewayService.fromSettings(Settings.of(v)).start();
     }
 
     /** The origins of the gateways' demo pages (localhost and 127.0.0.1), comma-separated. */

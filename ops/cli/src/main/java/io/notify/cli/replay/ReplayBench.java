@@ -1,5 +1,6 @@
 package io.notify.cli.replay;
 
+import io.notify.cli.bench.report.RunsOptions;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.notify.cli.Notifyctl;
 import io.notify.devstack.BrokerOptions;
@@ -32,6 +33,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -56,8 +58,8 @@ public final class ReplayBench implements Callable<Integer> {
     @Option(names = "--partitions", defaultValue = "3", description = "Partitions of the topic (default: ${DEFAULT-VALUE}).")
     int partitions;
 
-    @Option(names = "--runs", defaultValue = "3", description = "Measured runs per mode, after one warm-up (default: ${DEFAULT-VALUE}).")
-    int runs;
+    @Mixin
+    RunsOptions runOptions;
 
     @Option(names = "--bootstrap-servers", description = "Use this broker instead of starting one.")
     String bootstrap;
@@ -107,7 +109,7 @@ public final class ReplayBench implements Callable<Integer> {
         System.err.printf("replay bench: %,d records (%,d value bytes, %.0f B avg) in %s%n", records, bytes,
                 (double) bytes / records, topic);
         List<Run> all = new ArrayList<>();
-        for (int r = 0; r <= runs; r++) {
+        for (int r = 0; r <= runOptions.runs(); r++) {
             for (String mode : List.of("raw-consumer", "replay-jsonl")) {
                 Run run = mode.equals("raw-consumer") ? raw(servers, topic) : replay(servers, prefix);
                 System.err.printf("  %s %-14s %,10.0f records/s  (%.2f s)%n", r == 0 ? "warm-up" : "run " + r, mode,
@@ -128,7 +130,7 @@ public final class ReplayBench implements Callable<Integer> {
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("records", records);
         settings.put("partitions", partitions);
-        settings.put("runs", runs);
+        settings.put("runs", runOptions.runs());
         settings.put("avgValueBytes", (double) bytes / records);
         settings.put("cores", Runtime.getRuntime().availableProcessors());
         settings.put("java", System.getProperty("java.version"));

@@ -1,5 +1,7 @@
 package io.notify.cli.replay;
 
+import io.notify.common.config.ConfigException;
+import io.notify.common.config.Settings;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -19,7 +21,6 @@ import java.util.regex.Pattern;
 final class TimeArgs {
 
     private static final Pattern RELATIVE = Pattern.compile("^(?:now)?-((?:\\d+(?:ms|d|h|m|s))+)$");
-    private static final Pattern PART = Pattern.compile("(\\d+)(ms|d|h|m|s)");
     private static final String HELP = "use RFC 3339 (2026-11-29T10:15:30Z), 'now', or a relative time such as -2h, -30m, -1h30m";
 
     private TimeArgs() {
@@ -50,22 +51,10 @@ final class TimeArgs {
     }
 
     private static Duration relative(String flag, String text, String parts) {
-        Duration total = Duration.ZERO;
-        Matcher m = PART.matcher(parts);
         try {
-            while (m.find()) {
-                long n = Long.parseLong(m.group(1));
-                total = total.plus(switch (m.group(2)) {
-                    case "ms" -> Duration.ofMillis(n);
-                    case "s" -> Duration.ofSeconds(n);
-                    case "m" -> Duration.ofMinutes(n);
-                    case "h" -> Duration.ofHours(n);
-                    default -> Duration.ofDays(n);
-                });
-            }
-        } catch (ArithmeticException | NumberFormatException e) {
+            return Settings.parseDuration(flag, parts);
+        } catch (ConfigException e) {
             throw new UsageException(flag + ": '" + text + "' is too far back");
         }
-        return total;
     }
 }

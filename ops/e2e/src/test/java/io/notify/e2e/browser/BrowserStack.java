@@ -1,23 +1,18 @@
 package io.notify.e2e.browser;
 
+import io.notify.gateway.GatewayService;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.notify.common.config.Settings;
 import io.notify.devstack.FreePorts;
 import io.notify.devstack.Infra;
 import io.notify.fanout.FanoutConfig;
 import io.notify.fanout.FanoutService;
 import io.notify.gateway.GatewayServer;
-import io.notify.gateway.config.GatewayConfig;
-import io.notify.gateway.metrics.GatewayMetrics;
-import io.notify.gateway.registry.NodeRegistryRegistrar;
-import io.notify.gateway.resume.HttpResumeSource;
 import io.notify.ingest.IngestConfig;
 import io.notify.ingest.IngestServer;
 import io.notify.schemas.topic.TopicCatalog;
@@ -29,7 +24,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -119,12 +113,7 @@ final class BrowserStack implements AutoCloseable {
         v.put("notify.gateway.allowed-origins", origins);
         v.put("notify.gateway.drain-window", "1s");
         v.put("notify.gateway.drain-grace", "1s");
-        GatewayConfig config = GatewayConfig.load(Settings.of(v));
-        PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        GatewayMetrics metrics = new GatewayMetrics(meters);
-        return new GatewayServer(config, meters, metrics,
-                NodeRegistryRegistrar.create(nodeId, config.redisUri(), config.registryKeyPrefix(), meters),
-                new HttpResumeSource(config.queryUrls(), config.queryTimeout(), metrics), Clock.systemUTC()).start();
+        return GatewayService.fromSettings(Settings.of(v)).start();
     }
 
     /** The browser origin of a gateway port: the demo page's origin when it is served by that node. */

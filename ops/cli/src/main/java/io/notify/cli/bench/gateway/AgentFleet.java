@@ -27,7 +27,16 @@ final class AgentFleet implements AutoCloseable {
 
     /** Splits {@code total} clients into slices of at most {@code perAgent}, as even as possible. */
     static List<Slice> split(int total, int perAgent) {
+        return split(total, perAgent, 1);
+    }
+
+    /**
+     * As {@link #split(int, int)}, into a multiple of {@code nodes} slices (at least one per node):
+     * slice i connects to node i % nodes, so every node gets the same share.
+     */
+    static List<Slice> split(int total, int perAgent, int nodes) {
         int n = Math.max(1, (total + perAgent - 1) / perAgent);
+        n = (n + nodes - 1) / nodes * nodes;
         List<Slice> out = new ArrayList<>();
         int first = 0;
         for (int i = 0; i < n; i++) {
@@ -62,19 +71,21 @@ final class AgentFleet implements AutoCloseable {
     /**
      * Starts the agents and waits until each has minted its tokens.
      *
+     * @param ports     the gateway nodes' ports: agent i connects to {@code ports[i % n]}
      * @param positions file of "index epoch seq" lines, or null for clients without positions
      */
     static AgentFleet start(String host, int port, String transport, Path work, int clients, int perAgent,
                             List<String> sources, Path positions, Duration lifetime, String heap) throws IOException, InterruptedException {
-        AgentFleet fleet = new AgentFleet(split(clients, perAgent));
+        return start(host, List.of(port), transport, work, clients, perAgent, sources, positions, lifetime, heap);
+    }
+
+    static AgentFleet start(String host, List<Integer> ports, String transport, Path work, int clients, int perAgent,
+                            List<String> sources, Path positions, Duration lifetime, String heap) throws IOException, InterruptedException {
+        AgentFleet fleet = new AgentFleet(split(clients, perAgent, ports.size()));
         try {
-            int i = 0;
-            for (Slice s : fleet.slices) {
-                fleet.agents.add(AgentProcess.start(List.of("-Xmx" + heap, "-XX:+UseParallelGC", "-Xss512k"),
-                        List.of(host, Integer.toString(port), transport, work.toString(), Integer.toString(s.first()),
-                                Integer.toString(s.count()), String.join(",", sources),
-                                positions == null ? "-" : positions.toString(), Long.toString(lifetime.toSeconds())),
-                        work.resolve("agent-" + (i++) + ".log")));
+            for (int i = 0; i < fleet.slices.size(); i++) {
+                fleet.agents.add(launch(host, ports.get(i % ports.size()), transport, work, fleet.slices.get(i), sources,
+                        positions, lifetime, heap, work.resolve("agent-" + i + ".log")));
             }
             for (AgentProcess a : fleet.agents) {
                 a.await("ready", Duration.ofSeconds(120));
@@ -84,6 +95,15 @@ final class AgentFleet implements AutoCloseable {
             fleet.close();
             throw e;
         }
+    }
+
+    /** One load-agent JVM holding clients {@code slice} of the gateway at {@code host:port}. */
+    static AgentProcess launch(String host, int port, String transport, Path work, Slice slice, List<String> sources,
+                               Path positions, Duration lifetime, String heap, Path log) throws IOException {
+        return AgentProcess.start(List.of("-Xmx" + heap, "-XX:+UseParallelGC", "-Xss512k"),
+                List.of(host, Integer.toString(port), transport, work.toString(), Integer.toString(slice.first()),
+                        Integer.toString(slice.count()), String.join(",", sources),
+                        positions == null ? "-" : positions.toString(), Long.toString(lifetime.toSeconds())), log);
     }
 
     int size() {

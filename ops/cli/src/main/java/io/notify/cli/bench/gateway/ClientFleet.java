@@ -61,10 +61,9 @@ public final class ClientFleet implements AutoCloseable {
                         continue;
                     }
                     int i = fleet.agents.size();
-                    fleet.agents.add(AgentProcess.start(List.of("-Xmx" + heap, "-XX:+UseParallelGC", "-Xss512k"),
-                            List.of("127.0.0.1", Integer.toString(gatewayPorts.get(g)), "ws", work.toString(),
-                                    Integer.toString(first + s.first()), Integer.toString(s.count()), String.join(",", sources),
-                                    "-", Long.toString(lifetime.toSeconds())), work.resolve("clients-" + i + ".log")));
+                    fleet.agents.add(AgentFleet.launch("127.0.0.1", gatewayPorts.get(g), "ws", work,
+                            new AgentFleet.Slice(first + s.first(), s.count()), sources, null, lifetime, heap,
+                            work.resolve("clients-" + i + ".log")));
                     fleet.counts.add(s.count());
                 }
                 first = end;
@@ -86,7 +85,7 @@ public final class ClientFleet implements AutoCloseable {
 
     /** The results folder of the fleet options. */
     public static Path out(FleetOptions options) {
-        return options.out;
+        return options.results.out();
     }
 
     /** Valid agent split and address range. */

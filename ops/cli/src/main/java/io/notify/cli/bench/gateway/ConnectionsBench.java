@@ -19,10 +19,11 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code notifyctl bench connections}: idle connections held by ONE gateway node (its own JVM) and
- * what each costs it: heap after a full GC and RSS, sampled from outside (jcmd, /proc) at a
- * baseline (after a warm-up), at half the target and at the target; plus the ramp rate and,
- * optionally, delivered events/s to all the connected clients. Load agents are separate JVMs.
+ * {@code notifyctl bench connections}: idle connections held by one gateway node (its own JVM), or
+ * by several ({@code --gateways}, each its own JVM, the target split evenly), and what each costs:
+ * heap after a full GC and RSS, sampled from outside (jcmd, /proc) at a baseline (after a warm-up),
+ * at half the target and at the target, summed over the nodes; plus the ramp rate and, optionally,
+ * delivered events/s to all the connected clients. Load agents are separate JVMs.
  */
 @Command(name = "connections", mixinStandardHelpOptions = true,
         description = "Idle WebSocket/SSE connections on one gateway node: heap and RSS per connection, ramp rate.")
@@ -37,6 +38,10 @@ public final class ConnectionsBench implements Callable<Integer> {
 
     @Option(names = "--transport", description = "ws or sse (default: ${DEFAULT-VALUE}).", defaultValue = "ws")
     String transport;
+
+    @Option(names = "--gateways", description = "Gateway nodes (JVMs) sharing the target evenly; memory is summed over them "
+            + "(default: ${DEFAULT-VALUE}).", defaultValue = "1")
+    int gateways;
 
     @Option(names = "--warmup", description = "Connections opened and closed before the baseline (default: ${DEFAULT-VALUE}).",
             defaultValue = "500")
@@ -68,6 +73,7 @@ public final class ConnectionsBench implements Callable<Integer> {
     FleetOptions agents;
 
     private Duration settleFor = Duration.ZERO;
+    private List<String> perNode = List.of();
 
     @Override
     public Integer call() throws Exception {
@@ -75,9 +81,9 @@ public final class ConnectionsBench implements Callable<Integer> {
             return usage("--transport must be ws or sse");
         }
         if (target < 2 || rate <= 0 || !agents.valid()
-                || maxPending < 1) {
+                || maxPending < 1 || gateways < 1 || gateways > 16) {
             return usage("--target >= 2, --rate > 0, --clients-per-agent 1..19000 (20k open files per process), "
-                    + "--max-pending >= 1, --source-addresses 1..250");
+                    + "--max-pending >= 1, --source-addresses 1..250, --gateways 1..16");
         }
         if ((double) target / agents.sourceAddresses > 25_000) {
             return usage("--source-addresses: at most ~28k ephemeral ports per source address; use more addresses");
@@ -92,22 +98,23 @@ public final class ConnectionsBench implements Callable<Integer> {
         Path work = Files.createTempDirectory("notify-bench-connections-");
         List<String> notes = new ArrayList<>();
         System.err.println("bench connections: work dir " + work);
-        try (GatewayStack stack = GatewayStack.start(new GatewayStack.Options(agents.gatewayHeap, 1_000_000, 1_000_000, work),
-                s -> System.err.println("bench connections: " + s))) {
+        try (GatewayStack stack = GatewayStack.start(new GatewayStack.Options(agents.gatewayHeap, 1_000_000, 1_000_000, work,
+                gateways, agents.gatewaySettings), s -> System.err.println("bench connections: " + s))) {
             long pid = stack.gatewayPid();
             long limit = ProcessMemory.openFilesLimit(pid);
-            long cap = limit < 0 ? Long.MAX_VALUE : limit - ProcessMemory.openFiles(pid) - 300;
+            long cap = limit < 0 ? Long.MAX_VALUE : (limit - ProcessMemory.openFiles(pid) - 300) * gateways;
             if (target > cap) {
                 notes.add("target " + target + " capped to " + cap + " by the gateway's open-files limit " + limit
-                        + " (one process holds at most ~19.9k sockets here; see INFRA-NOTES)");
+                        + (gateways > 1 ? " per node" : "") + " (one process holds at most ~19.9k sockets here; see INFRA-NOTES)");
                 target = (int) cap;
             }
             warmup = Math.min(warmup, target);
             List<String> sources = AgentFleet.sourceAddresses(agents.sourceAddresses);
             Duration lifetime = rampBound.multipliedBy(3).plus(deliverFor).plus(holdFor).plusSeconds(900);
-            System.err.printf("bench connections: %d load agents (JVMs), %d clients, sources %s..%s%n",
-                    AgentFleet.split(target, agents.perAgent).size(), target, sources.get(0), sources.get(sources.size() - 1));
-            try (AgentFleet fleet = AgentFleet.start("127.0.0.1", stack.gatewayPort(), transport, work, target, agents.perAgent,
+            System.err.printf("bench connections: %d load agents (JVMs), %d clients, %d gateway node(s), sources %s..%s%n",
+                    AgentFleet.split(target, agents.perAgent, gateways).size(), target, gateways, sources.get(0),
+                    sources.get(sources.size() - 1));
+            try (AgentFleet fleet = AgentFleet.start("127.0.0.1", stack.gatewayPorts(), transport, work, target, agents.perAgent,
                     sources, null, lifetime, "512m")) {
                 List<BenchMath.Ramp> ramps = new ArrayList<>();
                 ramps.add(ramp(fleet, warmup, rampBound, "warm-up"));
@@ -123,10 +130,14 @@ public final class ConnectionsBench implements Callable<Integer> {
                     System.err.println("bench connections: holding for " + holdFor);
                     Thread.sleep(holdFor.toMillis()); // the --hold the user asked for
                 }
-                long held = (long) stack.gatewayMetrics().sum("notify_gateway_connections");
+                long held = stack.gatewayConnections();
                 double rampSeconds = ramps.get(1).seconds() + ramps.get(2).seconds();
                 notes.add("heap = sum of 'used' in jcmd GC.heap_info after two jcmd GC.run (-Xmx" + agents.gatewayHeap + " "
-                        + String.join(" ", GatewayMain.JVM_OPTIONS) + "); RSS = VmRSS of /proc/<gateway pid>/status; connections = the gateway's own gauge");
+                        + String.join(" ", GatewayMain.JVM_OPTIONS) + "); RSS = VmRSS of /proc/<gateway pid>/status; connections = the gateway's own gauge"
+                        + (gateways > 1 ? "; each summed over the " + gateways + " nodes" : ""));
+                if (gateways > 1) {
+                    notes.add("per node at the target: " + perNode);
+                }
                 notes.add("kernel socket buffers are not in RSS; 'tcp mem' is /proc/net/sockstat TCP mem: machine-wide "
                         + "(every process on the box, both ends of each loopback connection), for information only");
                 ConnectionsReport report = new ConnectionsReport("connections", Instant.now(), ResultFiles.machine(),
@@ -135,7 +146,7 @@ public final class ConnectionsBench implements Callable<Integer> {
                         ConnectionsReport.PerConnection.of(points.get(0), points.get(1), points.get(2),
                                 ConnectionsReport.heapGoal(transport)), delivery, held, notes);
                 report.print(System.out);
-                System.err.println("wrote " + ResultFiles.write(agents.out, "connections", report.at(), report, report.chart()));
+                System.err.println("wrote " + ResultFiles.write(agents.results.out(), "connections", report.at(), report, report.chart()));
             }
         } catch (Exception e) {
             System.err.println("bench connections failed: " + e.getMessage() + "\n  logs kept in " + work);
@@ -164,11 +175,26 @@ public final class ConnectionsBench implements Callable<Integer> {
     private ConnectionsReport.Checkpoint checkpoint(GatewayStack stack, String label, long expected) throws Exception {
         long held = stack.awaitGatewayConnections(expected, Duration.ofSeconds(60));
         Thread.sleep(settleFor.toMillis()); // the --settle: an idle connection is one whose start sequence is over
-        ProcessMemory.Sample s = ProcessMemory.sample(stack.gatewayPid());
+        long heap = 0;
+        long committed = 0;
+        long rss = 0;
+        long fds = 0;
+        long tcpMem = 0;
+        List<String> nodes = new ArrayList<>();
+        for (long pid : stack.gatewayPids()) {
+            ProcessMemory.Sample s = ProcessMemory.sample(pid);
+            heap += s.heapUsedBytes();
+            committed += s.heapCommittedBytes();
+            rss += s.rssBytes();
+            fds += s.openFiles();
+            tcpMem = s.tcpMemPages(); // machine-wide: the last sample's
+            nodes.add(String.format("pid %d: %,d fds, heap %.1f MB, RSS %.1f MB", pid, s.openFiles(),
+                    s.heapUsedBytes() / 1048576.0, s.rssBytes() / 1048576.0));
+        }
+        perNode = nodes;
         System.err.printf("bench connections: %s: %,d connections, heap %.1f MB, RSS %.1f MB, %,d fds%n", label, held,
-                s.heapUsedBytes() / 1048576.0, s.rssBytes() / 1048576.0, s.openFiles());
-        return new ConnectionsReport.Checkpoint(label, held, s.heapUsedBytes(), s.heapCommittedBytes(), s.rssBytes(),
-                s.openFiles(), s.tcpMemPages());
+                heap / 1048576.0, rss / 1048576.0, fds);
+        return new ConnectionsReport.Checkpoint(label, held, heap, committed, rss, fds, tcpMem);
     }
 
     private ConnectionsReport.Delivery deliver(GatewayStack stack, AgentFleet fleet, Duration duration) throws Exception {
@@ -208,14 +234,16 @@ public final class ConnectionsBench implements Callable<Integer> {
         Map<String, Object> s = new LinkedHashMap<>();
         s.put("target", target);
         s.put("transport", transport);
+        s.put("gateways", gateways);
         s.put("rate", rate);
         s.put("warmup", warmup);
-        s.put("loadAgents", AgentFleet.split(target, agents.perAgent).size());
+        s.put("loadAgents", AgentFleet.split(target, agents.perAgent, gateways).size());
         s.put("clientsPerAgent", agents.perAgent);
         s.put("sourceAddresses", sources);
         s.put("maxPendingPerAgent", maxPending);
         s.put("gatewayJvm", "-Xmx" + agents.gatewayHeap + " " + String.join(" ", GatewayMain.JVM_OPTIONS)
-                + "; handshake-rate 1000000/s (raised for the bench)");
+                + "; handshake-rate 1000000/s (raised for the bench)"
+                + (agents.gatewaySettings.isEmpty() ? "" : "; " + agents.gatewaySettings));
         s.put("agentJvm", "-Xmx512m -XX:+UseParallelGC, one selector thread, lifetime bound " + lifetime);
         s.put("deliverRate", deliverRate);
         s.put("deliverDuration", deliverDuration);

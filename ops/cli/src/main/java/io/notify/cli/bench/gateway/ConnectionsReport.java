@@ -65,7 +65,9 @@ record ConnectionsReport(String scenario, Instant at, Map<String, Object> machin
     }
 
     void print(PrintStream out) {
-        out.printf("%nbench connections: one gateway node, %s transport%n", settings.get("transport"));
+        Object nodes = settings.getOrDefault("gateways", 1);
+        out.printf("%nbench connections: %s gateway node(s)%s, %s transport%n", nodes,
+                Integer.valueOf(1).equals(nodes) ? "" : " (memory and connections summed)", settings.get("transport"));
         out.printf("%-10s %12s %13s %13s %9s %13s %9s %11s%n", "point", "connections", "heap used MB", "heap cmt MB",
                 "RSS MB", "RSS-heap MB", "open fds", "tcp mem MB");
         for (Checkpoint c : checkpoints) {
@@ -106,8 +108,8 @@ record ConnectionsReport(String scenario, Instant at, Map<String, Object> machin
     /** The PNG: heap used and RSS of the gateway against idle connections; the slopes are the per-connection costs. */
     Chart chart() {
         double[] conns = checkpoints.stream().mapToDouble(Checkpoint::connections).toArray();
-        return new LineChart(String.format("One gateway node: memory vs idle connections (%,.0f B heap, %,.0f B RSS each)",
-                perConnection.heapAverage(), perConnection.rssAverage()), "idle connections", "MB")
+        return new LineChart(String.format("%s gateway node(s): memory vs idle connections (%,.0f B heap, %,.0f B RSS each)",
+                settings.getOrDefault("gateways", 1), perConnection.heapAverage(), perConnection.rssAverage()), "idle connections", "MB")
                 .add("heap used after GC", conns, checkpoints.stream().mapToDouble(c -> c.heapUsedBytes() / 1048576.0).toArray())
                 .add("RSS", conns, checkpoints.stream().mapToDouble(c -> c.rssBytes() / 1048576.0).toArray())
                 .add("RSS outside committed heap", conns,

@@ -1,6 +1,9 @@
 package io.notify.cli.bench.gateway;
 
-import java.nio.file.Path;
+import io.notify.cli.bench.report.ResultOptions;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** The options every gateway benchmark shares: how load agents are spread and where results go. */
@@ -10,15 +13,22 @@ public final class FleetOptions {
             defaultValue = "8000")
     int perAgent;
 
+    // Each client binds its source address before connecting; Linux then searches that address's
+    // ports for a free one, which grew to 13% of a core per agent (mostly system time) at 18,750
+    // clients on 8 addresses: keep each address's share to a few thousand ports.
     @Option(names = "--source-addresses", description = "Client source addresses 127.0.0.2.. (default: ${DEFAULT-VALUE}).",
-            defaultValue = "8")
+            defaultValue = "64")
     int sourceAddresses;
 
     @Option(names = "--gateway-heap", description = "-Xmx of the gateway JVM (default: ${DEFAULT-VALUE}).", defaultValue = "1g")
     String gatewayHeap;
 
-    @Option(names = "--out", description = "Results folder (default: ${DEFAULT-VALUE}).", defaultValue = io.notify.cli.bench.report.ResultFiles.DEFAULT_OUT)
-    Path out;
+    @Option(names = "--gateway-setting", paramLabel = "KEY=VALUE", description = "A setting for every gateway node, over the "
+            + "bench's own (repeatable; e.g. notify.gateway.ping-interval=25s).")
+    Map<String, String> gatewaySettings = new LinkedHashMap<>();
+
+    @Mixin
+    ResultOptions results;
 
     /** True when the agent split fits the per-process descriptor limit and the address range. */
     boolean valid() {

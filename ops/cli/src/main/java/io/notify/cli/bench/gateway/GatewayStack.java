@@ -9,19 +9,28 @@ import java.io.IOException;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
  * The system under test of the gateway benchmarks: a {@link PlatformStack} with one fanout-streams
- * instance (query API) and ONE gateway node in a JVM of its own, so that its heap and RSS are its
- * alone, plus the gateway's metrics as the benches read them. {@link #close} stops everything.
+ * instance (query API) and one gateway node (or several, for {@code bench connections --gateways})
+ * each in a JVM of its own, so that its heap and RSS are its alone, plus the gateways' metrics as
+ * the benches read them. {@link #close} stops everything.
  */
 final class GatewayStack implements AutoCloseable {
 
     /** What the gateway node is told beyond the defaults. */
-    record Options(String gatewayHeap, long handshakeRate, int handshakeBurst, Path work) {
+    record Options(String gatewayHeap, long handshakeRate, int handshakeBurst, Path work, int gateways,
+                   Map<String, String> settings) {
+
+        Options(String gatewayHeap, long handshakeRate, int handshakeBurst, Path work, Map<String, String> settings) {
+            this(gatewayHeap, handshakeRate, handshakeBurst, work, 1, settings);
+        }
     }
 
     private static final Duration HTTP_TIMEOUT = Duration.ofSeconds(5);
@@ -34,31 +43,47 @@ final class GatewayStack implements AutoCloseable {
     }
 
     static GatewayStack start(Options o, Consumer<String> progress) throws Exception {
-        return new GatewayStack(PlatformStack.start(StackOptions.of(o.work(), 1, 1).withGatewayHeap(o.gatewayHeap())
-                .withGatewaySettings(Map.of(
-                        "notify.gateway.handshake-rate", Long.toString(o.handshakeRate()),
-                        "notify.gateway.handshake-burst", Integer.toString(o.handshakeBurst()))), progress));
+        return new GatewayStack(PlatformStack.start(StackOptions.of(o.work(), 1, o.gateways()).withGatewayHeap(o.gatewayHeap())
+                .withGatewaySettings(settings(o)), progress));
+    }
+
+    private static Map<String, String> settings(Options o) {
+        Map<String, String> s = new LinkedHashMap<>();
+        s.put("notify.gateway.handshake-rate", Long.toString(o.handshakeRate()));
+        s.put("notify.gateway.handshake-burst", Integer.toString(o.handshakeBurst()));
+        s.putAll(o.settings());
+        return s;
     }
 
     private ServiceProcess gateway() {
         return platform.gateways().get(0);
     }
 
-    /** The gateway's /metrics, summed per sample name and label filter. */
+    /** The first gateway's /metrics, summed per sample name and label filter. */
     PrometheusText gatewayMetrics() throws IOException, InterruptedException {
         requireGateway();
         return PrometheusText.scrape(gateway());
     }
 
+    /** {@code notify_gateway_connections} summed over every gateway node (each node's own gauge). */
+    long gatewayConnections() throws IOException, InterruptedException {
+        requireGateway();
+        List<PrometheusText> scrapes = new ArrayList<>();
+        for (ServiceProcess g : platform.gateways()) {
+            scrapes.add(PrometheusText.scrape(g));
+        }
+        return (long) PrometheusText.sum(scrapes, "notify_gateway_connections");
+    }
+
     /**
-     * Waits until the gateway's own connection gauge equals {@code n}, within {@code bound}; returns
-     * the gauge (which differs from {@code n} only when the bound passed).
+     * Waits until the gateways' own connection gauges add up to {@code n}, within {@code bound};
+     * returns the sum (which differs from {@code n} only when the bound passed).
      */
     long awaitGatewayConnections(long n, Duration bound) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + bound.toNanos();
         long held;
         do {
-            held = (long) gatewayMetrics().sum("notify_gateway_connections");
+            held = gatewayConnections();
             if (held == n) {
                 return held;
             }
@@ -68,8 +93,10 @@ final class GatewayStack implements AutoCloseable {
     }
 
     void requireGateway() throws IOException {
-        if (!gateway().isAlive()) {
-            throw new IOException("the gateway exited; see " + gateway().logFile());
+        for (ServiceProcess g : platform.gateways()) {
+            if (!g.isAlive()) {
+                throw new IOException("gateway " + g.name() + " exited; see " + g.logFile());
+            }
         }
     }
 
@@ -79,6 +106,14 @@ final class GatewayStack implements AutoCloseable {
 
     int gatewayPort() {
         return gateway().port();
+    }
+
+    List<Long> gatewayPids() {
+        return platform.gateways().stream().map(ServiceProcess::pid).toList();
+    }
+
+    List<Integer> gatewayPorts() {
+        return platform.gateways().stream().map(ServiceProcess::port).toList();
     }
 
     int queryPort() {

@@ -312,6 +312,17 @@ public final class LoadAgent implements NioDriver.Listener {
         c.tally.onReset();
     }
 
+    /**
+     * The SDKs' reconnect delay (docs/protocol.md §5, BACKOFF: full jitter, 1 s doubling to 60 s)
+     * after {@code failedAttempts} failures (1 after the first), never earlier than a refusal's
+     * {@code Retry-After}: the jitter is added on top of it, so refused clients do not return as one
+     * herd when it ends.
+     */
+    static long retryDelayMs(int failedAttempts, int retryAfterSeconds, double uniform) {
+        long jitter = io.notify.client.reconnect.Backoff.delayMillis(Math.max(0, failedAttempts - 1), uniform);
+        return retryAfterSeconds >= 0 ? retryAfterSeconds * 1000L + jitter : jitter;
+    }
+
     @Override
     public void ended(ClientConn c, String reason, int status, int retryAfterSeconds) {
         AgentPhase p = phase != null && c.phaseId == phase.id ? phase : null;
@@ -324,15 +335,14 @@ public final class LoadAgent implements NioDriver.Listener {
             }
             if (hold) {
                 reconnects++; // as the SDK does: back off, reconnect, resume from the position
-                driver.schedule(c, System.nanoTime()
-                        + Backoff.retryDelayMs(++c.holdRetries, retryAfterSeconds, random.nextDouble()) * 1_000_000L);
+                driver.schedule(c, System.nanoTime() + retryDelayMs(++c.holdRetries, retryAfterSeconds, random.nextDouble()) * 1_000_000L);
             }
             return;
         }
         p.failed(reason, status);
         long now = System.nanoTime();
         if (c.attempts < p.maxAttempts && now - p.deadlineNanos < 0) {
-            driver.schedule(c, now + Backoff.retryDelayMs(c.attempts, retryAfterSeconds, random.nextDouble()) * 1_000_000L);
+            driver.schedule(c, now + retryDelayMs(c.attempts, retryAfterSeconds, random.nextDouble()) * 1_000_000L);
         } else {
             p.gaveUp();
         }

@@ -78,7 +78,8 @@ public final class StormBench implements Callable<Integer> {
         Path work = Files.createTempDirectory("notify-bench-storm-");
         List<String> notes = new ArrayList<>();
         System.err.println("bench storm: work dir " + work);
-        try (GatewayStack stack = GatewayStack.start(new GatewayStack.Options(agents.gatewayHeap, handshakeRate, handshakeBurst, work),
+        try (GatewayStack stack = GatewayStack.start(new GatewayStack.Options(agents.gatewayHeap, handshakeRate, handshakeBurst, work,
+                agents.gatewaySettings),
                 StormBench::progress)) {
             long pid = stack.gatewayPid();
             long limit = ProcessMemory.openFilesLimit(pid);
@@ -117,7 +118,7 @@ public final class StormBench implements Callable<Integer> {
                     }
                     StormReport report = StormReport.of(settings(sources), initial, results, notes);
                     report.print(System.out);
-                    System.err.println("wrote " + ResultFiles.write(agents.out, "storm", report.at(), report, report.charts()));
+                    System.err.println("wrote " + ResultFiles.write(agents.results.out(), "storm", report.at(), report, report.charts()));
                     if (!report.correct()) {
                         System.err.println("bench storm: lost, duplicate or missing events; logs kept in " + work);
                         return 1;
@@ -213,6 +214,7 @@ public final class StormBench implements Callable<Integer> {
         s.put("gatewayJvm", "-Xmx" + agents.gatewayHeap + " " + String.join(" ", GatewayMain.JVM_OPTIONS));
         s.put("gatewayHandshakeRate", handshakeRate);
         s.put("gatewayHandshakeBurst", handshakeBurst);
+        s.put("gatewaySettings", agents.gatewaySettings);
         s.put("agentJvm", "-Xmx512m -XX:+UseParallelGC, one selector thread");
         return s;
     }

@@ -1,5 +1,6 @@
 package io.notify.cli.bench.pipeline;
 
+import io.notify.cli.bench.report.RunsOptions;
 import io.notify.cli.bench.BaselineRun;
 import io.notify.cli.bench.gateway.ClientFleet;
 import io.notify.cli.bench.gateway.FleetOptions;
@@ -57,8 +58,8 @@ public final class PipelineBench implements Callable<Integer> {
             defaultValue = "30s")
     String settle;
 
-    @Option(names = "--runs", description = "Sweeps; medians per step are reported (default: ${DEFAULT-VALUE}).", defaultValue = "3")
-    int runs;
+    @Mixin
+    RunsOptions runOptions;
 
     @Option(names = "--guarantee", description = "fanout-streams processing guarantee: exactly_once_v2 or at_least_once (default: ${DEFAULT-VALUE}).",
             defaultValue = "exactly_once_v2")
@@ -125,7 +126,7 @@ public final class PipelineBench implements Callable<Integer> {
             System.err.println(e.getMessage());
             return 2;
         }
-        if (users < 1 || runs < 1 || fanouts < 1 || gateways < 1 || lanes < 1 || baselineRecords < 1 || step.isZero()
+        if (users < 1 || runOptions.runs() < 1 || fanouts < 1 || gateways < 1 || lanes < 1 || baselineRecords < 1 || step.isZero()
                 || !ClientFleet.valid(fleetOptions) || !(guarantee.equals("exactly_once_v2") || guarantee.equals("at_least_once"))) {
             System.err.println("--users, --runs, --fanouts, --gateways, --ingest-lanes, --baseline-records >= 1; --step-duration > 0; "
                     + "--guarantee exactly_once_v2|at_least_once; --clients-per-agent 1..19000; --source-addresses 1..250");
@@ -179,9 +180,9 @@ public final class PipelineBench implements Callable<Integer> {
                     if (!firstWarm.isZero()) {
                         steps.warmUp(sweep.get(0), firstWarm);
                     }
-                    int totalSteps = runs * sweep.size();
+                    int totalSteps = runOptions.runs() * sweep.size();
                     outer:
-                    for (int r = 1; r <= runs; r++) {
+                    for (int r = 1; r <= runOptions.runs(); r++) {
                         for (int i = 0; i < sweep.size(); i++) {
                             if (System.nanoTime() - deadlineNanos > 0) {
                                 notes.add("--deadline " + deadline + " reached: steps from run " + r + ", rate " + sweep.get(i) + " skipped");
@@ -239,7 +240,7 @@ public final class PipelineBench implements Callable<Integer> {
         s.put("initialWarmup", initialWarmup);
         s.put("gatewayResumeTimeout", RESUME_TIMEOUT.toString());
         s.put("settle", settle);
-        s.put("runs", runs);
+        s.put("runs", runOptions.runs());
         s.put("guarantee", guarantee);
         s.put("fanouts", fanouts);
         s.put("gateways", gateways);

@@ -80,18 +80,22 @@ class BenchMathTest {
         assertEquals(List.of(new AgentFleet.Slice(0, 500)), AgentFleet.split(500, 8000));
         assertArrayEquals(new int[] {3750, 3750}, AgentFleet.shares(7500, AgentFleet.split(15000, 8000)));
         assertArrayEquals(new int[] {2, 1, 2}, AgentFleet.shares(5, AgentFleet.split(10, 4)));
+        assertEquals(8, AgentFleet.split(150_000, 19_000, 8).size(), "one agent per node");
+        assertEquals(18_750, AgentFleet.split(150_000, 19_000, 8).get(7).count());
+        assertEquals(4, AgentFleet.split(10, 4, 2).size(), "3 slices rounded up to a multiple of 2 nodes");
+        assertEquals(3, AgentFleet.split(5, 8000, 3).size(), "at least one slice per node");
         assertEquals(List.of("127.0.0.2", "127.0.0.3"), AgentFleet.sourceAddresses(2));
         assertEquals("127.0.1.0", AgentFleet.sourceAddresses(255).get(254));
     }
 
     @Test
     void backoffIsFullJitterOnTopOfRetryAfter() {
-        assertEquals(0, Backoff.retryDelayMs(1, -1, 0.0));
-        assertEquals(999, Backoff.retryDelayMs(1, -1, 0.999));
-        assertEquals(1999, Backoff.retryDelayMs(2, -1, 0.9995));
-        assertEquals(60_000 - 1, Backoff.retryDelayMs(30, -1, 0.99999999));
-        assertEquals(2000, Backoff.retryDelayMs(1, 2, 0.0));
-        assertEquals(2500, Backoff.retryDelayMs(1, 2, 0.5));
+        assertEquals(0, LoadAgent.retryDelayMs(1, -1, 0.0));
+        assertEquals(999, LoadAgent.retryDelayMs(1, -1, 0.999));
+        assertEquals(1999, LoadAgent.retryDelayMs(2, -1, 0.9995));
+        assertEquals(60_000, LoadAgent.retryDelayMs(30, -1, 0.99999999), "the SDK's window is [0, cap] inclusive");
+        assertEquals(2000, LoadAgent.retryDelayMs(1, 2, 0.0));
+        assertEquals(2500, LoadAgent.retryDelayMs(1, 2, 0.5));
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.notify.gateway.delivery;
+package io.notify.gateway.transport;
 
 import java.util.ArrayDeque;
 import java.util.Iterator;

@@ -1,4 +1,4 @@
-package io.notify.fanout.sequencing;
+package io.notify.fanout.inbox;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;

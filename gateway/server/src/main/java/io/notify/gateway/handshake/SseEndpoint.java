@@ -1,12 +1,14 @@
-package io.notify.gateway.transport;
+package io.notify.gateway.handshake;
 
+import io.notify.gateway.transport.SseFraming;
+import io.notify.gateway.transport.SseTransport;
 import io.notify.common.http.HttpResponses;
 import io.notify.common.http.Problem;
 import io.notify.gateway.admission.HandshakeGate;
 import io.notify.gateway.admission.Limit;
 import io.notify.gateway.auth.AuthResult;
-import io.notify.gateway.delivery.OutboundFrame;
-import io.notify.gateway.delivery.OutboundQueue;
+import io.notify.gateway.transport.OutboundFrame;
+import io.notify.gateway.transport.OutboundQueue;
 import io.notify.gateway.session.ConnectionIds;
 import io.notify.gateway.session.Session;
 import io.notify.gateway.session.SessionContext;
@@ -64,7 +66,7 @@ public final class SseEndpoint implements HttpHandler {
             return;
         }
         if (!ctx.limiter().tryAcquire(user.userId())) {
-            ctx.metrics().limitHit(Limit.CONNECTIONS_PER_USER);
+            ctx.metrics().limitHit(Limit.CONNECTIONS_PER_USER.slug());
             gate.refuse(exchange, "sse", "too_many_connections");
             HttpResponses.retryLater(exchange, Problem.of(429, "too-many-connections", "Too many connections",
                     "this user holds the maximum number of connections on this node"), TOO_MANY_RETRY_AFTER_SECONDS);
@@ -86,7 +88,8 @@ public final class SseEndpoint implements HttpHandler {
         exchange.getQueryParameters().clear();
         exchange.setQueryString("");
         SseTransport transport = new SseTransport(exchange,
-                new OutboundQueue(ctx.config().limits().queueMaxMessages(), ctx.config().limits().queueMaxBytes()));
+                new OutboundQueue(ctx.config().limits().queueMaxMessages(), ctx.config().limits().queueMaxBytes()),
+                ctx.config().sseKeepAlive());
         // dispatched so the exchange stays open after this handler returns; runs right after it, on this I/O thread
         exchange.dispatch(SameThreadExecutor.INSTANCE, () -> {
             transport.send(OutboundFrame.sseMeta(SseFraming.retry(ctx.config().sseRetry().toMillis()), null));

@@ -1,11 +1,11 @@
-package io.notify.gateway.delivery;
+package io.notify.gateway.transport;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
-import io.notify.gateway.delivery.OutboundQueue.Offer;
+import io.notify.gateway.transport.OutboundQueue.Offer;
 import io.notify.gateway.support.Events;
 import io.notify.schemas.stream.StreamId;
 import java.nio.charset.StandardCharsets;

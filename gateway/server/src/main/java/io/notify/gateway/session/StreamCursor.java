@@ -1,4 +1,4 @@
-package io.notify.gateway.delivery;
+package io.notify.gateway.session;
 
 import io.notify.schemas.stream.Position;
 import io.notify.schemas.stream.SequencedEvent;

@@ -1,11 +1,13 @@
-package io.notify.gateway.transport;
+package io.notify.gateway.handshake;
 
+import io.notify.gateway.transport.WebSocketTransport;
+import io.notify.gateway.transport.WsCodec;
 import io.notify.common.http.HttpResponses;
 import io.notify.common.http.Problem;
 import io.notify.gateway.admission.HandshakeGate;
 import io.notify.gateway.admission.Limit;
 import io.notify.gateway.auth.AuthResult;
-import io.notify.gateway.delivery.OutboundQueue;
+import io.notify.gateway.transport.OutboundQueue;
 import io.notify.gateway.session.ConnectionIds;
 import io.notify.gateway.session.Session;
 import io.notify.gateway.session.SessionContext;
@@ -60,7 +62,7 @@ public final class WebSocketEndpoint implements HttpHandler {
         this.ids = ids;
         this.upgrade = new WebSocketProtocolHandshakeHandler(List.of(handshake), (HttpUpgradeListener) this::upgraded);
         this.codec = new WsCodec(ctx.config().limits().maxFrameBytes());
-        this.limitHit = ctx.metrics()::limitHit;
+        this.limitHit = limit -> ctx.metrics().limitHit(limit.slug());
     }
 
     @Override
@@ -137,7 +139,7 @@ public final class WebSocketEndpoint implements HttpHandler {
             return;
         }
         if (!ctx.limiter().tryAcquire(user.userId())) {
-            ctx.metrics().limitHit(Limit.CONNECTIONS_PER_USER);
+            ctx.metrics().limitHit(Limit.CONNECTIONS_PER_USER.slug());
             ctx.metrics().handshakeRejected("ws", "too_many_connections");
             transport.start(ignoring());
             transport.close(Limit.CONNECTIONS_PER_USER.answer());

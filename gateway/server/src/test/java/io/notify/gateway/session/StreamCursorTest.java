@@ -1,11 +1,11 @@
-package io.notify.gateway.delivery;
+package io.notify.gateway.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.notify.gateway.delivery.StreamCursor.Step;
+import io.notify.gateway.session.StreamCursor.Step;
 import io.notify.gateway.support.Events;
 import io.notify.schemas.stream.Position;
 import io.notify.schemas.stream.SequencedEvent;

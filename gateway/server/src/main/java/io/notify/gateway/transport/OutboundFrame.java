@@ -1,4 +1,4 @@
-package io.notify.gateway.delivery;
+package io.notify.gateway.transport;
 
 import io.notify.gateway.metrics.HopStamps;
 import io.notify.schemas.protocol.EventFrame;

@@ -1,0 +1,30 @@
+package io.notify.common.config;
+
+import io.notify.schemas.topic.TopicCatalog;
+
+/**
+ * The settings every service shares, parsed and validated here once for all of them: where Kafka
+ * is, the topic prefix (one deployment's topics, {@link TopicCatalog#PREFIX}), where Redis is, and
+ * the prefix of the connection-registry keys. The registry prefix defaults to the topic prefix, so
+ * that the gateways (which write routes) and fanout-streams (which reads them) agree unless both
+ * are told otherwise.
+ *
+ * @param bootstrapServers  {@code notify.kafka.bootstrap-servers}
+ * @param topicPrefix       {@code notify.topic-prefix}, 0..100 chars of {@code [A-Za-z0-9._-]}
+ * @param redisUri          {@code notify.redis.uri}
+ * @param registryKeyPrefix {@code notify.registry.key-prefix}, default the topic prefix
+ */
+public record PlatformSettings(String bootstrapServers, String topicPrefix, String redisUri, String registryKeyPrefix) {
+
+    public static PlatformSettings load(Settings s) {
+        String topicPrefix = s.string("notify.topic-prefix", "");
+        if (!TopicCatalog.PREFIX.matcher(topicPrefix).matches()) {
+            throw new ConfigException("notify.topic-prefix", "must be 0..100 chars of [A-Za-z0-9._-]");
+        }
+        return new PlatformSettings(
+                s.string("notify.kafka.bootstrap-servers", "127.0.0.1:9092"),
+                topicPrefix,
+                s.string("notify.redis.uri", "redis://127.0.0.1:6379"),
+                s.string("notify.registry.key-prefix", topicPrefix));
+    }
+}

@@ -1,0 +1,27 @@
+package io.notify.common.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class PlatformSettingsTest {
+
+    @Test
+    void defaultsAndTheRegistryPrefixFollowsTheTopicPrefix() {
+        assertEquals(new PlatformSettings("127.0.0.1:9092", "", "redis://127.0.0.1:6379", ""),
+                PlatformSettings.load(Settings.of(Map.of())));
+        assertEquals(new PlatformSettings("k:9092", "t1.", "redis://r:6379", "t1."), PlatformSettings.load(Settings.of(Map.of(
+                "notify.kafka.bootstrap-servers", "k:9092", "notify.topic-prefix", "t1.", "notify.redis.uri", "redis://r:6379"))));
+        assertEquals("apart.", PlatformSettings.load(Settings.of(Map.of("notify.topic-prefix", "t1.",
+                "notify.registry.key-prefix", "apart."))).registryKeyPrefix());
+    }
+
+    @Test
+    void aBadTopicPrefixIsRefusedNamingTheKey() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> PlatformSettings.load(Settings.of(Map.of("notify.topic-prefix", "no spaces"))));
+        assertEquals("notify.topic-prefix: must be 0..100 chars of [A-Za-z0-9._-]", e.getMessage());
+    }
+}

@@ -1,0 +1,64 @@
+package io.notify.gateway;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.notify.common.config.Settings;
+import io.notify.gateway.config.GatewayConfig;
+import io.notify.gateway.metrics.GatewayMetrics;
+import io.notify.gateway.registry.NodeRegistryRegistrar;
+import io.notify.gateway.registry.Registrar;
+import io.notify.gateway.registry.RegistryTimings;
+import io.notify.gateway.resume.HttpResumeSource;
+import io.notify.gateway.resume.ResumeSource;
+import java.time.Clock;
+import java.util.function.BiFunction;
+
+/**
+ * The one wiring of a gateway node, used by {@link GatewayMain}, {@code notifyctl dev} and every
+ * test that stands a node up: settings are read once ({@code notify.gateway.*}, the shared
+ * {@code notify.kafka/redis/topic-prefix} keys, and the registry timings {@code notify.registry.*}),
+ * the metrics registry is made, and the real parts — the Redis registrar and the HTTP resume source
+ * over the query API — are built, unless the caller puts test doubles in their place. The node is
+ * returned unstarted; {@link GatewayServer#start()} binds it.
+ */
+public final class GatewayService {
+
+    /**
+     * The parts a test may replace; a null field means the real one.
+     *
+     * @param registrar    given the node's config and metrics; replaces the Redis registrar
+     * @param resumeSource given the node's config and metrics; replaces the HTTP query-API client
+     * @param clock        replaces the system UTC clock (token expiry, inbox times)
+     */
+    public record Doubles(BiFunction<GatewayConfig, GatewayMetrics, Registrar> registrar,
+                          BiFunction<GatewayConfig, GatewayMetrics, ResumeSource> resumeSource, Clock clock) {
+
+        public static final Doubles NONE = new Doubles(null, null, null);
+    }
+
+    private GatewayService() {
+    }
+
+    /**
+     * A node wired from {@code settings} with its real parts.
+     *
+     * @throws io.notify.common.config.ConfigException on a missing or invalid setting
+     */
+    public static GatewayServer fromSettings(Settings settings) {
+        return fromSettings(settings, Doubles.NONE);
+    }
+
+    /** A node wired from {@code settings}, with {@code doubles} in place of the parts they name. */
+    public static GatewayServer fromSettings(Settings settings, Doubles doubles) {
+        GatewayConfig config = GatewayConfig.load(settings);
+        var registryTimings = RegistryTimings.load(settings);
+        PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        GatewayMetrics metrics = new GatewayMetrics(meters);
+        ResumeSource source = doubles.resumeSource() != null ? doubles.resumeSource().apply(config, metrics)
+                : new HttpResumeSource(config.queryUrls(), config.queryTimeout(), metrics);
+        Registrar registrar = doubles.registrar() != null ? doubles.registrar().apply(config, metrics)
+                : NodeRegistryRegistrar.create(config.nodeId(), config.redisUri(), config.registryKeyPrefix(), registryTimings, meters);
+        return new GatewayServer(config, meters, metrics, registrar, source,
+                doubles.clock() != null ? doubles.clock() : Clock.systemUTC());
+    }
+}
