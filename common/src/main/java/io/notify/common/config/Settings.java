@@ -152,7 +152,7 @@ public final class Settings {
      * The one duration syntax of every setting and every command-line flag: one or more
      * {@code <number><unit>} parts, units {@code ms s m h d}, summed ({@code 1h30m}).
      */
-    public static Duration parseDuration(String key, String v) {
+    static Duration parseDuration(String key, String v) {
         String t = v.trim();
         if (!DURATION.matcher(t).matches()) {
             throw new ConfigException(key, "expected a duration like 250ms, 30s, 5m, 24h, 7d or 1h30m, got '" + v + "'");

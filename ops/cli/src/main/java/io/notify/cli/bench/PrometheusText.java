@@ -17,7 +17,6 @@ import java.util.function.BiConsumer;
  */
 public record PrometheusText(String text) {
 
-    /** A service's {@code /metrics} now; anything but 200 is an error naming its log. */
     /**
      * A gateway's /metrics is on its client port, whose accepts stop while its I/O threads lag
      * (docs/gateway.md, "Handshake: admission and authentication"): in a storm a scrape waits in
@@ -25,6 +24,7 @@ public record PrometheusText(String text) {
      */
     private static final Duration SCRAPE_TIMEOUT = Duration.ofSeconds(60);
 
+    /** A service's {@code /metrics} now; anything but 200 is an error naming its log. */
     public static PrometheusText scrape(ServiceProcess service) throws IOException, InterruptedException {
         HttpResponse<String> r = service.get("/metrics", SCRAPE_TIMEOUT);
         if (r.statusCode() != 200) {

@@ -52,7 +52,7 @@ final class TimeArgs {
 
     private static Duration relative(String flag, String text, String parts) {
         try {
-            return Settings.parseDuration(flag, parts);
+            return Settings.parseDurationArg(flag, parts);
         } catch (ConfigException e) {
             throw new UsageException(flag + ": '" + text + "' is too far back");
         }

@@ -73,7 +73,6 @@ public final class ConnectionsBench implements Callable<Integer> {
     FleetOptions agents;
 
     private Duration settleFor = Duration.ZERO;
-    private List<String> perNode = List.of();
 
     @Override
     public Integer call() throws Exception {
@@ -120,11 +119,11 @@ public final class ConnectionsBench implements Callable<Integer> {
                 ramps.add(ramp(fleet, warmup, rampBound, "warm-up"));
                 fleet.closeAll();
                 List<ConnectionsReport.Checkpoint> points = new ArrayList<>();
-                points.add(checkpoint(stack, "baseline", 0));
+                points.add(checkpoint(stack, "baseline", 0, null));
                 ramps.add(ramp(fleet, target / 2, rampBound, "ramp to half"));
-                points.add(checkpoint(stack, "half", ramps.get(1).established()));
+                points.add(checkpoint(stack, "half", ramps.get(1).established(), null));
                 ramps.add(ramp(fleet, target, rampBound, "ramp to target"));
-                points.add(checkpoint(stack, "target", ramps.get(1).established() + ramps.get(2).established()));
+                points.add(checkpoint(stack, "target", ramps.get(1).established() + ramps.get(2).established(), notes));
                 ConnectionsReport.Delivery delivery = deliverRate > 0 ? deliver(stack, fleet, deliverFor) : null;
                 if (holdFor.toMillis() > 0) {
                     System.err.println("bench connections: holding for " + holdFor);
@@ -135,9 +134,6 @@ public final class ConnectionsBench implements Callable<Integer> {
                 notes.add("heap = sum of 'used' in jcmd GC.heap_info after two jcmd GC.run (-Xmx" + agents.gatewayHeap + " "
                         + String.join(" ", GatewayMain.JVM_OPTIONS) + "); RSS = VmRSS of /proc/<gateway pid>/status; connections = the gateway's own gauge"
                         + (gateways > 1 ? "; each summed over the " + gateways + " nodes" : ""));
-                if (gateways > 1) {
-                    notes.add("per node at the target: " + perNode);
-                }
                 notes.add("kernel socket buffers are not in RSS; 'tcp mem' is /proc/net/sockstat TCP mem: machine-wide "
                         + "(every process on the box, both ends of each loopback connection), for information only");
                 ConnectionsReport report = new ConnectionsReport("connections", Instant.now(), ResultFiles.machine(),
@@ -172,7 +168,9 @@ public final class ConnectionsBench implements Callable<Integer> {
         return r;
     }
 
-    private ConnectionsReport.Checkpoint checkpoint(GatewayStack stack, String label, long expected) throws Exception {
+    /** Samples every node after full GCs and sums them; with {@code perNodeNotes}, notes each node's share there (several nodes only). */
+    private ConnectionsReport.Checkpoint checkpoint(GatewayStack stack, String label, long expected, List<String> perNodeNotes)
+            throws Exception {
         long held = stack.awaitGatewayConnections(expected, Duration.ofSeconds(60));
         Thread.sleep(settleFor.toMillis()); // the --settle: an idle connection is one whose start sequence is over
         long heap = 0;
@@ -191,7 +189,9 @@ public final class ConnectionsBench implements Callable<Integer> {
             nodes.add(String.format("pid %d: %,d fds, heap %.1f MB, RSS %.1f MB", pid, s.openFiles(),
                     s.heapUsedBytes() / 1048576.0, s.rssBytes() / 1048576.0));
         }
-        perNode = nodes;
+        if (perNodeNotes != null && nodes.size() > 1) {
+            perNodeNotes.add("per node at the " + label + ": " + nodes);
+        }
         System.err.printf("bench connections: %s: %,d connections, heap %.1f MB, RSS %.1f MB, %,d fds%n", label, held,
                 heap / 1048576.0, rss / 1048576.0, fds);
         return new ConnectionsReport.Checkpoint(label, held, heap, committed, rss, fds, tcpMem);

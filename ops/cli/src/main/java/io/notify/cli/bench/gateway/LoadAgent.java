@@ -1,6 +1,7 @@
 package io.notify.cli.bench.gateway;
 
 import io.notify.cli.bench.LatencySummary;
+import io.notify.client.reconnect.Backoff;
 import io.notify.schemas.NotifyJson;
 import io.notify.schemas.protocol.EventFrame;
 import io.notify.schemas.protocol.ResetFrame;
@@ -319,7 +320,7 @@ public final class LoadAgent implements NioDriver.Listener {
      * herd when it ends.
      */
     static long retryDelayMs(int failedAttempts, int retryAfterSeconds, double uniform) {
-        long jitter = io.notify.client.reconnect.Backoff.delayMillis(Math.max(0, failedAttempts - 1), uniform);
+        long jitter = Backoff.delayMillis(Math.max(0, failedAttempts - 1), uniform);
         return retryAfterSeconds >= 0 ? retryAfterSeconds * 1000L + jitter : jitter;
     }
 
