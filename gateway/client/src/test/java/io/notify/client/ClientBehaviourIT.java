@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.client.store.InMemoryPositionStore;
-import io.notify.client.support.Await;
+import io.notify.devstack.Await;
 import io.notify.client.support.FakeGateway;
 import io.notify.client.support.Recorder;
 import io.notify.schemas.event.EventClass;

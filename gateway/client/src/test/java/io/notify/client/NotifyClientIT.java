@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.client.store.FilePositionStore;
-import io.notify.client.support.Await;
-import io.notify.client.support.NotifyStack;
+import io.notify.devstack.Await;
+import io.notify.platform.Platform;
+import io.notify.platform.PlatformConfig;
+import io.notify.platform.ServiceProcess;
 import io.notify.client.support.Recorder;
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
@@ -43,13 +45,14 @@ class NotifyClientIT {
     @TempDir
     static Path dir;
     static Infra infra;
-    static NotifyStack stack;
+    static Platform stack;
     static URI gatewayB;
 
     @BeforeAll
-    static void startStack() {
-        stack = new NotifyStack(infra, dir);
-        gatewayB = stack.startGateway("gw-b");
+    static void startStack() throws Exception {
+        // one partition of notify.events: the order of publishing is the order of the seqs
+        stack = Platform.forTest(infra, dir).partitions(PlatformConfig.Partitions.TEST.withEvents(1)).start();
+        gatewayB = Platform.http(stack.startGateway("gw-b").port());
     }
 
     @AfterAll
@@ -74,19 +77,19 @@ class NotifyClientIT {
     @Test
     void resumesOnTheOtherNodeAfterItsNodeIsKilledWithZeroLossAndZeroDuplicates() throws Exception {
         String user = "failover-user";
-        NotifyStack.ChildGateway nodeA = stack.startChildGateway("gw-a");
+        ServiceProcess nodeA = stack.startChildGateway("gw-a");
         Recorder recorder = new Recorder();
         AtomicInteger tokenCalls = new AtomicInteger();
         AtomicReference<CountDownLatch> gate = new AtomicReference<>(new CountDownLatch(0));
         FilePositionStore store = new FilePositionStore(dir.resolve("failover-positions.txt"));
         try (NotifyClient client = NotifyClient.builder()
-                .gateways(List.of(nodeA.url(), gatewayB))
+                .gateways(List.of(URI.create(nodeA.baseUrl()), gatewayB))
                 .token(refresh -> {
                     tokenCalls.incrementAndGet();
                     if (!gate.get().await(30, TimeUnit.SECONDS)) {
                         throw new IllegalStateException("test gate never opened");
                     }
-                    return NotifyStack.token(user, Duration.ofMinutes(10));
+                    return stack.config().keys().token(user, Duration.ofMinutes(10));
                 })
                 .positionStore(store)
                 .listener(recorder)
@@ -103,7 +106,7 @@ class NotifyClientIT {
             gate.set(new CountDownLatch(1));
             int callsBefore = tokenCalls.get();
             long killedAt = System.nanoTime();
-            nodeA.process().kill();
+            nodeA.kill();
             Await.until("the client trying to reconnect", WAIT, () -> tokenCalls.get() > callsBefore);
             assertEquals(ConnectionState.CONNECTING, client.state());
             publish(user, ids("fo-", 21, 40));
@@ -126,7 +129,7 @@ class NotifyClientIT {
             assertEquals(Optional.of(Position.of(recorder.epochs().get(0), 60)),
                     new FilePositionStore(store.file()).load(stream), "persisted on disk");
             assertEquals(List.of(), recorder.resets);
-            Await.until("gw-b counting the client's acks", WAIT, () -> stack.count("gw-b", "notify.gateway.acks") > 0);
+            Await.until("gw-b counting the client's acks", WAIT, () -> stack.gateway("gw-b").metrics().count("notify.gateway.acks") > 0);
             assertTrue(recorder.errors.isEmpty(), "a node death is no error: " + recorder.errors);
             assertEquals(1, recorder.threads().size(), "callbacks on the client's one thread: " + recorder.threads());
             ClientStats stats = client.stats();
@@ -145,7 +148,7 @@ class NotifyClientIT {
         try (NotifyClient client = NotifyClient.builder()
                 .gateways(List.of(gatewayB))
                 .transport(TransportMode.SSE)
-                .token(NotifyStack.token(user, Duration.ofMinutes(10)))
+                .token(stack.config().keys().token(user, Duration.ofMinutes(10)))
                 .positionStore(new FilePositionStore(positions))
                 .listener(first)
                 .connect()) {
@@ -163,7 +166,7 @@ class NotifyClientIT {
         try (NotifyClient client = NotifyClient.builder()
                 .gateways(List.of(gatewayB))
                 .transport(TransportMode.SSE)
-                .token(NotifyStack.token(user, Duration.ofMinutes(10)))
+                .token(stack.config().keys().token(user, Duration.ofMinutes(10)))
                 .positionStore(new FilePositionStore(positions))
                 .listener(second)
                 .connect()) {

@@ -9,7 +9,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
 import io.notify.gateway.drain.DrainReport;
-import io.notify.gateway.support.Await;
+import io.notify.devstack.Await;
 import io.notify.gateway.support.GatewayHarness;
 import io.notify.gateway.support.QueryApiStub;
 import io.notify.gateway.support.SseClient;

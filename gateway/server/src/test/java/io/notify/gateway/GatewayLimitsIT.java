@@ -12,7 +12,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
-import io.notify.gateway.support.Await;
+import io.notify.devstack.Await;
 import io.notify.gateway.support.Events;
 import io.notify.gateway.support.GatewayHarness;
 import io.notify.gateway.support.QueryApiStub;

@@ -1,5 +1,6 @@
 package io.notify.client.support;
 
+import io.notify.devstack.Await;
 import io.notify.client.ClientEvent;
 import io.notify.client.ConnectionState;
 import io.notify.client.NotifyClientException;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.notify.gateway.config.GatewayConfig.ResumeBatching;
 import io.notify.gateway.metrics.GatewayMetrics;
-import io.notify.gateway.support.Await;
+import io.notify.devstack.Await;
 import io.notify.gateway.support.Events;
 import io.notify.schemas.protocol.ResetFrame;
 import io.notify.schemas.stream.Position;

@@ -13,7 +13,7 @@ import io.notify.gateway.registry.InMemoryRegistrar;
 import io.notify.gateway.resume.FetchRequest;
 import io.notify.gateway.resume.FetchResult;
 import io.notify.gateway.resume.ResumeSource;
-import io.notify.gateway.support.Await;
+import io.notify.devstack.Await;
 import io.notify.gateway.support.FakeTransport;
 import io.notify.gateway.support.TestConfig;
 import io.notify.schemas.protocol.EventFrame;

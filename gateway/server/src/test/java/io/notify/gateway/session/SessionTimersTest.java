@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.gateway.resume.FetchResult;
-import io.notify.gateway.support.Await;
+import io.notify.devstack.Await;
 import io.notify.gateway.support.Events;
 import io.notify.gateway.support.FakeTransport;
 import io.notify.gateway.support.TestConfig;

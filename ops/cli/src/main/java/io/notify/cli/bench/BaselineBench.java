@@ -64,7 +64,7 @@ public final class BaselineBench implements Callable<Integer> {
         }
         Duration bound = Settings.parseDurationArg("--deadline", deadline);
         List<BaselineRun.Result> results = new ArrayList<>();
-        io.notify.cli.stack.PlatformStack.quietBrokerStartup();
+        io.notify.platform.PlatformStack.quietBrokerStartup();
         try (ProgressBar bar = ProgressBar.start().set(Double.NaN, bootstrap == null ? "broker starting" : "connecting");
              KafkaBrokerProcess broker = bootstrap == null ? new KafkaBrokerProcess().start() : null) {
             String servers = broker == null ? bootstrap : broker.bootstrapServers();

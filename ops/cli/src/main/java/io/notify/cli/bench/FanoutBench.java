@@ -6,7 +6,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.notify.cli.bench.report.ProgressBar;
 import io.notify.cli.bench.report.ResultFiles;
-import io.notify.cli.stack.PlatformStack;
+import io.notify.platform.PlatformStack;
 import io.notify.common.config.Settings;
 import io.notify.devstack.KafkaBrokerProcess;
 import io.notify.devstack.RedisOptions;

@@ -1,6 +1,6 @@
 package io.notify.cli.bench;
 
-import io.notify.cli.stack.ServiceProcess;
+import io.notify.platform.ServiceProcess;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.notify.cli.chaos;
 
-import io.notify.cli.dev.DevKeys;
+import io.notify.platform.DevKeys;
 import io.notify.schemas.NotifyJson;
 import io.notify.schemas.publish.NotifyPublisher;
 import java.io.BufferedReader;

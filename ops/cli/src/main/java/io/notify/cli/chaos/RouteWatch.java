@@ -3,7 +3,7 @@ package io.notify.cli.chaos;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.notify.cli.stack.PlatformStack;
+import io.notify.platform.PlatformStack;
 import io.notify.registry.RegistryKeys;
 import java.time.Duration;
 import java.util.List;

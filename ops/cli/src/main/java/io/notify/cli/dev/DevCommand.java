@@ -1,5 +1,6 @@
 package io.notify.cli.dev;
 
+import io.notify.platform.DevKeys;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

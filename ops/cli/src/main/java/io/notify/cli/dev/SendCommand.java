@@ -1,5 +1,6 @@
 package io.notify.cli.dev;
 
+import io.notify.platform.DevKeys;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.notify.schemas.NotifyJson;

@@ -1,5 +1,6 @@
 package io.notify.cli.dev;
 
+import io.notify.platform.DevKeys;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

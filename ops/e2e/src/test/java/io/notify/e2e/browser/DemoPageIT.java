@@ -5,10 +5,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
+import io.notify.gateway.GatewayServer;
+import io.notify.platform.DevKeys;
+import io.notify.platform.Platform;
+import java.io.IOException;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -38,9 +50,10 @@ class DemoPageIT {
             throws Exception {
         Assumptions.assumeTrue(Chromium.installed(), Chromium.BINARY + " not installed (apt-get install chromium): skipped");
         String user = USER;
-        try (BrowserStack stack = new BrowserStack(infra, dir, List.of("gw-a", "gw-b"));
+        // the page served by gw-a connects to both gateways and publishes through ingest: their origins are allowed
+        try (Platform stack = Platform.forTest(infra, dir).gateways("gw-a", "gw-b").browserOrigins().start();
              Chromium chromium = Chromium.launch(dir.resolve("chromium"));
-             DevToolsPage page = chromium.open(stack.demoUrl("gw-a", stack.token(user), transport))) {
+             DevToolsPage page = chromium.open(demoUrl(stack, "gw-a", stack.token(user), transport))) {
 
             page.waitFor("the page connects to gw-a over " + transport, connectedTo("gw-a", transport), WAIT);
 
@@ -79,7 +92,7 @@ class DemoPageIT {
             //    position it persisted in localStorage: only events after e6 arrive
             stack.publish(user, "e6");
             awaitFeed(page, stack, List.of(fromPage, "e2", "e3", "e4", "e5", "e6"));
-            stack.restart("gw-a");
+            stack.restartGateway("gw-a");
             page.reload();
             stack.publish(user, "e7");
             page.waitFor("the reloaded page connects to gw-a", connectedTo("gw-a", transport), WAIT);
@@ -89,6 +102,47 @@ class DemoPageIT {
         }
     }
 
+    /** The demo page on {@code nodeId} in dev mode: connected with {@code token} to all gateways (that node first), publish form on. */
+    private static String demoUrl(Platform stack, String nodeId, String token, String transport) {
+        Map<String, GatewayServer> gateways = new LinkedHashMap<>(stack.gateways());
+        List<String> order = new ArrayList<>(List.of(nodeId));
+        gateways.keySet().stream().filter(n -> !n.equals(nodeId)).forEach(order::add);
+        String gatewayList = order.stream().map(n -> Platform.http(gateways.get(n).port()).toString()).collect(Collectors.joining(","));
+        return Platform.http(gateways.get(nodeId).port()) + "/?token=" + enc(token) + "&gateways=" + enc(gatewayList)
+                + "&transport=" + transport + "&ingest=" + enc(Platform.http(stack.ingestPort()).toString())
+                + "&key=" + enc(DevKeys.PRODUCER_KEY);
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    /** Server-side counters and the stream's inbox, for failure messages. */
+    private static String diagnostics(Platform stack, String user) {
+        StringBuilder sb = new StringBuilder();
+        stack.gateways().forEach((nodeId, g) -> {
+            sb.append(nodeId).append(":\n");
+            g.meterRegistry().scrape().lines()
+                    .filter(l -> l.matches("notify_gateway_(connections|events_delivered|duplicates_dropped|gap_fills|delivery_messages"
+                            + "|resets|closes|events_replayed|acks)_?\\w*\\{?.*"))
+                    .forEach(l -> sb.append("  ").append(l).append('\n'));
+        });
+        sb.append("fanout:\n");
+        stack.fanout().meters().scrape().lines().filter(l -> l.startsWith("notify_") && !l.contains("_bucket{"))
+                .forEach(l -> sb.append("  ").append(l).append('\n'));
+        try {
+            HttpResponse<String> inbox = HttpClient.newHttpClient().send(HttpRequest.newBuilder(Platform.http(stack.queryPort())
+                    .resolve("/v1/streams/u:" + user + "/events?after=0&limit=50")).timeout(Duration.ofSeconds(5)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            sb.append("query API inbox of u:").append(user).append(": ").append(inbox.statusCode()).append(' ').append(inbox.body());
+        } catch (IOException e) {
+            sb.append("query API unreachable: ").append(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return sb.toString();
+    }
+
     private static String connectedTo(String nodeId, String transport) {
         return "document.getElementById('state').dataset.state === 'connected'"
                 + " && document.getElementById('node').textContent === '" + nodeId + "'"
@@ -96,11 +150,11 @@ class DemoPageIT {
     }
 
     /** Waits until the feed holds at least {@code ids.size()} events, then asserts it is exactly {@code ids}. */
-    private static void awaitFeed(DevToolsPage page, BrowserStack stack, List<String> ids) {
+    private static void awaitFeed(DevToolsPage page, Platform stack, List<String> ids) {
         try {
             page.waitFor("the feed shows " + ids, FEED + ".length >= " + ids.size(), WAIT);
         } catch (AssertionError e) {
-            throw new AssertionError(e.getMessage() + "\nserver side:\n" + stack.diagnostics(USER), e);
+            throw new AssertionError(e.getMessage() + "\nserver side:\n" + diagnostics(stack, USER), e);
         }
         assertEquals(ids, feedIds(page), "feed, in order, each once\n" + page.describe());
     }

@@ -1,6 +1,6 @@
 package io.notify.cli.bench.gateway;
 
-import io.notify.cli.dev.DevKeys;
+import io.notify.platform.DevKeys;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;

@@ -1,9 +1,9 @@
 package io.notify.cli.bench.gateway;
 
 import io.notify.cli.bench.PrometheusText;
-import io.notify.cli.stack.PlatformStack;
-import io.notify.cli.stack.ServiceProcess;
-import io.notify.cli.stack.StackOptions;
+import io.notify.platform.PlatformStack;
+import io.notify.platform.ServiceProcess;
+import io.notify.platform.StackOptions;
 import io.notify.schemas.topic.TopicCatalog;
 import java.io.IOException;
 import java.net.http.HttpClient;

@@ -1,7 +1,7 @@
 package io.notify.cli.bench.pipeline;
 
 import io.notify.cli.bench.PrometheusText;
-import io.notify.cli.stack.ServiceProcess;
+import io.notify.platform.ServiceProcess;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

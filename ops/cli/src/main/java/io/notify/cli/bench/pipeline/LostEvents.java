@@ -3,7 +3,7 @@ package io.notify.cli.bench.pipeline;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.notify.cli.bench.gateway.ClientFleet;
 import io.notify.cli.bench.gateway.IdCheck;
-import io.notify.cli.stack.ServiceProcess;
+import io.notify.platform.ServiceProcess;
 import io.notify.schemas.NotifyJson;
 import java.io.IOException;
 import java.net.URLEncoder;

@@ -5,7 +5,7 @@ import io.notify.cli.bench.gateway.IdCheck;
 import io.notify.cli.bench.report.ProgressBar;
 import io.notify.cli.bench.PrometheusText;
 import io.notify.cli.stack.ChildAgent;
-import io.notify.cli.stack.ServiceProcess;
+import io.notify.platform.ServiceProcess;
 import io.notify.schemas.NotifyJson;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -7,7 +7,7 @@ import static io.notify.cli.bench.gateway.ScriptedWsServer.welcome;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.notify.cli.dev.DevKeys;
+import io.notify.platform.DevKeys;
 import java.io.DataInputStream;
 import java.io.OutputStream;
 import java.net.Socket;

@@ -1,6 +1,5 @@
-package io.notify.cli.stack;
+package io.notify.platform;
 
-import io.notify.cli.dev.DevKeys;
 import io.notify.devstack.BrokerOptions;
 import io.notify.devstack.FreePorts;
 import io.notify.devstack.KafkaBrokerProcess;
@@ -16,20 +15,17 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.slf4j.LoggerFactory;
 
 /**
  * The whole platform as separate processes, for benchmarks and chaos runs that crash parts of it
  * for real: a Kafka (KRaft) broker and Redis from devstack, the topics of a fresh prefix, N
  * fanout-streams instances (one Streams application, each with its query API), M gateway nodes
- * ({@code gw-1..M}) that know every query API, and optionally ingest. Tokens use a dev HMAC
- * secret in the work dir ({@link DevKeys}). {@link #close} stops everything, services first, also
+ * ({@code gw-1..M}) that know every query API, and optionally ingest, wired by {@link
+ * PlatformConfig} as the in-process {@link Platform} is. Tokens use a dev HMAC secret in the work
+ * dir ({@link DevKeys}). {@link #close} stops everything, services first, also
  * after a failed start; every child also exits by itself when this JVM dies.
  */
 public final class PlatformStack implements AutoCloseable {
@@ -39,6 +35,7 @@ public final class PlatformStack implements AutoCloseable {
     private final StackOptions options;
     private final String prefix = "st" + Long.toString(System.currentTimeMillis(), 36) + ".";
     private final DevKeys keys;
+    private PlatformConfig config;
     private final List<ServiceProcess> fanouts = new ArrayList<>();
     private final List<ServiceProcess> gateways = new ArrayList<>();
     private KafkaBrokerProcess broker;
@@ -69,7 +66,9 @@ public final class PlatformStack implements AutoCloseable {
         broker = new KafkaBrokerProcess(BrokerOptions.defaults().withStartTimeout(Duration.ofMinutes(3)),
                 KafkaBrokerProcess.SERVER_JVM_OPTIONS, System.getProperty("java.class.path")).start();
         redis = RedisServer.start(RedisOptions.defaults());
-        createTopics();
+        config = new PlatformConfig(broker.bootstrapServers(), redis.uri(), prefix, PlatformConfig.Partitions.DEV, keys,
+                options.ingestSettings(), options.fanoutSettings(), options.gatewaySettings());
+        config.createTopics();
         progress.accept("starting " + options.fanouts() + " fanout-streams instance(s) (-Xmx" + options.fanoutHeap() + ")");
         for (int i = 1; i <= options.fanouts(); i++) {
             fanouts.add(fanout(i).start());
@@ -92,29 +91,13 @@ public final class PlatformStack implements AutoCloseable {
         }
     }
 
-    private void createTopics() throws Exception {
-        TopicCatalog t = topics();
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-            admin.createTopics(List.of(new NewTopic(t.events().name(), 6, (short) 1),
-                    new NewTopic(t.eventsDlq().name(), 1, (short) 1),
-                    new NewTopic(t.streamLog().name(), 6, (short) 1),
-                    new NewTopic(t.undelivered().name(), 3, (short) 1))).all().get(60, TimeUnit.SECONDS);
-        }
-    }
-
     private ServiceProcess fanout(int i) {
         int port = FreePorts.pick();
         Map<String, String> s = new LinkedHashMap<>();
-        s.put("notify.kafka.bootstrap-servers", broker.bootstrapServers());
-        s.put("notify.topic-prefix", prefix);
-        s.put("notify.registry.key-prefix", prefix);
-        s.put("notify.redis.uri", redis.uri());
         s.put("notify.fanout.processing-guarantee", options.guarantee());
-        s.put("notify.fanout.state-dir", options.work().resolve("fanout-" + i + "-state").toString());
         s.put("notify.fanout.query.host", "127.0.0.1");
-        s.put("notify.fanout.query.port", Integer.toString(port));
-        s.putAll(options.fanoutSettings());
-        return new ServiceProcess("fanout-" + i, port, FanoutMain.class.getName(), args(s),
+        s.putAll(config.fanoutSettings(options.work().resolve("fanout-" + i + "-state").toString(), port));
+        return new ServiceProcess("fanout-" + i, port, FanoutMain.class.getName(), PlatformConfig.args(s),
                 List.of("-Xmx" + options.fanoutHeap()), options.work().resolve("fanout-" + i + ".log"));
     }
 
@@ -122,21 +105,11 @@ public final class PlatformStack implements AutoCloseable {
         int port = FreePorts.pick();
         String node = nodeId(i);
         Map<String, String> s = new LinkedHashMap<>();
-        s.put("notify.gateway.node-id", node);
         s.put("notify.gateway.host", "127.0.0.1");
-        s.put("notify.gateway.port", Integer.toString(port));
-        s.put("notify.kafka.bootstrap-servers", broker.bootstrapServers());
-        s.put("notify.redis.uri", redis.uri());
-        s.put("notify.topic-prefix", prefix);
-        s.put("notify.registry.key-prefix", prefix);
-        s.put("notify.gateway.query-url", String.join(",", fanouts.stream().map(ServiceProcess::baseUrl).toList()));
-        s.put("notify.gateway.jwt.hmac-secret", keys.secret());
-        s.put("notify.gateway.jwt.issuer", DevKeys.ISSUER);
-        s.put("notify.gateway.jwt.audience", DevKeys.AUDIENCE);
         s.put("notify.gateway.drain-window", "0s");
         s.put("notify.gateway.drain-grace", "1s");
-        s.putAll(options.gatewaySettings());
-        return new ServiceProcess(node, port, GatewayMain.class.getName(), args(s),
+        s.putAll(config.gatewaySettings(node, port, fanouts.stream().map(ServiceProcess::baseUrl).toList(), ""));
+        return new ServiceProcess(node, port, GatewayMain.class.getName(), PlatformConfig.args(s),
                 Stream.concat(Stream.of("-Xmx" + options.gatewayHeap()), GatewayMain.JVM_OPTIONS.stream()).toList(),
                 options.work().resolve(node + ".log"));
     }
@@ -144,20 +117,10 @@ public final class PlatformStack implements AutoCloseable {
     private ServiceProcess ingestService() {
         int port = FreePorts.pick();
         Map<String, String> s = new LinkedHashMap<>();
-        s.put("notify.kafka.bootstrap-servers", broker.bootstrapServers());
-        s.put("notify.topic-prefix", prefix);
         s.put("notify.ingest.host", "127.0.0.1");
-        s.put("notify.ingest.port", Integer.toString(port));
-        s.put("notify.ingest.api-keys", DevKeys.PRODUCER + ":" + DevKeys.PRODUCER_KEY);
-        s.putAll(options.ingestSettings());
-        return new ServiceProcess("ingest", port, IngestMain.class.getName(), args(s), List.of("-Xmx512m"),
+        s.putAll(config.ingestSettings(port, ""));
+        return new ServiceProcess("ingest", port, IngestMain.class.getName(), PlatformConfig.args(s), List.of("-Xmx512m"),
                 options.work().resolve("ingest.log"));
-    }
-
-    private static List<String> args(Map<String, String> settings) {
-        List<String> a = new ArrayList<>();
-        settings.forEach((k, v) -> a.add(k + "=" + v));
-        return a;
     }
 
     /** The broker readiness probe logs a WARN per refused connection while the child JVM boots. */
@@ -209,6 +172,11 @@ public final class PlatformStack implements AutoCloseable {
 
     public TopicCatalog topics() {
         return TopicCatalog.of(prefix);
+    }
+
+    /** How the stack's services are wired (known once Kafka and Redis run). */
+    public PlatformConfig config() {
+        return config;
     }
 
     @Override

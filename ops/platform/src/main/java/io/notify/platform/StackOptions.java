@@ -1,4 +1,4 @@
-package io.notify.cli.stack;
+package io.notify.platform;
 
 import java.nio.file.Path;
 import java.util.Map;

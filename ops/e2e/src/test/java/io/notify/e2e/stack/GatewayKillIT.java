@@ -1,4 +1,4 @@
-package io.notify.gateway.stack;
+package io.notify.e2e.stack;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -6,7 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
 import io.notify.gateway.GatewayServer;
-import io.notify.gateway.support.Tokens;
+import io.notify.platform.Platform;
+import io.notify.platform.ServiceProcess;
 import io.notify.gateway.support.WsClient;
 import io.notify.schemas.protocol.EventFrame;
 import io.notify.schemas.protocol.WelcomeFrame;
@@ -37,13 +38,13 @@ class GatewayKillIT {
     @Test
     void killedNodeLosesNothingAndItsRoutesStop(Infra infra, @TempDir Path dir) throws Exception {
         String user = "kill-user";
-        try (Stack stack = new Stack(infra, new Tokens(), dir)) {
+        try (Platform stack = Platform.forTest(infra, dir).start()) {
             TwoNodeStackIT.stack = stack;
-            Stack.ChildGateway doomed = stack.gatewayProcess("gw-doomed");
-            GatewayServer survivor = stack.gateway("gw-survivor");
+            ServiceProcess doomed = stack.startChildGateway("gw-doomed");
+            GatewayServer survivor = stack.startGateway("gw-survivor");
             EventFrame last;
             List<String> published = new ArrayList<>();
-            try (WsClient client = WsClient.connect(Stack.ws(doomed.port()), stack.token(user))) {
+            try (WsClient client = WsClient.connect(Platform.ws(doomed.port()), stack.token(user))) {
                 assertTrue(client.next(WAIT) instanceof WelcomeFrame);
                 client.resumeLive();
                 for (int i = 0; i < 3; i++) {
@@ -52,7 +53,7 @@ class GatewayKillIT {
                 }
                 List<EventFrame> got = client.events(3, WAIT);
                 last = got.get(2);
-                doomed.process().kill();
+                doomed.kill();
             }
             long killedAt = System.currentTimeMillis();
             // Keep publishing through the liveness window and beyond.
@@ -65,7 +66,7 @@ class GatewayKillIT {
                 TimeUnit.MILLISECONDS.sleep(250); // publish pacing, not synchronization
             }
 
-            try (WsClient resumed = WsClient.connect(Stack.ws(survivor.port()), stack.token(user))) {
+            try (WsClient resumed = WsClient.connect(Platform.ws(survivor.port()), stack.token(user))) {
                 assertTrue(resumed.next(WAIT) instanceof WelcomeFrame);
                 resumed.resume(last.stream().value(), last.epoch(), last.seq());
                 int missed = published.size() - 3;

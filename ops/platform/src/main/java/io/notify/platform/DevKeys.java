@@ -1,4 +1,4 @@
-package io.notify.cli.dev;
+package io.notify.platform;
 
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
@@ -16,12 +16,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Date;
+import java.util.Map;
 import java.util.UUID;
 
 /**
- * The development credentials of a local stack: one HS256 secret for client tokens (created once
- * per data dir, mode 600) and a fixed producer API key. Dev only: production gateways verify
- * tokens with an RSA/EC key set (JWKS) and never see this secret.
+ * The development credentials of a local platform: one HS256 secret for client tokens (created once
+ * per data dir, mode 600, or random per test platform) and a fixed producer API key. The one place
+ * that mints dev and test tokens. Dev only: production gateways verify tokens with an RSA/EC key
+ * set (JWKS) and never see this secret.
  */
 public final class DevKeys {
 
@@ -37,14 +39,23 @@ public final class DevKeys {
         this.secret = secret;
     }
 
+    /** A fresh random secret that lives only in memory: a test platform's. */
+    public static DevKeys random() {
+        return new DevKeys(newSecret());
+    }
+
+    private static String newSecret() {
+        byte[] random = new byte[48];
+        new SecureRandom().nextBytes(random);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+    }
+
     /** Reads the data dir's secret, creating it on first use. */
     public static DevKeys inDataDir(Path dataDir) throws IOException {
         Path file = dataDir.resolve(SECRET_FILE);
         if (!Files.exists(file)) {
             Files.createDirectories(dataDir);
-            byte[] random = new byte[48];
-            new SecureRandom().nextBytes(random);
-            Files.writeString(file, Base64.getUrlEncoder().withoutPadding().encodeToString(random), StandardCharsets.US_ASCII);
+            Files.writeString(file, newSecret(), StandardCharsets.US_ASCII);
             try {
                 Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
             } catch (UnsupportedOperationException e) {
@@ -64,6 +75,22 @@ public final class DevKeys {
 
     public String secret() {
         return secret;
+    }
+
+    /** The settings that make a gateway accept this key's tokens. */
+    public Map<String, String> gatewaySettings() {
+        return Map.of("notify.gateway.jwt.hmac-secret", secret, "notify.gateway.jwt.issuer", ISSUER,
+                "notify.gateway.jwt.audience", AUDIENCE);
+    }
+
+    /** The ingest setting that admits this stack's producer key. */
+    public static String ingestApiKeys() {
+        return PRODUCER + ":" + PRODUCER_KEY;
+    }
+
+    /** A client token for {@code userId}, valid for an hour. */
+    public String token(String userId) {
+        return token(userId, Duration.ofHours(1));
     }
 
     /** A client token for {@code userId}: sub = user, iss/aud of the dev stack, valid for {@code ttl}. */

@@ -1,4 +1,4 @@
-package io.notify.cli.stack;
+package io.notify.platform;
 
 import io.notify.devstack.JavaProcess;
 import java.io.IOException;

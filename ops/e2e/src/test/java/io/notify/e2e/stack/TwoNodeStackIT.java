@@ -1,4 +1,4 @@
-package io.notify.gateway.stack;
+package io.notify.e2e.stack;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,8 +7,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
 import io.notify.gateway.GatewayServer;
+import io.notify.platform.Platform;
 import io.notify.gateway.support.SseClient;
-import io.notify.gateway.support.Tokens;
 import io.notify.gateway.support.WsClient;
 import io.notify.schemas.NotifyJson;
 import io.notify.schemas.event.EventClass;
@@ -26,6 +26,7 @@ import io.notify.schemas.topic.TopicCatalog;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -53,15 +54,15 @@ import org.junit.jupiter.api.io.TempDir;
 class TwoNodeStackIT {
 
     static final Duration WAIT = Duration.ofSeconds(30);
-    static Stack stack;
+    static Platform stack;
     static GatewayServer a;
     static GatewayServer b;
 
     @BeforeAll
-    static void start(Infra infra, @TempDir Path dir) {
-        stack = new Stack(infra, new Tokens(), dir);
-        a = stack.gateway("gw-a");
-        b = stack.gateway("gw-b");
+    static void start(Infra infra, @TempDir Path dir) throws Exception {
+        stack = Platform.forTest(infra, dir).start();
+        a = stack.startGateway("gw-a");
+        b = stack.startGateway("gw-b");
     }
 
     @AfterAll
@@ -80,7 +81,7 @@ class TwoNodeStackIT {
     }
 
     private static WsClient live(int port, String user) {
-        WsClient c = WsClient.connect(Stack.ws(port), stack.token(user));
+        WsClient c = WsClient.connect(Platform.ws(port), stack.token(user));
         c.resumeLive();
         return c;
     }
@@ -103,8 +104,8 @@ class TwoNodeStackIT {
     @Test
     void phoneOnOneNodeAndLaptopOnTheOtherEachGetEveryEventOnce() {
         String user = "two-devices";
-        try (WsClient phone = WsClient.connect(Stack.ws(a.port()), stack.token(user));
-             SseClient laptop = SseClient.connect(Stack.sse(b.port()), Stack.headers(stack.token(user)))) {
+        try (WsClient phone = WsClient.connect(Platform.ws(a.port()), stack.token(user));
+             SseClient laptop = SseClient.connect(Platform.sse(b.port()), headers(stack.token(user)))) {
             awaitWelcome(phone);
             phone.resumeLive();
             awaitWelcome(laptop);
@@ -131,12 +132,12 @@ class TwoNodeStackIT {
     void eventsToOneUserAreSequencedInTheOrderTheyWereSent() throws Exception {
         String user = "in-order";
         List<String> sent = new ArrayList<>();
-        try (WsClient c = WsClient.connect(Stack.ws(a.port()), stack.token(user))) {
+        try (WsClient c = WsClient.connect(Platform.ws(a.port()), stack.token(user))) {
             awaitWelcome(c);
             c.resumeLive();
             for (int b = 0; b < 4; b++) {
                 List<String> batch = ids("ob-" + b + "-", 0, 100);
-                stack.publishBatch(user, batch);
+                stack.publishing().publishBatch(user, batch);
                 sent.addAll(batch);
             }
             for (int i = 0; i < 300; i++) {
@@ -163,7 +164,7 @@ class TwoNodeStackIT {
     void clientThatMissed50ResumesOnTheOtherNodeWithExactlyThose50ThenLive() {
         String user = "missed-fifty";
         EventFrame last;
-        try (WsClient first = WsClient.connect(Stack.ws(a.port()), stack.token(user))) {
+        try (WsClient first = WsClient.connect(Platform.ws(a.port()), stack.token(user))) {
             awaitWelcome(first);
             first.resumeLive();
             stack.publish(user, "mf-first");
@@ -174,7 +175,7 @@ class TwoNodeStackIT {
             stack.publish(user, "mf-" + i);
             missed.add("mf-" + i);
         }
-        try (WsClient again = WsClient.connect(Stack.ws(b.port()), stack.token(user))) {
+        try (WsClient again = WsClient.connect(Platform.ws(b.port()), stack.token(user))) {
             awaitWelcome(again);
             again.resume(last.stream().value(), last.epoch(), last.seq());
             List<EventFrame> replayed = again.events(50, WAIT);
@@ -191,7 +192,7 @@ class TwoNodeStackIT {
     void sseResumesWithLastEventIdOnTheOtherNode() {
         String user = "sse-resume";
         String lastId;
-        try (SseClient first = SseClient.connect(Stack.sse(a.port()), Stack.headers(stack.token(user)))) {
+        try (SseClient first = SseClient.connect(Platform.sse(a.port()), headers(stack.token(user)))) {
             awaitWelcome(first);
             stack.publish(user, "sr-0");
             lastId = first.events(1, WAIT).get(0).id();
@@ -199,9 +200,9 @@ class TwoNodeStackIT {
         for (int i = 1; i <= 10; i++) {
             stack.publish(user, "sr-" + i);
         }
-        Map<String, String> headers = Stack.headers(stack.token(user));
+        Map<String, String> headers = headers(stack.token(user));
         headers.put("Last-Event-ID", lastId);
-        try (SseClient again = SseClient.connect(Stack.sse(b.port()), headers)) {
+        try (SseClient again = SseClient.connect(Platform.sse(b.port()), headers)) {
             awaitWelcome(again);
             List<SseClient.Message> replayed = again.events(10, WAIT);
             assertEquals(IntStream.rangeClosed(2, 11).mapToObj(Long::valueOf).toList(),
@@ -212,11 +213,17 @@ class TwoNodeStackIT {
         }
     }
 
+    private static Map<String, String> headers(String token) {
+        Map<String, String> h = new HashMap<>();
+        h.put("Authorization", "Bearer " + token);
+        return h;
+    }
+
     /** DeliveryMessages on a node's topic (read_committed) for one stream. */
     static List<DeliveryMessage> deliveries(String nodeId, StreamId stream, Duration wait, int atLeast) {
-        String topic = TopicCatalog.of(stack.prefix()).node(nodeId).name();
+        String topic = TopicCatalog.of(stack.config().prefix()).node(nodeId).name();
         Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.infra().bootstrapServers());
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.config().bootstrapServers());
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         List<DeliveryMessage> out = new ArrayList<>();
         try (var consumer = new KafkaConsumer<>(p, NotifySerdes.streamId().deserializer(),

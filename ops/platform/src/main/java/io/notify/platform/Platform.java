@@ -1,0 +1,347 @@
+package io.notify.platform;
+
+import io.notify.common.config.Settings;
+import io.notify.devstack.Await;
+import io.notify.devstack.FreePorts;
+import io.notify.devstack.Infra;
+import io.notify.fanout.FanoutConfig;
+import io.notify.fanout.FanoutService;
+import io.notify.gateway.GatewayMain;
+import io.notify.gateway.GatewayServer;
+import io.notify.gateway.GatewayService;
+import io.notify.ingest.IngestConfig;
+import io.notify.ingest.IngestServer;
+import io.notify.schemas.publish.NotifyPublisher;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.kafka.streams.KafkaStreams;
+
+/**
+ * The whole Notify platform in this JVM: the topics, ingest, one fanout-streams instance with its
+ * query API, and gateway nodes — each started through its service's one wiring ({@link
+ * GatewayService#fromSettings}, {@link FanoutService}, {@link IngestServer}) with the settings
+ * {@link PlatformConfig} writes. A gateway node can also run as a child JVM ({@link
+ * #startChildGateway}) that a test kills with SIGKILL. Used by {@code notifyctl dev} and by every
+ * test that needs more than one service; {@link PlatformStack} is the multi-process form.
+ *
+ * <p>{@link #close} stops the gateways (draining them first if asked), then everything else in
+ * reverse order; a failed start closes what it started.
+ */
+public final class Platform implements AutoCloseable {
+
+    /** How long {@link Builder#start} waits for fanout-streams to be RUNNING. */
+    static final Duration START_BOUND = Duration.ofSeconds(90);
+
+    private final PlatformConfig config;
+    private final Path workDir;
+    private final String origins;
+    private final boolean drainOnClose;
+    private final Map<String, Integer> ports = new LinkedHashMap<>();
+    private final Map<String, GatewayServer> gateways = new LinkedHashMap<>();
+    private final List<ServiceProcess> children = new ArrayList<>();
+    private IngestServer ingest;
+    private FanoutService fanout;
+    private Publishing publishing;
+
+    private Platform(Builder b) {
+        this.config = new PlatformConfig(b.bootstrapServers, b.redisUri, b.prefix, b.partitions, b.keys,
+                b.ingestSettings, b.fanoutSettings, b.gatewaySettings);
+        this.workDir = b.workDir;
+        this.drainOnClose = b.drainOnClose;
+        List<Integer> nodePorts = b.gatewayPorts;
+        if (nodePorts.isEmpty() && b.browserOrigins && !b.nodes.isEmpty()) {
+            nodePorts = Arrays.stream(FreePorts.pick(b.nodes.size())).boxed().toList();
+        }
+        for (int i = 0; i < b.nodes.size(); i++) {
+            ports.put(b.nodes.get(i), nodePorts.isEmpty() ? 0 : nodePorts.get(i));
+        }
+        this.origins = b.browserOrigins ? PlatformConfig.browserOrigins(ports.values()) : "";
+    }
+
+    private void startAll(Builder b) throws Exception {
+        config.createTopics();
+        ingest = new IngestServer(IngestConfig.load(Settings.of(config.ingestSettings(b.ingestPort, origins)))).start();
+        fanout = new FanoutService(FanoutConfig.load(Settings.of(
+                config.fanoutSettings(workDir.resolve("fanout-state").toString(), b.queryPort)))).start();
+        publishing = new Publishing(http(ingest.port()));
+        Await.until("fanout-streams RUNNING", START_BOUND, () -> fanout.app().streams().state() == KafkaStreams.State.RUNNING);
+        for (String node : b.nodes) {
+            startGateway(node);
+        }
+    }
+
+    /** A platform on the given Kafka and Redis with production names and partitions ({@code notifyctl dev}). */
+    public static Builder builder(String bootstrapServers, String redisUri, Path workDir) {
+        return new Builder(bootstrapServers, redisUri, workDir);
+    }
+
+    /**
+     * A platform for an IT: the run's Kafka and Redis with the test's prefix, small topics, a random
+     * JWT key, everything on 127.0.0.1 and port 0, quick drains, and a generous route timeout.
+     */
+    public static Builder forTest(Infra infra, Path workDir) {
+        return new Builder(infra.bootstrapServers(), infra.redisUri(), workDir)
+                .prefix(infra.prefix())
+                .partitions(PlatformConfig.Partitions.TEST)
+                .keys(DevKeys.random())
+                .ingest("notify.ingest.host", "127.0.0.1")
+                .ingest("notify.ingest.io-threads", "1")
+                .ingest("notify.ingest.worker-threads", "4")
+                .fanout("notify.fanout.query.host", "127.0.0.1")
+                .fanout("notify.fanout.commit-interval", "100ms")
+                // The default 50 ms bounds a stream-thread wait in production. On a loaded 2-core CI
+                // machine the first Redis lookup can exceed it; the live push is then skipped
+                // (undelivered: registry_unavailable) and a connected client sees the event only at
+                // the next event's gap fill. Tests are about delivery, not that bound.
+                .fanout("notify.fanout.route-timeout", "2s")
+                .gateway("notify.gateway.host", "127.0.0.1")
+                .gateway("notify.gateway.io-threads", "2")
+                .gateway("notify.gateway.node-topic-partitions", "2")
+                .gateway("notify.gateway.drain-window", "1s")
+                .gateway("notify.gateway.drain-grace", "1s");
+    }
+
+    /** Starts gateway {@code nodeId} in this JVM: on its reserved port if it was named at build time, else on any free port. */
+    public GatewayServer startGateway(String nodeId) {
+        int port = ports.getOrDefault(nodeId, 0);
+        GatewayServer server = GatewayService.fromSettings(Settings.of(
+                config.gatewaySettings(nodeId, port, List.of(queryUrl()), origins))).start();
+        ports.put(nodeId, server.port());
+        gateways.put(nodeId, server);
+        return server;
+    }
+
+    /** Stops gateway {@code nodeId} and starts it again, a new incarnation on the same port. */
+    public GatewayServer restartGateway(String nodeId) {
+        gateway(nodeId).stop();
+        return startGateway(nodeId);
+    }
+
+    /** A gateway started in this JVM. */
+    public GatewayServer gateway(String nodeId) {
+        return Objects.requireNonNull(gateways.get(nodeId), () -> "no in-process gateway " + nodeId);
+    }
+
+    /**
+     * Gateway {@code nodeId} in a child JVM ({@link GatewayMain}, small test heap), ready when it
+     * returns; {@link ServiceProcess#kill()} is kill -9.
+     */
+    public ServiceProcess startChildGateway(String nodeId) throws IOException, InterruptedException {
+        int port = FreePorts.pick();
+        ServiceProcess p = new ServiceProcess(nodeId, port, GatewayMain.class.getName(),
+                PlatformConfig.args(config.gatewaySettings(nodeId, port, List.of(queryUrl()), origins)),
+                List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"), workDir.resolve(nodeId + ".log"));
+        children.add(p);
+        return p.start().awaitReady(START_BOUND);
+    }
+
+    /** The WebSocket endpoint of a gateway port. */
+    public static URI ws(int port) {
+        return URI.create("ws://127.0.0.1:" + port + "/v1/ws");
+    }
+
+    /** The SSE endpoint of a gateway port. */
+    public static URI sse(int port) {
+        return URI.create("http://127.0.0.1:" + port + "/v1/sse");
+    }
+
+    /** The base URL of a gateway port (its demo page, /notify.js, /metrics). */
+    public static URI http(int port) {
+        return URI.create("http://127.0.0.1:" + port);
+    }
+
+    /** A client token for {@code user}, valid for an hour. */
+    public String token(String user) {
+        return config.keys().token(user);
+    }
+
+    /** Publishing through this platform's ingest, as a business service does over HTTP. */
+    public Publishing publishing() {
+        return publishing;
+    }
+
+    /** Publishes one durable event with id {@code id} to {@code user} through ingest; returns after the 202. */
+    public void publish(String user, String id) {
+        publishing.publish(user, id);
+    }
+
+    /** A publisher that produces straight to this platform's notify.events, as a business service on the JVM would. */
+    public NotifyPublisher publisher() {
+        return NotifyPublisher.builder().bootstrapServers(config.bootstrapServers()).topicPrefix(config.prefix()).build();
+    }
+
+    public PlatformConfig config() {
+        return config;
+    }
+
+    public FanoutService fanout() {
+        return fanout;
+    }
+
+    public int ingestPort() {
+        return ingest.port();
+    }
+
+    public int queryPort() {
+        return fanout.queryPort();
+    }
+
+    private String queryUrl() {
+        return "http://127.0.0.1:" + fanout.queryPort();
+    }
+
+    /** The gateways started in this JVM, by node id, in start order. */
+    public Map<String, GatewayServer> gateways() {
+        return Map.copyOf(gateways);
+    }
+
+    /** The port of every gateway started in this JVM, in start order. */
+    public List<Integer> gatewayPorts() {
+        return gateways.values().stream().map(GatewayServer::port).toList();
+    }
+
+    @Override
+    public void close() {
+        for (ServiceProcess p : children) {
+            try {
+                p.kill();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (drainOnClose) {
+            gateways.values().parallelStream().forEach(GatewayServer::drain);
+        }
+        gateways.values().forEach(GatewayServer::close);
+        if (fanout != null) {
+            fanout.close();
+        }
+        if (ingest != null) {
+            ingest.close();
+        }
+    }
+
+    /** What a platform is made of; {@link #start} starts it. */
+    public static final class Builder {
+
+        private final String bootstrapServers;
+        private final String redisUri;
+        private final Path workDir;
+        private String prefix = "";
+        private PlatformConfig.Partitions partitions = PlatformConfig.Partitions.DEV;
+        private DevKeys keys;
+        private final List<String> nodes = new ArrayList<>();
+        private List<Integer> gatewayPorts = List.of();
+        private boolean browserOrigins;
+        private boolean drainOnClose;
+        private int ingestPort;
+        private int queryPort;
+        private final Map<String, String> ingestSettings = new LinkedHashMap<>();
+        private final Map<String, String> fanoutSettings = new LinkedHashMap<>();
+        private final Map<String, String> gatewaySettings = new LinkedHashMap<>();
+
+        private Builder(String bootstrapServers, String redisUri, Path workDir) {
+            this.bootstrapServers = bootstrapServers;
+            this.redisUri = redisUri;
+            this.workDir = workDir;
+        }
+
+        /** Topic and registry key prefix; default none. */
+        public Builder prefix(String value) {
+            this.prefix = value;
+            return this;
+        }
+
+        public Builder partitions(PlatformConfig.Partitions value) {
+            this.partitions = value;
+            return this;
+        }
+
+        /** The dev JWT key; default the work dir's ({@link DevKeys#inDataDir}). */
+        public Builder keys(DevKeys value) {
+            this.keys = value;
+            return this;
+        }
+
+        /** Gateway nodes started with the platform, in this order. */
+        public Builder gateways(String... nodeIds) {
+            nodes.addAll(List.of(nodeIds));
+            return this;
+        }
+
+        /** The ports of the gateways named in {@link #gateways}, in that order; default free ports. */
+        public Builder gatewayPorts(List<Integer> values) {
+            this.gatewayPorts = List.copyOf(values);
+            return this;
+        }
+
+        /**
+         * Lets the browser pages that the gateways named in {@link #gateways} serve connect to every
+         * gateway and publish through ingest: their origins go to each gateway's allowlist and
+         * ingest's CORS list. Their ports are then chosen before anything starts.
+         */
+        public Builder browserOrigins() {
+            this.browserOrigins = true;
+            return this;
+        }
+
+        /** {@link Platform#close} drains every gateway over its drain window first (as SIGTERM does); default stop at once. */
+        public Builder drainOnClose() {
+            this.drainOnClose = true;
+            return this;
+        }
+
+        public Builder ingestPort(int value) {
+            this.ingestPort = value;
+            return this;
+        }
+
+        public Builder queryPort(int value) {
+            this.queryPort = value;
+            return this;
+        }
+
+        /** A setting for ingest, overriding the platform's. */
+        public Builder ingest(String key, String value) {
+            ingestSettings.put(key, value);
+            return this;
+        }
+
+        /** A setting for fanout-streams, overriding the platform's. */
+        public Builder fanout(String key, String value) {
+            fanoutSettings.put(key, value);
+            return this;
+        }
+
+        /** A setting for every gateway node, overriding the platform's. */
+        public Builder gateway(String key, String value) {
+            gatewaySettings.put(key, value);
+            return this;
+        }
+
+        public Platform start() throws Exception {
+            if (!gatewayPorts.isEmpty() && gatewayPorts.size() != nodes.size()) {
+                throw new IllegalArgumentException(nodes.size() + " gateways but " + gatewayPorts.size() + " ports");
+            }
+            if (keys == null) {
+                keys = DevKeys.inDataDir(workDir);
+            }
+            Platform p = new Platform(this);
+            try {
+                p.startAll(this);
+                return p;
+            } catch (Exception | Error e) {
+                p.close();
+                throw e;
+            }
+        }
+    }
+}
