@@ -1,6 +1,7 @@
 package io.notify.cli.bench.plot;
 
 import java.awt.Graphics2D;
+import java.awt.Rectangle;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -8,19 +9,13 @@ import java.nio.file.Path;
 import javax.imageio.ImageIO;
 
 /**
- * Renders charts to PNG with Java2D, headless (no display needed, no extra dependency). Several
- * charts are stacked vertically, each in a {@value #WIDTH} × {@value #HEIGHT} panel.
+ * Renders charts to PNG, headless (no display needed). Several charts are stacked vertically, each
+ * in a {@value #WIDTH} × {@value #HEIGHT} panel.
  */
 public final class PngCharts {
 
     public static final int WIDTH = 900;
     public static final int HEIGHT = 540;
-
-    static {
-        if (System.getProperty("java.awt.headless") == null) {
-            System.setProperty("java.awt.headless", "true");
-        }
-    }
 
     private PngCharts() {
     }
@@ -33,9 +28,8 @@ public final class PngCharts {
         BufferedImage image = new BufferedImage(width, height * charts.length, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = image.createGraphics();
         try {
-            for (Chart chart : charts) {
-                chart.draw(g, width, height);
-                g.translate(0, height);
+            for (int i = 0; i < charts.length; i++) {
+                charts[i].toJFreeChart().draw(g, new Rectangle(0, i * height, width, height));
             }
         } finally {
             g.dispose();
