@@ -9,34 +9,22 @@ import io.notify.fanout.routing.NodeTopics;
 import io.notify.fanout.inbox.StreamHead;
 import io.notify.schemas.stream.SequencedEvent;
 import io.notify.schemas.stream.StreamId;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Step 5's bounds: by count on append, by age on append and by the idle sweep; tombstones; firstSeq. */
-class InboxRetentionTest {
+class InboxRetentionTest extends TopologyTest {
 
     static final StreamId A = StreamId.forUser("a");
     static final StreamId B = StreamId.forUser("b");
 
-    @TempDir
-    Path stateDir;
-    FanoutFixture f;
-
-    @AfterEach
-    void stop() {
-        f.close();
-    }
-
     private void start(Map<String, String> settings) {
-        f = new FanoutFixture(stateDir, settings, NodeTopics.assumeAll());
+        start(settings, NodeTopics.assumeAll());
     }
 
     private List<Long> inboxSeqs(StreamId stream) {

@@ -13,32 +13,20 @@ import io.notify.schemas.stream.StreamId;
 import io.notify.schemas.topic.DlqFailure;
 import io.notify.schemas.topic.DlqHeaders;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.test.TestRecord;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Steps 1–2: validation, the DLQ, ids taken from keys, and dedup. */
-class IntakeAndDedupTest {
-
-    @TempDir
-    Path stateDir;
-    FanoutFixture f;
+class IntakeAndDedupTest extends TopologyTest {
 
     @BeforeEach
-    void start() {
-        f = new FanoutFixture(stateDir);
-    }
-
-    @AfterEach
-    void stop() {
-        f.close();
+    void startFixture() {
+        start();
     }
 
     @Test

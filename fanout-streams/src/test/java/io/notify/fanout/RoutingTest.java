@@ -12,34 +12,18 @@ import io.notify.schemas.stream.StreamId;
 import io.notify.schemas.stream.UndeliveredEvent;
 import io.notify.schemas.stream.UndeliveredReason;
 import io.notify.schemas.topic.TopicCatalog;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.streams.KeyValue;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Step 7: one message per live node, stale members removed, undelivered records, missing node topics. */
-class RoutingTest {
+class RoutingTest extends TopologyTest {
 
     static final StreamId U42 = StreamId.forUser("42");
     static final long NOW = FanoutFixture.START.toEpochMilli();
-
-    @TempDir
-    Path stateDir;
-    FanoutFixture f;
-
-    @AfterEach
-    void stop() {
-        f.close();
-    }
-
-    private void start() {
-        f = new FanoutFixture(stateDir);
-    }
 
     @Test
     void aUserWithDevicesOnTwoNodesGetsExactlyOneMessagePerNodeNamingItsConnections() {
@@ -128,7 +112,7 @@ class RoutingTest {
     @Test
     void aNodeWhoseTopicDoesNotExistIsSkippedAndCounted() {
         TopicCatalog topics = TopicCatalog.of(FanoutFixture.PREFIX);
-        f = new FanoutFixture(stateDir, Map.of(), NodeTopics.of(Set.of(topics.node("gw-1").name())));
+        start(Map.of(), NodeTopics.of(Set.of(topics.node("gw-1").name())));
         f.connect("42", "gw-1", "i1", "c1");
         f.connect("42", "gw-2", "i2", "c2");
         f.connect("43", "gw-2", "i2", "c5");

@@ -22,28 +22,18 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import org.apache.kafka.streams.KeyValue;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Steps 3–6: explode, per-stream positions, inbox append, stream log; ephemeral bypass. */
-class SequencingTest {
+class SequencingTest extends TopologyTest {
 
     static final StreamId U42 = StreamId.forUser("42");
 
-    @TempDir
-    Path stateDir;
-    FanoutFixture f;
-
     @BeforeEach
-    void start() {
-        f = new FanoutFixture(stateDir);
-    }
-
-    @AfterEach
-    void stop() {
-        f.close();
+    void startFixture() {
+        start();
     }
 
     @Test

@@ -51,9 +51,9 @@ class GatewayDeliveryIT {
 
     @BeforeAll
     static void start(Infra infra) {
-        tokens = new Tokens();
-        stub = new QueryApiStub();
-        gateway = new GatewayHarness(infra, "gw-delivery", stub, tokens, Map.of("notify.gateway.sse-keepalive", "200ms"));
+        gateway = new GatewayHarness(infra, "gw-delivery", Map.of("notify.gateway.sse-keepalive", "200ms"));
+        tokens = gateway.tokens();
+        stub = gateway.stub();
         prefix = infra.prefix();
         redis = RedisClient.create(infra.redisUri());
         redisConnection = redis.connect();
@@ -63,9 +63,6 @@ class GatewayDeliveryIT {
     static void stop() {
         if (gateway != null) {
             gateway.close();
-        }
-        if (stub != null) {
-            stub.close();
         }
         if (redis != null) {
             redisConnection.close();
@@ -99,8 +96,7 @@ class GatewayDeliveryIT {
             Await.until("both registered in Redis", WAIT, () -> registered("alice").size() == 2);
             assertTrue(registered("alice").stream().allMatch(m -> m.startsWith("gw-delivery|")), registered("alice").toString());
 
-            stub.append(Events.range(u, E, 1, 3));
-            gateway.deliver(Events.range(u, E, 1, 3));
+            gateway.publish(Events.range(u, E, 1, 3));
             assertEquals(range(1, 3), seqs(phone.events(3, WAIT)));
             List<SseClient.Message> sse = laptop.events(3, WAIT);
             assertEquals(List.of(E + ":1", E + ":2", E + ":3"), sse.stream().map(SseClient.Message::id).toList());
@@ -149,8 +145,7 @@ class GatewayDeliveryIT {
         try (WsClient first = WsClient.connect(gateway.ws(), tokens.valid("bob"))) {
             first.next(WAIT);
             first.resumeLive();
-            stub.append(Events.range(u, E, 1, 5));
-            gateway.deliver(Events.range(u, E, 1, 5));
+            gateway.publish(Events.range(u, E, 1, 5));
             assertEquals(range(1, 5), seqs(first.events(5, WAIT)));
         }
         Await.until("bob gone", WAIT, () -> gateway.server().sessions().ofUser("bob").isEmpty());
@@ -161,12 +156,10 @@ class GatewayDeliveryIT {
             again.next(WAIT);
             again.resume(u.value(), E, 5);
             // live events while the replay is in flight: held and merged, never duplicated
-            stub.append(Events.range(u, E, 56, 58));
-            gateway.deliver(Events.range(u, E, 56, 58));
+            gateway.publish(Events.range(u, E, 56, 58));
             assertEquals(range(6, 58), seqs(again.events(53, WAIT)));
             stub.delay(0);
-            stub.append(Events.durable(u, E, 59));
-            gateway.deliver(Events.durable(u, E, 59));
+            gateway.publish(Events.durable(u, E, 59));
             assertEquals(List.of(59L), seqs(again.events(1, WAIT)));
             assertTrue(again.quiet(Duration.ofMillis(300)));
         } finally {
@@ -198,8 +191,7 @@ class GatewayDeliveryIT {
         try (SseClient sse = SseClient.connect(gateway.http("/v1/sse"),
                 Map.of("Authorization", "Bearer " + tokens.valid("dave"), "Last-Event-ID", E + ":7"))) {
             assertEquals(List.of(E + ":8", E + ":9", E + ":10"), sse.events(3, WAIT).stream().map(SseClient.Message::id).toList());
-            stub.append(Events.durable(u, E, 11));
-            gateway.deliver(Events.durable(u, E, 11));
+            gateway.publish(Events.durable(u, E, 11));
             assertEquals(E + ":11", sse.events(1, WAIT).get(0).id());
         }
         try (SseClient sse = SseClient.connect(gateway.http("/v1/sse?lastEventId=" + E + ":9&access_token=" + tokens.valid("dave")),
@@ -224,8 +216,7 @@ class GatewayDeliveryIT {
             assertEquals(ResetReason.POSITION_TOO_OLD, reset.reason());
             assertEquals(new Position(E, 20), reset.head());
             assertEquals(11L, reset.firstSeq());
-            stub.append(Events.durable(u, E, 21));
-            gateway.deliver(Events.durable(u, E, 21));
+            gateway.publish(Events.durable(u, E, 21));
             assertEquals(List.of(21L), seqs(ws.events(1, WAIT)));
         }
         try (WsClient ws = WsClient.connect(gateway.ws(), tokens.valid("erin"))) {
@@ -247,8 +238,7 @@ class GatewayDeliveryIT {
         try (WsClient ws = WsClient.connect(gateway.ws(), tokens.valid("fay"))) {
             ws.next(WAIT);
             ws.resume(u.value(), E, 2);
-            stub.append(Events.durable(u, E, 6));
-            gateway.deliver(Events.durable(u, E, 6));
+            gateway.publish(Events.durable(u, E, 6));
             assertEquals(range(3, 6), seqs(ws.events(4, WAIT)));
         } finally {
             stub.failNext(0);

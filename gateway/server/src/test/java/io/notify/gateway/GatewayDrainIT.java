@@ -11,9 +11,7 @@ import io.notify.devstack.NotifyInfraExtension;
 import io.notify.gateway.drain.DrainReport;
 import io.notify.devstack.Await;
 import io.notify.gateway.support.GatewayHarness;
-import io.notify.gateway.support.QueryApiStub;
 import io.notify.gateway.support.SseClient;
-import io.notify.gateway.support.Tokens;
 import io.notify.gateway.support.WsClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -38,16 +36,14 @@ class GatewayDrainIT {
 
     @Test
     void drainClosesEveryConnectionWith1001SpreadOverTheWindow(Infra infra) throws Exception {
-        Tokens tokens = new Tokens();
-        try (QueryApiStub stub = new QueryApiStub();
-             GatewayHarness gateway = new GatewayHarness(infra, "gw-drain", stub, tokens,
+        try (GatewayHarness gateway = new GatewayHarness(infra, "gw-drain",
                      Map.of("notify.gateway.drain-window", WINDOW_MS + "ms", "notify.gateway.drain-grace", "3s"));
              AutoCloseableRedis redis = closeable(RedisClient.create(infra.redisUri()));
              StatefulRedisConnection<String, String> conn = redis.connect()) {
             List<WsClient> ws = new ArrayList<>();
             List<CompletableFuture<Long>> closedAt = new ArrayList<>();
             for (int i = 0; i < WS_CLIENTS; i++) {
-                WsClient c = WsClient.connect(gateway.ws(), tokens.valid("drain-" + i));
+                WsClient c = WsClient.connect(gateway.ws(), gateway.tokens().valid("drain-" + i));
                 c.next(WAIT);
                 c.resumeLive();
                 ws.add(c);
@@ -56,7 +52,7 @@ class GatewayDrainIT {
                     return System.nanoTime();
                 }));
             }
-            SseClient sse = SseClient.connect(gateway.http("/v1/sse"), Map.of("Authorization", "Bearer " + tokens.valid("drain-sse")));
+            SseClient sse = SseClient.connect(gateway.http("/v1/sse"), Map.of("Authorization", "Bearer " + gateway.tokens().valid("drain-sse")));
             assertEquals(200, sse.status());
             Await.until("all registered", WAIT, () -> gateway.server().sessions().size() == WS_CLIENTS + 1);
             String key = infra.prefix() + "nf:conns:{u:drain-0}";

@@ -15,7 +15,6 @@ import io.notify.devstack.NotifyInfraExtension;
 import io.notify.devstack.Await;
 import io.notify.gateway.support.Events;
 import io.notify.gateway.support.GatewayHarness;
-import io.notify.gateway.support.QueryApiStub;
 import io.notify.gateway.support.RawWsClient;
 import io.notify.gateway.support.SseClient;
 import io.notify.gateway.support.Tokens;
@@ -43,14 +42,11 @@ class GatewayLimitsIT {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
     private static Tokens tokens;
-    private static QueryApiStub stub;
     private static GatewayHarness gateway;
 
     @BeforeAll
     static void start(Infra infra) {
-        tokens = new Tokens();
-        stub = new QueryApiStub();
-        gateway = new GatewayHarness(infra, "gw-limits", stub, tokens, Map.of(
+        gateway = new GatewayHarness(infra, "gw-limits", Map.of(
                 "notify.gateway.allowed-origins", "https://app.example",
                 "notify.gateway.max-connections-per-user", "2",
                 "notify.gateway.inbound-rate", "5",
@@ -58,15 +54,13 @@ class GatewayLimitsIT {
                 "notify.gateway.queue-max-messages", "64",
                 "notify.gateway.queue-max-bytes", "524288",
                 "notify.gateway.jwt.clock-skew", "0s"));
+        tokens = gateway.tokens();
     }
 
     @AfterAll
     static void stop() {
         if (gateway != null) {
             gateway.close();
-        }
-        if (stub != null) {
-            stub.close();
         }
     }
 
@@ -232,7 +226,7 @@ class GatewayLimitsIT {
 
     @Test
     void aHandshakeFloodGets503WithRetryAfterOnBothTransports(Infra infra) throws Exception {
-        try (GatewayHarness small = new GatewayHarness(infra, "gw-flood", stub, tokens,
+        try (GatewayHarness small = new GatewayHarness(infra, "gw-flood",
                 Map.of("notify.gateway.handshake-rate", "1", "notify.gateway.handshake-burst", "3"))) {
             List<Integer> statuses = new ArrayList<>();
             String retryAfter = null;

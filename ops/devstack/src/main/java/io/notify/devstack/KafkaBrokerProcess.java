@@ -58,12 +58,11 @@ public final class KafkaBrokerProcess implements AutoCloseable {
     private final BrokerOptions options;
     private final BrokerConfig config;
     private final Path dataDir;
-    private final boolean temporaryDataDir;
     private final Path propertiesFile;
     private final Path logFile;
     private final List<String> jvmOptions;
     private final String classpath;
-    private final Thread killOnExit;
+    private final ChildCleanup cleanup;
     private volatile Process process;
     private boolean formatted;
     private boolean closed;
@@ -85,9 +84,9 @@ public final class KafkaBrokerProcess implements AutoCloseable {
     public KafkaBrokerProcess(BrokerOptions options, List<String> jvmOptions, String classpath) {
         options = withFastReRegistration(options);
         this.options = options;
-        this.temporaryDataDir = options.dataDir() == null;
-        this.dataDir = DataDirs.createOrTemp(options.dataDir(), "notify-kafka-proc-");
         int port = FreePorts.resolve(options.port());
+        this.cleanup = new ChildCleanup(options.dataDir(), "notify-kafka-proc-", "broker-" + port, this::killQuietly);
+        this.dataDir = cleanup.dataDir();
         int controllerPort = options.controllerPort();
         while (controllerPort == 0 || controllerPort == port) {
             controllerPort = FreePorts.pick();
@@ -97,8 +96,6 @@ public final class KafkaBrokerProcess implements AutoCloseable {
         this.logFile = dataDir.resolve("broker.log");
         this.jvmOptions = List.copyOf(jvmOptions);
         this.classpath = absolute(classpath);
-        this.killOnExit = new Thread(this::killQuietly, "notify-devstack-kill-broker-" + port);
-        Runtime.getRuntime().addShutdownHook(killOnExit);
     }
 
     /**
@@ -229,14 +226,7 @@ public final class KafkaBrokerProcess implements AutoCloseable {
         }
         closed = true;
         stop();
-        try {
-            Runtime.getRuntime().removeShutdownHook(killOnExit);
-        } catch (IllegalStateException e) {
-            // the JVM is already shutting down; the hook is running or has run
-        }
-        if (temporaryDataDir) {
-            DataDirs.deleteRecursively(dataDir);
-        }
+        cleanup.release();
     }
 
     /** The child runs in the data dir, so relative classpath entries are made absolute. */

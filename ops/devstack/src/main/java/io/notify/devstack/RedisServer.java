@@ -31,8 +31,7 @@ public final class RedisServer implements AutoCloseable {
     private final RedisOptions options;
     private final int port;
     private final Path dataDir;
-    private final boolean temporaryDataDir;
-    private final Thread killOnExit;
+    private final ChildCleanup cleanup;
     private Path binary;
     private volatile Process process;
     private ProcessOutput output;
@@ -47,10 +46,8 @@ public final class RedisServer implements AutoCloseable {
     public RedisServer(RedisOptions options) {
         this.options = options;
         this.port = FreePorts.resolve(options.port());
-        this.temporaryDataDir = options.dataDir() == null;
-        this.dataDir = DataDirs.createOrTemp(options.dataDir(), "notify-redis-");
-        this.killOnExit = new Thread(this::killQuietly, "notify-devstack-kill-redis-" + port);
-        Runtime.getRuntime().addShutdownHook(killOnExit);
+        this.cleanup = new ChildCleanup(options.dataDir(), "notify-redis-", "redis-" + port, this::killQuietly);
+        this.dataDir = cleanup.dataDir();
     }
 
     /** Creates and starts a server with these options. */
@@ -170,14 +167,7 @@ public final class RedisServer implements AutoCloseable {
         }
         closed = true;
         stop();
-        try {
-            Runtime.getRuntime().removeShutdownHook(killOnExit);
-        } catch (IllegalStateException e) {
-            // the JVM is already shutting down; the hook is running or has run
-        }
-        if (temporaryDataDir) {
-            DataDirs.deleteRecursively(dataDir);
-        }
+        cleanup.release();
     }
 
     private void killQuietly() {

@@ -5,6 +5,7 @@ import io.notify.devstack.Infra;
 import io.notify.gateway.GatewayServer;
 import io.notify.gateway.config.GatewayConfig;
 import io.notify.schemas.stream.DeliveryMessage;
+import io.notify.schemas.stream.SequencedEvent;
 import io.notify.schemas.stream.StreamEvent;
 import io.notify.schemas.stream.StreamId;
 import io.notify.schemas.topic.Topic;
@@ -21,8 +22,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * A real gateway node for ITs: real Kafka and Redis from the devstack, the real Redis registry,
- * the HTTP resume source pointed at a {@link QueryApiStub}, listening on port 0; plus a producer
- * that writes DeliveryMessages to its node topic as fanout-streams would.
+ * the HTTP resume source pointed at its own {@link QueryApiStub}, tokens from its own RSA key set
+ * ({@link Tokens}), listening on port 0; plus a producer that writes DeliveryMessages to its node
+ * topic as fanout-streams would. {@link #close} stops all of it.
  */
 public final class GatewayHarness implements AutoCloseable {
 
@@ -30,8 +32,10 @@ public final class GatewayHarness implements AutoCloseable {
     private final GatewayConfig config;
     private final KafkaProducer<StreamId, DeliveryMessage> producer;
     private final Topic<StreamId, DeliveryMessage> topic;
+    private final Tokens tokens = new Tokens();
+    private final QueryApiStub stub = new QueryApiStub();
 
-    public GatewayHarness(Infra infra, String nodeId, QueryApiStub stub, Tokens tokens, Map<String, String> overrides) {
+    public GatewayHarness(Infra infra, String nodeId, Map<String, String> overrides) {
         Map<String, String> m = new HashMap<>();
         m.put("notify.gateway.node-id", nodeId);
         m.put("notify.kafka.bootstrap-servers", infra.bootstrapServers());
@@ -63,6 +67,16 @@ public final class GatewayHarness implements AutoCloseable {
         p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
         p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 1024 * 1024);
         this.producer = new KafkaProducer<>(p, topic.keySerde().serializer(), topic.valueSerde().serializer());
+    }
+
+    /** Mints the tokens this node accepts (and the forged ones it must refuse). */
+    public Tokens tokens() {
+        return tokens;
+    }
+
+    /** The query API this node reads history from: append events to it to make them resumable. */
+    public QueryApiStub stub() {
+        return stub;
     }
 
     public GatewayServer server() {
@@ -101,6 +115,16 @@ public final class GatewayHarness implements AutoCloseable {
         deliver(List.of(events));
     }
 
+    /** What fanout-streams does with a new event: appends it to the inbox (the stub), then routes it here. */
+    public void publish(List<SequencedEvent> events) {
+        stub.append(events);
+        deliver(events);
+    }
+
+    public void publish(SequencedEvent... events) {
+        publish(List.of(events));
+    }
+
     public void deliverTo(StreamEvent event, List<String> connections) {
         try {
             producer.send(new ProducerRecord<>(topic.name(), event.stream(),
@@ -118,5 +142,6 @@ public final class GatewayHarness implements AutoCloseable {
     public void close() {
         producer.close(Duration.ofSeconds(2));
         server.stop();
+        stub.close();
     }
 }
