@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * Unless the options set them, {@code broker.session.timeout.ms=3000} and
  * {@code broker.heartbeat.interval.ms=500}, so a start after {@link #kill()} takes ~5 s, not ~12 s.
  */
-public final class KafkaBrokerProcess implements AutoCloseable {
+public final class KafkaBrokerProcess extends ChildServer<KafkaBrokerProcess> {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaBrokerProcess.class);
 
@@ -62,10 +62,8 @@ public final class KafkaBrokerProcess implements AutoCloseable {
     private final Path logFile;
     private final List<String> jvmOptions;
     private final String classpath;
-    private final ChildCleanup cleanup;
     private volatile Process process;
     private boolean formatted;
-    private boolean closed;
 
     /** A broker with free ports and a temporary data dir; not started yet. */
     public KafkaBrokerProcess() {
@@ -82,11 +80,13 @@ public final class KafkaBrokerProcess implements AutoCloseable {
      * @param classpath  classpath of the child; must contain kafka_2.13 and this module
      */
     public KafkaBrokerProcess(BrokerOptions options, List<String> jvmOptions, String classpath) {
-        options = withFastReRegistration(options);
+        this(withFastReRegistration(options), FreePorts.resolve(options.port()), jvmOptions, classpath);
+    }
+
+    private KafkaBrokerProcess(BrokerOptions options, int port, List<String> jvmOptions, String classpath) {
+        super(options.dataDir(), "notify-kafka-proc-", "broker-" + port);
         this.options = options;
-        int port = FreePorts.resolve(options.port());
-        this.cleanup = new ChildCleanup(options.dataDir(), "notify-kafka-proc-", "broker-" + port, this::killQuietly);
-        this.dataDir = cleanup.dataDir();
+        this.dataDir = dataDir();
         int controllerPort = options.controllerPort();
         while (controllerPort == 0 || controllerPort == port) {
             controllerPort = FreePorts.pick();
@@ -115,13 +115,8 @@ public final class KafkaBrokerProcess implements AutoCloseable {
     }
 
     /** Starts the child (formatting the storage on first start) and waits until it is ready. */
-    public synchronized KafkaBrokerProcess start() {
-        if (closed) {
-            throw new IllegalStateException("closed: " + this);
-        }
-        if (isAlive()) {
-            return this;
-        }
+    @Override
+    void launch() {
         long begin = System.nanoTime();
         if (!formatted) {
             config.writeTo(propertiesFile);
@@ -162,10 +157,10 @@ public final class KafkaBrokerProcess implements AutoCloseable {
         }
         LOG.info("Kafka process pid {} ready at {} in {} ms", started.pid(), bootstrapServers(),
                 (System.nanoTime() - begin) / 1_000_000);
-        return this;
     }
 
     /** Graceful stop: SIGTERM, then waits for the exit; SIGKILL after {@link #STOP_TIMEOUT}. */
+    @Override
     public synchronized void stop() {
         Process p = process;
         if (p == null || !p.isAlive()) {
@@ -185,12 +180,7 @@ public final class KafkaBrokerProcess implements AutoCloseable {
         closeStdin(p);
     }
 
-    /** {@link #stop()} then {@link #start()}: same ports, same data dir, same records. */
-    public synchronized KafkaBrokerProcess restart() {
-        stop();
-        return start();
-    }
-
+    @Override
     public synchronized boolean isAlive() {
         return process != null && process.isAlive();
     }
@@ -209,24 +199,9 @@ public final class KafkaBrokerProcess implements AutoCloseable {
         return config.port();
     }
 
-    public Path dataDir() {
-        return dataDir;
-    }
-
     /** The child's stdout and stderr. */
     public Path logFile() {
         return logFile;
-    }
-
-    /** Stops the child and deletes the data dir if it was temporary. */
-    @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        stop();
-        cleanup.release();
     }
 
     /** The child runs in the data dir, so relative classpath entries are made absolute. */
@@ -237,7 +212,8 @@ public final class KafkaBrokerProcess implements AutoCloseable {
                 .collect(Collectors.joining(File.pathSeparator));
     }
 
-    private void killQuietly() {
+    @Override
+    void killQuietly() {
         ProcessSignals.killQuietly(process, Duration.ofSeconds(10));
     }
 

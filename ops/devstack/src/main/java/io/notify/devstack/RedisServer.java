@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * {@link #stop()} is SIGTERM and waits for the exit (SIGKILL after {@link #STOP_TIMEOUT});
  * {@link #kill()} is SIGKILL; a JVM shutdown hook kills a server still running.
  */
-public final class RedisServer implements AutoCloseable {
+public final class RedisServer extends ChildServer<RedisServer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(RedisServer.class);
 
@@ -31,11 +31,9 @@ public final class RedisServer implements AutoCloseable {
     private final RedisOptions options;
     private final int port;
     private final Path dataDir;
-    private final ChildCleanup cleanup;
     private Path binary;
     private volatile Process process;
     private ProcessOutput output;
-    private boolean closed;
 
     /** A server on a free port with a temporary dir; not started yet. */
     public RedisServer() {
@@ -44,10 +42,14 @@ public final class RedisServer implements AutoCloseable {
 
     /** A server with these options; not started yet. */
     public RedisServer(RedisOptions options) {
+        this(options, FreePorts.resolve(options.port()));
+    }
+
+    private RedisServer(RedisOptions options, int port) {
+        super(options.dataDir(), "notify-redis-", "redis-" + port);
         this.options = options;
-        this.port = FreePorts.resolve(options.port());
-        this.cleanup = new ChildCleanup(options.dataDir(), "notify-redis-", "redis-" + port, this::killQuietly);
-        this.dataDir = cleanup.dataDir();
+        this.port = port;
+        this.dataDir = dataDir();
     }
 
     /** Creates and starts a server with these options. */
@@ -61,14 +63,9 @@ public final class RedisServer implements AutoCloseable {
         }
     }
 
-    /** Starts the server and waits until it is ready; a running server is left as it is. */
-    public synchronized RedisServer start() {
-        if (closed) {
-            throw new IllegalStateException("closed: " + this);
-        }
-        if (isAlive()) {
-            return this;
-        }
+    /** Starts the server and waits until it is ready (logged ready, answered PING). */
+    @Override
+    void launch() {
         long begin = System.nanoTime();
         if (binary == null) {
             binary = options.binary() != null ? options.binary() : RedisBinary.locate();
@@ -108,10 +105,10 @@ public final class RedisServer implements AutoCloseable {
         }
         LOG.debug("Redis ({}) pid {} ready at {} in {} ms", binary, process.pid(), uri(),
                 (System.nanoTime() - begin) / 1_000_000);
-        return this;
     }
 
     /** Graceful stop: SIGTERM, then waits for the exit; SIGKILL after {@link #STOP_TIMEOUT}. */
+    @Override
     public synchronized void stop() {
         ProcessSignals.terminate(process, STOP_TIMEOUT, LOG, "redis-server");
     }
@@ -121,12 +118,7 @@ public final class RedisServer implements AutoCloseable {
         ProcessSignals.kill(process, STOP_TIMEOUT, "redis-server");
     }
 
-    /** {@link #stop()} then {@link #start()} on the same port (with an empty data set). */
-    public synchronized RedisServer restart() {
-        stop();
-        return start();
-    }
-
+    @Override
     public boolean isAlive() {
         Process p = process;
         return p != null && p.isAlive();
@@ -150,27 +142,13 @@ public final class RedisServer implements AutoCloseable {
         return port;
     }
 
-    public Path dataDir() {
-        return dataDir;
-    }
-
     /** The executable in use, once started. */
     public synchronized Path binary() {
         return binary;
     }
 
-    /** Stops the server and deletes the dir if it was temporary. */
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        stop();
-        cleanup.release();
-    }
-
-    private void killQuietly() {
+    void killQuietly() {
         ProcessSignals.killQuietly(process, Duration.ofSeconds(5));
     }
 
