@@ -2,7 +2,7 @@ package io.notify.gateway.registry;
 
 import io.notify.common.config.ConfigException;
 import io.notify.common.config.Settings;
-import io.notify.registry.NodeRegistryConfig;
+import io.notify.registry.lease.NodeRegistryConfig;
 import java.time.Duration;
 
 /**

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.notify.common.config.ConfigException;
 import io.notify.common.config.Settings;
-import io.notify.registry.NodeRegistryConfig;
+import io.notify.registry.lease.NodeRegistryConfig;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
 package io.notify.cli.chaos;
 
-import io.notify.registry.NodeRegistryConfig;
+import io.notify.registry.lease.NodeRegistryConfig;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,4 +1,6 @@
-package io.notify.registry;
+package io.notify.registry.lease;
+
+import static io.notify.registry.SettingChecks.requirePositive;
 
 import java.time.Duration;
 
@@ -30,15 +32,15 @@ public record NodeRegistryConfig(Duration lease, Duration renewInterval, Duratio
                                  Duration aliveTtl, Duration aliveRefresh, Duration writeTimeout, int batchCommands, int maxOutstandingWrites, Duration stopTimeout) {
 
     public NodeRegistryConfig {
-        RouteLookupConfig.requirePositive("lease", lease);
-        RouteLookupConfig.requirePositive("renewInterval", renewInterval);
-        RouteLookupConfig.requirePositive("verifyInterval", verifyInterval);
-        RouteLookupConfig.requirePositive("aliveTtl", aliveTtl);
-        RouteLookupConfig.requirePositive("aliveRefresh", aliveRefresh);
-        RouteLookupConfig.requirePositive("writeTimeout", writeTimeout);
-        RouteLookupConfig.requirePositive("stopTimeout", stopTimeout);
-        RouteLookupConfig.requirePositive("batchCommands", batchCommands);
-        RouteLookupConfig.requirePositive("maxOutstandingWrites", maxOutstandingWrites);
+        requirePositive("lease", lease);
+        requirePositive("renewInterval", renewInterval);
+        requirePositive("verifyInterval", verifyInterval);
+        requirePositive("aliveTtl", aliveTtl);
+        requirePositive("aliveRefresh", aliveRefresh);
+        requirePositive("writeTimeout", writeTimeout);
+        requirePositive("stopTimeout", stopTimeout);
+        requirePositive("batchCommands", batchCommands);
+        requirePositive("maxOutstandingWrites", maxOutstandingWrites);
         if (renewInterval.compareTo(lease) >= 0) {
             throw new IllegalArgumentException("registry setting renewInterval (" + renewInterval
                     + ") must be shorter than lease (" + lease + ")");

@@ -1,4 +1,4 @@
-package io.notify.registry;
+package io.notify.registry.lease;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-class ConfigTest {
+class NodeRegistryConfigTest {
 
     @Test
     void defaultsFollowTheArchitecture() {
@@ -23,7 +23,6 @@ class ConfigTest {
                 Duration.ofMillis(600));
         assertEquals(Duration.ofMillis(500), fast.verifyInterval(), "a check never waits longer than a renewal");
         assertEquals(Duration.ofMillis(500), fast.tick());
-        assertEquals(100_000, RouteLookupConfig.defaults().maxCachedKeys());
     }
 
     @Test
@@ -36,11 +35,5 @@ class ConfigTest {
         assertTrue(e.getMessage().contains("aliveRefresh"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> NodeRegistryConfig.defaults().withBatchCommands(0));
         assertTrue(e.getMessage().contains("batchCommands"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> RouteLookupConfig.defaults().withMaxCachedKeys(0));
-        assertTrue(e.getMessage().contains("maxCachedKeys"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> RouteLookupConfig.defaults().withChecks(Duration.ZERO, Duration.ofSeconds(1)));
-        assertTrue(e.getMessage().contains("checkInterval"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> RegistryClients.options(Duration.ZERO));
-        assertTrue(e.getMessage().contains("timeout"), e.getMessage());
     }
 }
