@@ -9,7 +9,7 @@ import io.notify.fanout.recipients.RecipientPlacement;
 import io.notify.fanout.routing.NodeTopics;
 import io.notify.fanout.inbox.StreamHead;
 import io.notify.registry.ConnectionRef;
-import io.notify.registry.InMemoryRegistry;
+import io.notify.registry.route.InMemoryRegistry;
 import io.notify.schemas.serde.NotifySerdes;
 import io.notify.schemas.stream.DeliveryMessage;
 import io.notify.schemas.stream.SequencedEvent;

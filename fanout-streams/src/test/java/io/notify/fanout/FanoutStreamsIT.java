@@ -7,7 +7,7 @@ import io.notify.common.config.Settings;
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
 import io.notify.registry.ConnectionRef;
-import io.notify.registry.InMemoryRegistry;
+import io.notify.registry.route.InMemoryRegistry;
 import io.notify.schemas.serde.NotifySerdes;
 import io.notify.schemas.stream.DeliveryMessage;
 import io.notify.schemas.stream.SequencedEvent;

@@ -7,7 +7,7 @@ import io.notify.devstack.BrokerOptions;
 import io.notify.devstack.EmbeddedKafkaBroker;
 import io.notify.fanout.routing.NodeTopics;
 import io.notify.registry.ConnectionRef;
-import io.notify.registry.InMemoryRegistry;
+import io.notify.registry.route.InMemoryRegistry;
 import io.notify.schemas.serde.NotifySerdes;
 import io.notify.schemas.stream.DeliveryMessage;
 import io.notify.schemas.stream.SequencedEvent;

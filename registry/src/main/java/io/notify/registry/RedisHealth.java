@@ -9,11 +9,12 @@ import org.slf4j.Logger;
 /**
  * Whether Redis answers, as one registry component sees it. Logs each change of state exactly once
  * (WARN when lost, INFO when back) however many calls report it, and exports the state as the gauge
- * {@value #GAUGE} (1/0). Unknown, and exported as 0, until the first report.
+ * {@value #GAUGE} (1/0). Unknown, and exported as 0, until the first report. Shared by both sides
+ * of the registry ({@code lease} and {@code route}); not meant for use outside it.
  */
-final class RedisHealth {
+public final class RedisHealth {
 
-    static final String GAUGE = "notify.registry.redis.available";
+    public static final String GAUGE = "notify.registry.redis.available";
 
     private enum State { UNKNOWN, UP, DOWN }
 
@@ -21,7 +22,7 @@ final class RedisHealth {
     private final String who;
     private final Logger log;
 
-    RedisHealth(String who, Logger log, MeterRegistry meters, Tags tags) {
+    public RedisHealth(String who, Logger log, MeterRegistry meters, Tags tags) {
         this.who = who;
         this.log = log;
         Gauge.builder(GAUGE, state, s -> s.get() == State.UP ? 1 : 0)
@@ -30,7 +31,7 @@ final class RedisHealth {
                 .register(meters);
     }
 
-    void up() {
+    public void up() {
         State before = state.getAndSet(State.UP);
         if (before == State.DOWN) {
             log.info("{}: Redis is available again", who);
@@ -39,14 +40,14 @@ final class RedisHealth {
         }
     }
 
-    void down(String reason) {
+    public void down(String reason) {
         State before = state.getAndSet(State.DOWN);
         if (before != State.DOWN) {
             log.warn("{}: Redis is unavailable ({}); carrying on without it until it answers again", who, reason);
         }
     }
 
-    boolean isUp() {
+    public boolean isUp() {
         return state.get() == State.UP;
     }
 }

@@ -9,8 +9,8 @@ import io.lettuce.core.resource.ClientResources;
 import java.time.Duration;
 
 /**
- * The Lettuce client settings the registry is built for. {@link RedisRouteLookup} and
- * {@link NodeRegistry} accept any {@link RedisClient} and bound their own waits, but only a client
+ * The Lettuce client settings the registry is built for. Both sides ({@code lease.NodeRegistry} and
+ * {@code route.RedisRouteLookup}) accept any {@link RedisClient} and bound their own waits, but only a client
  * with these options also bounds what Lettuce itself holds while Redis is away:
  *
  * <ul>

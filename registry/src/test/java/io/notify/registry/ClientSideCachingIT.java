@@ -8,6 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
+import io.notify.registry.lease.LeaseTesting;
+import io.notify.registry.lease.NodeRegistry;
+import io.notify.registry.lease.NodeRegistryConfig;
+import io.notify.registry.route.RedisRouteLookup;
 import io.notify.schemas.stream.StreamId;
 import java.time.Duration;
 import java.util.List;
@@ -116,7 +120,7 @@ class ClientSideCachingIT {
     void aNodeThatDiesAndComesBackIsSeenBothWays() throws Exception {
         NodeRegistry a = started("gw-a");
         a.register(user, "c1").toCompletableFuture().get(2, TimeUnit.SECONDS);
-        a.haltHeartbeat();
+        LeaseTesting.haltHeartbeat(a);
         RedisRouteLookup router = caching(t.router());
         assertEquals(1, router.lookup(user, LOOKUP).live().size());
 

@@ -9,6 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
+import io.notify.registry.lease.LeaseTesting;
+import io.notify.registry.lease.NodeRegistry;
+import io.notify.registry.lease.NodeRegistryConfig;
+import io.notify.registry.route.RedisRouteLookup;
 import io.notify.schemas.stream.StreamId;
 import java.time.Duration;
 import java.util.List;
@@ -114,7 +118,7 @@ class RegistryIT {
         RedisRouteLookup router = t.router();
         assertEquals(2, router.lookup(user, LOOKUP).live().size());
 
-        b.haltHeartbeat(); // b "crashes": its liveness key expires within aliveTtl, its leases would last longer
+        LeaseTesting.haltHeartbeat(b); // b "crashes": its liveness key expires within aliveTtl, its leases would last longer
         Routes routes = awaitValue(WAIT, "gw-b's members to turn stale",
                 () -> router.lookup(user, LOOKUP), r -> r.stale().size() == 1);
 
@@ -131,7 +135,7 @@ class RegistryIT {
     void aRestartedNodesOldIncarnationIsStaleAndItsNewOneLive() throws Exception {
         NodeRegistry before = started("gw-a");
         before.register(user, "c1").toCompletableFuture().get(2, TimeUnit.SECONDS);
-        before.haltHeartbeat();
+        LeaseTesting.haltHeartbeat(before);
         NodeRegistry after = started("gw-a"); // same node id, fresh incarnation
         after.register(user, "c2").toCompletableFuture().get(2, TimeUnit.SECONDS);
 
@@ -142,7 +146,6 @@ class RegistryIT {
         assertEquals(List.of(new ConnectionRef("gw-a", before.incarnation(), "c1")), routes.stale());
         assertEquals(1L, router.removeStaleAsync(user, routes.stale()).toCompletableFuture().get(2, TimeUnit.SECONDS));
         assertEquals(List.of("gw-a|" + after.incarnation() + "|c2"), t.raw().zrange(t.keys.connections(user), 0, -1));
-        assertEquals(t.raw().scriptLoad(StaleRemover.SCRIPT), StaleRemover.sha1(StaleRemover.SCRIPT), "EVALSHA hits");
     }
 
     @Test
@@ -150,7 +153,7 @@ class RegistryIT {
         NodeRegistry a = started("gw-a");
         a.register(user, "c1").toCompletableFuture().get(2, TimeUnit.SECONDS);
         a.register(user, "c2").toCompletableFuture().get(2, TimeUnit.SECONDS);
-        a.haltHeartbeat();
+        LeaseTesting.haltHeartbeat(a);
         t.raw().set(t.keys.alive("gw-a"), a.incarnation()); // node alive (no TTL), but renewing nothing
         RedisRouteLookup router = t.router();
 
@@ -216,25 +219,6 @@ class RegistryIT {
         assertEquals(1.0, meters.get("notify.registry.verify.missing").counter().count());
         assertEquals(1L, meters.get("notify.registry.renew.latency").tag("mode", "reregister").timer().count(),
                 "no re-registration beyond the first one at start");
-    }
-
-    @Test
-    void aBatchLetsTheLivenessKeyBeRefreshedBetweenItsFlushes() throws Exception {
-        java.util.concurrent.atomic.AtomicInteger between = new java.util.concurrent.atomic.AtomicInteger();
-        try (var c = t.client().connect(io.lettuce.core.codec.StringCodec.UTF8)) {
-            LeaseBatch batch = new LeaseBatch(c, 4, Duration.ofSeconds(2), between::incrementAndGet);
-            Map<String, List<String>> members = new java.util.LinkedHashMap<>();
-            for (int i = 0; i < 10; i++) {
-                members.put(t.keys.connections(StreamId.forUser("lb" + i)), List.of("gw-x|inc|c" + i));
-            }
-            // ZADD + PEXPIRE per key: 20 commands, flushed 4 at a time
-            assertEquals(10L, batch.upsert(members, t.clock.millis() + 60_000, false, 60_000, System.nanoTime() + WAIT.toNanos()));
-            assertEquals(5, between.get(), "called after every full flush, never mid-flush");
-            assertEquals(Map.of(), batch.missing(members, System.nanoTime() + WAIT.toNanos()));
-            t.raw().zrem(t.keys.connections(StreamId.forUser("lb3")), "gw-x|inc|c3");
-            assertEquals(Map.of(t.keys.connections(StreamId.forUser("lb3")), List.of("gw-x|inc|c3")),
-                    batch.missing(members, System.nanoTime() + WAIT.toNanos()));
-        }
     }
 
     @Test

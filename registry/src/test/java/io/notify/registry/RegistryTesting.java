@@ -8,6 +8,10 @@ import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.notify.registry.lease.NodeRegistry;
+import io.notify.registry.lease.NodeRegistryConfig;
+import io.notify.registry.route.RedisRouteLookup;
+import io.notify.registry.route.RouteLookupConfig;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,9 +23,10 @@ import java.util.function.Supplier;
 /**
  * What the registry ITs share: Lettuce resources that reconnect within 100 ms, registry clients, a
  * plain client to look at and tamper with Redis directly, and waiting on conditions with deadlines.
- * Closes everything it made, in reverse order.
+ * Closes everything it made, in reverse order. Public for the ITs of {@code lease} and {@code route}
+ * that need a Redis but no node or router.
  */
-final class RegistryTesting implements AutoCloseable {
+public final class RegistryTesting implements AutoCloseable {
 
     /** Generous: these machines run other builds at the same time. */
     static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
@@ -33,8 +38,8 @@ final class RegistryTesting implements AutoCloseable {
             .withChecks(Duration.ofMillis(200), Duration.ofMillis(500));
 
     final String redisUri;
-    final RegistryKeys keys;
-    final Clock clock = Clock.systemUTC();
+    public final RegistryKeys keys;
+    public final Clock clock = Clock.systemUTC();
     final ClientResources resources = DefaultClientResources.builder()
             .ioThreadPoolSize(2).computationThreadPoolSize(2)
             .reconnectDelay(Delay.constant(Duration.ofMillis(100)))
@@ -42,12 +47,12 @@ final class RegistryTesting implements AutoCloseable {
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private RedisCommands<String, String> raw;
 
-    RegistryTesting(String redisUri, String prefix) {
+    public RegistryTesting(String redisUri, String prefix) {
         this.redisUri = redisUri;
         this.keys = new RegistryKeys(prefix);
     }
 
-    RedisClient client() {
+    public RedisClient client() {
         RedisClient client = RegistryClients.create(resources, redisUri, COMMAND_TIMEOUT);
         closeables.add(client::shutdown);
         return client;
@@ -74,7 +79,7 @@ final class RegistryTesting implements AutoCloseable {
     }
 
     /** A plain synchronous connection of its own (RESP3 default options), for setup and assertions. */
-    RedisCommands<String, String> raw() {
+    public RedisCommands<String, String> raw() {
         if (raw == null) {
             RedisClient client = RedisClient.create(resources, redisUri);
             closeables.add(client::shutdown);

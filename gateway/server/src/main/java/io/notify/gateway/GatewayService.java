@@ -5,11 +5,11 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.notify.common.config.Settings;
 import io.notify.gateway.config.GatewayConfig;
 import io.notify.gateway.metrics.GatewayMetrics;
-import io.notify.gateway.registry.NodeRegistryRegistrar;
+import io.notify.gateway.registry.RedisRegistrar;
 import io.notify.gateway.registry.Registrar;
-import io.notify.gateway.registry.RegistryTimings;
 import io.notify.gateway.resume.HttpResumeSource;
 import io.notify.gateway.resume.ResumeSource;
+import io.notify.registry.lease.NodeRegistryConfig;
 import java.time.Clock;
 import java.util.function.BiFunction;
 
@@ -51,13 +51,13 @@ public final class GatewayService {
     /** A node wired from {@code settings}, with {@code doubles} in place of the parts they name. */
     public static GatewayServer fromSettings(Settings settings, Doubles doubles) {
         GatewayConfig config = GatewayConfig.load(settings);
-        var registryTimings = RegistryTimings.load(settings);
+        NodeRegistryConfig registryConfig = NodeRegistryConfig.load(settings);
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         GatewayMetrics metrics = new GatewayMetrics(meters);
         ResumeSource source = doubles.resumeSource() != null ? doubles.resumeSource().apply(config, metrics)
                 : new HttpResumeSource(config.queryUrls(), config.queryTimeout(), metrics);
         Registrar registrar = doubles.registrar() != null ? doubles.registrar().apply(config, metrics)
-                : NodeRegistryRegistrar.create(config.nodeId(), config.redisUri(), config.registryKeyPrefix(), registryTimings, meters);
+                : RedisRegistrar.create(config.nodeId(), config.redisUri(), config.registryKeyPrefix(), registryConfig, meters);
         return new GatewayServer(config, meters, metrics, registrar, source,
                 doubles.clock() != null ? doubles.clock() : Clock.systemUTC());
     }

@@ -1,5 +1,6 @@
 package io.notify.cli;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -39,5 +40,22 @@ class ArchitectureTest {
         for (String module : new String[] {"ingest", "registry", "client", "common", "schemas", "platform", "devstack", "cli"}) {
             slices().matching("io.notify." + module + ".(*)..").should().beFreeOfCycles().allowEmptyShould(true).check(product);
         }
+    }
+
+    /**
+     * The registry's two sides meet only in its contract package (registry/README.md): the
+     * gateway's {@code lease} side and the router's {@code route} side never use each other, and the
+     * contract ({@code io.notify.registry} itself: key layout, member format, the routing rule) uses
+     * neither.
+     */
+    @Test
+    void registrySidesShareOnlyTheContract() {
+        noClasses().that().resideInAPackage("io.notify.registry.lease..")
+                .should().dependOnClassesThat().resideInAPackage("io.notify.registry.route..").check(product);
+        noClasses().that().resideInAPackage("io.notify.registry.route..")
+                .should().dependOnClassesThat().resideInAPackage("io.notify.registry.lease..").check(product);
+        noClasses().that().resideInAPackage("io.notify.registry")
+                .should().dependOnClassesThat().resideInAnyPackage("io.notify.registry.lease..", "io.notify.registry.route..")
+                .check(product);
     }
 }

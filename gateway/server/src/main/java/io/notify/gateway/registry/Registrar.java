@@ -13,6 +13,9 @@ import java.util.concurrent.CompletionStage;
  * may fail (the gateway counts it and keeps serving: Redis is a routing hint, not the truth), and
  * the implementation keeps what it was told so it can re-register after an outage.
  * {@link #unregister} removes only this node's member for that connection.
+ *
+ * <p>Implementations: {@link RedisRegistrar} (the registry's gateway side,
+ * {@code io.notify.registry.lease.NodeRegistry}) and {@link InMemoryRegistrar} (tests).
  */
 public interface Registrar {
 

@@ -2,10 +2,10 @@ package io.notify.cli.bench;
 
 import io.lettuce.core.RedisClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.notify.registry.NodeRegistry;
-import io.notify.registry.NodeRegistryConfig;
 import io.notify.registry.RegistryClients;
 import io.notify.registry.RegistryKeys;
+import io.notify.registry.lease.NodeRegistry;
+import io.notify.registry.lease.NodeRegistryConfig;
 import io.notify.schemas.stream.StreamId;
 import java.time.Clock;
 import java.time.Duration;

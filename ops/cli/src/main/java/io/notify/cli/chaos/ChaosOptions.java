@@ -1,6 +1,7 @@
 package io.notify.cli.chaos;
 
-import io.notify.registry.NodeRegistryConfig;
+import io.notify.common.config.Settings;
+import io.notify.registry.lease.NodeRegistryConfig;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,11 +48,11 @@ record ChaosOptions(List<Scenario> scenarios, boolean quick, int faults, Duratio
 
     /** The lease a gateway runs with (the registry default unless the mode shortens it). */
     Duration lease() {
-        return timing("notify.registry.lease", NodeRegistryConfig.defaults().lease());
+        return registry().lease();
     }
 
     Duration aliveTtl() {
-        return timing("notify.registry.alive-ttl", NodeRegistryConfig.defaults().aliveTtl());
+        return registry().aliveTtl();
     }
 
     /**
@@ -64,8 +65,8 @@ record ChaosOptions(List<Scenario> scenarios, boolean quick, int faults, Duratio
         return (lease().compareTo(dead) < 0 ? lease() : dead).plusSeconds(2);
     }
 
-    private Duration timing(String key, Duration fallback) {
-        String v = registryTimings.get(key);
-        return v == null ? fallback : Duration.parse("PT" + v.toUpperCase());
+    /** The registry timings the gateways are given, read as a gateway reads them. */
+    private NodeRegistryConfig registry() {
+        return NodeRegistryConfig.load(Settings.of(registryTimings));
     }
 }

@@ -1,4 +1,4 @@
-package io.notify.registry;
+package io.notify.registry.lease;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.SetArgs;
@@ -8,6 +8,8 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import io.notify.registry.RateLimitedLog;
+import io.notify.registry.RedisHealth;
 import io.notify.schemas.stream.StreamId;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,10 +1,11 @@
-package io.notify.registry;
+package io.notify.registry.lease;
 
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.ZAddArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.notify.registry.RateLimitedLog;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

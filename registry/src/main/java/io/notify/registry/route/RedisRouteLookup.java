@@ -1,8 +1,16 @@
-package io.notify.registry;
+package io.notify.registry.route;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.notify.registry.ConnectionRef;
+import io.notify.registry.RateLimitedLog;
+import io.notify.registry.RedisHealth;
+import io.notify.registry.RegistryClients;
+import io.notify.registry.RegistryKeys;
+import io.notify.registry.RouteFilter;
+import io.notify.registry.RouteLookup;
+import io.notify.registry.Routes;
 import io.notify.schemas.stream.StreamId;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.notify.registry;
+package io.notify.registry.lease;
 
 /**
  * A registry write that Redis did not confirm in time (unreachable, slow, or too many writes

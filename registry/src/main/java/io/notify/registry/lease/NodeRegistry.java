@@ -1,4 +1,4 @@
-package io.notify.registry;
+package io.notify.registry.lease;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
@@ -8,6 +8,11 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.notify.registry.ConnectionRef;
+import io.notify.registry.RateLimitedLog;
+import io.notify.registry.RedisHealth;
+import io.notify.registry.RegistryClients;
+import io.notify.registry.RegistryKeys;
 import io.notify.schemas.stream.Endpoints;
 import io.notify.schemas.stream.StreamId;
 import java.security.SecureRandom;

@@ -1,5 +1,7 @@
-package io.notify.registry;
+package io.notify.registry.lease;
 
+import io.notify.registry.ConnectionRef;
+import io.notify.registry.RegistryKeys;
 import io.notify.schemas.stream.StreamId;
 import java.util.HashMap;
 import java.util.List;

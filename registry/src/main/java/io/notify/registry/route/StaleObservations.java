@@ -1,5 +1,6 @@
-package io.notify.registry;
+package io.notify.registry.route;
 
+import io.notify.registry.ConnectionRef;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

@@ -1,4 +1,4 @@
-package io.notify.registry;
+package io.notify.registry.route;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package io.notify.registry;
+package io.notify.registry.route;
 
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
@@ -9,6 +9,8 @@ import io.lettuce.core.api.push.PushMessage;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.protocol.ProtocolVersion;
 import io.micrometer.core.instrument.Counter;
+import io.notify.registry.RateLimitedLog;
+import io.notify.registry.RedisHealth;
 import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.List;

@@ -2,10 +2,10 @@ package io.notify.gateway.registry;
 
 import io.lettuce.core.RedisClient;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.notify.registry.NodeRegistry;
-import io.notify.registry.NodeRegistryConfig;
 import io.notify.registry.RegistryClients;
 import io.notify.registry.RegistryKeys;
+import io.notify.registry.lease.NodeRegistry;
+import io.notify.registry.lease.NodeRegistryConfig;
 import io.notify.schemas.stream.StreamId;
 import java.time.Clock;
 import java.time.Duration;
@@ -18,37 +18,38 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@link Registrar} over the real Redis registry ({@link NodeRegistry}: leases, pipelined
+ * The {@link Registrar} on Redis: the registry's gateway side ({@link NodeRegistry}: leases, pipelined
  * renewal, liveness key, re-registration after an outage; its meters, including the renew latency
- * {@code notify_registry_renew_latency_seconds}, go to the gateway's registry). {@link #start} waits
- * at most {@code startTimeout} for the first liveness write: a node whose Redis is down still opens
- * its listener and serves (the registry keeps trying and registers everything when Redis returns).
+ * {@code notify_registry_renew_latency_seconds}, go to the gateway's registry), held to the
+ * {@code Registrar} contract. It owns the Redis client it is given; {@link #register} and
+ * {@link #unregister} never throw (a stopped registry's refusal becomes a failed stage); {@link #start}
+ * waits at most {@code startTimeout} for the first liveness write: a node whose Redis is down still
+ * opens its listener and serves (the registry keeps trying and registers everything when Redis returns).
  */
-public final class NodeRegistryRegistrar implements Registrar {
+public final class RedisRegistrar implements Registrar {
 
-    private static final Logger LOG = LoggerFactory.getLogger(NodeRegistryRegistrar.class);
+    private static final Logger LOG = LoggerFactory.getLogger(RedisRegistrar.class);
 
     private final NodeRegistry registry;
     private final RedisClient client;
     private final Duration startTimeout;
 
-    public NodeRegistryRegistrar(NodeRegistry registry, RedisClient client, Duration startTimeout) {
+    public RedisRegistrar(NodeRegistry registry, RedisClient client, Duration startTimeout) {
         this.registry = registry;
         this.client = client;
         this.startTimeout = startTimeout;
     }
 
-    /** A registrar with a fresh incarnation and the registry's default timings (docs/architecture.md, "The registry: one rule, two sides"). */
-    public static NodeRegistryRegistrar create(String nodeId, String redisUri, String keyPrefix, MeterRegistry meters) {
-        return create(nodeId, redisUri, keyPrefix, NodeRegistryConfig.defaults(), meters);
-    }
-
-    public static NodeRegistryRegistrar create(String nodeId, String redisUri, String keyPrefix, NodeRegistryConfig config,
-                                               MeterRegistry meters) {
+    /**
+     * A registrar with a fresh incarnation, its own Redis client and {@code config}
+     * ({@link NodeRegistryConfig#load}; docs/architecture.md, "The registry: one rule, two sides").
+     */
+    public static RedisRegistrar create(String nodeId, String redisUri, String keyPrefix, NodeRegistryConfig config,
+                                        MeterRegistry meters) {
         RedisClient client = RegistryClients.create(redisUri, config.writeTimeout());
         NodeRegistry registry = new NodeRegistry(nodeId, NodeRegistry.newIncarnation(), config, new RegistryKeys(keyPrefix),
                 client, Clock.systemUTC(), meters);
-        return new NodeRegistryRegistrar(registry, client, Duration.ofSeconds(5));
+        return new RedisRegistrar(registry, client, Duration.ofSeconds(5));
     }
 
     @Override

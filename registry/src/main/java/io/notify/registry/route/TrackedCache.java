@@ -1,4 +1,4 @@
-package io.notify.registry;
+package io.notify.registry.route;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

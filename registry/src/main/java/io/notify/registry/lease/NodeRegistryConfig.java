@@ -1,9 +1,14 @@
-package io.notify.registry;
+package io.notify.registry.lease;
 
+import static io.notify.registry.SettingChecks.requirePositive;
+
+import io.notify.common.config.ConfigException;
+import io.notify.common.config.Settings;
 import java.time.Duration;
 
 /**
- * Timings and bounds of a {@link NodeRegistry}; {@link #defaults()} are the ones docs/gateway.md lists (notify.registry.*).
+ * Timings and bounds of a {@link NodeRegistry}; {@link #defaults()} are the ones docs/gateway.md lists, and
+ * {@link #load(Settings)} reads the {@code notify.registry.*} settings a gateway node can be given.
  *
  * <p>Why these defaults: what stops routing to a crashed or frozen node is its liveness key, which
  * lives 10 s and is refreshed every 3 s (three refreshes may fail before a healthy node looks dead).
@@ -30,15 +35,15 @@ public record NodeRegistryConfig(Duration lease, Duration renewInterval, Duratio
                                  Duration aliveTtl, Duration aliveRefresh, Duration writeTimeout, int batchCommands, int maxOutstandingWrites, Duration stopTimeout) {
 
     public NodeRegistryConfig {
-        RouteLookupConfig.requirePositive("lease", lease);
-        RouteLookupConfig.requirePositive("renewInterval", renewInterval);
-        RouteLookupConfig.requirePositive("verifyInterval", verifyInterval);
-        RouteLookupConfig.requirePositive("aliveTtl", aliveTtl);
-        RouteLookupConfig.requirePositive("aliveRefresh", aliveRefresh);
-        RouteLookupConfig.requirePositive("writeTimeout", writeTimeout);
-        RouteLookupConfig.requirePositive("stopTimeout", stopTimeout);
-        RouteLookupConfig.requirePositive("batchCommands", batchCommands);
-        RouteLookupConfig.requirePositive("maxOutstandingWrites", maxOutstandingWrites);
+        requirePositive("lease", lease);
+        requirePositive("renewInterval", renewInterval);
+        requirePositive("verifyInterval", verifyInterval);
+        requirePositive("aliveTtl", aliveTtl);
+        requirePositive("aliveRefresh", aliveRefresh);
+        requirePositive("writeTimeout", writeTimeout);
+        requirePositive("stopTimeout", stopTimeout);
+        requirePositive("batchCommands", batchCommands);
+        requirePositive("maxOutstandingWrites", maxOutstandingWrites);
         if (renewInterval.compareTo(lease) >= 0) {
             throw new IllegalArgumentException("registry setting renewInterval (" + renewInterval
                     + ") must be shorter than lease (" + lease + ")");
@@ -52,6 +57,33 @@ public record NodeRegistryConfig(Duration lease, Duration renewInterval, Duratio
     public static NodeRegistryConfig defaults() {
         return new NodeRegistryConfig(Duration.ofMinutes(30), Duration.ofMinutes(10), Duration.ofSeconds(15),
                 Duration.ofSeconds(4), Duration.ofSeconds(1), Duration.ofSeconds(2), 1000, 10_000, Duration.ofSeconds(5));
+    }
+
+    /**
+     * The registry timings a gateway node can be told: {@code notify.registry.lease}, {@code
+     * renew-interval}, {@code verify-interval}, {@code alive-ttl}, {@code alive-refresh}; the rest is
+     * {@link #defaults()}, as is every timing not set. Shorter timings make a dead or frozen node stop
+     * being routed to sooner, at the cost of more Redis writes; chaos runs use them to keep a quick
+     * mode quick.
+     *
+     * @throws ConfigException naming the setting that is out of its bounds or not shorter than its pair
+     */
+    public static NodeRegistryConfig load(Settings s) {
+        NodeRegistryConfig d = defaults();
+        Duration lease = s.duration("notify.registry.lease", d.lease(), Duration.ofSeconds(1), Duration.ofHours(1));
+        Duration renew = s.duration("notify.registry.renew-interval", d.renewInterval(), Duration.ofMillis(100), Duration.ofHours(1));
+        Duration aliveTtl = s.duration("notify.registry.alive-ttl", d.aliveTtl(), Duration.ofSeconds(1), Duration.ofMinutes(10));
+        Duration aliveRefresh = s.duration("notify.registry.alive-refresh", d.aliveRefresh(), Duration.ofMillis(100),
+                Duration.ofMinutes(5));
+        if (renew.compareTo(lease) >= 0) {
+            throw new ConfigException("notify.registry.renew-interval", "must be shorter than notify.registry.lease");
+        }
+        if (aliveRefresh.compareTo(aliveTtl) >= 0) {
+            throw new ConfigException("notify.registry.alive-refresh", "must be shorter than notify.registry.alive-ttl");
+        }
+        NodeRegistryConfig timed = d.withTimings(lease, renew, aliveTtl, aliveRefresh);
+        return timed.withVerifyInterval(s.duration("notify.registry.verify-interval", timed.verifyInterval(),
+                Duration.ofMillis(100), Duration.ofHours(1)));
     }
 
     /** Other timings; the verify interval becomes at most the renew interval. */

@@ -1,6 +1,8 @@
-package io.notify.registry;
+package io.notify.registry.route;
 
 import io.lettuce.core.ScoredValue;
+import io.notify.registry.ConnectionRef;
+import io.notify.registry.RouteFilter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;

@@ -1,5 +1,9 @@
-package io.notify.registry;
+package io.notify.registry.route;
 
+import io.notify.registry.ConnectionRef;
+import io.notify.registry.RouteFilter;
+import io.notify.registry.RouteLookup;
+import io.notify.registry.Routes;
 import io.notify.schemas.stream.StreamId;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,4 +1,6 @@
-package io.notify.registry;
+package io.notify.registry.route;
+
+import static io.notify.registry.SettingChecks.requirePositive;
 
 import java.time.Duration;
 
@@ -40,17 +42,5 @@ public record RouteLookupConfig(int maxCachedKeys, int maxOutstandingReads, int 
 
     public RouteLookupConfig withChecks(Duration interval, Duration timeout) {
         return new RouteLookupConfig(maxCachedKeys, maxOutstandingReads, maxOutstandingRemovals, interval, timeout, deadAfterChecks);
-    }
-
-    static void requirePositive(String name, int value) {
-        if (value < 1) {
-            throw new IllegalArgumentException("registry setting " + name + " must be >= 1, was " + value);
-        }
-    }
-
-    static void requirePositive(String name, Duration value) {
-        if (value == null || value.isNegative() || value.isZero()) {
-            throw new IllegalArgumentException("registry setting " + name + " must be a positive duration, was " + value);
-        }
     }
 }

@@ -1,8 +1,11 @@
-package io.notify.registry;
+package io.notify.registry.route;
 
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.notify.registry.RegistryKeys;
+import io.notify.registry.RouteFilter;
+import io.notify.registry.Routes;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;

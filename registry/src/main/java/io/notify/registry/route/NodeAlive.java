@@ -1,4 +1,4 @@
-package io.notify.registry;
+package io.notify.registry.route;
 
 /**
  * A node's liveness key as read by the router: the incarnation it names (null: no key) and until

@@ -1,10 +1,11 @@
-package io.notify.registry;
+package io.notify.registry.route;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import io.notify.registry.RedisHealth;
 
 /**
  * The meters of a {@link RedisRouteLookup}, all tagged {@code role=router} (names in
