@@ -30,7 +30,7 @@ public final class FanoutService implements AutoCloseable {
         this(config, null);
     }
 
-    /** Wires an instance on the given route lookup (tests: InMemoryRegistry); null = Redis. */
+    /** Wires an instance on the given route lookup (tests: InMemoryRouteLookup); null = Redis. */
     public FanoutService(FanoutConfig config, RouteLookup lookup) {
         this.query = new QueryServer(config.queryHost(), config.queryPort(), config.queryAdvertisedHost(), meters);
         FanoutConfig bound = config.withQueryPort(query.port());

@@ -9,7 +9,7 @@ import io.notify.fanout.recipients.RecipientPlacement;
 import io.notify.fanout.routing.NodeTopics;
 import io.notify.fanout.inbox.StreamHead;
 import io.notify.registry.ConnectionRef;
-import io.notify.registry.route.InMemoryRegistry;
+import io.notify.registry.route.InMemoryRouteLookup;
 import io.notify.schemas.serde.NotifySerdes;
 import io.notify.schemas.stream.DeliveryMessage;
 import io.notify.schemas.stream.SequencedEvent;
@@ -48,7 +48,7 @@ final class FanoutFixture implements AutoCloseable {
     static final String PREFIX = "t.";
 
     final TestClock clock = new TestClock(START);
-    final InMemoryRegistry registry = new InMemoryRegistry(clock);
+    final InMemoryRouteLookup registry = new InMemoryRouteLookup(clock);
     final FanoutMetrics metrics = FanoutMetrics.inMemory();
     final TopicCatalog topics = TopicCatalog.of(PREFIX);
     final FanoutConfig config;

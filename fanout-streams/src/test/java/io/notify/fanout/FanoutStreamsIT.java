@@ -7,7 +7,7 @@ import io.notify.common.config.Settings;
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
 import io.notify.registry.ConnectionRef;
-import io.notify.registry.route.InMemoryRegistry;
+import io.notify.registry.route.InMemoryRouteLookup;
 import io.notify.schemas.serde.NotifySerdes;
 import io.notify.schemas.stream.DeliveryMessage;
 import io.notify.schemas.stream.SequencedEvent;
@@ -82,7 +82,7 @@ class FanoutStreamsIT {
         FanoutConfig config = config(infra, stateDir, Map.of());
         TopicCatalog topics = config.topics();
         createTopics(infra, topics);
-        InMemoryRegistry registry = new InMemoryRegistry(Clock.systemUTC());
+        InMemoryRouteLookup registry = new InMemoryRouteLookup(Clock.systemUTC());
         registry.setAlive("gw-1", "i1");
         registry.setAlive("gw-ghost", "g1"); // alive in the registry, but its topic was never created
         for (int u = 0; u < USERS; u += 2) { // even users are online on gw-1

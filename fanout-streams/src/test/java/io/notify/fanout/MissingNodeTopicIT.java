@@ -7,7 +7,7 @@ import io.notify.devstack.BrokerOptions;
 import io.notify.devstack.EmbeddedKafkaBroker;
 import io.notify.fanout.routing.NodeTopics;
 import io.notify.registry.ConnectionRef;
-import io.notify.registry.route.InMemoryRegistry;
+import io.notify.registry.route.InMemoryRouteLookup;
 import io.notify.schemas.serde.NotifySerdes;
 import io.notify.schemas.stream.DeliveryMessage;
 import io.notify.schemas.stream.SequencedEvent;
@@ -85,7 +85,7 @@ class MissingNodeTopicIT {
                     new NewTopic(topics.node("gw-1").name(), 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
         }
         String ghostTopic = topics.node("gw-ghost").name();
-        InMemoryRegistry registry = new InMemoryRegistry(Clock.systemUTC());
+        InMemoryRouteLookup registry = new InMemoryRouteLookup(Clock.systemUTC());
         registry.setAlive("gw-1", "i1");
         registry.setAlive("gw-ghost", "g1");
         registry.register(StreamId.forUser("u1"), new ConnectionRef("gw-1", "i1", "c1"), Duration.ofMinutes(5));

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class GatewayServiceTest {
 
     @Test
-    void everyCallerGetsTheRegistryTimingsFromSettings() {
+    void everyCallerGetsTheRegistryConfigFromSettings() {
         // before GatewayService only GatewayMain read notify.registry.*; the other wirings ran on defaults
         Map<String, String> m = TestConfig.base();
         m.put("notify.registry.alive-ttl", "2s");

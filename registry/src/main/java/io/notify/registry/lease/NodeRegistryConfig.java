@@ -11,7 +11,7 @@ import java.time.Duration;
  * {@link #load(Settings)} reads the {@code notify.registry.*} settings a gateway node can be given.
  *
  * <p>Why these defaults: what stops routing to a crashed or frozen node is its liveness key, which
- * lives 10 s and is refreshed every 3 s (three refreshes may fail before a healthy node looks dead).
+ * lives 4 s and is refreshed every 1 s (three refreshes may fail before a healthy node looks dead).
  * A member's own lease only collects members that a live node no longer holds and failed to remove
  * (a removal lost in a failover, or beyond the pending-removal bound), so it is long: 30 min,
  * renewed every 10 min, which survives two missed renewals. Every renewal rewrites the member's

@@ -14,11 +14,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A registry held in memory, for tests of the router and the gateway (the {@code MockProducer}
- * of the registry): same member format, same lease and liveness rule ({@link RouteFilter}), no
- * Redis. Thread-safe; {@link #unavailable(boolean)} simulates a registry that cannot answer.
+ * The router's {@link RouteLookup} held in memory, for tests of the router (the
+ * {@code MockProducer} of the registry; the gateway's double is its {@code InMemoryRegistrar}): same
+ * member format, same lease and liveness rule ({@link RouteFilter}), no Redis. Thread-safe;
+ * {@link #unavailable(boolean)} simulates a registry that cannot answer.
  */
-public final class InMemoryRegistry implements RouteLookup {
+public final class InMemoryRouteLookup implements RouteLookup {
 
     private final Clock clock;
     private final Map<StreamId, Map<ConnectionRef, Long>> connections = new HashMap<>();
@@ -26,7 +27,7 @@ public final class InMemoryRegistry implements RouteLookup {
     private final List<ConnectionRef> removed = new ArrayList<>();
     private boolean unavailable;
 
-    public InMemoryRegistry(Clock clock) {
+    public InMemoryRouteLookup(Clock clock) {
         this.clock = clock;
     }
 
