@@ -1,5 +1,6 @@
 package io.notify.fanout;
 
+import io.notify.devstack.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,17 +66,6 @@ final class ItKafka {
     }
 
     static void await(String what, Duration timeout, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out after " + timeout + " waiting for " + what);
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted waiting for " + what, e);
-            }
-        }
+        Await.until(what, timeout, condition);
     }
 }

@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.notify.devstack.Infra;
-import io.notify.devstack.NotifyInfraExtension;
 import io.notify.registry.lease.LeaseTesting;
 import io.notify.registry.lease.NodeRegistry;
 import io.notify.registry.lease.NodeRegistryConfig;
@@ -17,16 +15,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The router's cache against the shared real Redis: zero round trips when warm, invalidation, bounds. */
-@ExtendWith(NotifyInfraExtension.class)
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
-class ClientSideCachingIT {
+class ClientSideCachingIT extends SharedRedisIT {
 
     private static final Duration LOOKUP = Duration.ofMillis(500);
     private static final Duration WAIT = Duration.ofSeconds(3);
@@ -35,17 +29,6 @@ class ClientSideCachingIT {
             .withTimings(Duration.ofSeconds(60), Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofSeconds(20));
     private final StreamId user = StreamId.forUser("7");
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
-    private RegistryTesting t;
-
-    @BeforeEach
-    void setUp(Infra infra) {
-        t = new RegistryTesting(infra.redisUri(), infra.prefix());
-    }
-
-    @AfterEach
-    void tearDown() {
-        t.close();
-    }
 
     @Test
     void aWarmLookupCostsNoRoundTripAndAnotherClientsChangeIsSeen() throws Exception {
@@ -161,9 +144,7 @@ class ClientSideCachingIT {
     }
 
     private NodeRegistry started(String nodeId) throws Exception {
-        NodeRegistry node = t.node(nodeId, SLOW);
-        node.start().toCompletableFuture().get(5, TimeUnit.SECONDS);
-        return node;
+        return t.started(nodeId, SLOW);
     }
 
     private static RedisRouteLookup caching(RedisRouteLookup router) {

@@ -52,14 +52,19 @@ class RedisOutageIT {
         server.close();
     }
 
-    @Test
-    void lookupsDegradeFastAndEverythingRecoversAfterARestart() throws Exception {
-        NodeRegistry node = t.node("gw-a", FAST);
-        node.start().toCompletableFuture().get(5, TimeUnit.SECONDS);
+    /** A node holding connection c1 of the user, and a router that has it cached. */
+    private RedisRouteLookup nodeWithOneConnectionAndACachingRouter(NodeRegistry node) throws Exception {
         node.register(user, "c1").toCompletableFuture().get(2, TimeUnit.SECONDS);
         RedisRouteLookup router = t.router(RegistryTesting.ROUTER, meters);
         await(Duration.ofSeconds(3), "tracking", router::caching);
         assertEquals(1, router.lookup(user, LOOKUP).live().size());
+        return router;
+    }
+
+    @Test
+    void lookupsDegradeFastAndEverythingRecoversAfterARestart() throws Exception {
+        NodeRegistry node = t.started("gw-a", FAST);
+        RedisRouteLookup router = nodeWithOneConnectionAndACachingRouter(node);
 
         server.stop();
 
@@ -109,12 +114,8 @@ class RedisOutageIT {
 
     @Test
     void aFlushEmptiesTheCacheAndTheNodeReRegisters() throws Exception {
-        NodeRegistry node = t.node("gw-a", FAST);
-        node.start().toCompletableFuture().get(5, TimeUnit.SECONDS);
-        node.register(user, "c1").toCompletableFuture().get(2, TimeUnit.SECONDS);
-        RedisRouteLookup router = t.router(RegistryTesting.ROUTER, meters);
-        await(Duration.ofSeconds(3), "tracking", router::caching);
-        assertEquals(1, router.lookup(user, LOOKUP).live().size());
+        NodeRegistry node = t.started("gw-a", FAST);
+        RedisRouteLookup router = nodeWithOneConnectionAndACachingRouter(node);
         assertTrue(router.cachedKeys() > 0);
 
         t.raw().flushall();

@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.notify.devstack.Infra;
-import io.notify.devstack.NotifyInfraExtension;
 import io.notify.registry.lease.LeaseTesting;
 import io.notify.registry.lease.NodeRegistry;
 import io.notify.registry.lease.NodeRegistryConfig;
@@ -18,31 +16,16 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Gateway nodes and the router against the shared real Redis: leases, liveness, exact removal. */
-@ExtendWith(NotifyInfraExtension.class)
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
-class RegistryIT {
+class RegistryIT extends SharedRedisIT {
 
     private static final Duration LOOKUP = Duration.ofMillis(500);
     private static final Duration WAIT = Duration.ofSeconds(5);
     private final StreamId user = StreamId.forUser("42");
-    private RegistryTesting t;
-
-    @BeforeEach
-    void setUp(Infra infra) {
-        t = new RegistryTesting(infra.redisUri(), infra.prefix());
-    }
-
-    @AfterEach
-    void tearDown() {
-        t.close();
-    }
 
     @Test
     void twoNodesRegisterAndTheLookupSeesBothGroupedByNode() throws Exception {
@@ -289,8 +272,6 @@ class RegistryIT {
     }
 
     private NodeRegistry started(String nodeId) throws Exception {
-        NodeRegistry node = t.node(nodeId, FAST);
-        node.start().toCompletableFuture().get(5, TimeUnit.SECONDS);
-        return node;
+        return t.started(nodeId, FAST);
     }
 }

@@ -8,6 +8,7 @@ import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.notify.devstack.Await;
 import io.notify.registry.lease.NodeRegistry;
 import io.notify.registry.lease.NodeRegistryConfig;
 import io.notify.registry.route.RedisRouteLookup;
@@ -16,7 +17,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -72,6 +73,13 @@ public final class RegistryTesting implements AutoCloseable {
         return node(nodeId, config, new SimpleMeterRegistry());
     }
 
+    /** A node with {@code config} whose liveness key is written (started within 5 s). */
+    NodeRegistry started(String nodeId, NodeRegistryConfig config) throws Exception {
+        NodeRegistry node = node(nodeId, config);
+        node.start().toCompletableFuture().get(5, TimeUnit.SECONDS);
+        return node;
+    }
+
     NodeRegistry node(String nodeId, NodeRegistryConfig config, MeterRegistry meters) {
         NodeRegistry node = new NodeRegistry(nodeId, NodeRegistry.newIncarnation(), config, keys, client(), clock, meters);
         closeables.add(node);
@@ -91,13 +99,7 @@ public final class RegistryTesting implements AutoCloseable {
 
     /** Polls until {@code condition} holds; fails naming {@code what} after {@code timeout}. */
     static void await(Duration timeout, String what, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline >= 0) {
-                throw new AssertionError(what + " did not happen within " + timeout);
-            }
-            LockSupport.parkNanos(Duration.ofMillis(10).toNanos()); // pacing of the poll, not synchronisation
-        }
+        Await.until(what, timeout, condition);
     }
 
     static <T> T awaitValue(Duration timeout, String what, Supplier<T> value, java.util.function.Predicate<T> ok) {
