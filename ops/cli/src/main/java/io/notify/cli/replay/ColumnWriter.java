@@ -6,16 +6,37 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
-/** CSV (RFC 4180, CRLF line ends, UTF-8) with a header record and the fixed columns of {@link Columns#csv}. */
-final class CsvWriter implements RowWriter {
+/**
+ * The formats of fixed columns ({@link Columns#csv}, {@link Columns#table}): a header line of the
+ * column names, then one line a row, each cell taken from its column; a {@link Layout} turns a
+ * line's cells into text.
+ */
+final class ColumnWriter implements RowWriter {
+
+    /** Appends one line, line end included: a cell per column, null where the row has no value. */
+    interface Layout {
+        void append(StringBuilder line, List<String> cells);
+    }
 
     private final ChunkedOut out;
     private final List<Columns.Column> columns;
-    private final StringBuilder sb = new StringBuilder(512);
+    private final Layout layout;
+    private final StringBuilder line = new StringBuilder(512);
 
-    CsvWriter(OutputStream out, List<Columns.Column> columns) throws IOException {
+    /** CSV (RFC 4180, CRLF line ends, UTF-8) with a header record. */
+    static ColumnWriter csv(OutputStream out, List<Columns.Column> columns) throws IOException {
+        return new ColumnWriter(out, columns, Csv::appendRecord);
+    }
+
+    /** A compact table for people ({@link TableLayout}) with a header line. */
+    static ColumnWriter table(OutputStream out, List<Columns.Column> columns) throws IOException {
+        return new ColumnWriter(out, columns, new TableLayout(columns));
+    }
+
+    private ColumnWriter(OutputStream out, List<Columns.Column> columns, Layout layout) throws IOException {
         this.out = new ChunkedOut(out);
         this.columns = List.copyOf(columns);
+        this.layout = layout;
         emit(columns.stream().map(Columns.Column::name).toList());
     }
 
@@ -34,9 +55,9 @@ final class CsvWriter implements RowWriter {
     }
 
     private void emit(List<String> cells) throws IOException {
-        sb.setLength(0);
-        Csv.appendRecord(sb, cells);
-        out.buffer().text(sb.toString());
+        line.setLength(0);
+        layout.append(line, cells);
+        out.buffer().text(line.toString());
         out.endLine();
     }
 
