@@ -16,13 +16,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -146,7 +144,7 @@ public final class FanoutBench implements Callable<Integer> {
         FanoutReport report = FanoutReport.of(settings(plan), baseline, results);
         report.print(System.out);
         System.err.println("wrote " + ResultFiles.write(resultOptions.out(), "fanout", report.at(), report, report.chart()));
-        deleteTree(work);
+        ResultFiles.deleteTree(work);
         return 0;
     }
 
@@ -192,13 +190,5 @@ public final class FanoutBench implements Callable<Integer> {
     private void progress(String line) {
         status = line;
         bar.println(line);
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }

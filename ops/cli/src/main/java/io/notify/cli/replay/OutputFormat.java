@@ -19,8 +19,8 @@ enum OutputFormat {
     RowWriter open(OutputStream out, SourceTopic topic, boolean routing) throws IOException {
         return switch (this) {
             case JSONL -> new JsonlWriter(out);
-            case CSV -> new CsvWriter(out, new Columns().csv(topic, routing));
-            case TABLE -> new TableWriter(out, new Columns().table(topic, routing));
+            case CSV -> ColumnWriter.csv(out, new Columns().csv(topic, routing));
+            case TABLE -> ColumnWriter.table(out, new Columns().table(topic, routing));
         };
     }
 }

@@ -8,15 +8,21 @@ class DeliveryPausesTest {
 
     private static final long MS = 1_000_000L;
 
+    /** Deliveries at {@code t} and at each of {@code msAfter} milliseconds after it. */
+    private static DeliveryPauses deliveredAt(long t, long... msAfter) {
+        DeliveryPauses p = new DeliveryPauses();
+        p.delivered(t);
+        for (long ms : msAfter) {
+            p.delivered(t + ms * MS);
+        }
+        return p;
+    }
+
     @Test
     void theLongestPauseAfterTheFaultAndWhenDeliveriesCameBack() {
-        DeliveryPauses p = new DeliveryPauses();
         long t = 1_000_000 * MS;
-        p.delivered(t);
-        p.delivered(t + 10 * MS);
-        p.delivered(t + 3_010 * MS); // a 3 s pause, 2 s of it after the fault at t + 1010
-        p.delivered(t + 3_020 * MS);
-        p.delivered(t + 3_520 * MS); // a 500 ms pause
+        // a 3 s pause before t + 3010 (2 s of it after the fault at t + 1010), then a 500 ms one before t + 3520
+        DeliveryPauses p = deliveredAt(t, 10, 3_010, 3_020, 3_520);
         DeliveryPauses.AfterFault a = p.after(t + 1_010 * MS, t + 3_600 * MS);
         assertEquals(2_000, a.maxPauseMs());
         assertEquals(2_000, a.recoveredAfterMs());
@@ -24,19 +30,15 @@ class DeliveryPausesTest {
 
     @Test
     void pausesBeforeTheFaultDoNotCount() {
-        DeliveryPauses p = new DeliveryPauses();
         long t = 5_000 * MS;
-        p.delivered(t);
-        p.delivered(t + 2_000 * MS);
-        p.delivered(t + 2_050 * MS);
+        DeliveryPauses p = deliveredAt(t, 2_000, 2_050);
         assertEquals(new DeliveryPauses.AfterFault(0, 0), p.after(t + 2_010 * MS, t + 2_100 * MS));
     }
 
     @Test
     void stillPausedHasNoRecoveryTime() {
-        DeliveryPauses p = new DeliveryPauses();
         long t = 5_000 * MS;
-        p.delivered(t);
+        DeliveryPauses p = deliveredAt(t);
         DeliveryPauses.AfterFault a = p.after(t + 100 * MS, t + 4_100 * MS);
         assertEquals(4_000, a.maxPauseMs());
         assertEquals(-1, a.recoveredAfterMs());

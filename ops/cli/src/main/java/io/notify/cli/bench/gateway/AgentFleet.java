@@ -1,5 +1,6 @@
 package io.notify.cli.bench.gateway;
 
+import io.notify.schemas.NotifyJson;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -68,6 +69,10 @@ final class AgentFleet implements AutoCloseable {
         return out;
     }
 
+    /** One agent's place: clients {@code slice} of the gateway node at {@code port}. */
+    record Placement(int port, Slice slice) {
+    }
+
     /**
      * Starts the agents and waits until each has minted its tokens.
      *
@@ -81,11 +86,22 @@ final class AgentFleet implements AutoCloseable {
 
     static AgentFleet start(String host, List<Integer> ports, String transport, Path work, int clients, int perAgent,
                             List<String> sources, Path positions, Duration lifetime, String heap) throws IOException, InterruptedException {
-        AgentFleet fleet = new AgentFleet(split(clients, perAgent, ports.size()));
+        List<Slice> slices = split(clients, perAgent, ports.size());
+        List<Placement> placements = new ArrayList<>();
+        for (int i = 0; i < slices.size(); i++) {
+            placements.add(new Placement(ports.get(i % ports.size()), slices.get(i)));
+        }
+        return start(host, placements, transport, work, sources, positions, lifetime, heap, "agent-");
+    }
+
+    /** Starts one agent per placement, logging to {@code work/<logPrefix><i>.log}, and waits until each has minted its tokens. */
+    static AgentFleet start(String host, List<Placement> placements, String transport, Path work, List<String> sources,
+                            Path positions, Duration lifetime, String heap, String logPrefix) throws IOException, InterruptedException {
+        AgentFleet fleet = new AgentFleet(placements.stream().map(Placement::slice).toList());
         try {
-            for (int i = 0; i < fleet.slices.size(); i++) {
-                fleet.agents.add(launch(host, ports.get(i % ports.size()), transport, work, fleet.slices.get(i), sources,
-                        positions, lifetime, heap, work.resolve("agent-" + i + ".log")));
+            for (int i = 0; i < placements.size(); i++) {
+                fleet.agents.add(launch(host, placements.get(i), transport, work, sources, positions, lifetime, heap,
+                        work.resolve(logPrefix + i + ".log")));
             }
             for (AgentProcess a : fleet.agents) {
                 a.await("ready", Duration.ofSeconds(120));
@@ -97,12 +113,12 @@ final class AgentFleet implements AutoCloseable {
         }
     }
 
-    /** One load-agent JVM holding clients {@code slice} of the gateway at {@code host:port}. */
-    static AgentProcess launch(String host, int port, String transport, Path work, Slice slice, List<String> sources,
-                               Path positions, Duration lifetime, String heap, Path log) throws IOException {
+    /** One load-agent JVM holding clients {@code at.slice()} of the gateway at {@code host:at.port()}. */
+    private static AgentProcess launch(String host, Placement at, String transport, Path work, List<String> sources,
+                                       Path positions, Duration lifetime, String heap, Path log) throws IOException {
         return AgentProcess.start(List.of("-Xmx" + heap, "-XX:+UseParallelGC", "-Xss512k"),
-                List.of(host, Integer.toString(port), transport, work.toString(), Integer.toString(slice.first()),
-                        Integer.toString(slice.count()), String.join(",", sources),
+                List.of(host, Integer.toString(at.port()), transport, work.toString(), Integer.toString(at.slice().first()),
+                        Integer.toString(at.slice().count()), String.join(",", sources),
                         positions == null ? "-" : positions.toString(), Long.toString(lifetime.toSeconds())), log);
     }
 
@@ -134,35 +150,35 @@ final class AgentFleet implements AutoCloseable {
 
     /** Closes every connection; returns how many were open. */
     long closeAll() throws IOException, InterruptedException {
-        for (AgentProcess a : agents) {
-            a.send("close");
-        }
-        long n = 0;
-        for (AgentProcess a : agents) {
-            n += Long.parseLong(a.await("closed", Duration.ofSeconds(60)));
-        }
-        return n;
+        return ask("close", "closed", Duration.ofSeconds(60)).stream().mapToLong(Long::parseLong).sum();
     }
 
     List<LoadAgent.Counts> counts() throws IOException, InterruptedException {
-        for (AgentProcess a : agents) {
-            a.send("counts");
-        }
-        List<LoadAgent.Counts> out = new ArrayList<>();
-        for (AgentProcess a : agents) {
-            out.add(a.awaitJson("counts", LoadAgent.Counts.class, Duration.ofSeconds(30)));
-        }
-        return out;
+        return ask("counts", "counts", LoadAgent.Counts.class, Duration.ofSeconds(30));
     }
 
     /** Per-client check after publishing {@code published} events, event n to client n % modulus. */
     List<LoadAgent.Verified> verify(long published, int modulus) throws IOException, InterruptedException {
+        return ask("verify " + published + " " + modulus, "verified", LoadAgent.Verified.class, Duration.ofSeconds(30));
+    }
+
+    /** Sends {@code command} to every agent, then waits (up to {@code each} per agent) for every agent's {@code reply}. */
+    List<String> ask(String command, String reply, Duration each) throws IOException, InterruptedException {
         for (AgentProcess a : agents) {
-            a.send("verify " + published + " " + modulus);
+            a.send(command);
         }
-        List<LoadAgent.Verified> out = new ArrayList<>();
+        List<String> out = new ArrayList<>();
         for (AgentProcess a : agents) {
-            out.add(a.awaitJson("verified", LoadAgent.Verified.class, Duration.ofSeconds(30)));
+            out.add(a.await(reply, each));
+        }
+        return out;
+    }
+
+    /** As {@link #ask(String, String, Duration)}, every reply read as JSON of {@code type}. */
+    <T> List<T> ask(String command, String reply, Class<T> type, Duration each) throws IOException, InterruptedException {
+        List<T> out = new ArrayList<>();
+        for (String json : ask(command, reply, each)) {
+            out.add(NotifyJson.mapper().readValue(json, type));
         }
         return out;
     }

@@ -26,11 +26,14 @@ public final class ClientFleet implements AutoCloseable {
     public record Delivered(long events, long firstMs, long lastMs, LatencySummary latencyMs, long closed, long reconnects) {
     }
 
-    private final List<AgentProcess> agents = new ArrayList<>();
-    private final List<Integer> counts = new ArrayList<>();
+    /** Bound of each agent's reply to a command. */
+    private static final Duration REPLY_BOUND = Duration.ofSeconds(30);
+
+    private final AgentFleet agents;
     private final int users;
 
-    private ClientFleet(int users) {
+    private ClientFleet(AgentFleet agents, int users) {
+        this.agents = agents;
         this.users = users;
     }
 
@@ -47,35 +50,22 @@ public final class ClientFleet implements AutoCloseable {
     /** Starts the agents (ws clients, no stored positions) and waits until each has minted its tokens. */
     public static ClientFleet start(List<Integer> gatewayPorts, Path work, int users, FleetOptions options, Duration lifetime,
                                     String heap) throws IOException, InterruptedException {
-        ClientFleet fleet = new ClientFleet(users);
-        List<String> sources = AgentFleet.sourceAddresses(options.sourceAddresses);
-        try {
-            int first = 0;
-            for (int g = 0; g < gatewayPorts.size(); g++) {
-                int end = first;
-                while (end < users && gatewayOf(end, users, gatewayPorts.size()) == g) {
-                    end++;
-                }
-                for (AgentFleet.Slice s : AgentFleet.split(end - first, options.perAgent)) {
-                    if (s.count() == 0) {
-                        continue;
-                    }
-                    int i = fleet.agents.size();
-                    fleet.agents.add(AgentFleet.launch("127.0.0.1", gatewayPorts.get(g), "ws", work,
-                            new AgentFleet.Slice(first + s.first(), s.count()), sources, null, lifetime, heap,
-                            work.resolve("clients-" + i + ".log")));
-                    fleet.counts.add(s.count());
-                }
-                first = end;
+        List<AgentFleet.Placement> placements = new ArrayList<>();
+        int first = 0;
+        for (int g = 0; g < gatewayPorts.size(); g++) {
+            int end = first;
+            while (end < users && gatewayOf(end, users, gatewayPorts.size()) == g) {
+                end++;
             }
-            for (AgentProcess a : fleet.agents) {
-                a.await("ready", Duration.ofSeconds(120));
+            for (AgentFleet.Slice s : AgentFleet.split(end - first, options.perAgent)) {
+                if (s.count() > 0) {
+                    placements.add(new AgentFleet.Placement(gatewayPorts.get(g), new AgentFleet.Slice(first + s.first(), s.count())));
+                }
             }
-            return fleet;
-        } catch (IOException | InterruptedException | RuntimeException e) {
-            fleet.close();
-            throw e;
+            first = end;
         }
+        return new ClientFleet(AgentFleet.start("127.0.0.1", placements, "ws", work, sourceAddresses(options), null, lifetime,
+                heap, "clients-"), users);
     }
 
     /** Source addresses the clients use. */
@@ -103,31 +93,18 @@ public final class ClientFleet implements AutoCloseable {
 
     /** Connects every client at {@code rate}/s in total; returns how many are connected. */
     public int open(double rate, Duration bound) throws IOException, InterruptedException {
-        for (int i = 0; i < agents.size(); i++) {
-            agents.get(i).send("open " + counts.get(i) + " " + rate * counts.get(i) / users + " 500 " + bound.toMillis());
-        }
-        long deadline = System.nanoTime() + bound.plusSeconds(30).toNanos();
-        List<PhaseReport> reports = new ArrayList<>();
-        for (AgentProcess a : agents) {
-            reports.add(a.awaitJson("opened", PhaseReport.class, Duration.ofNanos(Math.max(1, deadline - System.nanoTime()))));
-        }
-        return BenchMath.ramp(reports).established();
+        return BenchMath.ramp(agents.open(users, rate, 500, bound)).established();
     }
 
     /** Open connections and events received, as of the agents' latest progress lines (about once a second). */
     public long[] progress() {
-        long open = 0;
-        long events = 0;
-        for (AgentProcess a : agents) {
-            open += a.progress().open();
-            events += a.progress().events();
-        }
-        return new long[] {open, events};
+        AgentProcess.Progress p = agents.progress();
+        return new long[] {p.open(), p.events()};
     }
 
     /** Zeroes every agent's counts and latency histogram. */
     public void reset() throws IOException, InterruptedException {
-        broadcast("reset", "reset");
+        agents.ask("reset", "reset", REPLY_BOUND);
     }
 
     /**
@@ -135,49 +112,31 @@ public final class ClientFleet implements AutoCloseable {
      * {@code run} (numbered by the generator, event n to user {@code n % users}), by id.
      */
     public void track(String run, int users) throws IOException, InterruptedException {
-        broadcast("track " + run + " " + users, "tracking");
+        agents.ask("track " + run + " " + users, "tracking", REPLY_BOUND);
     }
 
     /** Whether the agents reconnect (with position and backoff, as the SDK does) clients that a gateway closes outside a phase. */
     public void hold(boolean on) throws IOException, InterruptedException {
-        broadcast("hold " + (on ? "on" : "off"), "hold");
+        agents.ask("hold " + (on ? "on" : "off"), "hold", REPLY_BOUND);
     }
 
     /** The tracked run's by-id check, over all clients, against the generator's accepted numbers ({@code BitSet} file). */
     public IdCheck checkIds(Path acceptedFile) throws IOException, InterruptedException {
-        for (AgentProcess a : agents) {
-            a.send("check-ids " + acceptedFile + " " + users);
-        }
         IdCheck sum = IdCheck.NONE;
-        for (AgentProcess a : agents) {
-            sum = sum.plus(a.awaitJson("checked", IdCheck.class, Duration.ofSeconds(30)));
+        for (IdCheck c : agents.ask("check-ids " + acceptedFile + " " + users, "checked", IdCheck.class, REPLY_BOUND)) {
+            sum = sum.plus(c);
         }
         return sum;
     }
 
-    private void broadcast(String command, String reply) throws IOException, InterruptedException {
-        for (AgentProcess a : agents) {
-            a.send(command);
-        }
-        for (AgentProcess a : agents) {
-            a.await(reply, Duration.ofSeconds(30));
-        }
-    }
-
     /** Merged counts and latencies since the last {@link #reset}. */
     public Delivered delivered() throws IOException, InterruptedException {
-        for (AgentProcess a : agents) {
-            a.send("counts");
-            a.send("histogram");
-        }
         long events = 0;
         long closed = 0;
         long reconnects = 0;
         long first = Long.MAX_VALUE;
         long last = 0;
-        Histogram merged = LatencySummary.newHistogram();
-        for (AgentProcess a : agents) {
-            LoadAgent.Counts c = a.awaitJson("counts", LoadAgent.Counts.class, Duration.ofSeconds(30));
+        for (LoadAgent.Counts c : agents.counts()) {
             events += c.events();
             closed += c.droppedOutsidePhases();
             reconnects += c.reconnects();
@@ -185,10 +144,14 @@ public final class ClientFleet implements AutoCloseable {
                 first = Math.min(first, c.firstMs());
             }
             last = Math.max(last, c.lastMs());
+        }
+        Histogram merged = LatencySummary.newHistogram();
+        List<String> histograms = agents.ask("histogram", "histogram", REPLY_BOUND);
+        for (int i = 0; i < histograms.size(); i++) {
             try {
-                AgentHistograms.add(merged, a.await("histogram", Duration.ofSeconds(30)));
+                AgentHistograms.add(merged, histograms.get(i));
             } catch (DataFormatException e) {
-                throw new IOException("load agent " + a.pid() + " sent a bad histogram", e);
+                throw new IOException("load agent " + i + " (clients-" + i + ".log) sent a bad histogram", e);
             }
         }
         return new Delivered(events, first == Long.MAX_VALUE ? 0 : first, last, LatencySummary.of(merged), closed, reconnects);
@@ -196,6 +159,6 @@ public final class ClientFleet implements AutoCloseable {
 
     @Override
     public void close() {
-        agents.forEach(AgentProcess::close);
+        agents.close();
     }
 }

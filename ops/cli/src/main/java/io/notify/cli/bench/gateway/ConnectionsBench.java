@@ -4,7 +4,6 @@ import io.notify.cli.bench.LatencySummary;
 import io.notify.cli.bench.report.ProgressBar;
 import io.notify.cli.bench.report.ResultFiles;
 import io.notify.common.config.Settings;
-import io.notify.gateway.GatewayMain;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -47,11 +46,8 @@ public final class ConnectionsBench implements Callable<Integer> {
             defaultValue = "500")
     int warmup;
 
-
-
     @Option(names = "--max-pending", description = "Handshakes in flight per agent (default: ${DEFAULT-VALUE}).", defaultValue = "500")
     int maxPending;
-
 
     @Option(names = "--deliver-rate", description = "If > 0: then publish events/s to the connected users (default: ${DEFAULT-VALUE}).",
             defaultValue = "0")
@@ -67,7 +63,6 @@ public final class ConnectionsBench implements Callable<Integer> {
     @Option(names = "--hold", description = "Keep the connections this long after measuring (default: ${DEFAULT-VALUE}).",
             defaultValue = "0s")
     String hold;
-
 
     @Mixin
     FleetOptions agents;
@@ -131,8 +126,8 @@ public final class ConnectionsBench implements Callable<Integer> {
                 }
                 long held = stack.gatewayConnections();
                 double rampSeconds = ramps.get(1).seconds() + ramps.get(2).seconds();
-                notes.add("heap = sum of 'used' in jcmd GC.heap_info after two jcmd GC.run (-Xmx" + agents.gatewayHeap + " "
-                        + String.join(" ", GatewayMain.JVM_OPTIONS) + "); RSS = VmRSS of /proc/<gateway pid>/status; connections = the gateway's own gauge"
+                notes.add("heap = sum of 'used' in jcmd GC.heap_info after two jcmd GC.run (" + agents.gatewayJvm()
+                        + "); RSS = VmRSS of /proc/<gateway pid>/status; connections = the gateway's own gauge"
                         + (gateways > 1 ? "; each summed over the " + gateways + " nodes" : ""));
                 notes.add("kernel socket buffers are not in RSS; 'tcp mem' is /proc/net/sockstat TCP mem: machine-wide "
                         + "(every process on the box, both ends of each loopback connection), for information only");
@@ -241,7 +236,7 @@ public final class ConnectionsBench implements Callable<Integer> {
         s.put("clientsPerAgent", agents.perAgent);
         s.put("sourceAddresses", sources);
         s.put("maxPendingPerAgent", maxPending);
-        s.put("gatewayJvm", "-Xmx" + agents.gatewayHeap + " " + String.join(" ", GatewayMain.JVM_OPTIONS)
+        s.put("gatewayJvm", agents.gatewayJvm()
                 + "; handshake-rate 1000000/s (raised for the bench)"
                 + (agents.gatewaySettings.isEmpty() ? "" : "; " + agents.gatewaySettings));
         s.put("agentJvm", "-Xmx512m -XX:+UseParallelGC, one selector thread, lifetime bound " + lifetime);

@@ -1,6 +1,7 @@
 package io.notify.cli.bench.gateway;
 
 import io.notify.cli.bench.report.ResultOptions;
+import io.notify.gateway.GatewayMain;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.Mixin;
@@ -29,6 +30,11 @@ public final class FleetOptions {
 
     @Mixin
     ResultOptions results;
+
+    /** The gateway JVM's options, as the results note them: {@code --gateway-heap} and the gateway's own flags. */
+    String gatewayJvm() {
+        return "-Xmx" + gatewayHeap + " " + String.join(" ", GatewayMain.JVM_OPTIONS);
+    }
 
     /** True when the agent split fits the per-process descriptor limit and the address range. */
     boolean valid() {

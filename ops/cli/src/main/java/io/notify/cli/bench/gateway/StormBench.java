@@ -4,7 +4,6 @@ import io.notify.cli.bench.PrometheusText;
 import io.notify.cli.bench.report.ProgressBar;
 import io.notify.cli.bench.report.ResultFiles;
 import io.notify.common.config.Settings;
-import io.notify.gateway.GatewayMain;
 import io.notify.schemas.stream.Position;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -58,10 +57,6 @@ public final class StormBench implements Callable<Integer> {
     @Option(names = "--handshake-burst", description = "Gateway handshake-burst for the run (default: ${DEFAULT-VALUE}).",
             defaultValue = "2000")
     int handshakeBurst;
-
-
-
-
 
     @Mixin
     FleetOptions agents;
@@ -211,7 +206,7 @@ public final class StormBench implements Callable<Integer> {
         s.put("deadline", deadline);
         s.put("loadAgents", AgentFleet.split(clients, agents.perAgent).size());
         s.put("sourceAddresses", sources);
-        s.put("gatewayJvm", "-Xmx" + agents.gatewayHeap + " " + String.join(" ", GatewayMain.JVM_OPTIONS));
+        s.put("gatewayJvm", agents.gatewayJvm());
         s.put("gatewayHandshakeRate", handshakeRate);
         s.put("gatewayHandshakeBurst", handshakeBurst);
         s.put("gatewaySettings", agents.gatewaySettings);

@@ -107,6 +107,7 @@ public final class PipelineBench implements Callable<Integer> {
         Duration firstWarm;
         Duration total;
         double p99BoundMs;
+        Map<String, Map<String, String>> overrides;
         try {
             sweep = PipelineMath.rates(rates);
             step = Settings.parseDurationArg("--step-duration", stepDuration);
@@ -115,12 +116,6 @@ public final class PipelineBench implements Callable<Integer> {
             firstWarm = Settings.parseDurationArg("--initial-warmup", initialWarmup);
             total = Settings.parseDurationArg("--deadline", deadline);
             p99BoundMs = Settings.parseDurationArg("--p99-bound", p99Bound).toMillis();
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            return 2;
-        }
-        Map<String, Map<String, String>> overrides;
-        try {
             overrides = PipelineMath.serviceSettings(set);
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
