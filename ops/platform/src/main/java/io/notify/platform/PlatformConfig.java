@@ -41,8 +41,10 @@ public final class PlatformConfig {
 
         /** Small, for ITs on a shared broker. */
         public static final Partitions TEST = new Partitions(3, 1, 3, 1);
-        /** What {@code notifyctl dev}, bench and chaos run with. */
-        public static final Partitions DEV = new Partitions(6, 1, 6, 3);
+        /** The production starting points docs/topics.md gives (TopicDocsTest keeps them equal). */
+        public static final Partitions PRODUCTION = new Partitions(12, 3, 12, 6);
+        /** What {@code notifyctl dev}, bench and chaos run with: half of production where a 2-core laptop feels it. */
+        public static final Partitions DEV = new Partitions(6, 3, 6, 3);
 
         public Partitions {
             if (events < 1 || dlq < 1 || streamLog < 1 || undelivered < 1) {
