@@ -19,6 +19,9 @@ import java.util.regex.Pattern;
  *                    provisions topics with their own retention and replication)
  * @param corsOrigins exact browser origins ({@code scheme://host[:port]}) that may call the API with
  *                    CORS; empty (the default) turns CORS off
+ * @param requestHeaderTimeout how long a connection may take, from accept or from its previous
+ *                    request, to send a request's headers (slowloris; an idle keep-alive
+ *                    connection is closed after it too)
  */
 public record IngestConfig(
         String host,
@@ -40,7 +43,8 @@ public record IngestConfig(
         boolean createTopic,
         int topicPartitions,
         Set<String> corsOrigins,
-        Map<String, String> producerOverrides) {
+        Map<String, String> producerOverrides,
+        Duration requestHeaderTimeout) {
 
     /** A browser origin as it appears in an Origin header: http(s), a host or [IPv6], an optional port. */
     private static final Pattern ORIGIN = Pattern.compile("^https?://([A-Za-z0-9.-]+|\\[[0-9A-Fa-f:.]+])(:[0-9]{1,5})?$");
@@ -85,7 +89,8 @@ public record IngestConfig(
                 s.bool("notify.topics.create", false),
                 s.intIn("notify.topics.events.partitions", 6, 1, 10_000),
                 Set.copyOf(s.list("notify.ingest.cors-origins")),
-                s.withPrefix("notify.ingest.producer."));
+                s.withPrefix("notify.ingest.producer."),
+                s.duration("notify.ingest.request-header-timeout", Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5)));
     }
 
     /** {@code name:key,name2:key2}; names label metrics and audit headers, keys stay secret. */

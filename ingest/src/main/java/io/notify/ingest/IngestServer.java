@@ -44,6 +44,9 @@ public final class IngestServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(IngestServer.class);
 
+    /** How far above max-batch-bytes Undertow's own entity limit sits: more than one read buffer, so BodyReader sees the overflow first. */
+    static final long ENTITY_BACKSTOP_BYTES = 1024 * 1024;
+
     private final IngestConfig config;
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Admin admin;
@@ -83,11 +86,15 @@ public final class IngestServer implements AutoCloseable {
                 .addHttpListener(config.port(), config.host())
                 .setIoThreads(config.ioThreads())
                 .setWorkerThreads(config.workerThreads())
-                // Slowloris: a client must finish its request headers within 10 s.
-                .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, 10_000)
-                .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, 60_000)
+                // Slowloris: a client must send its request headers within the timeout, counted from
+                // accept (NO_REQUEST_TIMEOUT: nothing sent yet, or idle between keep-alive requests)
+                // and from the first byte of a request (REQUEST_PARSE_TIMEOUT).
+                .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, (int) config.requestHeaderTimeout().toMillis())
+                .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, (int) config.requestHeaderTimeout().toMillis())
                 .setServerOption(UndertowOptions.MAX_HEADER_SIZE, 16 * 1024)
-                .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, (long) config.maxBatchBytes())
+                // BodyReader answers 413 at max-batch-bytes; Undertow's own bound is only a backstop
+                // above it, because it closes the connection before anything can be answered.
+                .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, (long) config.maxBatchBytes() + ENTITY_BACKSTOP_BYTES)
                 .setHandler(graceful)
                 .build();
     }

@@ -10,11 +10,18 @@ import io.notify.common.config.Settings;
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
 import io.notify.schemas.topic.TopicCatalog;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.SequenceInputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -37,6 +44,7 @@ class IngestApiIT {
 
     static final String KEY = "Bearer it-orders-key-0123456789";
     static final ObjectMapper JSON = new ObjectMapper();
+    static final long HEADER_TIMEOUT_MS = 1_000;
     static final OpenApiContract CONTRACT = OpenApiContract.fromRepository();
 
     static IngestServer server;
@@ -55,6 +63,7 @@ class IngestApiIT {
                 "notify.topic-prefix", infra.prefix(),
                 "notify.ingest.api-keys", "orders:it-orders-key-0123456789",
                 "notify.ingest.max-batch-items", "5",
+                "notify.ingest.request-header-timeout", HEADER_TIMEOUT_MS + "ms",
                 "notify.ingest.io-threads", "1",
                 "notify.ingest.worker-threads", "4")))).start();
         client = new IngestClient(server.port(), CONTRACT);
@@ -212,6 +221,33 @@ class IngestApiIT {
         HttpResponse<String> body = client.post(KEY, "application/json", overBody);
         assertEquals(413, body.statusCode());
         assertEquals("urn:notify:problem:body-too-large", body(body).get("type").asText());
+    }
+
+    @Test
+    void aChunkedBodyOverTheBoundIs413NotAReset() throws Exception {
+        byte[] chunk = "x".repeat(64 * 1024).getBytes(StandardCharsets.US_ASCII);
+        int chunks = 4 * 1024 * 1024 / chunk.length + 2; // just over max-batch-bytes (4 MiB), in 64 KiB pieces
+        // no Content-Length: the JDK client sends a body of unknown length chunked
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/v1/events"))
+                .header("Authorization", KEY).header("Content-Type", "application/json")
+                .timeout(Duration.ofSeconds(30))
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new SequenceInputStream(Collections.enumeration(
+                        Collections.nCopies(chunks, chunk).stream().map(ByteArrayInputStream::new).toList()))))
+                .build();
+        HttpResponse<String> r = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+        assertEquals(413, r.statusCode(), r.body());
+        assertEquals("urn:notify:problem:body-too-large", body(r).get("type").asText());
+    }
+
+    @Test
+    void aConnectionThatSendsNothingIsClosedAfterTheHeaderTimeout() throws Exception {
+        try (Socket idle = new Socket("127.0.0.1", server.port())) {
+            idle.setSoTimeout(15_000);
+            long opened = System.nanoTime();
+            assertEquals(-1, idle.getInputStream().read(), "the server closes it without a word");
+            long heldMs = (System.nanoTime() - opened) / 1_000_000;
+            assertTrue(heldMs < HEADER_TIMEOUT_MS + 2_000, "held " + heldMs + " ms; the header timeout is " + HEADER_TIMEOUT_MS + " ms");
+        }
     }
 
     @Test

@@ -11,7 +11,10 @@ import java.util.Arrays;
  * once into an array sized from Content-Length when the client sent one.
  *
  * <p>Exactly one of the callbacks runs, on an I/O thread, inside Undertow's handler context (so
- * it may {@code dispatch}).
+ * it may {@code dispatch}). A body over the bound is left unread, so the connection is marked not
+ * persistent: it closes once the {@code tooLarge} answer is written. The server's own entity-size
+ * limit must sit above the bound, since Undertow closes the connection without an answer when that
+ * limit is hit.
  */
 public final class BodyReader {
 
@@ -34,6 +37,7 @@ public final class BodyReader {
                             Receiver.ErrorCallback failed) {
         long declared = exchange.getRequestContentLength();
         if (declared > maxBytes) {
+            exchange.setPersistent(false);
             tooLarge.handle(exchange);
             return;
         }
@@ -45,6 +49,7 @@ public final class BodyReader {
             if (acc.size + chunk.length > maxBytes) {
                 acc.abandoned = true;
                 ex.getRequestReceiver().pause();
+                ex.setPersistent(false);
                 tooLarge.handle(ex);
                 return;
             }
