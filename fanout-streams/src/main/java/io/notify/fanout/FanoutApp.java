@@ -1,6 +1,7 @@
 package io.notify.fanout;
 
 import io.micrometer.core.instrument.Gauge;
+import io.notify.common.config.PlatformSettings;
 import io.notify.common.http.OpsEndpoints;
 import io.notify.fanout.recipients.RecipientPlacement;
 import io.notify.fanout.routing.AdminNodeTopics;
@@ -18,7 +19,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.streams.CloseOptions;
@@ -70,7 +70,7 @@ public final class FanoutApp implements AutoCloseable {
         this.config = config;
         this.registry = registry;
         this.metrics = metrics;
-        this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers()));
+        this.admin = Admin.create(PlatformSettings.kafkaProps(config.bootstrapServers(), config.kafkaClient()));
         this.nodeTopics = nodeTopicsFactory.apply(admin);
         Properties props = FanoutStreamsConfig.properties(config, nodeTopics, metrics);
         this.placement = placement(admin, config);

@@ -21,6 +21,8 @@ import java.util.regex.Pattern;
  * @param unassignedAlarm how long a running instance may hold no task before it reports not ready ({@link TaskWatch})
  * @param streamsOverrides raw Kafka Streams / client properties ({@code notify.fanout.streams.<name>=...}),
  *                        applied last so an operator can set anything this record does not name
+ * @param kafkaClient     Kafka client properties for every client of the app, its Streams clients and
+ *                        admin clients ({@code notify.kafka.client.*}, {@link PlatformSettings#kafkaClient()})
  */
 public record FanoutConfig(
         String applicationId,
@@ -53,7 +55,8 @@ public record FanoutConfig(
         String queryHost,
         int queryPort,
         String queryAdvertisedHost,
-        Map<String, String> streamsOverrides) {
+        Map<String, String> streamsOverrides,
+        Map<String, String> kafkaClient) {
 
     /** Kafka Streams' own rule for application ids, checked here so the error names our key. */
     private static final Pattern APPLICATION_ID = Pattern.compile("^[A-Za-z0-9._-]{1,200}$");
@@ -144,7 +147,8 @@ public record FanoutConfig(
                 s.string("notify.fanout.query.host", "0.0.0.0"),
                 s.intIn("notify.fanout.query.port", 8090, 0, 65535),
                 s.string("notify.fanout.query.advertised-host", "127.0.0.1"),
-                s.withPrefix("notify.fanout.streams."));
+                s.withPrefix("notify.fanout.streams."),
+                shared.kafkaClient());
     }
 
     /** The effective Kafka Streams application.id: the topic prefix, then the configured id. */
@@ -163,7 +167,7 @@ public record FanoutConfig(
                 standbyReplicas, streamThreads, cacheMaxBytes, stateDir, routeTimeout, streamPartitions,
                 nodeTopicsRefreshInterval, nodeTopicsCheckTimeout, nodeTopicsMissingTtl, shutdownTimeout, threadRestarts,
                 threadRestartWindow, unassignedAlarm, redisUri, registryKeyPrefix,
-                queryHost, queryPort, queryAdvertisedHost, overrides);
+                queryHost, queryPort, queryAdvertisedHost, overrides, kafkaClient);
     }
 
     /** A copy listening on {@code port} (the port a port-0 query listener actually bound). */
@@ -173,6 +177,6 @@ public record FanoutConfig(
                 standbyReplicas, streamThreads, cacheMaxBytes, stateDir, routeTimeout, streamPartitions,
                 nodeTopicsRefreshInterval, nodeTopicsCheckTimeout, nodeTopicsMissingTtl, shutdownTimeout, threadRestarts,
                 threadRestartWindow, unassignedAlarm, redisUri, registryKeyPrefix,
-                queryHost, port, queryAdvertisedHost, streamsOverrides);
+                queryHost, port, queryAdvertisedHost, streamsOverrides, kafkaClient);
     }
 }

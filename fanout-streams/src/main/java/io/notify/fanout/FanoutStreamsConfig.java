@@ -31,6 +31,7 @@ public final class FanoutStreamsConfig {
 
     public static Properties properties(FanoutConfig config, NodeTopics nodeTopics, FanoutMetrics metrics) {
         Properties p = new Properties();
+        p.putAll(config.kafkaClient()); // security for every client Streams creates; the settings below win
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.streamsApplicationId());
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, config.processingGuarantee().streamsValue());

@@ -19,6 +19,8 @@ import java.util.regex.Pattern;
  *                    provisions topics with their own retention and replication)
  * @param corsOrigins exact browser origins ({@code scheme://host[:port]}) that may call the API with
  *                    CORS; empty (the default) turns CORS off
+ * @param kafkaClient Kafka client properties for every client of ingest ({@code notify.kafka.client.*},
+ *                    {@link PlatformSettings#kafkaClient()})
  * @param requestHeaderTimeout how long a connection may take, from accept or from its previous
  *                    request, to send a request's headers (slowloris; an idle keep-alive
  *                    connection is closed after it too)
@@ -44,7 +46,8 @@ public record IngestConfig(
         int topicPartitions,
         Set<String> corsOrigins,
         Map<String, String> producerOverrides,
-        Duration requestHeaderTimeout) {
+        Duration requestHeaderTimeout,
+        Map<String, String> kafkaClient) {
 
     /** A browser origin as it appears in an Origin header: http(s), a host or [IPv6], an optional port. */
     private static final Pattern ORIGIN = Pattern.compile("^https?://([A-Za-z0-9.-]+|\\[[0-9A-Fa-f:.]+])(:[0-9]{1,5})?$");
@@ -62,6 +65,7 @@ public record IngestConfig(
             }
         }
         producerOverrides = Map.copyOf(producerOverrides);
+        kafkaClient = Map.copyOf(kafkaClient);
         if (maxBatchBytes < maxEventBytes) {
             throw new ConfigException("notify.ingest.max-batch-bytes", "must be at least notify.ingest.max-event-bytes");
         }
@@ -90,7 +94,8 @@ public record IngestConfig(
                 s.intIn("notify.topics.events.partitions", 6, 1, 10_000),
                 Set.copyOf(s.list("notify.ingest.cors-origins")),
                 s.withPrefix("notify.ingest.producer."),
-                s.duration("notify.ingest.request-header-timeout", Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5)));
+                s.duration("notify.ingest.request-header-timeout", Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5)),
+                shared.kafkaClient());
     }
 
     /** {@code name:key,name2:key2}; names label metrics and audit headers, keys stay secret. */

@@ -2,8 +2,11 @@ package io.notify.ingest;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.notify.common.config.PlatformSettings;
 import io.notify.common.http.HttpResponses;
+import io.notify.common.config.PlatformSettings;
 import io.notify.common.http.OpsEndpoints;
+import io.notify.common.config.PlatformSettings;
 import io.notify.common.http.Problem;
 import io.notify.ingest.auth.ApiKeyAuthenticator;
 import io.notify.ingest.http.CorsHandler;
@@ -59,9 +62,10 @@ public final class IngestServer implements AutoCloseable {
         this.config = config;
         IngestMetrics metrics = new IngestMetrics(registry);
         String topic = TopicCatalog.of(config.topicPrefix()).events().name();
-        this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers(),
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) config.readinessInterval().toMillis(),
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) config.readinessInterval().toMillis()));
+        Map<String, Object> adminProps = PlatformSettings.kafkaProps(config.bootstrapServers(), config.kafkaClient());
+        adminProps.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) config.readinessInterval().toMillis());
+        adminProps.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) config.readinessInterval().toMillis());
+        this.admin = Admin.create(adminProps);
         this.readiness = new KafkaReadiness(admin, topic, config.readinessInterval());
         this.writer = new EventWriter(new KafkaProducer<>(producerProps(config)), topic, config.maxInFlight(),
                 readiness, metrics);
@@ -100,8 +104,7 @@ public final class IngestServer implements AutoCloseable {
     }
 
     static Map<String, Object> producerProps(IngestConfig config) {
-        Map<String, Object> p = new HashMap<>();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        Map<String, Object> p = PlatformSettings.kafkaProps(config.bootstrapServers(), config.kafkaClient());
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "notify-ingest");
         p.put(ProducerConfig.LINGER_MS_CONFIG, 2);
         p.put(ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024);

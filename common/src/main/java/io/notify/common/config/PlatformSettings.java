@@ -1,6 +1,8 @@
 package io.notify.common.config;
 
 import io.notify.schemas.topic.TopicCatalog;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * The settings every service shares, parsed and validated here once for all of them: where Kafka
@@ -13,8 +15,24 @@ import io.notify.schemas.topic.TopicCatalog;
  * @param topicPrefix       {@code notify.topic-prefix}, 0..100 chars of {@code [A-Za-z0-9._-]}
  * @param redisUri          {@code notify.redis.uri}
  * @param registryKeyPrefix {@code notify.registry.key-prefix}, default the topic prefix
+ * @param kafkaClient       {@code notify.kafka.client.<name>=<value>}: Kafka client properties given
+ *                          to every Kafka client of the service (producers, consumers, admin clients,
+ *                          Kafka Streams), e.g. {@code security.protocol}, {@code sasl.mechanism},
+ *                          {@code sasl.jaas.config}, {@code ssl.truststore.location}
  */
-public record PlatformSettings(String bootstrapServers, String topicPrefix, String redisUri, String registryKeyPrefix) {
+public record PlatformSettings(String bootstrapServers, String topicPrefix, String redisUri, String registryKeyPrefix,
+                               Map<String, String> kafkaClient) {
+
+    public PlatformSettings {
+        kafkaClient = Map.copyOf(kafkaClient);
+    }
+
+    /** The properties every Kafka client of the service starts from: the bootstrap servers and {@link #kafkaClient}. */
+    public static Map<String, Object> kafkaProps(String bootstrapServers, Map<String, String> kafkaClient) {
+        Map<String, Object> p = new HashMap<>(kafkaClient);
+        p.put("bootstrap.servers", bootstrapServers);
+        return p;
+    }
 
     public static PlatformSettings load(Settings s) {
         String topicPrefix = s.string("notify.topic-prefix", "");
@@ -25,6 +43,7 @@ public record PlatformSettings(String bootstrapServers, String topicPrefix, Stri
                 s.string("notify.kafka.bootstrap-servers", "127.0.0.1:9092"),
                 topicPrefix,
                 s.string("notify.redis.uri", "redis://127.0.0.1:6379"),
-                s.string("notify.registry.key-prefix", topicPrefix));
+                s.string("notify.registry.key-prefix", topicPrefix),
+                s.withPrefix("notify.kafka.client."));
     }
 }

@@ -10,12 +10,23 @@ class PlatformSettingsTest {
 
     @Test
     void defaultsAndTheRegistryPrefixFollowsTheTopicPrefix() {
-        assertEquals(new PlatformSettings("127.0.0.1:9092", "", "redis://127.0.0.1:6379", ""),
+        assertEquals(new PlatformSettings("127.0.0.1:9092", "", "redis://127.0.0.1:6379", "", Map.of()),
                 PlatformSettings.load(Settings.of(Map.of())));
-        assertEquals(new PlatformSettings("k:9092", "t1.", "redis://r:6379", "t1."), PlatformSettings.load(Settings.of(Map.of(
+        assertEquals(new PlatformSettings("k:9092", "t1.", "redis://r:6379", "t1.", Map.of()), PlatformSettings.load(Settings.of(Map.of(
                 "notify.kafka.bootstrap-servers", "k:9092", "notify.topic-prefix", "t1.", "notify.redis.uri", "redis://r:6379"))));
         assertEquals("apart.", PlatformSettings.load(Settings.of(Map.of("notify.topic-prefix", "t1.",
                 "notify.registry.key-prefix", "apart."))).registryKeyPrefix());
+    }
+
+    @Test
+    void kafkaClientSettingsGoToEveryClientWithTheBootstrapServers() {
+        PlatformSettings s = PlatformSettings.load(Settings.of(Map.of(
+                "notify.kafka.bootstrap-servers", "k:9093",
+                "notify.kafka.client.security.protocol", "SASL_SSL",
+                "notify.kafka.client.sasl.mechanism", "PLAIN")));
+        assertEquals(Map.of("security.protocol", "SASL_SSL", "sasl.mechanism", "PLAIN"), s.kafkaClient());
+        assertEquals(Map.of("bootstrap.servers", "k:9093", "security.protocol", "SASL_SSL", "sasl.mechanism", "PLAIN"),
+                PlatformSettings.kafkaProps(s.bootstrapServers(), s.kafkaClient()));
     }
 
     @Test

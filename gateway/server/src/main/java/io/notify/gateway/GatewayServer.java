@@ -1,6 +1,7 @@
 package io.notify.gateway;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.notify.common.config.PlatformSettings;
 import io.notify.common.http.HttpResponses;
 import io.notify.common.http.OpsEndpoints;
 import io.notify.common.http.Problem;
@@ -91,7 +92,8 @@ public final class GatewayServer implements AutoCloseable {
         });
         timer.setRemoveOnCancelPolicy(true);
         this.consumer = new NodeTopicConsumer(TopicCatalog.of(config.topicPrefix()).node(config.nodeId()),
-                config.bootstrapServers(), config.nodeTopicPartitions(), new Dispatcher(table, metrics), metrics);
+                PlatformSettings.kafkaProps(config.bootstrapServers(), config.kafkaClient()), config.nodeTopicPartitions(),
+                new Dispatcher(table, metrics), metrics);
         this.drainer = new Drainer(table, metrics, timer);
         this.ctx = new SessionContext(config, metrics, registrar, this.resumeSource, table,
                 new ConnectionLimiter(config.limits().maxConnectionsPerUser()), timer, clock);

@@ -53,7 +53,7 @@ public final class Platform implements AutoCloseable {
 
     private Platform(Builder b) {
         this.config = new PlatformConfig(b.bootstrapServers, b.redisUri, b.prefix, b.partitions, b.keys,
-                b.ingestSettings, b.fanoutSettings, b.gatewaySettings);
+                b.kafkaClient, b.ingestSettings, b.fanoutSettings, b.gatewaySettings);
         this.workDir = b.workDir;
         this.drainOnClose = b.drainOnClose;
         List<Integer> nodePorts = b.gatewayPorts;
@@ -88,8 +88,13 @@ public final class Platform implements AutoCloseable {
      * JWT key, everything on 127.0.0.1 and port 0, quick drains, and a generous route timeout.
      */
     public static Builder forTest(Infra infra, Path workDir) {
-        return new Builder(infra.bootstrapServers(), infra.redisUri(), workDir)
-                .prefix(infra.prefix())
+        return forTest(infra.bootstrapServers(), infra.redisUri(), infra.prefix(), workDir);
+    }
+
+    /** As {@link #forTest(Infra, Path)}, on another Kafka (a broker of the test's own, e.g. with SASL listeners). */
+    public static Builder forTest(String bootstrapServers, String redisUri, String prefix, Path workDir) {
+        return new Builder(bootstrapServers, redisUri, workDir)
+                .prefix(prefix)
                 .partitions(PlatformConfig.Partitions.TEST)
                 .keys(DevKeys.random())
                 .ingest("notify.ingest.host", "127.0.0.1")
@@ -175,7 +180,9 @@ public final class Platform implements AutoCloseable {
 
     /** A publisher that produces straight to this platform's notify.events, as a business service on the JVM would. */
     public NotifyPublisher publisher() {
-        return NotifyPublisher.builder().bootstrapServers(config.bootstrapServers()).topicPrefix(config.prefix()).build();
+        var builder = NotifyPublisher.builder().bootstrapServers(config.bootstrapServers()).topicPrefix(config.prefix());
+        config.kafkaClient().forEach(builder::property);
+        return builder.build();
     }
 
     public PlatformConfig config() {
@@ -244,6 +251,7 @@ public final class Platform implements AutoCloseable {
         private boolean drainOnClose;
         private int ingestPort;
         private int queryPort;
+        private final Map<String, String> kafkaClient = new LinkedHashMap<>();
         private final Map<String, String> ingestSettings = new LinkedHashMap<>();
         private final Map<String, String> fanoutSettings = new LinkedHashMap<>();
         private final Map<String, String> gatewaySettings = new LinkedHashMap<>();
@@ -306,6 +314,12 @@ public final class Platform implements AutoCloseable {
 
         public Builder queryPort(int value) {
             this.queryPort = value;
+            return this;
+        }
+
+        /** A Kafka client property for every client of every service and of the kit ({@code notify.kafka.client.<key>}). */
+        public Builder kafkaClient(String key, String value) {
+            kafkaClient.put(key, value);
             return this;
         }
 

@@ -1,5 +1,6 @@
 package io.notify.platform;
 
+import io.notify.common.config.PlatformSettings;
 import io.notify.schemas.topic.TopicCatalog;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,7 +13,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartitionInfo;
@@ -62,17 +62,20 @@ public final class PlatformConfig {
     private final String prefix;
     private final Partitions partitions;
     private final DevKeys keys;
+    private final Map<String, String> kafkaClient;
     private final Map<String, String> ingest;
     private final Map<String, String> fanout;
     private final Map<String, String> gateway;
 
     PlatformConfig(String bootstrapServers, String redisUri, String prefix, Partitions partitions, DevKeys keys,
-                   Map<String, String> ingest, Map<String, String> fanout, Map<String, String> gateway) {
+                   Map<String, String> kafkaClient, Map<String, String> ingest, Map<String, String> fanout,
+                   Map<String, String> gateway) {
         this.bootstrapServers = bootstrapServers;
         this.redisUri = redisUri;
         this.prefix = prefix;
         this.partitions = partitions;
         this.keys = keys;
+        this.kafkaClient = Map.copyOf(kafkaClient);
         this.ingest = Map.copyOf(ingest);
         this.fanout = Map.copyOf(fanout);
         this.gateway = Map.copyOf(gateway);
@@ -89,6 +92,11 @@ public final class PlatformConfig {
     /** The topic prefix, also the registry key prefix ("" in production and {@code notifyctl dev}). */
     public String prefix() {
         return prefix;
+    }
+
+    /** Kafka client properties every service's clients get ({@code notify.kafka.client.*}): SASL, TLS. */
+    public Map<String, String> kafkaClient() {
+        return kafkaClient;
     }
 
     public TopicCatalog topics() {
@@ -142,6 +150,7 @@ public final class PlatformConfig {
         s.put("notify.kafka.bootstrap-servers", bootstrapServers);
         s.put("notify.topic-prefix", prefix);
         s.put("notify.redis.uri", redisUri);
+        kafkaClient.forEach((k, v) -> s.put("notify.kafka.client." + k, v));
         return s;
     }
 
@@ -174,7 +183,7 @@ public final class PlatformConfig {
         wanted.put(t.streamLog().name(), partitions.streamLog());
         wanted.put(t.undelivered().name(), partitions.undelivered());
         long deadline = System.nanoTime() + TOPIC_TIMEOUT.toNanos();
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+        try (Admin admin = Admin.create(PlatformSettings.kafkaProps(bootstrapServers, kafkaClient))) {
             for (Map.Entry<String, Integer> topic : wanted.entrySet()) {
                 try {
                     admin.createTopics(List.of(new NewTopic(topic.getKey(), topic.getValue(), (short) 1)))

@@ -67,7 +67,7 @@ public final class PlatformStack implements AutoCloseable {
                 KafkaBrokerProcess.SERVER_JVM_OPTIONS, System.getProperty("java.class.path")).start();
         redis = RedisServer.start(RedisOptions.defaults());
         config = new PlatformConfig(broker.bootstrapServers(), redis.uri(), prefix, PlatformConfig.Partitions.DEV, keys,
-                options.ingestSettings(), options.fanoutSettings(), options.gatewaySettings());
+                Map.of(), options.ingestSettings(), options.fanoutSettings(), options.gatewaySettings());
         config.createTopics();
         progress.accept("starting " + options.fanouts() + " fanout-streams instance(s) (-Xmx" + options.fanoutHeap() + ")");
         for (int i = 1; i <= options.fanouts(); i++) {

@@ -23,6 +23,7 @@ class PlatformConfigTest {
     private final DevKeys keys = DevKeys.random();
     private final PlatformConfig config = new PlatformConfig("127.0.0.1:19092", "redis://127.0.0.1:16379", "t1.",
             PlatformConfig.Partitions.TEST, keys,
+            Map.of("security.protocol", "SASL_PLAINTEXT"),
             Map.of("notify.ingest.io-threads", "1"),
             Map.of("notify.fanout.route-timeout", "2s"),
             Map.of("notify.gateway.drain-window", "3s", "notify.gateway.port", "7000"));
@@ -35,6 +36,7 @@ class PlatformConfigTest {
             assertEquals("t1.", s.get("notify.topic-prefix"));
             assertEquals("redis://127.0.0.1:16379", s.get("notify.redis.uri"));
             assertFalse(s.containsKey("notify.registry.key-prefix"), "defaults to the topic prefix in every service");
+            assertEquals("SASL_PLAINTEXT", s.get("notify.kafka.client.security.protocol"), "Kafka client security for every service");
         }
         assertEquals("t1.", GatewayConfig.load(Settings.of(config.gatewaySettings("gw-1", 0, List.of("http://q"), "")))
                 .registryKeyPrefix());

@@ -11,6 +11,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -30,6 +31,8 @@ import java.util.Set;
  * @param maxConnectionLifetime    connections are closed with 4010 (recycled) after at most this long; zero: never
  * @param connectionLifetimeJitter each connection's lifetime is {@code maxConnectionLifetime} minus a uniform
  *                                 random part of up to this, so one node's connections do not all leave at once
+ * @param kafkaClient    Kafka client properties for the node's consumer and admin client
+ *                       ({@code notify.kafka.client.*}, {@link PlatformSettings#kafkaClient()})
  */
 public record GatewayConfig(
         String nodeId,
@@ -64,7 +67,8 @@ public record GatewayConfig(
         Duration recheckInterval,
         Duration recheckGrace,
         Duration maxConnectionLifetime,
-        Duration connectionLifetimeJitter) {
+        Duration connectionLifetimeJitter,
+        Map<String, String> kafkaClient) {
 
     /**
      * Resume batching (docs/gateway.md, "Resume batching"): concurrent fetches wait at most
@@ -111,6 +115,7 @@ public record GatewayConfig(
         Endpoints.requireNodeId(nodeId);
         TopicCatalog.of(topicPrefix).node(nodeId);
         allowedOrigins = Set.copyOf(allowedOrigins);
+        kafkaClient = Map.copyOf(kafkaClient);
         queryUrls = List.copyOf(queryUrls);
         if (queryUrls.isEmpty()) {
             throw new ConfigException("notify.gateway.query-url", "at least one base URL of the query API is required");
@@ -203,7 +208,8 @@ public record GatewayConfig(
                 s.duration("notify.gateway.recheck-interval", Duration.ofSeconds(30), Duration.ZERO, Duration.ofHours(24)),
                 s.duration("notify.gateway.recheck-grace", Duration.ofSeconds(2), Duration.ZERO, Duration.ofMinutes(1)),
                 lifetime,
-                s.duration("notify.gateway.connection-lifetime-jitter", lifetime.dividedBy(5), Duration.ZERO, Duration.ofDays(30)));
+                s.duration("notify.gateway.connection-lifetime-jitter", lifetime.dividedBy(5), Duration.ZERO, Duration.ofDays(30)),
+                shared.kafkaClient());
     }
 
     private static Path pathOrNull(String raw) {

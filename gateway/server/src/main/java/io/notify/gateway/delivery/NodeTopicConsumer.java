@@ -45,7 +45,7 @@ public final class NodeTopicConsumer implements AutoCloseable {
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(30);
 
     private final Topic<?, DeliveryMessage> topic;
-    private final String bootstrapServers;
+    private final Map<String, Object> kafkaProps;
     private final int partitions;
     private final Dispatcher dispatcher;
     private final GatewayMetrics metrics;
@@ -53,10 +53,11 @@ public final class NodeTopicConsumer implements AutoCloseable {
     private Thread thread;
     private volatile boolean running;
 
-    public NodeTopicConsumer(Topic<?, DeliveryMessage> topic, String bootstrapServers, int partitions,
+    /** @param kafkaProps the bootstrap servers and the client settings every Kafka client of the node gets */
+    public NodeTopicConsumer(Topic<?, DeliveryMessage> topic, Map<String, Object> kafkaProps, int partitions,
                              Dispatcher dispatcher, GatewayMetrics metrics) {
         this.topic = topic;
-        this.bootstrapServers = bootstrapServers;
+        this.kafkaProps = Map.copyOf(kafkaProps);
         this.partitions = partitions;
         this.dispatcher = dispatcher;
         this.metrics = metrics;
@@ -64,8 +65,7 @@ public final class NodeTopicConsumer implements AutoCloseable {
 
     public void start() {
         ensureTopic();
-        Map<String, Object> props = new HashMap<>();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        Map<String, Object> props = new HashMap<>(kafkaProps);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, "notify-gateway-" + topic.name());
@@ -105,7 +105,7 @@ public final class NodeTopicConsumer implements AutoCloseable {
     }
 
     private void ensureTopic() {
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrapServers))) {
+        try (Admin admin = Admin.create(kafkaProps)) {
             admin.createTopics(List.of(new NewTopic(topic.name(), Optional.of(partitions), Optional.empty())))
                     .all().get(STARTUP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             LOG.info("created topic {} with {} partitions", topic.name(), partitions);
