@@ -2,8 +2,12 @@ package io.notify.devstack;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -70,14 +74,19 @@ public final class RedisServer extends ChildServer<RedisServer> {
         if (binary == null) {
             binary = options.binary() != null ? options.binary() : RedisBinary.locate();
         }
-        List<String> command = List.of(binary.toString(),
+        List<String> command = new ArrayList<>(List.of(binary.toString()));
+        if (options.password() != null) {
+            command.add(passwordFile().toString()); // a config file, so the password is not on the command line
+        }
+        command.addAll(List.of(
                 "--port", String.valueOf(port),
                 "--bind", "127.0.0.1",
                 "--save", "",
                 "--appendonly", "no",
                 "--protected-mode", "no",
                 "--daemonize", "no",
-                "--dir", dataDir.toString());
+                "--dir", dataDir.toString()));
+        command.addAll(options.extraArgs());
         try {
             process = new ProcessBuilder(command)
                     .directory(dataDir.toFile())
@@ -89,7 +98,7 @@ public final class RedisServer extends ChildServer<RedisServer> {
         output = ProcessOutput.drain(process.getInputStream(), READY_MARKER, "notify-devstack-redis-" + port + "-output");
         try {
             output.ready().get(options.startTimeout().toMillis(), TimeUnit.MILLISECONDS);
-            String reply = RedisPing.ping("127.0.0.1", port, Duration.ofSeconds(5));
+            String reply = RedisPing.ping("127.0.0.1", port, options.password(), Duration.ofSeconds(5));
             if (!"+PONG".equals(reply)) {
                 throw new IllegalStateException("PING answered " + reply);
             }
@@ -118,6 +127,21 @@ public final class RedisServer extends ChildServer<RedisServer> {
         ProcessSignals.kill(process, STOP_TIMEOUT, "redis-server");
     }
 
+    /** A config file holding only {@code requirepass}, readable by its owner alone. */
+    private Path passwordFile() {
+        Path file = dataDir.resolve("auth.conf");
+        String quoted = options.password().replace("\\", "\\\\").replace("\"", "\\\"");
+        try {
+            Files.writeString(file, "requirepass \"" + quoted + "\"\n", StandardCharsets.UTF_8);
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        } catch (UnsupportedOperationException notPosix) {
+            // the owner's defaults apply
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+        return file;
+    }
+
     @Override
     public boolean isAlive() {
         Process p = process;
@@ -127,7 +151,7 @@ public final class RedisServer extends ChildServer<RedisServer> {
     /** Sends {@code PING} over a plain socket; true when the answer is {@code +PONG}. */
     public boolean ping() {
         try {
-            return "+PONG".equals(RedisPing.ping("127.0.0.1", port, Duration.ofSeconds(2)));
+            return "+PONG".equals(RedisPing.ping("127.0.0.1", port, options.password(), Duration.ofSeconds(2)));
         } catch (IOException e) {
             return false;
         }
