@@ -21,12 +21,20 @@ import java.util.regex.Pattern;
  * <p>Precedence, highest first: explicit overrides (command line {@code key=value}, a properties
  * file), environment ({@code notify.ingest.port} is also read as {@code NOTIFY_INGEST_PORT}),
  * then the default given at the call site.
+ *
+ * <p>Secrets ({@link #isSecret}: keys, tokens, passwords, a Redis URI with a password) are refused
+ * on the command line, where every user of the machine can read them ({@code ps}); they come from
+ * the environment or a {@code --config} file. No value is ever logged.
  */
 public final class Settings {
 
     /** One or more parts, largest first or not: 250ms, 30s, 5m, 24h, 7d, 1h30m, 2m30s. */
     private static final Pattern DURATION = Pattern.compile("^(?:\\d+(?:ms|d|h|m|s))+$");
     private static final Pattern DURATION_PART = Pattern.compile("(\\d+)(ms|d|h|m|s)");
+    /** Names that hold credentials: producer keys, service tokens, HMAC secrets, passwords, JAAS configs. */
+    private static final Pattern SECRET_KEY = Pattern.compile(".*(api-keys|secret|password|token|tokens|jaas\\.config)$");
+    /** A URI with a password in its user info, e.g. {@code redis://:pw@host:6379}. */
+    private static final Pattern URI_WITH_PASSWORD = Pattern.compile("^[a-z][a-z0-9+.-]*://[^/@]*:[^/@]+@.*$");
 
     private final Map<String, String> overrides;
     private final Map<String, String> env;
@@ -47,6 +55,10 @@ public final class Settings {
             }
             String key = a.substring(0, eq);
             String value = a.substring(eq + 1);
+            if (isSecret(key, value)) {
+                throw new ConfigException(key, "is a secret and is not taken from the command line, where other users "
+                        + "of the machine can read it: set " + envName(key) + " in the environment, or put it in a --config file");
+            }
             if (key.equals("config")) {
                 readFile(Path.of(value)).forEach(values::putIfAbsent);
             } else {
@@ -81,7 +93,13 @@ public final class Settings {
         return v == null || v.isBlank() ? null : v.trim();
     }
 
-    static String envName(String key) {
+    /** True for a credential: a key named like one, or a URI value carrying a password. */
+    public static boolean isSecret(String key, String value) {
+        return SECRET_KEY.matcher(key).matches() || URI_WITH_PASSWORD.matcher(value).matches();
+    }
+
+    /** The environment variable a key is also read from: {@code notify.ingest.port} → {@code NOTIFY_INGEST_PORT}. */
+    public static String envName(String key) {
         return key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
     }
 

@@ -67,4 +67,24 @@ class SettingsTest {
         assertEquals("6", s.raw("notify.y"));
         assertThrows(ConfigException.class, () -> Settings.fromArgs(new String[] {"oops"}));
     }
+
+    @Test
+    void secretsAreRefusedOnTheCommandLineAndNamedWithTheirEnvironmentVariable() {
+        for (String arg : new String[] {"notify.ingest.api-keys=orders:0123456789abcdef", "notify.gateway.jwt.hmac-secret=HMAC-SECRET-VALUE",
+                "notify.fanout.query.tokens=TOKEN-A,TOKEN-B", "notify.gateway.query-token=TOKEN-A",
+                "notify.kafka.client.ssl.keystore.password=KEYSTORE-PASSWORD", "notify.kafka.client.sasl.jaas.config=JAAS-LINE",
+                "notify.redis.uri=redis://:REDIS-PASSWORD@127.0.0.1:6379"}) {
+            ConfigException e = assertThrows(ConfigException.class, () -> Settings.fromArgs(new String[] {arg}), arg);
+            String key = arg.substring(0, arg.indexOf('='));
+            assertTrue(e.getMessage().contains(Settings.envName(key)), e.getMessage());
+            assertFalse(e.getMessage().contains(arg.substring(arg.indexOf('=') + 1)), "the message never shows the value");
+        }
+        // not secrets: a plain Redis URI, a key file's path, the node id
+        Settings s = Settings.fromArgs(new String[] {"notify.redis.uri=redis://127.0.0.1:6379",
+                "notify.gateway.jwt.jwks-file=/etc/notify/jwks.json", "notify.gateway.node-id=gw-1"});
+        assertEquals("redis://127.0.0.1:6379", s.raw("notify.redis.uri"));
+        // the environment still carries them
+        assertEquals("orders:0123456789abcdef", new Settings(Map.of(), Map.of("NOTIFY_INGEST_API_KEYS", "orders:0123456789abcdef"))
+                .raw("notify.ingest.api-keys"));
+    }
 }

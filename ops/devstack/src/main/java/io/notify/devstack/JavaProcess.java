@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,13 +26,20 @@ public final class JavaProcess implements AutoCloseable {
     private final List<String> args;
     private final List<String> jvmOptions;
     private final Path logFile;
+    private final Map<String, String> environment;
     private Process process;
 
     public JavaProcess(String mainClass, List<String> args, List<String> jvmOptions, Path logFile) {
+        this(mainClass, args, jvmOptions, logFile, Map.of());
+    }
+
+    /** @param environment added to the child's environment: where secrets go, since other users can read a command line */
+    public JavaProcess(String mainClass, List<String> args, List<String> jvmOptions, Path logFile, Map<String, String> environment) {
         this.mainClass = mainClass;
         this.args = List.copyOf(args);
         this.jvmOptions = List.copyOf(jvmOptions);
         this.logFile = logFile;
+        this.environment = Map.copyOf(environment);
     }
 
     public synchronized JavaProcess start() throws IOException {
@@ -47,7 +55,9 @@ public final class JavaProcess implements AutoCloseable {
         cmd.add(mainClass);
         cmd.addAll(args);
         Files.createDirectories(logFile.toAbsolutePath().getParent());
-        process = new ProcessBuilder(cmd)
+        ProcessBuilder builder = new ProcessBuilder(cmd);
+        builder.environment().putAll(environment);
+        process = builder
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.PIPE)

@@ -15,6 +15,11 @@ final class RedisPing {
     private RedisPing() {
     }
 
+    /** Sends an inline {@code PING} and returns the first reply line, e.g. {@code "+PONG"}. */
+    static String ping(String host, int port, Duration timeout) throws IOException {
+        return ping(host, port, null, timeout);
+    }
+
     /**
      * Sends an inline {@code PING} (after {@code AUTH password} when a password is given) and returns
      * the reply to the PING, e.g. {@code "+PONG"}; a refused AUTH is returned as its error line.

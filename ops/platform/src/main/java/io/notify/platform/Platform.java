@@ -142,7 +142,7 @@ public final class Platform implements AutoCloseable {
     public ServiceProcess startChildGateway(String nodeId) throws IOException, InterruptedException {
         int port = FreePorts.pick();
         ServiceProcess p = new ServiceProcess(nodeId, port, GatewayMain.class.getName(),
-                PlatformConfig.args(config.gatewaySettings(nodeId, port, List.of(queryUrl()), origins)),
+                config.gatewaySettings(nodeId, port, List.of(queryUrl()), origins),
                 List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"), workDir.resolve(nodeId + ".log"));
         children.add(p);
         return p.start().awaitReady(START_BOUND);

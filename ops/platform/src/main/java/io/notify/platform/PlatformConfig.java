@@ -154,13 +154,6 @@ public final class PlatformConfig {
         return s;
     }
 
-    /** {@code key=value} arguments of a service's main class. */
-    public static List<String> args(Map<String, String> settings) {
-        List<String> a = new ArrayList<>();
-        settings.forEach((k, v) -> a.add(k + "=" + v));
-        return a;
-    }
-
     /** The browser origins of gateways on {@code ports} (localhost and 127.0.0.1), comma-separated: where their demo pages come from. */
     public static String browserOrigins(Collection<Integer> ports) {
         List<String> origins = new ArrayList<>();

@@ -97,7 +97,7 @@ public final class PlatformStack implements AutoCloseable {
         s.put("notify.fanout.processing-guarantee", options.guarantee());
         s.put("notify.fanout.query.host", "127.0.0.1");
         s.putAll(config.fanoutSettings(options.work().resolve("fanout-" + i + "-state").toString(), port));
-        return new ServiceProcess("fanout-" + i, port, FanoutMain.class.getName(), PlatformConfig.args(s),
+        return new ServiceProcess("fanout-" + i, port, FanoutMain.class.getName(), s,
                 List.of("-Xmx" + options.fanoutHeap()), options.work().resolve("fanout-" + i + ".log"));
     }
 
@@ -109,7 +109,7 @@ public final class PlatformStack implements AutoCloseable {
         s.put("notify.gateway.drain-window", "0s");
         s.put("notify.gateway.drain-grace", "1s");
         s.putAll(config.gatewaySettings(node, port, fanouts.stream().map(ServiceProcess::baseUrl).toList(), ""));
-        return new ServiceProcess(node, port, GatewayMain.class.getName(), PlatformConfig.args(s),
+        return new ServiceProcess(node, port, GatewayMain.class.getName(), s,
                 Stream.concat(Stream.of("-Xmx" + options.gatewayHeap()), GatewayMain.JVM_OPTIONS.stream()).toList(),
                 options.work().resolve(node + ".log"));
     }
@@ -119,7 +119,7 @@ public final class PlatformStack implements AutoCloseable {
         Map<String, String> s = new LinkedHashMap<>();
         s.put("notify.ingest.host", "127.0.0.1");
         s.putAll(config.ingestSettings(port, ""));
-        return new ServiceProcess("ingest", port, IngestMain.class.getName(), PlatformConfig.args(s), List.of("-Xmx512m"),
+        return new ServiceProcess("ingest", port, IngestMain.class.getName(), s, List.of("-Xmx512m"),
                 options.work().resolve("ingest.log"));
     }
 

@@ -1,5 +1,6 @@
 package io.notify.platform;
 
+import io.notify.common.config.Settings;
 import io.notify.devstack.JavaProcess;
 import java.io.IOException;
 import java.net.URI;
@@ -8,7 +9,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -26,10 +30,20 @@ public final class ServiceProcess implements AutoCloseable {
     private final JavaProcess process;
     private volatile boolean paused;
 
-    ServiceProcess(String name, int port, String mainClass, List<String> settings, List<String> jvmOptions, Path log) {
+    /** {@code settings} go to the child as {@code key=value} arguments, its secrets ({@link Settings#isSecret}) as environment variables. */
+    ServiceProcess(String name, int port, String mainClass, Map<String, String> settings, List<String> jvmOptions, Path log) {
         this.name = name;
         this.port = port;
-        this.process = new JavaProcess(mainClass, settings, jvmOptions, log);
+        List<String> args = new ArrayList<>();
+        Map<String, String> environment = new HashMap<>();
+        settings.forEach((k, v) -> {
+            if (Settings.isSecret(k, v)) {
+                environment.put(Settings.envName(k), v);
+            } else {
+                args.add(k + "=" + v);
+            }
+        });
+        this.process = new JavaProcess(mainClass, args, jvmOptions, log, environment);
     }
 
     ServiceProcess start() throws IOException {

@@ -80,14 +80,6 @@ class PlatformConfigTest {
     }
 
     @Test
-    void argsAreKeyEqualsValue() {
-        Map<String, String> settings = new LinkedHashMap<>();
-        settings.put("a", "1");
-        settings.put("b", "x=y");
-        assertEquals(List.of("a=1", "b=x=y"), PlatformConfig.args(settings));
-    }
-
-    @Test
     void partitionsAreAtLeastOne() {
         assertThrows(IllegalArgumentException.class, () -> PlatformConfig.Partitions.TEST.withEvents(0));
         assertEquals(1, PlatformConfig.Partitions.TEST.withEvents(1).events());
