@@ -3,6 +3,7 @@ package io.notify.fanout;
 import io.notify.common.config.ConfigException;
 import io.notify.common.config.PlatformSettings;
 import io.notify.common.config.Settings;
+import io.notify.common.http.OpsEndpoints;
 import io.notify.schemas.topic.TopicCatalog;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,6 +22,10 @@ import java.util.regex.Pattern;
  * @param unassignedAlarm how long a running instance may hold no task before it reports not ready ({@link TaskWatch})
  * @param streamsOverrides raw Kafka Streams / client properties ({@code notify.fanout.streams.<name>=...}),
  *                        applied last so an operator can set anything this record does not name
+ * @param managementHost  where the management listener ({@code /metrics}, {@code /healthz}, {@code /readyz})
+ *                        binds; default the query API's host
+ * @param managementPort  its port, default the query port + 100 (8190; any free port when the query port is 0);
+ *                        must differ from the query port
  * @param kafkaClient     Kafka client properties for every client of the app, its Streams clients and
  *                        admin clients ({@code notify.kafka.client.*}, {@link PlatformSettings#kafkaClient()})
  */
@@ -56,7 +61,9 @@ public record FanoutConfig(
         int queryPort,
         String queryAdvertisedHost,
         Map<String, String> streamsOverrides,
-        Map<String, String> kafkaClient) {
+        Map<String, String> kafkaClient,
+        String managementHost,
+        int managementPort) {
 
     /** Kafka Streams' own rule for application ids, checked here so the error names our key. */
     private static final Pattern APPLICATION_ID = Pattern.compile("^[A-Za-z0-9._-]{1,200}$");
@@ -95,6 +102,9 @@ public record FanoutConfig(
         if (!APPLICATION_ID.matcher(topicPrefix + applicationId).matches()) {
             throw new ConfigException("notify.fanout.application-id",
                     "with the topic prefix it must be 1..200 chars of [A-Za-z0-9._-], got '" + topicPrefix + applicationId + "'");
+        }
+        if (managementPort != 0 && managementPort == queryPort) {
+            throw new ConfigException("notify.fanout.management-port", "must differ from notify.fanout.query.port");
         }
         if (routeTimeout.compareTo(Duration.ofSeconds(10)) > 0) {
             throw new ConfigException("notify.fanout.route-timeout", "must be at most 10s: it bounds a stream-thread wait");
@@ -148,7 +158,10 @@ public record FanoutConfig(
                 s.intIn("notify.fanout.query.port", 8090, 0, 65535),
                 s.string("notify.fanout.query.advertised-host", "127.0.0.1"),
                 s.withPrefix("notify.fanout.streams."),
-                shared.kafkaClient());
+                shared.kafkaClient(),
+                s.string("notify.fanout.management-host", s.string("notify.fanout.query.host", "0.0.0.0")),
+                s.intIn("notify.fanout.management-port",
+                        OpsEndpoints.defaultManagementPort(s.intIn("notify.fanout.query.port", 8090, 0, 65535)), 0, 65535));
     }
 
     /** The effective Kafka Streams application.id: the topic prefix, then the configured id. */
@@ -167,7 +180,7 @@ public record FanoutConfig(
                 standbyReplicas, streamThreads, cacheMaxBytes, stateDir, routeTimeout, streamPartitions,
                 nodeTopicsRefreshInterval, nodeTopicsCheckTimeout, nodeTopicsMissingTtl, shutdownTimeout, threadRestarts,
                 threadRestartWindow, unassignedAlarm, redisUri, registryKeyPrefix,
-                queryHost, queryPort, queryAdvertisedHost, overrides, kafkaClient);
+                queryHost, queryPort, queryAdvertisedHost, overrides, kafkaClient, managementHost, managementPort);
     }
 
     /** A copy listening on {@code port} (the port a port-0 query listener actually bound). */
@@ -177,6 +190,6 @@ public record FanoutConfig(
                 standbyReplicas, streamThreads, cacheMaxBytes, stateDir, routeTimeout, streamPartitions,
                 nodeTopicsRefreshInterval, nodeTopicsCheckTimeout, nodeTopicsMissingTtl, shutdownTimeout, threadRestarts,
                 threadRestartWindow, unassignedAlarm, redisUri, registryKeyPrefix,
-                queryHost, port, queryAdvertisedHost, streamsOverrides, kafkaClient);
+                queryHost, port, queryAdvertisedHost, streamsOverrides, kafkaClient, managementHost, managementPort);
     }
 }

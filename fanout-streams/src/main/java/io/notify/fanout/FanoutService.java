@@ -32,7 +32,8 @@ public final class FanoutService implements AutoCloseable {
 
     /** Wires an instance on the given route lookup (tests: InMemoryRouteLookup); null = Redis. */
     public FanoutService(FanoutConfig config, RouteLookup lookup) {
-        this.query = new QueryServer(config.queryHost(), config.queryPort(), config.queryAdvertisedHost(), meters);
+        this.query = new QueryServer(config.queryHost(), config.queryPort(), config.queryAdvertisedHost(),
+                config.managementHost(), config.managementPort(), meters);
         FanoutConfig bound = config.withQueryPort(query.port());
         RouteLookup registry = lookup;
         if (registry == null) {
@@ -57,6 +58,11 @@ public final class FanoutService implements AutoCloseable {
     /** The port the query API listens on. */
     public int queryPort() {
         return query.port();
+    }
+
+    /** The management listener's port: {@code /metrics}, {@code /healthz}, {@code /readyz}. */
+    public int managementPort() {
+        return query.managementPort();
     }
 
     public PrometheusMeterRegistry meters() {

@@ -2,6 +2,7 @@ package io.notify.ingest;
 
 import io.notify.common.config.ConfigException;
 import io.notify.common.config.PlatformSettings;
+import io.notify.common.http.OpsEndpoints;
 import io.notify.common.config.Settings;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -21,6 +22,10 @@ import java.util.regex.Pattern;
  *                    CORS; empty (the default) turns CORS off
  * @param kafkaClient Kafka client properties for every client of ingest ({@code notify.kafka.client.*},
  *                    {@link PlatformSettings#kafkaClient()})
+ * @param managementHost where the management listener ({@code /metrics}, {@code /healthz}, {@code /readyz}) binds;
+ *                    default the listener's host
+ * @param managementPort its port, default the listener's + 100 (8180; any free port when the listener's is 0);
+ *                    must differ from the listener's
  * @param requestHeaderTimeout how long a connection may take, from accept or from its previous
  *                    request, to send a request's headers (slowloris; an idle keep-alive
  *                    connection is closed after it too)
@@ -47,7 +52,9 @@ public record IngestConfig(
         Set<String> corsOrigins,
         Map<String, String> producerOverrides,
         Duration requestHeaderTimeout,
-        Map<String, String> kafkaClient) {
+        Map<String, String> kafkaClient,
+        String managementHost,
+        int managementPort) {
 
     /** A browser origin as it appears in an Origin header: http(s), a host or [IPv6], an optional port. */
     private static final Pattern ORIGIN = Pattern.compile("^https?://([A-Za-z0-9.-]+|\\[[0-9A-Fa-f:.]+])(:[0-9]{1,5})?$");
@@ -66,6 +73,9 @@ public record IngestConfig(
         }
         producerOverrides = Map.copyOf(producerOverrides);
         kafkaClient = Map.copyOf(kafkaClient);
+        if (managementPort != 0 && managementPort == port) {
+            throw new ConfigException("notify.ingest.management-port", "must differ from notify.ingest.port");
+        }
         if (maxBatchBytes < maxEventBytes) {
             throw new ConfigException("notify.ingest.max-batch-bytes", "must be at least notify.ingest.max-event-bytes");
         }
@@ -95,7 +105,10 @@ public record IngestConfig(
                 Set.copyOf(s.list("notify.ingest.cors-origins")),
                 s.withPrefix("notify.ingest.producer."),
                 s.duration("notify.ingest.request-header-timeout", Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5)),
-                shared.kafkaClient());
+                shared.kafkaClient(),
+                s.string("notify.ingest.management-host", s.string("notify.ingest.host", "0.0.0.0")),
+                s.intIn("notify.ingest.management-port",
+                        OpsEndpoints.defaultManagementPort(s.intIn("notify.ingest.port", 8080, 0, 65535)), 0, 65535));
     }
 
     /** {@code name:key,name2:key2}; names label metrics and audit headers, keys stay secret. */

@@ -19,7 +19,6 @@ import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
 import io.undertow.server.RoutingHandler;
 import io.undertow.server.handlers.GracefulShutdownHandler;
-import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Optional;
@@ -82,12 +81,14 @@ public final class IngestServer implements AutoCloseable {
                 .setInvalidMethodHandler(ex -> HttpResponses.problem(ex,
                         Problem.of(405, "method-not-allowed", "Method not allowed",
                                 ex.getRequestMethod() + " is not allowed on " + ex.getRequestPath())));
-        OpsEndpoints.addTo(routes, readiness, registry);
+        OpsEndpoints.addProbes(routes, readiness);
         // CORS only when origins are configured (the dev demo page); otherwise browsers get no CORS answers at all
         this.graceful = new GracefulShutdownHandler(
                 config.corsOrigins().isEmpty() ? routes : new CorsHandler(config.corsOrigins(), routes));
         this.undertow = Undertow.builder()
                 .addHttpListener(config.port(), config.host())
+                // listener 1: /metrics and the probes, on a port load balancers and producers do not reach
+                .addHttpListener(config.managementPort(), config.managementHost(), OpsEndpoints.management(readiness, registry))
                 .setIoThreads(config.ioThreads())
                 .setWorkerThreads(config.workerThreads())
                 // Slowloris: a client must send its request headers within the timeout, counted from
@@ -128,7 +129,8 @@ public final class IngestServer implements AutoCloseable {
         }
         readiness.start();
         undertow.start();
-        LOG.info("ingest listening on {}:{} (Kafka: {})", config.host(), port(), readiness.get().reason());
+        LOG.info("ingest listening on {}:{}, management on {}:{} (Kafka: {})", config.host(), port(),
+                config.managementHost(), managementPort(), readiness.get().reason());
         return this;
     }
 
@@ -150,7 +152,12 @@ public final class IngestServer implements AutoCloseable {
     }
 
     public int port() {
-        return ((InetSocketAddress) undertow.getListenerInfo().get(0).getAddress()).getPort();
+        return OpsEndpoints.boundPort(undertow, 0);
+    }
+
+    /** The management listener's port: {@code /metrics}, {@code /healthz}, {@code /readyz}. */
+    public int managementPort() {
+        return OpsEndpoints.boundPort(undertow, 1);
     }
 
     public PrometheusMeterRegistry registry() {

@@ -280,11 +280,17 @@ class IngestApiIT {
     }
 
     @Test
-    void opsEndpointsAnswer() {
+    void probesAnswerOnTheApiPortAndMetricsOnlyOnTheManagementPort() throws Exception {
         assertEquals(200, client.get("/healthz").statusCode());
         assertEquals(200, client.get("/readyz").statusCode());
         client.post(KEY, "application/json", event(uniqueId(), "1"));
-        String metrics = client.get("/metrics").body();
+        HttpClient http = HttpClient.newHttpClient();
+        assertEquals(404, http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString()).statusCode(), "the producers' port does not show /metrics");
+        HttpResponse<String> scrape = http.send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + server.managementPort() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, scrape.statusCode());
+        String metrics = scrape.body();
         for (String name : List.of("notify_ingest_requests_total{status=\"202\"}", "notify_ingest_events_accepted_total",
                 "notify_ingest_produce_latency_seconds_bucket", "notify_ingest_inflight ", "notify_ingest_inflight_limit",
                 "notify_ingest_dedup_entries")) {

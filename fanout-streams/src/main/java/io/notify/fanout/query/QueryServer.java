@@ -7,7 +7,6 @@ import io.notify.common.http.Problem;
 import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
 import io.undertow.server.RoutingHandler;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -27,7 +26,9 @@ public final class QueryServer implements AutoCloseable {
     private final AtomicReference<Supplier<OpsEndpoints.Readiness>> readiness = new AtomicReference<>();
     private final String advertisedHost;
 
-    public QueryServer(String host, int port, String advertisedHost, PrometheusMeterRegistry registry) {
+    /** @param managementPort where {@code /metrics} and the probes are served (the query port keeps only the probes) */
+    public QueryServer(String host, int port, String advertisedHost, String managementHost, int managementPort,
+                       PrometheusMeterRegistry registry) {
         this.advertisedHost = advertisedHost;
         QueryHandlers handlers = new QueryHandlers(owners::get, new QueryForwarder(Duration.ofSeconds(2)),
                 new QueryMetrics(registry));
@@ -39,9 +40,10 @@ public final class QueryServer implements AutoCloseable {
                         Problem.of(404, "not-found", "Not found", "no route for " + ex.getRequestPath())))
                 .setInvalidMethodHandler(ex -> HttpResponses.problem(ex, Problem.of(405, "method-not-allowed",
                         "Method not allowed", ex.getRequestMethod() + " is not allowed on " + ex.getRequestPath())));
-        OpsEndpoints.addTo(routes, this::readiness, registry);
+        OpsEndpoints.addProbes(routes, this::readiness);
         this.undertow = Undertow.builder()
                 .addHttpListener(port, host)
+                .addHttpListener(managementPort, managementHost, OpsEndpoints.management(this::readiness, registry))
                 .setIoThreads(2)
                 .setWorkerThreads(16)
                 .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, 10_000)
@@ -53,7 +55,12 @@ public final class QueryServer implements AutoCloseable {
 
     /** The port actually bound (useful with port 0). */
     public int port() {
-        return ((InetSocketAddress) undertow.getListenerInfo().get(0).getAddress()).getPort();
+        return OpsEndpoints.boundPort(undertow, 0);
+    }
+
+    /** The management listener's port: {@code /metrics}, {@code /healthz}, {@code /readyz}. */
+    public int managementPort() {
+        return OpsEndpoints.boundPort(undertow, 1);
     }
 
     /** The {@code application.server} value other instances use to reach this one. */

@@ -33,7 +33,6 @@ import io.notify.schemas.topic.TopicCatalog;
 import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
 import io.undertow.server.RoutingHandler;
-import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -110,11 +109,13 @@ public final class GatewayServer implements AutoCloseable {
                         Problem.of(404, "not-found", "Not found", "no route for " + ex.getRequestPath())))
                 .setInvalidMethodHandler(ex -> HttpResponses.problem(ex,
                         Problem.of(405, "method-not-allowed", "Method not allowed", "use GET")));
-        OpsEndpoints.addTo(routes, this::readiness, meterRegistry);
+        OpsEndpoints.addProbes(routes, this::readiness); // what load balancers probe; /metrics is on the management port
         WebAssets.load().addTo(routes); // GET /notify.js (the browser client), / (demo page), /demo.css
         metrics.gauge("notify.gateway.ready", "1 when the node accepts handshakes", () -> readiness().ready() ? 1 : 0);
         this.undertow = Undertow.builder()
                 .addHttpListener(config.port(), config.host())
+                // listener 1: /metrics and the probes, on a port clients do not reach; its accepts are never governed
+                .addHttpListener(config.managementPort(), config.managementHost(), OpsEndpoints.management(this::readiness, meterRegistry))
                 .setIoThreads(config.ioThreads())
                 // Undertow's default accept queue is 1000: a storm of reconnects would overflow it
                 .setSocketOption(Options.BACKLOG, config.acceptBacklog())
@@ -155,7 +156,8 @@ public final class GatewayServer implements AutoCloseable {
             }, maxLag, maxLag.dividedBy(5), metrics).start();
         }
         started = true;
-        LOG.info("gateway {} (incarnation {}) listening on {}:{}", config.nodeId(), registrar.incarnation(), config.host(), port());
+        LOG.info("gateway {} (incarnation {}) listening on {}:{}, management on {}:{}", config.nodeId(), registrar.incarnation(),
+                config.host(), port(), config.managementHost(), managementPort());
         return this;
     }
 
@@ -173,7 +175,12 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     public int port() {
-        return ((InetSocketAddress) undertow.getListenerInfo().get(0).getAddress()).getPort();
+        return OpsEndpoints.boundPort(undertow, 0);
+    }
+
+    /** The management listener's port: {@code /metrics}, {@code /healthz}, {@code /readyz}. */
+    public int managementPort() {
+        return OpsEndpoints.boundPort(undertow, 1);
     }
 
     public GatewayMetrics metrics() {

@@ -123,10 +123,13 @@ class GatewayDeliveryIT {
     }
 
     @Test
-    void opsEndpointsAnswer() throws Exception {
-        assertEquals(200, get("/healthz").statusCode());
-        assertEquals(200, get("/readyz").statusCode());
-        var metrics = get("/metrics");
+    void probesAnswerOnTheClientPortAndMetricsOnlyOnTheManagementPort() throws Exception {
+        assertEquals(200, get(gateway.http("/healthz")).statusCode());
+        assertEquals(200, get(gateway.http("/readyz")).statusCode());
+        assertEquals(404, get(gateway.http("/metrics")).statusCode(), "the client port does not show /metrics");
+        assertEquals(200, get(gateway.management("/readyz")).statusCode());
+        assertEquals(404, get(gateway.management("/v1/ws")).statusCode(), "the management port serves no clients");
+        var metrics = get(gateway.management("/metrics"));
         assertEquals(200, metrics.statusCode());
         for (String name : List.of("notify_gateway_connections{transport=\"ws\"}", "notify_gateway_ready 1.0",
                 "notify_registry_renew_latency_seconds", "notify_gateway_delivery_latency_seconds")) {
@@ -134,8 +137,8 @@ class GatewayDeliveryIT {
         }
     }
 
-    private static java.net.http.HttpResponse<String> get(String path) throws Exception {
-        return WsClient.HTTP.send(java.net.http.HttpRequest.newBuilder(gateway.http(path)).GET().build(),
+    private static java.net.http.HttpResponse<String> get(java.net.URI uri) throws Exception {
+        return WsClient.HTTP.send(java.net.http.HttpRequest.newBuilder(uri).GET().build(),
                 java.net.http.HttpResponse.BodyHandlers.ofString());
     }
 

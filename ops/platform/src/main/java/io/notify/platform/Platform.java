@@ -1,6 +1,7 @@
 package io.notify.platform;
 
 import io.notify.common.config.Settings;
+import io.notify.common.http.OpsEndpoints;
 import io.notify.devstack.Await;
 import io.notify.devstack.FreePorts;
 import io.notify.devstack.Infra;
@@ -18,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +47,7 @@ public final class Platform implements AutoCloseable {
     private final String origins;
     private final boolean drainOnClose;
     private final Map<String, Integer> ports = new LinkedHashMap<>();
+    private final Map<String, Integer> managementPorts = new LinkedHashMap<>();
     private final Map<String, GatewayServer> gateways = new LinkedHashMap<>();
     private final List<ServiceProcess> children = new ArrayList<>();
     private IngestServer ingest;
@@ -68,9 +71,10 @@ public final class Platform implements AutoCloseable {
 
     private void startAll(Builder b) throws Exception {
         config.createTopics();
-        ingest = new IngestServer(IngestConfig.load(Settings.of(config.ingestSettings(b.ingestPort, origins)))).start();
+        ingest = new IngestServer(IngestConfig.load(Settings.of(
+                config.ingestSettings(b.ingestPort, OpsEndpoints.defaultManagementPort(b.ingestPort), origins)))).start();
         fanout = new FanoutService(FanoutConfig.load(Settings.of(
-                config.fanoutSettings(workDir.resolve("fanout-state").toString(), b.queryPort)))).start();
+                config.fanoutSettings(workDir.resolve("fanout-state").toString(), b.queryPort, OpsEndpoints.defaultManagementPort(b.queryPort))))).start();
         publishing = new Publishing(http(ingest.port()));
         Await.until("fanout-streams RUNNING", START_BOUND, () -> fanout.app().streams().state() == KafkaStreams.State.RUNNING);
         for (String node : b.nodes) {
@@ -114,12 +118,17 @@ public final class Platform implements AutoCloseable {
                 .gateway("notify.gateway.drain-grace", "1s");
     }
 
-    /** Starts gateway {@code nodeId} in this JVM: on its reserved port if it was named at build time, else on any free port. */
+    /**
+     * Starts gateway {@code nodeId} in this JVM: on its reserved ports if it was named at build time
+     * or ran before (a restart), else on any free ones.
+     */
     public GatewayServer startGateway(String nodeId) {
         int port = ports.getOrDefault(nodeId, 0);
+        int managementPort = managementPorts.getOrDefault(nodeId, OpsEndpoints.defaultManagementPort(port));
         GatewayServer server = GatewayService.fromSettings(Settings.of(
-                config.gatewaySettings(nodeId, port, List.of(queryUrl()), origins))).start();
+                config.gatewaySettings(nodeId, port, managementPort, List.of(queryUrl()), origins))).start();
         ports.put(nodeId, server.port());
+        managementPorts.put(nodeId, server.managementPort());
         gateways.put(nodeId, server);
         return server;
     }
@@ -140,9 +149,9 @@ public final class Platform implements AutoCloseable {
      * returns; {@link ServiceProcess#kill()} is kill -9.
      */
     public ServiceProcess startChildGateway(String nodeId) throws IOException, InterruptedException {
-        int port = FreePorts.pick();
-        ServiceProcess p = new ServiceProcess(nodeId, port, GatewayMain.class.getName(),
-                config.gatewaySettings(nodeId, port, List.of(queryUrl()), origins),
+        int[] free = FreePorts.pick(2); // clients, the management listener
+        ServiceProcess p = new ServiceProcess(nodeId, free[0], free[1], GatewayMain.class.getName(),
+                config.gatewaySettings(nodeId, free[0], free[1], List.of(queryUrl()), origins),
                 List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"), workDir.resolve(nodeId + ".log"));
         children.add(p);
         return p.start().awaitReady(START_BOUND);
@@ -201,13 +210,23 @@ public final class Platform implements AutoCloseable {
         return fanout.queryPort();
     }
 
+    /** Where ingest serves {@code /metrics}. */
+    public int ingestManagementPort() {
+        return ingest.managementPort();
+    }
+
+    /** Where fanout-streams serves {@code /metrics}. */
+    public int fanoutManagementPort() {
+        return fanout.managementPort();
+    }
+
     private String queryUrl() {
         return "http://127.0.0.1:" + fanout.queryPort();
     }
 
     /** The gateways started in this JVM, by node id, in start order. */
     public Map<String, GatewayServer> gateways() {
-        return Map.copyOf(gateways);
+        return Collections.unmodifiableMap(new LinkedHashMap<>(gateways));
     }
 
     /** The port of every gateway started in this JVM, in start order. */

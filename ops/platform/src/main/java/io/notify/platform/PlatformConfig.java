@@ -107,10 +107,14 @@ public final class PlatformConfig {
         return keys;
     }
 
-    /** The platform's settings for ingest listening on {@code port}; {@code corsOrigins} may be empty. */
-    public Map<String, String> ingestSettings(int port, String corsOrigins) {
+    /**
+     * The platform's settings for ingest listening on {@code port}, its management listener
+     * ({@code /metrics}) on {@code managementPort} (0: any); {@code corsOrigins} may be empty.
+     */
+    public Map<String, String> ingestSettings(int port, int managementPort, String corsOrigins) {
         Map<String, String> s = shared();
         s.put("notify.ingest.port", Integer.toString(port));
+        s.put("notify.ingest.management-port", Integer.toString(managementPort));
         s.put("notify.ingest.api-keys", DevKeys.ingestApiKeys());
         if (!corsOrigins.isEmpty()) {
             s.put("notify.ingest.cors-origins", corsOrigins); // the demo pages publish through ingest with fetch
@@ -119,23 +123,30 @@ public final class PlatformConfig {
         return s;
     }
 
-    /** The platform's settings for a fanout-streams instance with its state in {@code stateDir} and its query API on {@code queryPort}. */
-    public Map<String, String> fanoutSettings(String stateDir, int queryPort) {
+    /**
+     * The platform's settings for a fanout-streams instance with its state in {@code stateDir}, its
+     * query API on {@code queryPort} and its management listener on {@code managementPort}.
+     */
+    public Map<String, String> fanoutSettings(String stateDir, int queryPort, int managementPort) {
         Map<String, String> s = shared();
         s.put("notify.fanout.state-dir", stateDir);
         s.put("notify.fanout.query.port", Integer.toString(queryPort));
+        s.put("notify.fanout.management-port", Integer.toString(managementPort));
         s.putAll(fanout);
         return s;
     }
 
     /**
-     * The platform's settings for gateway {@code nodeId} on {@code port} (0: any), reading history
-     * from {@code queryUrls}; {@code allowedOrigins} may be empty (no browser origin allowed).
+     * The platform's settings for gateway {@code nodeId} on {@code port} (0: any) with its management
+     * listener on {@code managementPort}, reading history from {@code queryUrls}; {@code allowedOrigins}
+     * may be empty (no browser origin allowed).
      */
-    public Map<String, String> gatewaySettings(String nodeId, int port, List<String> queryUrls, String allowedOrigins) {
+    public Map<String, String> gatewaySettings(String nodeId, int port, int managementPort, List<String> queryUrls,
+                                               String allowedOrigins) {
         Map<String, String> s = shared();
         s.put("notify.gateway.node-id", nodeId);
         s.put("notify.gateway.port", Integer.toString(port));
+        s.put("notify.gateway.management-port", Integer.toString(managementPort));
         s.put("notify.gateway.query-url", String.join(",", queryUrls));
         s.putAll(keys.gatewaySettings());
         if (!allowedOrigins.isEmpty()) {

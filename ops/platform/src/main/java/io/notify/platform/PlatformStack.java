@@ -92,34 +92,34 @@ public final class PlatformStack implements AutoCloseable {
     }
 
     private ServiceProcess fanout(int i) {
-        int port = FreePorts.pick();
+        int[] ports = FreePorts.pick(2); // the query API, the management listener
         Map<String, String> s = new LinkedHashMap<>();
         s.put("notify.fanout.processing-guarantee", options.guarantee());
         s.put("notify.fanout.query.host", "127.0.0.1");
-        s.putAll(config.fanoutSettings(options.work().resolve("fanout-" + i + "-state").toString(), port));
-        return new ServiceProcess("fanout-" + i, port, FanoutMain.class.getName(), s,
+        s.putAll(config.fanoutSettings(options.work().resolve("fanout-" + i + "-state").toString(), ports[0], ports[1]));
+        return new ServiceProcess("fanout-" + i, ports[0], ports[1], FanoutMain.class.getName(), s,
                 List.of("-Xmx" + options.fanoutHeap()), options.work().resolve("fanout-" + i + ".log"));
     }
 
     private ServiceProcess gateway(int i) {
-        int port = FreePorts.pick();
+        int[] ports = FreePorts.pick(2); // clients, the management listener
         String node = nodeId(i);
         Map<String, String> s = new LinkedHashMap<>();
         s.put("notify.gateway.host", "127.0.0.1");
         s.put("notify.gateway.drain-window", "0s");
         s.put("notify.gateway.drain-grace", "1s");
-        s.putAll(config.gatewaySettings(node, port, fanouts.stream().map(ServiceProcess::baseUrl).toList(), ""));
-        return new ServiceProcess(node, port, GatewayMain.class.getName(), s,
+        s.putAll(config.gatewaySettings(node, ports[0], ports[1], fanouts.stream().map(ServiceProcess::baseUrl).toList(), ""));
+        return new ServiceProcess(node, ports[0], ports[1], GatewayMain.class.getName(), s,
                 Stream.concat(Stream.of("-Xmx" + options.gatewayHeap()), GatewayMain.JVM_OPTIONS.stream()).toList(),
                 options.work().resolve(node + ".log"));
     }
 
     private ServiceProcess ingestService() {
-        int port = FreePorts.pick();
+        int[] ports = FreePorts.pick(2); // producers, the management listener
         Map<String, String> s = new LinkedHashMap<>();
         s.put("notify.ingest.host", "127.0.0.1");
-        s.putAll(config.ingestSettings(port, ""));
-        return new ServiceProcess("ingest", port, IngestMain.class.getName(), s, List.of("-Xmx512m"),
+        s.putAll(config.ingestSettings(ports[0], ports[1], ""));
+        return new ServiceProcess("ingest", ports[0], ports[1], IngestMain.class.getName(), s, List.of("-Xmx512m"),
                 options.work().resolve("ingest.log"));
     }
 

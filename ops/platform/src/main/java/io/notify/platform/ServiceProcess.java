@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
  * One Notify service (ingest, a fanout-streams instance or a gateway node) in a child JVM, with the
  * faults a chaos run needs: {@link #kill()} (kill -9), {@link #pause()}/{@link #resume()} (SIGSTOP,
  * SIGCONT) and {@link #restart()} on the same port and settings. Ready means {@code /readyz} answers 200.
+ * {@code /metrics} is read from its management port ({@link #metrics}).
  */
 public final class ServiceProcess implements AutoCloseable {
 
@@ -27,13 +28,16 @@ public final class ServiceProcess implements AutoCloseable {
 
     private final String name;
     private final int port;
+    private final int managementPort;
     private final JavaProcess process;
     private volatile boolean paused;
 
     /** {@code settings} go to the child as {@code key=value} arguments, its secrets ({@link Settings#isSecret}) as environment variables. */
-    ServiceProcess(String name, int port, String mainClass, Map<String, String> settings, List<String> jvmOptions, Path log) {
+    ServiceProcess(String name, int port, int managementPort, String mainClass, Map<String, String> settings,
+                   List<String> jvmOptions, Path log) {
         this.name = name;
         this.port = port;
+        this.managementPort = managementPort;
         List<String> args = new ArrayList<>();
         Map<String, String> environment = new HashMap<>();
         settings.forEach((k, v) -> {
@@ -80,7 +84,16 @@ public final class ServiceProcess implements AutoCloseable {
     }
 
     public HttpResponse<String> get(String path, Duration timeout) throws IOException, InterruptedException {
-        return HTTP.send(HttpRequest.newBuilder(URI.create(baseUrl() + path)).timeout(timeout).GET().build(),
+        return send(baseUrl() + path, timeout);
+    }
+
+    /** {@code GET /metrics} on the management port. */
+    public HttpResponse<String> metrics(Duration timeout) throws IOException, InterruptedException {
+        return send("http://127.0.0.1:" + managementPort + "/metrics", timeout);
+    }
+
+    private static HttpResponse<String> send(String url, Duration timeout) throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(timeout).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
@@ -126,6 +139,10 @@ public final class ServiceProcess implements AutoCloseable {
 
     public int port() {
         return port;
+    }
+
+    public int managementPort() {
+        return managementPort;
     }
 
     public String baseUrl() {

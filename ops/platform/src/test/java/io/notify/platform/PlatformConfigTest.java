@@ -30,21 +30,21 @@ class PlatformConfigTest {
 
     @Test
     void everyServiceSharesKafkaRedisAndThePrefixAndTheRegistryFollowsIt() {
-        for (Map<String, String> s : List.of(config.ingestSettings(0, ""), config.fanoutSettings("/tmp/x", 0),
-                config.gatewaySettings("gw-1", 0, List.of("http://127.0.0.1:1"), ""))) {
+        for (Map<String, String> s : List.of(config.ingestSettings(0, 0, ""), config.fanoutSettings("/tmp/x", 0, 0),
+                config.gatewaySettings("gw-1", 0, 0, List.of("http://127.0.0.1:1"), ""))) {
             assertEquals("127.0.0.1:19092", s.get("notify.kafka.bootstrap-servers"));
             assertEquals("t1.", s.get("notify.topic-prefix"));
             assertEquals("redis://127.0.0.1:16379", s.get("notify.redis.uri"));
             assertFalse(s.containsKey("notify.registry.key-prefix"), "defaults to the topic prefix in every service");
             assertEquals("SASL_PLAINTEXT", s.get("notify.kafka.client.security.protocol"), "Kafka client security for every service");
         }
-        assertEquals("t1.", GatewayConfig.load(Settings.of(config.gatewaySettings("gw-1", 0, List.of("http://q"), "")))
+        assertEquals("t1.", GatewayConfig.load(Settings.of(config.gatewaySettings("gw-1", 0, 0, List.of("http://q"), "")))
                 .registryKeyPrefix());
     }
 
     @Test
     void aGatewayGetsItsNodeTheQueryApisAndTheDevKeyAndKindSettingsOverrideTheWiring() {
-        Map<String, String> s = config.gatewaySettings("gw-2", 0, List.of("http://127.0.0.1:1", "http://127.0.0.1:2"),
+        Map<String, String> s = config.gatewaySettings("gw-2", 0, 0, List.of("http://127.0.0.1:1", "http://127.0.0.1:2"),
                 "http://localhost:5");
         assertEquals("gw-2", s.get("notify.gateway.node-id"));
         assertEquals("http://127.0.0.1:1,http://127.0.0.1:2", s.get("notify.gateway.query-url"));
@@ -58,15 +58,15 @@ class PlatformConfigTest {
 
     @Test
     void ingestAdmitsTheDevProducerKeyAndCorsOnlyWhenAsked() {
-        assertEquals(DevKeys.ingestApiKeys(), config.ingestSettings(8080, "").get("notify.ingest.api-keys"));
-        assertFalse(config.ingestSettings(8080, "").containsKey("notify.ingest.cors-origins"));
-        assertEquals("http://localhost:1", config.ingestSettings(8080, "http://localhost:1").get("notify.ingest.cors-origins"));
-        IngestConfig.load(Settings.of(config.ingestSettings(0, "http://localhost:1")));
+        assertEquals(DevKeys.ingestApiKeys(), config.ingestSettings(8080, 0, "").get("notify.ingest.api-keys"));
+        assertFalse(config.ingestSettings(8080, 0, "").containsKey("notify.ingest.cors-origins"));
+        assertEquals("http://localhost:1", config.ingestSettings(8080, 0, "http://localhost:1").get("notify.ingest.cors-origins"));
+        IngestConfig.load(Settings.of(config.ingestSettings(0, 0, "http://localhost:1")));
     }
 
     @Test
     void fanoutGetsItsStateDirAndQueryPort() {
-        Map<String, String> s = config.fanoutSettings("/tmp/state-1", 8090);
+        Map<String, String> s = config.fanoutSettings("/tmp/state-1", 8090, 0);
         assertEquals("/tmp/state-1", s.get("notify.fanout.state-dir"));
         assertEquals("8090", s.get("notify.fanout.query.port"));
         assertEquals("2s", s.get("notify.fanout.route-timeout"));

@@ -2,6 +2,7 @@ package io.notify.gateway.config;
 
 import io.notify.common.config.ConfigException;
 import io.notify.common.config.PlatformSettings;
+import io.notify.common.http.OpsEndpoints;
 import io.notify.common.config.Settings;
 import io.notify.schemas.protocol.FrameCodec;
 import io.notify.schemas.protocol.WelcomeFrame;
@@ -31,6 +32,10 @@ import java.util.Set;
  * @param maxConnectionLifetime    connections are closed with 4010 (recycled) after at most this long; zero: never
  * @param connectionLifetimeJitter each connection's lifetime is {@code maxConnectionLifetime} minus a uniform
  *                                 random part of up to this, so one node's connections do not all leave at once
+ * @param managementHost where the management listener ({@code /metrics}, {@code /healthz}, {@code /readyz}) binds;
+ *                       default the client listener's host
+ * @param managementPort its port, default the client port + 100 (8181; any free port when the client port is 0);
+ *                       must differ from the client port
  * @param kafkaClient    Kafka client properties for the node's consumer and admin client
  *                       ({@code notify.kafka.client.*}, {@link PlatformSettings#kafkaClient()})
  */
@@ -68,7 +73,9 @@ public record GatewayConfig(
         Duration recheckGrace,
         Duration maxConnectionLifetime,
         Duration connectionLifetimeJitter,
-        Map<String, String> kafkaClient) {
+        Map<String, String> kafkaClient,
+        String managementHost,
+        int managementPort) {
 
     /**
      * Resume batching (docs/gateway.md, "Resume batching"): concurrent fetches wait at most
@@ -116,6 +123,9 @@ public record GatewayConfig(
         TopicCatalog.of(topicPrefix).node(nodeId);
         allowedOrigins = Set.copyOf(allowedOrigins);
         kafkaClient = Map.copyOf(kafkaClient);
+        if (managementPort != 0 && managementPort == port) {
+            throw new ConfigException("notify.gateway.management-port", "must differ from notify.gateway.port");
+        }
         queryUrls = List.copyOf(queryUrls);
         if (queryUrls.isEmpty()) {
             throw new ConfigException("notify.gateway.query-url", "at least one base URL of the query API is required");
@@ -209,7 +219,10 @@ public record GatewayConfig(
                 s.duration("notify.gateway.recheck-grace", Duration.ofSeconds(2), Duration.ZERO, Duration.ofMinutes(1)),
                 lifetime,
                 s.duration("notify.gateway.connection-lifetime-jitter", lifetime.dividedBy(5), Duration.ZERO, Duration.ofDays(30)),
-                shared.kafkaClient());
+                shared.kafkaClient(),
+                s.string("notify.gateway.management-host", s.string("notify.gateway.host", "0.0.0.0")),
+                s.intIn("notify.gateway.management-port",
+                        OpsEndpoints.defaultManagementPort(s.intIn("notify.gateway.port", 8081, 0, 65535)), 0, 65535));
     }
 
     private static Path pathOrNull(String raw) {

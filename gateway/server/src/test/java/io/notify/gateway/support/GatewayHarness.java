@@ -99,6 +99,11 @@ public final class GatewayHarness implements AutoCloseable {
         return URI.create("http://127.0.0.1:" + port() + pathAndQuery);
     }
 
+    /** A path on the management listener ({@code /metrics}, {@code /healthz}, {@code /readyz}). */
+    public URI management(String path) {
+        return URI.create("http://127.0.0.1:" + server.managementPort() + path);
+    }
+
     /** Routes events to this node as fanout-streams would: one DeliveryMessage each, to all connections. */
     public void deliver(List<? extends StreamEvent> events) {
         try {

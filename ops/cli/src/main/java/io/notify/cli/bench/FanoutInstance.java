@@ -17,7 +17,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The app under test: one fanout-streams instance ({@link FanoutMain}) in a child JVM with
  * {@code -Xmx512m}, a fresh application id (the run's topic prefix) and a fresh state dir, its
- * query API on a port chosen here. Read from outside only: {@code /readyz} and {@code /metrics}.
+ * query API and management listener on ports chosen here. Read from outside only: {@code /readyz}
+ * (query port) and {@code /metrics} (management port).
  * {@link #close} stops it (SIGTERM, SIGKILL after 30 s).
  */
 final class FanoutInstance implements AutoCloseable {
@@ -26,11 +27,13 @@ final class FanoutInstance implements AutoCloseable {
 
     private final JavaProcess process;
     private final int port;
+    private final int managementPort;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(HTTP_TIMEOUT).build();
 
-    private FanoutInstance(JavaProcess process, int port) {
+    private FanoutInstance(JavaProcess process, int port, int managementPort) {
         this.process = process;
         this.port = port;
+        this.managementPort = managementPort;
     }
 
     /**
@@ -40,7 +43,7 @@ final class FanoutInstance implements AutoCloseable {
      */
     static FanoutInstance start(String bootstrap, String redisUri, String prefix, String guarantee,
                                 Duration commitInterval, Path dir) throws IOException {
-        int port = FreePorts.pick();
+        int[] ports = FreePorts.pick(2); // the query API, the management listener
         List<String> settings = new ArrayList<>(List.of(
                 "notify.kafka.bootstrap-servers=" + bootstrap,
                 "notify.topic-prefix=" + prefix,
@@ -49,12 +52,13 @@ final class FanoutInstance implements AutoCloseable {
                 "notify.fanout.processing-guarantee=" + guarantee,
                 "notify.fanout.state-dir=" + dir.resolve("state"),
                 "notify.fanout.query.host=127.0.0.1",
-                "notify.fanout.query.port=" + port));
+                "notify.fanout.query.port=" + ports[0],
+                "notify.fanout.management-port=" + ports[1]));
         if (commitInterval != null) {
             settings.add("notify.fanout.commit-interval=" + commitInterval.toMillis() + "ms");
         }
         JavaProcess p = new JavaProcess(FanoutMain.class.getName(), settings, List.of("-Xmx512m"), dir.resolve("fanout.log"));
-        return new FanoutInstance(p.start(), port);
+        return new FanoutInstance(p.start(), ports[0], ports[1]);
     }
 
     int port() {
@@ -71,7 +75,7 @@ final class FanoutInstance implements AutoCloseable {
         while (System.nanoTime() - deadline < 0) {
             requireAlive();
             try {
-                if (get("/readyz").statusCode() == 200) {
+                if (get(port, "/readyz").statusCode() == 200) {
                     return;
                 }
             } catch (IOException notListeningYet) {
@@ -85,15 +89,15 @@ final class FanoutInstance implements AutoCloseable {
     /** The current {@code /metrics} text. */
     PrometheusText metrics() throws IOException, InterruptedException {
         requireAlive();
-        HttpResponse<String> r = get("/metrics");
+        HttpResponse<String> r = get(managementPort, "/metrics");
         if (r.statusCode() != 200) {
             throw new IOException("GET /metrics answered " + r.statusCode() + "; see " + logFile());
         }
         return new PrometheusText(r.body());
     }
 
-    private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(HTTP_TIMEOUT)
+    private HttpResponse<String> get(int toPort, String path) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + toPort + path)).timeout(HTTP_TIMEOUT)
                 .GET().build(), HttpResponse.BodyHandlers.ofString());
     }
 

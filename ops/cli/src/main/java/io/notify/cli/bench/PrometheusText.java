@@ -18,15 +18,14 @@ import java.util.function.BiConsumer;
 public record PrometheusText(String text) {
 
     /**
-     * A gateway's /metrics is on its client port, whose accepts stop while its I/O threads lag
-     * (docs/gateway.md, "Handshake: admission and authentication"): in a storm a scrape waits in
-     * the accept queue with the clients, so it is given long enough for that.
+     * A gateway's /metrics is on its management port, whose accepts are never stopped, but it is
+     * answered by the same I/O threads that a storm keeps busy: a scrape is given long enough for that.
      */
     private static final Duration SCRAPE_TIMEOUT = Duration.ofSeconds(60);
 
     /** A service's {@code /metrics} now; anything but 200 is an error naming its log. */
     public static PrometheusText scrape(ServiceProcess service) throws IOException, InterruptedException {
-        HttpResponse<String> r = service.get("/metrics", SCRAPE_TIMEOUT);
+        HttpResponse<String> r = service.metrics(SCRAPE_TIMEOUT);
         if (r.statusCode() != 200) {
             throw new IOException(service.name() + " /metrics answered " + r.statusCode() + "; see " + service.logFile());
         }

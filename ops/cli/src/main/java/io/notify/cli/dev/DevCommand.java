@@ -69,6 +69,10 @@ public final class DevCommand implements Callable<Integer> {
                   ingest           http://localhost:%d   (producer key: %s)
                   query API        http://localhost:%d
                 %s
+                Management (/metrics, /healthz, /readyz; not for clients):
+                %s
+                The keys and tokens printed here are dev-only (their secret is in the data dir).
+
                 A client token for user 42 (12 h):
                   %s
 
@@ -83,7 +87,8 @@ public final class DevCommand implements Callable<Integer> {
                 Ctrl-C stops everything (gateways drain first).
                 """, (System.nanoTime() - start) / 1e9, dataDir.toAbsolutePath(), platform.bootstrapServers(),
                 platform.redisUri(), platform.ingestPort(), DevKeys.PRODUCER_KEY, platform.queryPort(),
-                gatewayLines(platform.gatewayPorts()), token, demoUrl(platform, token), platform.ingestPort(),
+                gatewayLines(platform.gatewayPorts()), managementLines(platform), token, demoUrl(platform, token),
+                platform.ingestPort(),
                 DevKeys.PRODUCER_KEY);
         System.out.flush();
         stopped.await();
@@ -98,6 +103,17 @@ public final class DevCommand implements Callable<Integer> {
         }
         return "http://localhost:" + ports.get(0) + "/?token=" + token + "&gateways=" + gateways
                 + "&ingest=http://localhost:" + platform.ingestPort() + "&key=" + DevKeys.PRODUCER_KEY;
+    }
+
+    private static String managementLines(LocalPlatform platform) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format("  ingest           http://localhost:%d/metrics%n", platform.ingestManagementPort()));
+        sb.append(String.format("  fanout-streams   http://localhost:%d/metrics%n", platform.fanoutManagementPort()));
+        List<Integer> ports = platform.gatewayManagementPorts();
+        for (int i = 0; i < ports.size(); i++) {
+            sb.append(String.format("  gateway gw-%d     http://localhost:%d/metrics%n", i + 1, ports.get(i)));
+        }
+        return sb.toString();
     }
 
     private static String gatewayLines(List<Integer> ports) {

@@ -2,6 +2,7 @@ package io.notify.cli.dev;
 
 import io.notify.devstack.DevStack;
 import io.notify.devstack.DevStackOptions;
+import io.notify.gateway.GatewayServer;
 import io.notify.platform.DevKeys;
 import io.notify.platform.Platform;
 import java.nio.file.Path;
@@ -66,6 +67,18 @@ public final class LocalPlatform implements AutoCloseable {
 
     public List<Integer> gatewayPorts() {
         return platform.gatewayPorts();
+    }
+
+    public int ingestManagementPort() {
+        return platform.ingestManagementPort();
+    }
+
+    public int fanoutManagementPort() {
+        return platform.fanoutManagementPort();
+    }
+
+    public List<Integer> gatewayManagementPorts() {
+        return platform.gateways().values().stream().map(GatewayServer::managementPort).toList();
     }
 
     public String bootstrapServers() {
