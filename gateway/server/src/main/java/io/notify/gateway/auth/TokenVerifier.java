@@ -4,6 +4,7 @@ import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jwt.JWT;
+import com.nimbusds.jwt.JWTClaimNames;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.JWTParser;
 import com.nimbusds.jwt.SignedJWT;
@@ -16,17 +17,20 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Verifies handshake JWTs locally (no network, ~tens of µs), so a reconnect storm costs CPU, not
  * an auth service round trip.
  *
  * <p>Guarantees: a token is accepted only if it is a JWS (never {@code alg=none}, never JWE) whose
- * header algorithm equals the pinned algorithm of a configured key (matched by {@code kid} when the
- * token has one) and whose signature that key verifies; it carries {@code exp} and is not past it,
- * nor before {@code nbf}, beyond the configured skew; its {@code iss} equals the configured issuer
- * and its {@code aud} contains the configured audience; its {@code sub} is a valid user id, which
- * is the only source of the user's identity. Never logs or returns any part of the token.
+ * header algorithm equals the pinned algorithm of a configured key (a token with a {@code kid} only
+ * against the key of that {@code kid}: a {@code kid} no key has is refused, also when the keys have
+ * none; a token without one against any key) and whose signature that key verifies; it carries
+ * {@code exp} and is not past it, nor before {@code nbf}, beyond the configured skew; its {@code iss}
+ * equals the configured issuer and its {@code aud} contains the configured audience; its {@code sub}
+ * is a JSON string (a number is refused, never coerced) and a valid user id, which is the only
+ * source of the user's identity. Never logs or returns any part of the token.
  * Thread-safe.
  */
 public final class TokenVerifier {
@@ -71,8 +75,17 @@ public final class TokenVerifier {
         if (signature != null) {
             return new Rejected(signature);
         }
+        // the payload is parsed once, here: its raw sub is checked before nimbus would coerce a number to a string
+        Map<String, Object> payload = signed.getPayload().toJSONObject();
+        if (payload == null) {
+            return new Rejected(AuthRejection.MALFORMED);
+        }
+        Object sub = payload.get(JWTClaimNames.SUBJECT);
+        if (sub != null && !(sub instanceof String)) {
+            return new Rejected(AuthRejection.BAD_SUBJECT); // RFC 7519 4.1.2: sub is a string
+        }
         try {
-            return checkClaims(signed.getJWTClaimsSet());
+            return checkClaims(JWTClaimsSet.parse(payload));
         } catch (ParseException e) {
             return new Rejected(AuthRejection.MALFORMED);
         }
@@ -85,8 +98,8 @@ public final class TokenVerifier {
         boolean kidKnown = false;
         boolean algPinned = false;
         for (PinnedKey key : keys) {
-            if (kid != null && key.kid() != null && !kid.equals(key.kid())) {
-                continue;
+            if (kid != null && !kid.equals(key.kid())) {
+                continue; // a token naming a kid is only checked against the key of that kid, never a key without one
             }
             kidKnown = true;
             if (!key.algorithm().equals(alg)) {

@@ -48,6 +48,11 @@ public final class Tokens {
         return sign(claims(sub, Duration.ofMinutes(-10)).build());
     }
 
+    /** Correctly signed, but {@code sub} is a JSON number (RFC 7519 wants a string; refused as bad_subject). */
+    public String numericSubject(long sub) {
+        return sign(claims(null, Duration.ofHours(1)).claim("sub", sub).build());
+    }
+
     public String algNone(String sub) {
         return new PlainJWT(claims(sub, Duration.ofHours(1)).build()).serialize();
     }
