@@ -31,24 +31,29 @@ import java.util.Map;
  * equals the configured issuer and its {@code aud} contains the configured audience; its {@code sub}
  * is a JSON string (a number is refused, never coerced) and a valid user id, which is the only
  * source of the user's identity. Never logs or returns any part of the token.
- * Thread-safe.
+ * Thread-safe. The keys are those of its {@link KeyRing} at the moment of each verification; a
+ * {@code kid} none of them has is reported to the ring (a JWKS URL then refetches, rate-limited,
+ * in the background: this token is refused all the same, never waits).
  */
 public final class TokenVerifier {
 
     /** Longer tokens are refused before parsing (a header line is bounded anyway; this is cheaper). */
     public static final int MAX_TOKEN_CHARS = 8 * 1024;
 
-    private final List<PinnedKey> keys;
+    private final KeyRing keys;
     private final String issuer;
     private final String audience;
     private final Duration skew;
     private final Clock clock;
 
+    /** A verifier over keys that never change (a JWKS file, the HMAC secret). */
     public TokenVerifier(List<PinnedKey> keys, String issuer, String audience, Duration skew, Clock clock) {
-        if (keys.isEmpty()) {
-            throw new IllegalArgumentException("at least one key is required");
-        }
-        this.keys = List.copyOf(keys);
+        this(KeyRing.fixed(keys), issuer, audience, skew, clock);
+    }
+
+    /** A verifier over {@code keys} as they are at each verification (a JWKS URL's change in the background). */
+    public TokenVerifier(KeyRing keys, String issuer, String audience, Duration skew, Clock clock) {
+        this.keys = keys;
         this.issuer = issuer;
         this.audience = audience;
         this.skew = skew;
@@ -95,9 +100,13 @@ public final class TokenVerifier {
         JWSHeader header = jwt.getHeader();
         JWSAlgorithm alg = header.getAlgorithm();
         String kid = header.getKeyID();
+        List<PinnedKey> inForce = keys.keys();
+        if (inForce.isEmpty()) {
+            return AuthRejection.KEYS_UNAVAILABLE;
+        }
         boolean kidKnown = false;
         boolean algPinned = false;
-        for (PinnedKey key : keys) {
+        for (PinnedKey key : inForce) {
             if (kid != null && !kid.equals(key.kid())) {
                 continue; // a token naming a kid is only checked against the key of that kid, never a key without one
             }
@@ -115,6 +124,7 @@ public final class TokenVerifier {
             }
         }
         if (!kidKnown) {
+            keys.unknownKid(kid); // kid is not null here: a token without kid reaches every key
             return AuthRejection.UNKNOWN_KEY;
         }
         return algPinned ? AuthRejection.BAD_SIGNATURE : AuthRejection.ALG_NOT_ALLOWED;

@@ -177,8 +177,8 @@ class TokenVerifierTest {
 
     @Test
     void keyConfigurationFailsFastNamingTheKey() throws Exception {
-        assertThrows(ConfigException.class, () -> new JwtSettings(null, null, ISS, AUD, Duration.ZERO));
-        assertThrows(ConfigException.class, () -> new JwtSettings(java.nio.file.Path.of("x"), "0123456789abcdef0123456789abcdef",
+        assertThrows(ConfigException.class, () -> new JwtSettings(null, null, null, ISS, AUD, Duration.ZERO));
+        assertThrows(ConfigException.class, () -> new JwtSettings(java.nio.file.Path.of("x"), null, "0123456789abcdef0123456789abcdef",
                 ISS, AUD, Duration.ZERO), "a JWKS file and an HMAC secret never mix");
         String oct = "{\"keys\":[{\"kty\":\"oct\",\"kid\":\"s\",\"k\":\"c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0\"}]}";
         assertThrows(ConfigException.class, () -> KeySetLoader.fromJwks(oct), "no HMAC keys in a JWKS file");

@@ -21,9 +21,15 @@ public final class Tokens {
     private final RSAKey key;
     private final Path jwksFile;
 
+    /** The key {@code test-key}, the one of {@link GatewayHarness}'s JWKS file. */
     public Tokens() {
+        this("test-key");
+    }
+
+    /** A new RSA key with key id {@code kid} (several make a rotation: see {@link JwksServer}). */
+    public Tokens(String kid) {
         try {
-            key = new RSAKeyGenerator(2048).keyID("test-key").generate();
+            key = new RSAKeyGenerator(2048).keyID(kid).generate();
             jwksFile = Files.createTempFile("notify-gateway-jwks", ".json");
             jwksFile.toFile().deleteOnExit();
             Files.writeString(jwksFile, new JWKSet(key.toPublicJWK()).toString());
@@ -34,6 +40,11 @@ public final class Tokens {
 
     public Path jwksFile() {
         return jwksFile;
+    }
+
+    /** The public half of the signing key, as a JWKS publishes it. */
+    public RSAKey publicJwk() {
+        return key.toPublicJWK();
     }
 
     public String valid(String sub) {
@@ -59,8 +70,8 @@ public final class Tokens {
 
     public String badSignature(String sub) {
         try {
-            RSAKey other = new RSAKeyGenerator(2048).keyID("test-key").generate();
-            SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID("test-key").build(),
+            RSAKey other = new RSAKeyGenerator(2048).keyID(key.getKeyID()).generate();
+            SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.getKeyID()).build(),
                     claims(sub, Duration.ofHours(1)).build());
             jwt.sign(new RSASSASigner(other));
             return jwt.serialize();
@@ -77,7 +88,7 @@ public final class Tokens {
 
     private String sign(JWTClaimsSet claims) {
         try {
-            SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID("test-key").build(), claims);
+            SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.getKeyID()).build(), claims);
             jwt.sign(new RSASSASigner(key));
             return jwt.serialize();
         } catch (Exception e) {
