@@ -10,7 +10,9 @@ import io.notify.gateway.admission.ConnectionLimiter;
 import io.notify.gateway.admission.HandshakeGate;
 import io.notify.gateway.admission.OriginPolicy;
 import io.notify.gateway.admission.TokenBucket;
+import io.notify.gateway.auth.KeyRing;
 import io.notify.gateway.auth.KeySetLoader;
+import io.notify.gateway.auth.RemoteKeySet;
 import io.notify.gateway.auth.TokenVerifier;
 import io.notify.gateway.config.GatewayConfig;
 import io.notify.gateway.delivery.Dispatcher;
@@ -49,8 +51,9 @@ import org.xnio.channels.AcceptingChannel;
 
 /**
  * One gateway node: wires configuration, auth, admission, sessions, delivery, resume, registry
- * and drain, and owns their lifecycle. {@link #start} follows docs/gateway.md "Start-up order": node topic
- * created and positioned at its end → registry liveness → listener open → ready.
+ * and drain, and owns their lifecycle. {@link #start} follows docs/gateway.md "Start-up order": JWKS URL
+ * fetched (bounded wait) → node topic created and positioned at its end → registry liveness → listener
+ * open → ready.
  * {@link #drain} is the SIGTERM path; {@link #stop} ends everything at once.
  */
 public final class GatewayServer implements AutoCloseable {
@@ -68,6 +71,7 @@ public final class GatewayServer implements AutoCloseable {
     private final Drainer drainer;
     private final SessionContext ctx;
     private final Undertow undertow;
+    private final KeyRing keys;
     private AcceptGovernor governor;
     private LivenessSweeper sweeper;
     private volatile boolean started;
@@ -96,8 +100,9 @@ public final class GatewayServer implements AutoCloseable {
         this.drainer = new Drainer(table, metrics, timer);
         this.ctx = new SessionContext(config, metrics, registrar, this.resumeSource, table,
                 new ConnectionLimiter(config.limits().maxConnectionsPerUser()), timer, clock);
-        TokenVerifier verifier = new TokenVerifier(KeySetLoader.load(config.jwt()), config.jwt().issuer(),
-                config.jwt().audience(), config.jwt().clockSkew(), clock);
+        this.keys = config.jwt().jwks() != null ? RemoteKeySet.create(config.jwt().jwks(), metrics)
+                : KeyRing.fixed(KeySetLoader.load(config.jwt()));
+        TokenVerifier verifier = new TokenVerifier(keys, config.jwt().issuer(), config.jwt().audience(), config.jwt().clockSkew(), clock);
         HandshakeGate gate = new HandshakeGate(
                 TokenBucket.system(config.limits().handshakeRatePerSecond(), config.limits().handshakeBurst()),
                 new OriginPolicy(config.allowedOrigins(), config.requireOrigin()), verifier, drainer::draining, metrics);
@@ -132,6 +137,7 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     public GatewayServer start() {
+        keys.start(); // a JWKS URL: the first fetch, waited for a bounded time (the node starts without keys if it fails)
         consumer.start();
         registrar.start();
         sweeper = new LivenessSweeper(table, ctx.clock(), timer, config.sweepInterval());
@@ -222,6 +228,7 @@ public final class GatewayServer implements AutoCloseable {
         registrar.stop();
         consumer.close();
         resumeSource.close();
+        keys.close();
         timer.shutdownNow();
         try {
             timer.awaitTermination(2, TimeUnit.SECONDS);

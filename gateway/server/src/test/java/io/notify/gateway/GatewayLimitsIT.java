@@ -76,13 +76,15 @@ class GatewayLimitsIT {
 
     @Test
     void badTokensAreRefusedWith401BeforeTheUpgrade() {
-        for (String token : List.of(tokens.badSignature("eve"), tokens.expired("eve"), tokens.algNone("eve"), "garbage")) {
+        for (String token : List.of(tokens.badSignature("eve"), tokens.expired("eve"), tokens.algNone("eve"),
+                tokens.numericSubject(42), "garbage")) {
             assertEquals(401, WsClient.refusedStatus(gateway.ws(), bearer(token)));
             assertEquals(401, sseStatus("", bearer(token)));
         }
         assertEquals(401, sseStatus("", Map.of()), "no token at all");
         assertTrue(gateway.count("notify.gateway.handshake.rejections", "transport", "ws", "reason", "token_expired") >= 1);
         assertTrue(gateway.count("notify.gateway.handshake.rejections", "transport", "ws", "reason", "alg_not_allowed") >= 1);
+        assertTrue(gateway.count("notify.gateway.handshake.rejections", "transport", "sse", "reason", "bad_subject") >= 1);
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.notify.gateway.admission;
 
 import io.notify.common.http.HttpResponses;
 import io.notify.common.http.Problem;
+import io.notify.gateway.auth.AuthRejection;
 import io.notify.gateway.auth.AuthResult;
 import io.notify.gateway.auth.TokenSource;
 import io.notify.gateway.auth.TokenVerifier;
@@ -16,13 +17,14 @@ import org.slf4j.LoggerFactory;
  * The checks every handshake (WebSocket and SSE) passes before any upgrade or response body, in
  * cost order: draining → 503; the node's handshake token bucket → 503 + Retry-After (before any
  * auth work, so a reconnect storm costs almost nothing); {@code Origin} not on the allowlist → 403;
- * token missing or invalid → 401. Each refusal is answered here (problem+json), counted by reason
+ * token missing or invalid → 401; no verification keys (a JWKS URL not fetched yet) → 503 + Retry-After. Each refusal is answered here (problem+json), counted by reason
  * and logged at debug level with the token redacted. Runs on the I/O thread; never blocks.
  */
 public final class HandshakeGate {
 
     private static final Logger LOG = LoggerFactory.getLogger(HandshakeGate.class);
     private static final int DRAINING_RETRY_AFTER_SECONDS = 1;
+    private static final int KEYS_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
     private final TokenBucket handshakes;
     private final OriginPolicy origins;
@@ -69,6 +71,12 @@ public final class HandshakeGate {
         AuthResult result = verifier.verify(TokenSource.extract(exchange));
         if (result instanceof AuthResult.Rejected rejected) {
             refuse(exchange, transport, rejected.reason().slug());
+            if (rejected.reason() == AuthRejection.KEYS_UNAVAILABLE) {
+                HttpResponses.retryLater(exchange, Problem.of(503, "keys-unavailable", "Verification keys unavailable",
+                        "this node has no token verification keys yet (its JWKS URL could not be fetched); retry after the delay"),
+                        KEYS_UNAVAILABLE_RETRY_AFTER_SECONDS);
+                return null;
+            }
             exchange.getResponseHeaders().put(Headers.WWW_AUTHENTICATE,
                     "Bearer error=\"invalid_token\", error_description=\"" + rejected.reason().slug() + "\"");
             HttpResponses.problem(exchange, Problem.of(401, "unauthenticated", "Unauthenticated",

@@ -1,8 +1,9 @@
 package io.notify.gateway.auth;
 
 /**
- * Why a handshake token was refused. Every value is answered with HTTP 401; the slug labels the
- * {@code handshake_rejections_total} metric and log lines (never the token itself).
+ * Why a handshake token was refused. Every value but {@link #KEYS_UNAVAILABLE} is answered with HTTP
+ * 401; the slug labels the {@code handshake_rejections_total} metric and log lines (never the token
+ * itself).
  */
 public enum AuthRejection {
     MISSING_TOKEN("missing_token"),
@@ -16,7 +17,12 @@ public enum AuthRejection {
     NOT_YET_VALID("token_not_yet_valid"),
     WRONG_ISSUER("wrong_issuer"),
     WRONG_AUDIENCE("wrong_audience"),
-    BAD_SUBJECT("bad_subject");
+    BAD_SUBJECT("bad_subject"),
+    /**
+     * The node has no verification keys: a JWKS URL not fetched yet, or its keys past
+     * {@code jwks-cache-ttl}. Not the token's fault: answered 503 + Retry-After.
+     */
+    KEYS_UNAVAILABLE("keys_unavailable");
 
     private final String slug;
 

@@ -26,13 +26,21 @@ import java.util.Set;
  * JWKS keys are pinned to their {@code alg} member, or for keys without one to the single algorithm
  * their type implies (RSA: RS256; EC: ES256/ES384/ES512 by curve). Symmetric ({@code oct}) keys
  * are refused in a JWKS file: HMAC is only accepted through the explicit dev secret, so the two
- * modes never mix.
+ * modes never mix. A JWKS fetched from a URL ({@link #fromRemote}) follows the same rules, except
+ * that a key it cannot pin is skipped rather than fatal (an identity provider may publish
+ * encryption or other keys beside its signing keys).
  */
 public final class KeySetLoader {
 
     private static final Set<JWSAlgorithm> RSA_ALGS = Set.of(JWSAlgorithm.RS256, JWSAlgorithm.RS384, JWSAlgorithm.RS512,
             JWSAlgorithm.PS256, JWSAlgorithm.PS384, JWSAlgorithm.PS512);
     private static final Set<JWSAlgorithm> EC_ALGS = Set.of(JWSAlgorithm.ES256, JWSAlgorithm.ES384, JWSAlgorithm.ES512);
+    private static final String FILE = "notify.gateway.jwt.jwks-file";
+    private static final String URL = "notify.gateway.jwt.jwks-url";
+
+    /** The keys of a fetched JWKS that could be pinned, and why each other one was skipped. */
+    public record Pinned(List<PinnedKey> keys, List<String> skipped) {
+    }
 
     private KeySetLoader() {
     }
@@ -45,7 +53,7 @@ public final class KeySetLoader {
         try {
             json = Files.readString(settings.jwksFile(), StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new ConfigException("notify.gateway.jwt.jwks-file", "cannot read " + settings.jwksFile() + ": " + e.getMessage());
+            throw new ConfigException(FILE, "cannot read " + settings.jwksFile() + ": " + e.getMessage());
         }
         return fromJwks(json);
     }
@@ -64,39 +72,53 @@ public final class KeySetLoader {
         try {
             set = JWKSet.parse(json);
         } catch (ParseException e) {
-            throw new ConfigException("notify.gateway.jwt.jwks-file", "not a JWK set: " + e.getMessage());
+            throw new ConfigException(FILE, "not a JWK set: " + e.getMessage());
         }
         if (set.getKeys().isEmpty()) {
-            throw new ConfigException("notify.gateway.jwt.jwks-file", "holds no keys");
+            throw new ConfigException(FILE, "holds no keys");
         }
         List<PinnedKey> keys = new ArrayList<>();
         for (JWK jwk : set.getKeys()) {
-            keys.add(pin(jwk));
+            keys.add(pin(jwk, FILE));
         }
         return List.copyOf(keys);
     }
 
-    private static PinnedKey pin(JWK jwk) {
+    /** The keys of a JWKS fetched from {@code notify.gateway.jwt.jwks-url}; those that cannot be pinned are skipped. */
+    public static Pinned fromRemote(JWKSet set) {
+        List<PinnedKey> keys = new ArrayList<>();
+        List<String> skipped = new ArrayList<>();
+        for (JWK jwk : set.getKeys()) {
+            try {
+                keys.add(pin(jwk, URL));
+            } catch (ConfigException e) {
+                skipped.add(e.getMessage());
+            }
+        }
+        return new Pinned(List.copyOf(keys), List.copyOf(skipped));
+    }
+
+    private static PinnedKey pin(JWK jwk, String setting) {
         String kid = jwk.getKeyID();
         String name = kid == null ? "(key without kid)" : "key '" + kid + "'";
         if (jwk.getKeyUse() != null && !KeyUse.SIGNATURE.equals(jwk.getKeyUse())) {
-            throw new ConfigException("notify.gateway.jwt.jwks-file", name + " is not a signature key (use=" + jwk.getKeyUse() + ")");
+            throw new ConfigException(setting, name + " is not a signature key (use=" + jwk.getKeyUse() + ")");
         }
         try {
             if (jwk instanceof RSAKey rsa) {
                 JWSAlgorithm alg = declared(jwk, JWSAlgorithm.RS256);
-                require(RSA_ALGS.contains(alg), name, alg);
+                require(RSA_ALGS.contains(alg), setting, name, alg);
                 return new PinnedKey(kid, alg, new RSASSAVerifier(rsa.toPublicJWK()));
             }
             if (jwk instanceof ECKey ec) {
-                JWSAlgorithm alg = declared(jwk, forCurve(ec.getCurve(), name));
-                require(EC_ALGS.contains(alg) && Curve.forJWSAlgorithm(alg).contains(ec.getCurve()), name, alg);
+                JWSAlgorithm alg = declared(jwk, forCurve(ec.getCurve(), setting, name));
+                require(EC_ALGS.contains(alg) && Curve.forJWSAlgorithm(alg).contains(ec.getCurve()), setting, name, alg);
                 return new PinnedKey(kid, alg, new ECDSAVerifier(ec.toPublicJWK()));
             }
         } catch (JOSEException e) {
-            throw new ConfigException("notify.gateway.jwt.jwks-file", name + ": " + e.getMessage());
+            throw new ConfigException(setting, name + ": " + e.getMessage());
         }
-        throw new ConfigException("notify.gateway.jwt.jwks-file", name + " has key type " + jwk.getKeyType()
+        throw new ConfigException(setting, name + " has key type " + jwk.getKeyType()
                 + "; only RSA and EC keys are accepted (HMAC only through notify.gateway.jwt.hmac-secret)");
     }
 
@@ -104,7 +126,7 @@ public final class KeySetLoader {
         return jwk.getAlgorithm() == null ? fallback : JWSAlgorithm.parse(jwk.getAlgorithm().getName());
     }
 
-    private static JWSAlgorithm forCurve(Curve curve, String name) {
+    private static JWSAlgorithm forCurve(Curve curve, String setting, String name) {
         if (Curve.P_256.equals(curve)) {
             return JWSAlgorithm.ES256;
         }
@@ -114,12 +136,12 @@ public final class KeySetLoader {
         if (Curve.P_521.equals(curve)) {
             return JWSAlgorithm.ES512;
         }
-        throw new ConfigException("notify.gateway.jwt.jwks-file", name + " uses unsupported curve " + curve);
+        throw new ConfigException(setting, name + " uses unsupported curve " + curve);
     }
 
-    private static void require(boolean ok, String name, JWSAlgorithm alg) {
+    private static void require(boolean ok, String setting, String name, JWSAlgorithm alg) {
         if (!ok) {
-            throw new ConfigException("notify.gateway.jwt.jwks-file", name + " cannot be pinned to alg " + alg);
+            throw new ConfigException(setting, name + " cannot be pinned to alg " + alg);
         }
     }
 }

@@ -8,7 +8,7 @@ import com.nimbusds.jose.JWSVerifier;
  * what defeats algorithm confusion: a token claiming HS256 is never checked against an RSA key,
  * whatever its header says.
  *
- * @param kid the JWK key id, or null when the key has none (then it matches tokens without kid)
+ * @param kid the JWK key id, or null when the key has none (then it only matches tokens without kid: a token naming a kid never reaches it)
  */
 public record PinnedKey(String kid, JWSAlgorithm algorithm, JWSVerifier verifier) {
 

@@ -4,6 +4,7 @@ import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jwt.JWT;
+import com.nimbusds.jwt.JWTClaimNames;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.JWTParser;
 import com.nimbusds.jwt.SignedJWT;
@@ -16,35 +17,43 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Verifies handshake JWTs locally (no network, ~tens of µs), so a reconnect storm costs CPU, not
  * an auth service round trip.
  *
  * <p>Guarantees: a token is accepted only if it is a JWS (never {@code alg=none}, never JWE) whose
- * header algorithm equals the pinned algorithm of a configured key (matched by {@code kid} when the
- * token has one) and whose signature that key verifies; it carries {@code exp} and is not past it,
- * nor before {@code nbf}, beyond the configured skew; its {@code iss} equals the configured issuer
- * and its {@code aud} contains the configured audience; its {@code sub} is a valid user id, which
- * is the only source of the user's identity. Never logs or returns any part of the token.
- * Thread-safe.
+ * header algorithm equals the pinned algorithm of a configured key (a token with a {@code kid} only
+ * against the key of that {@code kid}: a {@code kid} no key has is refused, also when the keys have
+ * none; a token without one against any key) and whose signature that key verifies; it carries
+ * {@code exp} and is not past it, nor before {@code nbf}, beyond the configured skew; its {@code iss}
+ * equals the configured issuer and its {@code aud} contains the configured audience; its {@code sub}
+ * is a JSON string (a number is refused, never coerced) and a valid user id, which is the only
+ * source of the user's identity. Never logs or returns any part of the token.
+ * Thread-safe. The keys are those of its {@link KeyRing} at the moment of each verification; a
+ * {@code kid} none of them has is reported to the ring (a JWKS URL then refetches, rate-limited,
+ * in the background: this token is refused all the same, never waits).
  */
 public final class TokenVerifier {
 
     /** Longer tokens are refused before parsing (a header line is bounded anyway; this is cheaper). */
     public static final int MAX_TOKEN_CHARS = 8 * 1024;
 
-    private final List<PinnedKey> keys;
+    private final KeyRing keys;
     private final String issuer;
     private final String audience;
     private final Duration skew;
     private final Clock clock;
 
+    /** A verifier over keys that never change (a JWKS file, the HMAC secret). */
     public TokenVerifier(List<PinnedKey> keys, String issuer, String audience, Duration skew, Clock clock) {
-        if (keys.isEmpty()) {
-            throw new IllegalArgumentException("at least one key is required");
-        }
-        this.keys = List.copyOf(keys);
+        this(KeyRing.fixed(keys), issuer, audience, skew, clock);
+    }
+
+    /** A verifier over {@code keys} as they are at each verification (a JWKS URL's change in the background). */
+    public TokenVerifier(KeyRing keys, String issuer, String audience, Duration skew, Clock clock) {
+        this.keys = keys;
         this.issuer = issuer;
         this.audience = audience;
         this.skew = skew;
@@ -71,8 +80,17 @@ public final class TokenVerifier {
         if (signature != null) {
             return new Rejected(signature);
         }
+        // the payload is parsed once, here: its raw sub is checked before nimbus would coerce a number to a string
+        Map<String, Object> payload = signed.getPayload().toJSONObject();
+        if (payload == null) {
+            return new Rejected(AuthRejection.MALFORMED);
+        }
+        Object sub = payload.get(JWTClaimNames.SUBJECT);
+        if (sub != null && !(sub instanceof String)) {
+            return new Rejected(AuthRejection.BAD_SUBJECT); // RFC 7519 4.1.2: sub is a string
+        }
         try {
-            return checkClaims(signed.getJWTClaimsSet());
+            return checkClaims(JWTClaimsSet.parse(payload));
         } catch (ParseException e) {
             return new Rejected(AuthRejection.MALFORMED);
         }
@@ -82,11 +100,15 @@ public final class TokenVerifier {
         JWSHeader header = jwt.getHeader();
         JWSAlgorithm alg = header.getAlgorithm();
         String kid = header.getKeyID();
+        List<PinnedKey> inForce = keys.keys();
+        if (inForce.isEmpty()) {
+            return AuthRejection.KEYS_UNAVAILABLE;
+        }
         boolean kidKnown = false;
         boolean algPinned = false;
-        for (PinnedKey key : keys) {
-            if (kid != null && key.kid() != null && !kid.equals(key.kid())) {
-                continue;
+        for (PinnedKey key : inForce) {
+            if (kid != null && !kid.equals(key.kid())) {
+                continue; // a token naming a kid is only checked against the key of that kid, never a key without one
             }
             kidKnown = true;
             if (!key.algorithm().equals(alg)) {
@@ -102,6 +124,7 @@ public final class TokenVerifier {
             }
         }
         if (!kidKnown) {
+            keys.unknownKid(kid); // kid is not null here: a token without kid reaches every key
             return AuthRejection.UNKNOWN_KEY;
         }
         return algPinned ? AuthRejection.BAD_SIGNATURE : AuthRejection.ALG_NOT_ALLOWED;

@@ -8,10 +8,14 @@ import io.notify.schemas.protocol.FrameCodec;
 import io.notify.schemas.protocol.WelcomeFrame;
 import io.notify.schemas.stream.Endpoints;
 import io.notify.schemas.topic.TopicCatalog;
+import java.net.InetAddress;
 import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -87,18 +91,70 @@ public record GatewayConfig(
     }
 
     /**
-     * How tokens are verified: exactly one of a JWKS file (production) or an HMAC secret (dev,
-     * explicitly configured) — never both, so an HMAC key can never verify a token meant for an
-     * RSA/EC key.
+     * How tokens are verified: exactly one of a JWKS file or a JWKS URL (production) or an HMAC
+     * secret (dev, explicitly configured) — never two, so an HMAC key can never verify a token meant
+     * for an RSA/EC key.
+     *
+     * @param jwks the JWKS URL and how it is fetched, or null
      */
-    public record JwtSettings(Path jwksFile, String hmacSecret, String issuer, String audience, Duration clockSkew) {
+    public record JwtSettings(Path jwksFile, RemoteJwks jwks, String hmacSecret, String issuer, String audience,
+                              Duration clockSkew) {
         public JwtSettings {
-            if ((jwksFile == null) == (hmacSecret == null)) {
-                throw new ConfigException("notify.gateway.jwt.jwks-file",
-                        "set exactly one of notify.gateway.jwt.jwks-file and notify.gateway.jwt.hmac-secret");
+            int sources = (jwksFile == null ? 0 : 1) + (jwks == null ? 0 : 1) + (hmacSecret == null ? 0 : 1);
+            if (sources != 1) {
+                throw new ConfigException(jwks != null ? "notify.gateway.jwt.jwks-url" : "notify.gateway.jwt.jwks-file",
+                        "set exactly one of notify.gateway.jwt.jwks-file, notify.gateway.jwt.jwks-url and notify.gateway.jwt.hmac-secret");
             }
             if (hmacSecret != null && hmacSecret.length() < 32) {
                 throw new ConfigException("notify.gateway.jwt.hmac-secret", "must be at least 32 characters (256 bits)");
+            }
+        }
+    }
+
+    /**
+     * A JWKS fetched from {@code url} (docs/gateway.md, "Keys from a JWKS URL"): fetched at start,
+     * then every {@code refreshInterval}; the keys stay in force until {@code cacheTtl} after the last
+     * successful fetch (then tokens are refused until one succeeds); a token naming an unknown
+     * {@code kid} triggers a refetch at most once per {@code refetchMinInterval}, which is also the
+     * retry delay after a failed fetch. {@code fetchTimeout} bounds the connect and the read of one
+     * fetch.
+     *
+     * @param url    https; plain http only for a loopback host (tests, dev)
+     * @param caFile PEM certificates trusted for {@code url} instead of the JVM's trust store, or null
+     */
+    public record RemoteJwks(URI url, Path caFile, Duration refreshInterval, Duration cacheTtl, Duration refetchMinInterval,
+                             Duration fetchTimeout) {
+        public RemoteJwks {
+            String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
+            if (url.getHost() == null || !(scheme.equals("https") || scheme.equals("http"))) {
+                throw new ConfigException("notify.gateway.jwt.jwks-url", "'" + url + "' is not an https URL");
+            }
+            if (url.getUserInfo() != null) {
+                throw new ConfigException("notify.gateway.jwt.jwks-url", "must not carry credentials");
+            }
+            if (scheme.equals("http") && !isLoopback(url.getHost())) {
+                throw new ConfigException("notify.gateway.jwt.jwks-url",
+                        "must be https; plain http only for a loopback host (localhost, 127.0.0.0/8, [::1])");
+            }
+            if (caFile != null && !scheme.equals("https")) {
+                throw new ConfigException("notify.gateway.jwt.jwks-ca-file", "only applies to an https notify.gateway.jwt.jwks-url");
+            }
+            if (cacheTtl.compareTo(refreshInterval) <= 0) {
+                throw new ConfigException("notify.gateway.jwt.jwks-cache-ttl",
+                        "must be longer than notify.gateway.jwt.jwks-refresh-interval");
+            }
+        }
+
+        /** A literal loopback address or {@code localhost}; never a DNS lookup. */
+        static boolean isLoopback(String host) {
+            if (host.equalsIgnoreCase("localhost")) {
+                return true;
+            }
+            boolean literal = host.startsWith("[") || host.matches("[0-9.]+");
+            try {
+                return literal && InetAddress.getByName(host).isLoopbackAddress();
+            } catch (UnknownHostException e) {
+                return false;
             }
         }
     }
@@ -178,6 +234,7 @@ public record GatewayConfig(
                 s.intIn("notify.gateway.node-topic-partitions", 3, 1, 1000),
                 new JwtSettings(
                         pathOrNull(s.raw("notify.gateway.jwt.jwks-file")),
+                        remoteJwks(s),
                         s.raw("notify.gateway.jwt.hmac-secret"),
                         s.required("notify.gateway.jwt.issuer"),
                         s.required("notify.gateway.jwt.audience"),
@@ -223,6 +280,25 @@ public record GatewayConfig(
                 s.string("notify.gateway.management-host", s.string("notify.gateway.host", "0.0.0.0")),
                 s.intIn("notify.gateway.management-port",
                         OpsEndpoints.defaultManagementPort(s.intIn("notify.gateway.port", 8081, 0, 65535)), 0, 65535));
+    }
+
+    private static RemoteJwks remoteJwks(Settings s) {
+        String raw = s.raw("notify.gateway.jwt.jwks-url");
+        if (raw == null) {
+            return null;
+        }
+        URI url;
+        try {
+            url = new URI(raw);
+        } catch (URISyntaxException e) {
+            throw new ConfigException("notify.gateway.jwt.jwks-url", "'" + raw + "' is not a URL: " + e.getMessage());
+        }
+        return new RemoteJwks(url,
+                pathOrNull(s.raw("notify.gateway.jwt.jwks-ca-file")),
+                s.duration("notify.gateway.jwt.jwks-refresh-interval", Duration.ofMinutes(5), Duration.ofSeconds(1), Duration.ofHours(24)),
+                s.duration("notify.gateway.jwt.jwks-cache-ttl", Duration.ofHours(1), Duration.ofSeconds(2), Duration.ofDays(7)),
+                s.duration("notify.gateway.jwt.jwks-refetch-min-interval", Duration.ofSeconds(30), Duration.ofMillis(100), Duration.ofHours(1)),
+                s.duration("notify.gateway.jwt.jwks-fetch-timeout", Duration.ofSeconds(5), Duration.ofMillis(100), Duration.ofMinutes(1)));
     }
 
     private static Path pathOrNull(String raw) {

@@ -26,7 +26,9 @@ import java.util.function.Supplier;
  * {@code acks_total}, {@code registry_failures_total{op}}, {@code drain_remaining} (gauge),
  * {@code drain_closed_total}, {@code resume_batch_size} (summary: streams per batched query request),
  * {@code resume_batch_bounds_total{bound}}, {@code resume_queue_depth} and {@code resume_batches_in_flight}
- * (gauges). Counters never block; safe from any thread.
+ * (gauges), and with a JWKS URL {@code jwks_refreshes_total{trigger}}, {@code jwks_fetch_failures_total{trigger}},
+ * {@code jwks_refetches_limited_total}, {@code jwks_expirations_total} and {@code jwks_keys} (gauge).
+ * Counters never block; safe from any thread.
  */
 public final class GatewayMetrics {
 
@@ -240,6 +242,29 @@ public final class GatewayMetrics {
 
     public void registryFailure(String op) {
         counter("notify.gateway.registry.failures", "Registry register/unregister calls that failed or timed out", "op", op).increment();
+    }
+
+    /**
+     * A JWKS fetched from {@code jwt.jwks-url} replaced the keys in force. trigger: startup, scheduled
+     * (the refresh interval, or a retry after a failure), unknown_kid (a token named a kid no key had).
+     */
+    public void jwksRefreshed(String trigger) {
+        counter("notify.gateway.jwks.refreshes", "JWKS fetches that replaced the keys in force, by trigger", "trigger", trigger).increment();
+    }
+
+    /** A JWKS fetch failed (unreachable, HTTP error, not a JWK set, no usable key); the keys in force stay. */
+    public void jwksFetchFailed(String trigger) {
+        counter("notify.gateway.jwks.fetch.failures", "JWKS fetches that failed, by trigger", "trigger", trigger).increment();
+    }
+
+    /** A token named an unknown kid while the refetch rate limit was closed: no fetch. */
+    public void jwksRefetchLimited() {
+        counter("notify.gateway.jwks.refetches.limited", "Unknown kids that caused no JWKS fetch (rate limit)").increment();
+    }
+
+    /** The JWKS keys reached jwks-cache-ttl without a successful fetch and were dropped: tokens are refused. */
+    public void jwksExpired() {
+        counter("notify.gateway.jwks.expirations", "Times the JWKS keys expired (no successful fetch within the cache TTL)").increment();
     }
 
     public void drainRemaining(long remaining) {

@@ -130,6 +130,39 @@ class TokenVerifierTest {
     }
 
     @Test
+    void refusesAKidThatNamesNoConfiguredKeyEvenWhenTheOnlyKeyHasNone() throws Exception {
+        // issue 14, finding 8: a key without kid used to match a token of any kid
+        RSAKey anonymous = new RSAKeyGenerator(2048).generate();
+        TokenVerifier noKid = new TokenVerifier(KeySetLoader.fromJwks(new JWKSet(anonymous.toPublicJWK()).toString()), ISS, AUD,
+                Duration.ZERO, Clock.fixed(NOW, ZoneOffset.UTC));
+        SignedJWT named = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID("retired-key").build(), claims().build());
+        named.sign(new RSASSASigner(anonymous));
+        assertEquals(AuthRejection.UNKNOWN_KEY,
+                assertInstanceOf(AuthResult.Rejected.class, noKid.verify(named.serialize())).reason());
+        SignedJWT unnamed = new SignedJWT(new JWSHeader(JWSAlgorithm.RS256), claims().build());
+        unnamed.sign(new RSASSASigner(anonymous));
+        assertInstanceOf(AuthResult.Authenticated.class, noKid.verify(unnamed.serialize()), "a token without kid may use any key");
+    }
+
+    @Test
+    void hmacModeRefusesATokenNamingAKid() throws Exception {
+        String secret = "0123456789abcdef0123456789abcdef";
+        TokenVerifier hmac = new TokenVerifier(List.of(KeySetLoader.hmac(secret)), ISS, AUD, Duration.ZERO,
+                Clock.fixed(NOW, ZoneOffset.UTC));
+        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).keyID("dev").build(), claims().build());
+        jwt.sign(new MACSigner(secret));
+        assertEquals(AuthRejection.UNKNOWN_KEY, assertInstanceOf(AuthResult.Rejected.class, hmac.verify(jwt.serialize())).reason());
+    }
+
+    @Test
+    void refusesANumericSubject() throws Exception {
+        // RFC 7519 4.1.2: sub is a string; nimbus turns a JSON number into its decimal string
+        assertEquals(AuthRejection.BAD_SUBJECT, rejection(rs256(rsa, claims().claim("sub", 42).build())));
+        assertEquals(AuthRejection.BAD_SUBJECT, rejection(rs256(rsa, claims().claim("sub", 42.5).build())));
+        assertEquals(AuthRejection.BAD_SUBJECT, rejection(rs256(rsa, claims().claim("sub", true).build())));
+    }
+
+    @Test
     void hmacModeVerifiesOnlyHs256() throws Exception {
         String secret = "0123456789abcdef0123456789abcdef";
         TokenVerifier hmac = new TokenVerifier(List.of(KeySetLoader.hmac(secret)), ISS, AUD, Duration.ZERO,
@@ -137,14 +170,15 @@ class TokenVerifierTest {
         SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), claims().build());
         jwt.sign(new MACSigner(secret));
         assertInstanceOf(AuthResult.Authenticated.class, hmac.verify(jwt.serialize()));
-        assertEquals(AuthRejection.ALG_NOT_ALLOWED,
-                assertInstanceOf(AuthResult.Rejected.class, hmac.verify(rs256(rsa, claims().build()))).reason());
+        SignedJWT rs = new SignedJWT(new JWSHeader(JWSAlgorithm.RS256), claims().build()); // no kid: it reaches the HMAC key
+        rs.sign(new RSASSASigner(rsa));
+        assertEquals(AuthRejection.ALG_NOT_ALLOWED, assertInstanceOf(AuthResult.Rejected.class, hmac.verify(rs.serialize())).reason());
     }
 
     @Test
     void keyConfigurationFailsFastNamingTheKey() throws Exception {
-        assertThrows(ConfigException.class, () -> new JwtSettings(null, null, ISS, AUD, Duration.ZERO));
-        assertThrows(ConfigException.class, () -> new JwtSettings(java.nio.file.Path.of("x"), "0123456789abcdef0123456789abcdef",
+        assertThrows(ConfigException.class, () -> new JwtSettings(null, null, null, ISS, AUD, Duration.ZERO));
+        assertThrows(ConfigException.class, () -> new JwtSettings(java.nio.file.Path.of("x"), null, "0123456789abcdef0123456789abcdef",
                 ISS, AUD, Duration.ZERO), "a JWKS file and an HMAC secret never mix");
         String oct = "{\"keys\":[{\"kty\":\"oct\",\"kid\":\"s\",\"k\":\"c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0\"}]}";
         assertThrows(ConfigException.class, () -> KeySetLoader.fromJwks(oct), "no HMAC keys in a JWKS file");

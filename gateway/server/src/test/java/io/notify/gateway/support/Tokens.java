@@ -21,9 +21,15 @@ public final class Tokens {
     private final RSAKey key;
     private final Path jwksFile;
 
+    /** The key {@code test-key}, the one of {@link GatewayHarness}'s JWKS file. */
     public Tokens() {
+        this("test-key");
+    }
+
+    /** A new RSA key with key id {@code kid} (several make a rotation: see {@link JwksServer}). */
+    public Tokens(String kid) {
         try {
-            key = new RSAKeyGenerator(2048).keyID("test-key").generate();
+            key = new RSAKeyGenerator(2048).keyID(kid).generate();
             jwksFile = Files.createTempFile("notify-gateway-jwks", ".json");
             jwksFile.toFile().deleteOnExit();
             Files.writeString(jwksFile, new JWKSet(key.toPublicJWK()).toString());
@@ -34,6 +40,11 @@ public final class Tokens {
 
     public Path jwksFile() {
         return jwksFile;
+    }
+
+    /** The public half of the signing key, as a JWKS publishes it. */
+    public RSAKey publicJwk() {
+        return key.toPublicJWK();
     }
 
     public String valid(String sub) {
@@ -48,14 +59,19 @@ public final class Tokens {
         return sign(claims(sub, Duration.ofMinutes(-10)).build());
     }
 
+    /** Correctly signed, but {@code sub} is a JSON number (RFC 7519 wants a string; refused as bad_subject). */
+    public String numericSubject(long sub) {
+        return sign(claims(null, Duration.ofHours(1)).claim("sub", sub).build());
+    }
+
     public String algNone(String sub) {
         return new PlainJWT(claims(sub, Duration.ofHours(1)).build()).serialize();
     }
 
     public String badSignature(String sub) {
         try {
-            RSAKey other = new RSAKeyGenerator(2048).keyID("test-key").generate();
-            SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID("test-key").build(),
+            RSAKey other = new RSAKeyGenerator(2048).keyID(key.getKeyID()).generate();
+            SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.getKeyID()).build(),
                     claims(sub, Duration.ofHours(1)).build());
             jwt.sign(new RSASSASigner(other));
             return jwt.serialize();
@@ -72,7 +88,7 @@ public final class Tokens {
 
     private String sign(JWTClaimsSet claims) {
         try {
-            SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID("test-key").build(), claims);
+            SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.getKeyID()).build(), claims);
             jwt.sign(new RSASSASigner(key));
             return jwt.serialize();
         } catch (Exception e) {

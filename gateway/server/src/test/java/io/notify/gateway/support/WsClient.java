@@ -3,6 +3,7 @@ package io.notify.gateway.support;
 import io.notify.schemas.protocol.EventFrame;
 import io.notify.schemas.protocol.FrameCodec;
 import io.notify.schemas.protocol.ServerFrame;
+import io.notify.schemas.protocol.WelcomeFrame;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
@@ -43,6 +44,29 @@ public final class WsClient implements WebSocket.Listener, AutoCloseable {
             throw new IllegalStateException("handshake failed: " + e, e);
         }
         return client;
+    }
+
+    /**
+     * 101 when a handshake with {@code token} is accepted (the welcome frame is read, then the
+     * connection closed), else the HTTP status that refused it.
+     */
+    public static int handshakeStatus(URI uri, String token) {
+        WsClient client;
+        try {
+            client = connect(uri, token);
+        } catch (IllegalStateException e) {
+            if (e.getCause() instanceof ExecutionException x && x.getCause() instanceof WebSocketHandshakeException h) {
+                return h.getResponse().statusCode();
+            }
+            throw e;
+        }
+        try (client) {
+            ServerFrame first = client.next(Duration.ofSeconds(10));
+            if (!(first instanceof WelcomeFrame)) {
+                throw new AssertionError("accepted, but the first frame is " + first);
+            }
+            return 101;
+        }
     }
 
     /** The HTTP status of a refused handshake (fails if the handshake succeeded). */
