@@ -1,19 +1,20 @@
-package io.notify.ingest.auth;
+package io.notify.common.auth;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-class ApiKeyAuthenticatorTest {
+class BearerKeysTest {
 
-    private final ApiKeyAuthenticator auth = new ApiKeyAuthenticator(Map.of(
+    private final BearerKeys auth = new BearerKeys(Map.of(
             "orders", "orders-key-0123456789", "billing", "billing-key-0123456789"));
 
     @Test
-    void bearerKeyMapsToItsProducer() {
+    void bearerKeyMapsToItsName() {
         assertEquals(Optional.of("orders"), auth.authenticate("Bearer orders-key-0123456789"));
         assertEquals(Optional.of("billing"), auth.authenticate("bearer billing-key-0123456789"));
     }
@@ -26,5 +27,12 @@ class ApiKeyAuthenticatorTest {
         assertTrue(auth.authenticate("Bearer ").isEmpty());
         assertTrue(auth.authenticate("Bearer orders-key-012345678").isEmpty());
         assertTrue(auth.authenticate("Bearer orders-key-01234567890").isEmpty());
+        assertTrue(auth.authenticate("orders-key-0123456789").isEmpty(), "a key without the Bearer scheme");
+    }
+
+    @Test
+    void toStringNamesEntriesNeverKeys() {
+        assertFalse(auth.toString().contains("key-0123456789"), auth.toString());
+        assertTrue(auth.toString().contains("orders"), auth.toString());
     }
 }
