@@ -4,13 +4,14 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * Checks {@code Authorization: Bearer <key>} against a set of named keys (ingest's producer API
- * keys). Keys are compared as SHA-256 digests with {@link
+ * Checks {@code Authorization: Bearer <key>} against a set of named keys: ingest's producer API
+ * keys, the query API's service tokens. Keys are compared as SHA-256 digests with {@link
  * MessageDigest#isEqual}, and every configured key is compared on every call, so timing reveals
  * neither a key's content nor its length nor which entry matched. {@link #toString} names the
  * entries, never a key.
@@ -25,9 +26,18 @@ public final class BearerKeys {
 
     private final List<Entry> entries = new ArrayList<>();
 
-    /** Keys by name; the name is what {@link #authenticate} answers (e.g. a producer). */
+    /** Keys by name; the name is what {@link #authenticate} answers (a producer, a token's position). */
     public BearerKeys(Map<String, String> keysByName) {
         keysByName.forEach((name, key) -> entries.add(new Entry(name, sha256(key))));
+    }
+
+    /** Service tokens named by their position, {@code "1"}, {@code "2"}, … in configuration order. */
+    public static BearerKeys numbered(List<ServiceToken> tokens) {
+        Map<String, String> byPosition = new LinkedHashMap<>();
+        for (int i = 0; i < tokens.size(); i++) {
+            byPosition.put(Integer.toString(i + 1), tokens.get(i).value());
+        }
+        return new BearerKeys(byPosition);
     }
 
     /** The name of the presented key, or empty when the header is absent, not a bearer credential, or wrong. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -28,6 +29,16 @@ class BearerKeysTest {
         assertTrue(auth.authenticate("Bearer orders-key-012345678").isEmpty());
         assertTrue(auth.authenticate("Bearer orders-key-01234567890").isEmpty());
         assertTrue(auth.authenticate("orders-key-0123456789").isEmpty(), "a key without the Bearer scheme");
+    }
+
+    @Test
+    void numberedTokensAreNamedByPositionSoARotatedPairIsBothValid() {
+        BearerKeys rotating = BearerKeys.numbered(List.of(new ServiceToken("old-token-0123456789"),
+                new ServiceToken("new-token-0123456789")));
+        assertEquals(Optional.of("1"), rotating.authenticate("Bearer old-token-0123456789"));
+        assertEquals(Optional.of("2"), rotating.authenticate("Bearer new-token-0123456789"));
+        assertTrue(rotating.authenticate("Bearer other-token-0123456789").isEmpty());
+        assertEquals(List.of("1", "2"), rotating.names());
     }
 
     @Test

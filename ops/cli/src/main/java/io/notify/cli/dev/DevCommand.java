@@ -67,7 +67,7 @@ public final class DevCommand implements Callable<Integer> {
                   Kafka            %s
                   Redis            %s
                   ingest           http://localhost:%d   (producer key: %s)
-                  query API        http://localhost:%d
+                  query API        http://127.0.0.1:%d   (services only: Authorization: Bearer $(ops/notifyctl token --service))
                 %s
                 A client token for user 42 (12 h):
                   %s
