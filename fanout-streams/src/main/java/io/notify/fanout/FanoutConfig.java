@@ -1,5 +1,6 @@
 package io.notify.fanout;
 
+import io.notify.common.auth.ServiceToken;
 import io.notify.common.config.ConfigException;
 import io.notify.common.config.PlatformSettings;
 import io.notify.common.config.Settings;
@@ -7,6 +8,7 @@ import io.notify.common.http.OpsEndpoints;
 import io.notify.schemas.topic.TopicCatalog;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -20,6 +22,8 @@ import java.util.regex.Pattern;
  * @param linger          {@code linger.ms} of the app's producers (repartition, changelogs, stream log, node topics)
  * @param streamPartitions partitions of the by-stream repartition topic; 0 = as many as notify.events
  * @param unassignedAlarm how long a running instance may hold no task before it reports not ready ({@link TaskWatch})
+ * @param queryTokens     the service tokens the query API accepts as {@code Authorization: Bearer <token>}
+ *                        (several during a rotation); at least one — there is no open mode
  * @param streamsOverrides raw Kafka Streams / client properties ({@code notify.fanout.streams.<name>=...}),
  *                        applied last so an operator can set anything this record does not name
  * @param managementHost  where the management listener ({@code /metrics}, {@code /healthz}, {@code /readyz})
@@ -60,10 +64,14 @@ public record FanoutConfig(
         String queryHost,
         int queryPort,
         String queryAdvertisedHost,
+        List<ServiceToken> queryTokens,
         Map<String, String> streamsOverrides,
         Map<String, String> kafkaClient,
         String managementHost,
         int managementPort) {
+
+    /** The setting that lists the query API's service tokens (comma-separated). */
+    public static final String QUERY_TOKENS = "notify.fanout.query.tokens";
 
     /** Kafka Streams' own rule for application ids, checked here so the error names our key. */
     private static final Pattern APPLICATION_ID = Pattern.compile("^[A-Za-z0-9._-]{1,200}$");
@@ -108,6 +116,12 @@ public record FanoutConfig(
         }
         if (routeTimeout.compareTo(Duration.ofSeconds(10)) > 0) {
             throw new ConfigException("notify.fanout.route-timeout", "must be at most 10s: it bounds a stream-thread wait");
+        }
+        queryTokens = List.copyOf(queryTokens);
+        if (queryTokens.isEmpty()) {
+            throw new ConfigException(QUERY_TOKENS, "at least one service token is required: the query API serves every"
+                    + " user's inbox and answers only 'Authorization: Bearer <token>' (comma-separate several to rotate;"
+                    + " or set NOTIFY_FANOUT_QUERY_TOKENS)");
         }
         streamsOverrides = Map.copyOf(streamsOverrides);
     }
@@ -157,6 +171,7 @@ public record FanoutConfig(
                 s.string("notify.fanout.query.host", "0.0.0.0"),
                 s.intIn("notify.fanout.query.port", 8090, 0, 65535),
                 s.string("notify.fanout.query.advertised-host", "127.0.0.1"),
+                ServiceToken.list(s, QUERY_TOKENS),
                 s.withPrefix("notify.fanout.streams."),
                 shared.kafkaClient(),
                 s.string("notify.fanout.management-host", s.string("notify.fanout.query.host", "0.0.0.0")),
@@ -180,7 +195,7 @@ public record FanoutConfig(
                 standbyReplicas, streamThreads, cacheMaxBytes, stateDir, routeTimeout, streamPartitions,
                 nodeTopicsRefreshInterval, nodeTopicsCheckTimeout, nodeTopicsMissingTtl, shutdownTimeout, threadRestarts,
                 threadRestartWindow, unassignedAlarm, redisUri, registryKeyPrefix,
-                queryHost, queryPort, queryAdvertisedHost, overrides, kafkaClient, managementHost, managementPort);
+                queryHost, queryPort, queryAdvertisedHost, queryTokens, overrides, kafkaClient, managementHost, managementPort);
     }
 
     /** A copy listening on {@code port} (the port a port-0 query listener actually bound). */
@@ -190,6 +205,6 @@ public record FanoutConfig(
                 standbyReplicas, streamThreads, cacheMaxBytes, stateDir, routeTimeout, streamPartitions,
                 nodeTopicsRefreshInterval, nodeTopicsCheckTimeout, nodeTopicsMissingTtl, shutdownTimeout, threadRestarts,
                 threadRestartWindow, unassignedAlarm, redisUri, registryKeyPrefix,
-                queryHost, port, queryAdvertisedHost, streamsOverrides, kafkaClient, managementHost, managementPort);
+                queryHost, port, queryAdvertisedHost, queryTokens, streamsOverrides, kafkaClient, managementHost, managementPort);
     }
 }

@@ -35,7 +35,8 @@ public final class FanoutMain {
             }
         });
         service.start();
-        LOG.info("fanout-streams query API on port {}", service.queryPort());
+        LOG.info("fanout-streams query API on port {} (bound to {}, {} service token(s) accepted)", service.queryPort(),
+                config.queryHost(), config.queryTokens().size());
         Runtime.getRuntime().addShutdownHook(new Thread(service::close, "fanout-shutdown"));
     }
 

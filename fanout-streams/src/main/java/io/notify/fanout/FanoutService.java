@@ -3,6 +3,7 @@ package io.notify.fanout;
 import io.lettuce.core.RedisClient;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.notify.common.auth.BearerKeys;
 import io.notify.fanout.query.QueryServer;
 import io.notify.registry.RegistryClients;
 import io.notify.registry.RegistryKeys;
@@ -33,7 +34,7 @@ public final class FanoutService implements AutoCloseable {
     /** Wires an instance on the given route lookup (tests: InMemoryRouteLookup); null = Redis. */
     public FanoutService(FanoutConfig config, RouteLookup lookup) {
         this.query = new QueryServer(config.queryHost(), config.queryPort(), config.queryAdvertisedHost(),
-                config.managementHost(), config.managementPort(), meters);
+                config.managementHost(), config.managementPort(), BearerKeys.numbered(config.queryTokens()), meters);
         FanoutConfig bound = config.withQueryPort(query.port());
         RouteLookup registry = lookup;
         if (registry == null) {

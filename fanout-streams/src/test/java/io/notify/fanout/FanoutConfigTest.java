@@ -4,13 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.notify.common.auth.ServiceToken;
 import io.notify.common.config.ConfigException;
 import io.notify.common.config.Settings;
 import io.notify.fanout.routing.MissingNodeTopicHandler;
 import io.notify.fanout.routing.NodeTopics;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.streams.StreamsConfig;
@@ -18,9 +22,18 @@ import org.junit.jupiter.api.Test;
 
 class FanoutConfigTest {
 
+    /** The one setting without a default. */
+    private static final Map<String, String> TOKEN = Map.of(FanoutConfig.QUERY_TOKENS, FanoutFixture.QUERY_TOKEN);
+
+    private static FanoutConfig load(Map<String, String> values) {
+        Map<String, String> all = new HashMap<>(TOKEN);
+        all.putAll(values);
+        return FanoutConfig.load(Settings.of(all));
+    }
+
     @Test
     void defaultsAreTheDocumentedOnes() {
-        FanoutConfig c = FanoutConfig.load(Settings.of(Map.of()));
+        FanoutConfig c = load(Map.of());
         assertEquals("notify-fanout", c.streamsApplicationId());
         assertEquals("127.0.0.1:9092", c.bootstrapServers());
         assertEquals(Duration.ofHours(24), c.dedupWindow());
@@ -28,27 +41,50 @@ class FanoutConfigTest {
         assertEquals(Duration.ofDays(7), c.inboxMaxAge());
         assertEquals(Duration.ofMillis(100), c.commitInterval());
         assertEquals(Duration.ofMillis(5), c.linger());
-        assertEquals(Duration.ofMillis(100), FanoutConfig.load(Settings.of(Map.of("notify.fanout.processing-guarantee",
-                "at_least_once"))).commitInterval());
-        assertEquals(Duration.ofMillis(20), FanoutConfig.load(Settings.of(Map.of("notify.fanout.commit-interval", "20ms")))
+        assertEquals(Duration.ofMillis(100), load(Map.of("notify.fanout.processing-guarantee", "at_least_once"))
+                .commitInterval());
+        assertEquals(Duration.ofMillis(20), load(Map.of("notify.fanout.commit-interval", "20ms"))
                 .commitInterval(), "the low-latency setting of earlier releases is still one key away");
         assertEquals(FanoutConfig.ProcessingGuarantee.EXACTLY_ONCE_V2, c.processingGuarantee());
         assertEquals(0, c.standbyReplicas());
         assertEquals(Duration.ofMillis(250), c.routeTimeout());
         assertEquals(10L * 1024 * 1024, c.cacheMaxBytes());
         assertEquals(8090, c.queryPort());
+        assertEquals("0.0.0.0", c.queryHost(), "peers and gateways must reach it; the token guards it");
+    }
+
+    @Test
+    void theQueryApiHasNoOpenMode() {
+        ConfigException e = assertThrows(ConfigException.class, () -> FanoutConfig.load(Settings.of(Map.of())));
+        assertTrue(e.getMessage().startsWith("notify.fanout.query.tokens: at least one service token is required"),
+                e.getMessage());
+        assertKey("notify.fanout.query.tokens", Map.of(FanoutConfig.QUERY_TOKENS, " , "));
+        assertKey("notify.fanout.query.tokens", Map.of(FanoutConfig.QUERY_TOKENS, "short"));
+        assertKey("notify.fanout.query.tokens", Map.of(FanoutConfig.QUERY_TOKENS,
+                FanoutFixture.QUERY_TOKEN + "," + FanoutFixture.QUERY_TOKEN));
+    }
+
+    @Test
+    void severalTokensAreAcceptedAtOnceForARotationAndNonePrinted() {
+        FanoutConfig c = load(Map.of(FanoutConfig.QUERY_TOKENS, "old-query-token-0123456789, new-query-token-0123456789",
+                "notify.fanout.query.host", "10.1.2.3"));
+        assertEquals(List.of("old-query-token-0123456789", "new-query-token-0123456789"),
+                c.queryTokens().stream().map(ServiceToken::value).toList());
+        assertEquals("10.1.2.3", c.queryHost());
+        assertFalse(c.toString().contains("query-token-0123456789"), "a logged config shows no token");
+        assertEquals(c.queryTokens(), c.withQueryPort(1).withStreamsOverrides(Map.of()).queryTokens());
     }
 
     @Test
     void streamsPropertiesCarryTheConfigAndThePrefixedApplicationId() {
-        FanoutConfig c = FanoutConfig.load(Settings.of(Map.of(
+        FanoutConfig c = load(Map.of(
                 "notify.topic-prefix", "it-1.",
                 "notify.fanout.processing-guarantee", "at_least_once",
                 "notify.fanout.commit-interval", "250ms",
                 "notify.fanout.standby-replicas", "1",
                 "notify.fanout.cache-max-bytes", "0",
                 "notify.fanout.state-dir", "/tmp/x",
-                "notify.fanout.streams.replication.factor", "3")));
+                "notify.fanout.streams.replication.factor", "3"));
         NodeTopics nodeTopics = NodeTopics.assumeAll();
         Properties p = FanoutStreamsConfig.properties(c, nodeTopics, FanoutMetrics.inMemory());
         assertEquals("it-1.notify-fanout", p.get(StreamsConfig.APPLICATION_ID_CONFIG));
@@ -75,14 +111,17 @@ class FanoutConfigTest {
     }
 
     private static void assertKey(String key, Map<String, String> values) {
-        ConfigException e = assertThrows(ConfigException.class, () -> FanoutConfig.load(Settings.of(values)));
+        ConfigException e = assertThrows(ConfigException.class, () -> load(values));
         assertEquals(key, e.getMessage().substring(0, e.getMessage().indexOf(':')), e.getMessage());
     }
 
     @Test
-    void theProductionExampleLoadsWithOneStandbyAndExactlyOnce() {
+    void theProductionExampleLoadsWithOneStandbyAndExactlyOnceAndATokenFromOutsideIt() {
         Path file = Path.of("config/production.properties");
-        FanoutConfig c = FanoutConfig.load(Settings.fromArgs(new String[]{"--config=" + file}));
+        assertThrows(ConfigException.class, () -> FanoutConfig.load(Settings.fromArgs(new String[]{"--config=" + file})),
+                "the file holds no token: it comes from the environment (NOTIFY_FANOUT_QUERY_TOKENS)");
+        FanoutConfig c = FanoutConfig.load(Settings.fromArgs(new String[]{"--config=" + file,
+                FanoutConfig.QUERY_TOKENS + "=" + FanoutFixture.QUERY_TOKEN}));
         assertEquals(1, c.standbyReplicas());
         assertEquals(FanoutConfig.ProcessingGuarantee.EXACTLY_ONCE_V2, c.processingGuarantee());
         assertEquals("3", c.streamsOverrides().get("replication.factor"));

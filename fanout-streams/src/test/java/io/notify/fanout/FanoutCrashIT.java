@@ -56,6 +56,7 @@ class FanoutCrashIT {
                 "notify.redis.uri=" + infra.redisUri(),
                 "notify.fanout.state-dir=" + dir.resolve(name + "-state"),
                 "notify.fanout.query.port=0",
+                FanoutConfig.QUERY_TOKENS + "=" + FanoutFixture.QUERY_TOKEN,
                 "notify.fanout.commit-interval=100ms",
                 // Detect the killed member in seconds, not the default 45 s.
                 "notify.fanout.streams.session.timeout.ms=6000",

@@ -56,6 +56,8 @@ final class FanoutFixture implements AutoCloseable {
     private final TestInputTopic<byte[], byte[]> events;
 
     static final RecipientPlacement TWO_PARTITIONS = RecipientPlacement.forTopics(2, 0);
+    /** The query API's service token in every test config of this module. */
+    static final String QUERY_TOKEN = "test-query-token-0123456789";
 
     FanoutFixture(Path stateDir) {
         this(stateDir, Map.of(), NodeTopics.assumeAll());
@@ -70,7 +72,8 @@ final class FanoutFixture implements AutoCloseable {
                 "notify.topic-prefix", PREFIX,
                 "notify.fanout.state-dir", stateDir.toString(),
                 "notify.fanout.cache-max-bytes", "0",
-                "notify.kafka.bootstrap-servers", "unused:9092"));
+                "notify.kafka.bootstrap-servers", "unused:9092",
+                FanoutConfig.QUERY_TOKENS, QUERY_TOKEN));
         values.putAll(settings);
         config = FanoutConfig.load(Settings.of(values));
         Properties props = FanoutStreamsConfig.properties(config, nodeTopics, metrics);

@@ -1,6 +1,7 @@
 package io.notify.fanout;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -30,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Two instances split the partitions; the query API answers for any stream from either instance
- * (forwarding to the owner), single and batch, with resets instead of gaps.
+ * (forwarding to the owner, with the caller's credential), single and batch, with resets instead of
+ * gaps — and only to a caller with a service token.
  */
 @ExtendWith(NotifyInfraExtension.class)
 @Timeout(180)
@@ -38,6 +40,9 @@ class FanoutQueryIT {
 
     static final int USERS = 12;
     static final int PER_USER = 5;
+    /** Both instances accept both tokens, as during a rotation: gateways may send either. */
+    static final String OLD_TOKEN = "it-query-token-old-0123456789";
+    static final String NEW_TOKEN = "it-query-token-new-0123456789";
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @TempDir
@@ -50,15 +55,34 @@ class FanoutQueryIT {
                 "notify.redis.uri", infra.redisUri(),
                 "notify.fanout.state-dir", dir.resolve(name).toString(),
                 "notify.fanout.query.port", "0",
-                "notify.fanout.query.host", "127.0.0.1"));
+                "notify.fanout.query.host", "127.0.0.1",
+                "notify.fanout.query.tokens", OLD_TOKEN + "," + NEW_TOKEN));
         return FanoutConfig.load(Settings.of(v));
     }
 
     JsonNode get(int port, String path) throws Exception {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = send(port, path, "Bearer " + NEW_TOKEN);
         assertEquals(200, r.statusCode(), path + " -> " + r.body());
         return NotifyJson.mapper().readTree(r.body());
+    }
+
+    /** GET {@code path} with {@code authorization} (null: no Authorization header). */
+    HttpResponse<String> send(int port, String path, String authorization) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(10));
+        if (authorization != null) {
+            b.header("Authorization", authorization);
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    HttpResponse<String> postBatch(int port, String body, String authorization) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/streams:events"))
+                .header("Content-Type", "application/json").timeout(Duration.ofSeconds(10))
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (authorization != null) {
+            b.header("Authorization", authorization);
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     @Test
@@ -111,11 +135,7 @@ class FanoutQueryIT {
             }
             batch.append(",{\"stream\":\"not a stream\"}]}");
             for (int port : new int[] {a.queryPort(), b.queryPort()}) {
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(
-                                URI.create("http://127.0.0.1:" + port + "/v1/streams:events"))
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(batch.toString())).build(),
-                        HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> r = postBatch(port, batch.toString(), "Bearer " + OLD_TOKEN);
                 assertEquals(200, r.statusCode(), r.body());
                 JsonNode results = NotifyJson.mapper().readTree(r.body()).get("results");
                 assertEquals(USERS + 1, results.size());
@@ -134,20 +154,44 @@ class FanoutQueryIT {
                 JsonNode when = get(port, "/v1/streams/u:user-when/events?after=0");
                 assertEquals("2026-11-29T10:15:30.123+01:00", when.get("events").get(0).get("occurredAt").asText());
                 assertEquals("orders", when.get("events").get(0).get("source").asText());
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(
-                                URI.create("http://127.0.0.1:" + port + "/v1/streams:events"))
-                        .header("Content-Type", "application/json").timeout(Duration.ofSeconds(10))
-                        .POST(HttpRequest.BodyPublishers.ofString("{\"requests\":[{\"stream\":\"u:user-when\"}]}")).build(),
-                        HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> r = postBatch(port, "{\"requests\":[{\"stream\":\"u:user-when\"}]}", "Bearer " + NEW_TOKEN);
                 assertEquals(200, r.statusCode(), r.body());
                 assertEquals("2026-11-29T10:15:30.123+01:00", NotifyJson.mapper().readTree(r.body())
                         .get("results").get(0).get("events").get(0).get("occurredAt").asText());
             }
-            HttpResponse<String> bad = http.send(HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + a.queryPort() + "/v1/streams/u:x/events?after=abc")).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> bad = send(a.queryPort(), "/v1/streams/u:x/events?after=abc", "Bearer " + NEW_TOKEN);
             assertEquals(400, bad.statusCode());
+
+            // Only a caller with a service token reads an inbox: issue 14 finding 1.
+            for (int port : new int[] {a.queryPort(), b.queryPort()}) {
+                for (String authorization : new String[] {null, "Bearer not-a-query-token-0123456789", "Basic Zm9vOmJhcg==",
+                        "Bearer ", OLD_TOKEN}) {
+                    for (String path : List.of("/v1/streams/u:user-0/events?after=0", "/v1/streams/u:user-0")) {
+                        assertRefused(send(port, path, authorization), path + " with " + authorization);
+                    }
+                    assertRefused(postBatch(port, batch.toString(), authorization), "batch with " + authorization);
+                }
+                assertEquals(200, send(port, "/v1/streams/u:user-0/events?after=0", "bearer " + OLD_TOKEN).statusCode(),
+                        "the scheme is case-insensitive (RFC 7235)");
+                assertEquals(200, send(port, "/healthz", null).statusCode(), "health stays open");
+                assertEquals(200, send(port, "/readyz", null).statusCode(), "readiness stays open");
+                assertEquals(404, send(port, "/metrics", null).statusCode(), "metrics are on the management port only");
+            }
+            assertEquals(200, send(a.managementPort(), "/metrics", null).statusCode(), "metrics need no token there");
+            double refused = a.meters().get("notify.fanout.query.requests").tag("outcome", "unauthorized").timers().stream()
+                    .mapToLong(t -> t.count()).sum();
+            assertEquals(15, refused, "every refusal of instance a is counted");
         }
+    }
+
+    private static void assertRefused(HttpResponse<String> r, String what) throws Exception {
+        assertEquals(401, r.statusCode(), what + " -> " + r.body());
+        assertEquals("Bearer", r.headers().firstValue("WWW-Authenticate").orElse(null), what);
+        assertEquals("application/problem+json", r.headers().firstValue("Content-Type").orElse(null), what);
+        JsonNode problem = NotifyJson.mapper().readTree(r.body());
+        assertEquals("urn:notify:problem:unauthorized", problem.get("type").asText(), what);
+        assertEquals(401, problem.get("status").asInt(), what);
+        assertFalse(r.body().contains("user-0\""), what + " leaks nothing of the inbox: " + r.body());
     }
 
     private static List<Long> seqs(JsonNode events) {

@@ -68,7 +68,8 @@ class FanoutRedisOutageIT {
                          "notify.topic-prefix", infra.prefix(),
                          "notify.redis.uri", redis.uri(),
                          "notify.fanout.state-dir", dir.toString(),
-                         "notify.fanout.query.port", "0")))).start();
+                         "notify.fanout.query.port", "0",
+                         FanoutConfig.QUERY_TOKENS, FanoutFixture.QUERY_TOKEN)))).start();
                  NotifyPublisher publisher = NotifyPublisher.builder().bootstrapServers(infra.bootstrapServers())
                          .topicPrefix(infra.prefix()).build()) {
                 node.start().toCompletableFuture().get(10, TimeUnit.SECONDS);

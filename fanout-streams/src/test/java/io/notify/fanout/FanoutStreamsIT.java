@@ -57,7 +57,8 @@ class FanoutStreamsIT {
                 "notify.fanout.state-dir", stateDir.toString(),
                 "notify.fanout.processing-guarantee", "exactly_once_v2",
                 "notify.fanout.commit-interval", "100ms",
-                "notify.fanout.query.port", "0"));
+                "notify.fanout.query.port", "0",
+                FanoutConfig.QUERY_TOKENS, FanoutFixture.QUERY_TOKEN));
         values.putAll(extra);
         return FanoutConfig.load(Settings.of(values));
     }

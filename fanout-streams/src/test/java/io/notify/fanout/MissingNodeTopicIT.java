@@ -72,6 +72,7 @@ class MissingNodeTopicIT {
                 "notify.topic-prefix", "mnt.",
                 "notify.fanout.state-dir", stateDir.toString(),
                 "notify.fanout.query.port", "0",
+                FanoutConfig.QUERY_TOKENS, FanoutFixture.QUERY_TOKEN,
                 "notify.fanout.streams.producer.max.block.ms", "2000",
                 // the replaced thread's member is only evicted after the session timeout: keep the heal short
                 "notify.fanout.streams.consumer.session.timeout.ms", "6000")));

@@ -1,5 +1,6 @@
 package io.notify.ingest;
 
+import io.notify.common.auth.BearerKeys;
 import io.notify.common.config.ConfigException;
 import io.notify.common.config.PlatformSettings;
 import io.notify.common.http.OpsEndpoints;
@@ -122,8 +123,9 @@ public record IngestConfig(
             }
             String name = e.substring(0, colon);
             String key = e.substring(colon + 1);
-            if (key.length() < 16) {
-                throw new ConfigException("notify.ingest.api-keys", "the key of '" + name + "' is shorter than 16 characters");
+            if (key.length() < BearerKeys.MIN_KEY_LENGTH) {
+                throw new ConfigException("notify.ingest.api-keys",
+                        "the key of '" + name + "' is shorter than " + BearerKeys.MIN_KEY_LENGTH + " characters");
             }
             if (keys.put(name, key) != null) {
                 throw new ConfigException("notify.ingest.api-keys", "producer name '" + name + "' appears twice");

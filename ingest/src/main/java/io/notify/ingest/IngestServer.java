@@ -2,13 +2,13 @@ package io.notify.ingest;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.notify.common.auth.BearerKeys;
 import io.notify.common.config.PlatformSettings;
 import io.notify.common.http.HttpResponses;
 import io.notify.common.config.PlatformSettings;
 import io.notify.common.http.OpsEndpoints;
 import io.notify.common.config.PlatformSettings;
 import io.notify.common.http.Problem;
-import io.notify.ingest.auth.ApiKeyAuthenticator;
 import io.notify.ingest.http.CorsHandler;
 import io.notify.ingest.http.EventsHandler;
 import io.notify.ingest.idempotency.IdempotencyStore;
@@ -70,7 +70,7 @@ public final class IngestServer implements AutoCloseable {
                 readiness, metrics);
         IdempotencyStore idempotency = new IdempotencyStore(config.dedupWindow(), config.dedupMaxEntries());
         metrics.gauge("notify.ingest.dedup.entries", "Event ids remembered for idempotency", idempotency::size);
-        ApiKeyAuthenticator keys = new ApiKeyAuthenticator(config.apiKeys());
+        BearerKeys keys = new BearerKeys(config.apiKeys());
         EventsHandler events = new EventsHandler(h -> keys.authenticate(h).orElse(null), idempotency, writer, metrics,
                 config.maxEventBytes(), config.maxBatchBytes(), config.maxBatchItems());
 

@@ -12,7 +12,10 @@ import org.apache.kafka.streams.state.HostInfo;
  * Forwards a query to the instance that owns the stream. Asynchronous, with a timeout; the
  * forwarded request carries {@link #FORWARDED_HEADER} so the owner answers from its own stores
  * or says 503 — a request is forwarded at most once, so two instances that disagree about
- * ownership during a rebalance cannot bounce it between them.
+ * ownership during a rebalance cannot bounce it between them. It also carries the caller's own
+ * {@code Authorization} header, which the owner checks again: during a token rotation the caller
+ * sends the token every instance accepts, so a forward never depends on which token this
+ * instance would have picked.
  */
 public final class QueryForwarder {
 
@@ -30,19 +33,22 @@ public final class QueryForwarder {
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout).build();
     }
 
-    public CompletableFuture<Forwarded> get(HostInfo owner, String pathAndQuery) {
-        return send(HttpRequest.newBuilder(uri(owner, pathAndQuery)).GET());
+    /** GET {@code pathAndQuery} of {@code owner}, presenting {@code authorization} (the caller's header). */
+    public CompletableFuture<Forwarded> get(HostInfo owner, String pathAndQuery, String authorization) {
+        return send(HttpRequest.newBuilder(uri(owner, pathAndQuery)).GET(), authorization);
     }
 
-    public CompletableFuture<Forwarded> post(HostInfo owner, String path, byte[] json) {
+    /** POST {@code json} to {@code path} of {@code owner}, presenting {@code authorization} (the caller's header). */
+    public CompletableFuture<Forwarded> post(HostInfo owner, String path, byte[] json, String authorization) {
         return send(HttpRequest.newBuilder(uri(owner, path))
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(json)));
+                .POST(HttpRequest.BodyPublishers.ofByteArray(json)), authorization);
     }
 
-    private CompletableFuture<Forwarded> send(HttpRequest.Builder request) {
-        return http.sendAsync(request.timeout(timeout).header(FORWARDED_HEADER, "1").build(),
-                        HttpResponse.BodyHandlers.ofByteArray())
+    private CompletableFuture<Forwarded> send(HttpRequest.Builder request, String authorization) {
+        HttpRequest forwarded = request.timeout(timeout).header(FORWARDED_HEADER, "1")
+                .header("Authorization", authorization).build();
+        return http.sendAsync(forwarded, HttpResponse.BodyHandlers.ofByteArray())
                 .thenApply(r -> new Forwarded(r.statusCode(),
                         r.headers().firstValue("content-type").orElse("application/json"),
                         r.headers().firstValue("retry-after").orElse(null), r.body()));

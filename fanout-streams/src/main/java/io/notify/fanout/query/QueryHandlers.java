@@ -99,7 +99,7 @@ public final class QueryHandlers {
         StreamOwners.Owner owner = o == null ? new StreamOwners.Unavailable("fanout-streams is starting") : o.ownerOf(stream);
         if (owner instanceof StreamOwners.Remote remote && !isForwarded(ex)) {
             String target = ex.getRequestURI() + (ex.getQueryString().isEmpty() ? "" : "?" + ex.getQueryString());
-            ex.dispatch(SameThreadExecutor.INSTANCE, () -> forwarder.get(remote.host(), target)
+            ex.dispatch(SameThreadExecutor.INSTANCE, () -> forwarder.get(remote.host(), target, authorization(ex))
                     .whenComplete((r, error) -> {
                         metrics.request(kind, error == null ? "forwarded" : "forward_failed", start);
                         if (error != null) {
@@ -203,7 +203,7 @@ public final class QueryHandlers {
             }
         }
         List<CompletableFuture<Void>> pending = new ArrayList<>();
-        remote.forEach((host, indexes) -> pending.add(forwardBatch(host, items, indexes, results)));
+        remote.forEach((host, indexes) -> pending.add(forwardBatch(host, items, indexes, results, authorization(ex))));
         ex.dispatch(SameThreadExecutor.INSTANCE, () -> CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new))
                 .whenComplete((v, error) -> {
                     metrics.request("batch", remote.isEmpty() ? "ok" : "forwarded", start);
@@ -217,7 +217,7 @@ public final class QueryHandlers {
     }
 
     private CompletableFuture<Void> forwardBatch(HostInfo host, List<BatchRequest.Item> items, List<Integer> indexes,
-                                                 StreamAnswer[] results) {
+                                                 StreamAnswer[] results, String authorization) {
         List<BatchRequest.Item> sub = indexes.stream().map(items::get).toList();
         byte[] json;
         try {
@@ -225,7 +225,7 @@ public final class QueryHandlers {
         } catch (IOException e) {
             throw new IllegalStateException("cannot serialize a batch we just parsed", e);
         }
-        return forwarder.post(host, BATCH_PATH, json).handle((r, error) -> {
+        return forwarder.post(host, BATCH_PATH, json, authorization).handle((r, error) -> {
             List<StreamAnswer> answers = null;
             String problem = error != null ? String.valueOf(error.getMessage()) : null;
             if (r != null && r.status() == 200) {
@@ -244,6 +244,11 @@ public final class QueryHandlers {
             }
             return null;
         });
+    }
+
+    /** The caller's credential, already checked by {@link QueryAuth}; a forward presents it to the owner. */
+    private static String authorization(HttpServerExchange ex) {
+        return ex.getRequestHeaders().getFirst(Headers.AUTHORIZATION);
     }
 
     private static boolean isForwarded(HttpServerExchange ex) {

@@ -1,6 +1,7 @@
 package io.notify.fanout.query;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.notify.common.auth.BearerKeys;
 import io.notify.common.http.HttpResponses;
 import io.notify.common.http.OpsEndpoints;
 import io.notify.common.http.Problem;
@@ -16,8 +17,9 @@ import org.apache.kafka.streams.state.HostInfo;
 /**
  * The fanout-streams query HTTP server. It binds BEFORE Kafka Streams starts (so a port-0 listener
  * can be advertised as {@code application.server}), answers 503 until {@link #attach} hands it the
- * running app, and serves docs/query-api.md plus {@code /healthz}, {@code /readyz} (the app's own
- * verdict: Kafka Streams RUNNING and the instance holding tasks) and {@code /metrics}.
+ * running app, and serves docs/query-api.md — to callers with a service token only ({@link
+ * QueryAuth}) — plus, without one, {@code /healthz}, {@code /readyz} (the app's own verdict: Kafka
+ * Streams RUNNING and the instance holding tasks) and {@code /metrics}.
  */
 public final class QueryServer implements AutoCloseable {
 
@@ -26,16 +28,20 @@ public final class QueryServer implements AutoCloseable {
     private final AtomicReference<Supplier<OpsEndpoints.Readiness>> readiness = new AtomicReference<>();
     private final String advertisedHost;
 
-    /** @param managementPort where {@code /metrics} and the probes are served (the query port keeps only the probes) */
+    /**
+     * Listens on {@code host:port}; query requests must present one of {@code tokens}. {@code /metrics}
+     * and the probes are served on {@code managementPort} (the query port keeps only the probes).
+     */
     public QueryServer(String host, int port, String advertisedHost, String managementHost, int managementPort,
-                       PrometheusMeterRegistry registry) {
+                       BearerKeys tokens, PrometheusMeterRegistry registry) {
         this.advertisedHost = advertisedHost;
-        QueryHandlers handlers = new QueryHandlers(owners::get, new QueryForwarder(Duration.ofSeconds(2)),
-                new QueryMetrics(registry));
+        QueryMetrics metrics = new QueryMetrics(registry);
+        QueryHandlers handlers = new QueryHandlers(owners::get, new QueryForwarder(Duration.ofSeconds(2)), metrics);
+        QueryAuth auth = new QueryAuth(tokens, metrics);
         RoutingHandler routes = new RoutingHandler()
-                .get("/v1/streams/{stream}", handlers.head())
-                .get("/v1/streams/{stream}/events", handlers.events())
-                .post(QueryHandlers.BATCH_PATH, handlers.batch())
+                .get("/v1/streams/{stream}", auth.guard("head", handlers.head()))
+                .get("/v1/streams/{stream}/events", auth.guard("events", handlers.events()))
+                .post(QueryHandlers.BATCH_PATH, auth.guard("batch", handlers.batch()))
                 .setFallbackHandler(ex -> HttpResponses.problem(ex,
                         Problem.of(404, "not-found", "Not found", "no route for " + ex.getRequestPath())))
                 .setInvalidMethodHandler(ex -> HttpResponses.problem(ex, Problem.of(405, "method-not-allowed",

@@ -55,7 +55,7 @@ public final class GatewayService {
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         GatewayMetrics metrics = new GatewayMetrics(meters);
         ResumeSource source = doubles.resumeSource() != null ? doubles.resumeSource().apply(config, metrics)
-                : new HttpResumeSource(config.queryUrls(), config.queryTimeout(), metrics);
+                : new HttpResumeSource(config.queryUrls(), config.queryToken(), config.queryTimeout(), metrics);
         Registrar registrar = doubles.registrar() != null ? doubles.registrar().apply(config, metrics)
                 : RedisRegistrar.create(config.nodeId(), config.redisUri(), config.registryKeyPrefix(), registryConfig, meters);
         return new GatewayServer(config, meters, metrics, registrar, source,

@@ -6,6 +6,8 @@ import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import io.notify.fanout.FanoutConfig;
+import io.notify.gateway.config.GatewayConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,10 +22,11 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * The development credentials of a local platform: one HS256 secret for client tokens (created once
- * per data dir, mode 600, or random per test platform) and a fixed producer API key. The one place
- * that mints dev and test tokens. Dev only: production gateways verify tokens with an RSA/EC key
- * set (JWKS) and never see this secret.
+ * The development credentials of a local platform: one HS256 secret for client tokens and one
+ * service token for the fanout-streams query API (each created once per data dir, mode 600, or
+ * random per test platform), and a fixed producer API key. The one place that mints dev and test
+ * tokens. Dev only: production gateways verify tokens with an RSA/EC key set (JWKS) and never see
+ * this secret, and production query tokens come from the operator's secret store.
  */
 public final class DevKeys {
 
@@ -32,16 +35,19 @@ public final class DevKeys {
     public static final String PRODUCER = "dev";
     public static final String PRODUCER_KEY = "dev-producer-key-change-me";
     static final String SECRET_FILE = "dev-jwt-secret";
+    static final String QUERY_TOKEN_FILE = "dev-query-token";
 
     private final String secret;
+    private final String queryToken;
 
-    private DevKeys(String secret) {
+    private DevKeys(String secret, String queryToken) {
         this.secret = secret;
+        this.queryToken = queryToken;
     }
 
-    /** A fresh random secret that lives only in memory: a test platform's. */
+    /** A fresh random secret and query token that live only in memory: a test platform's. */
     public static DevKeys random() {
-        return new DevKeys(newSecret());
+        return new DevKeys(newSecret(), newSecret());
     }
 
     private static String newSecret() {
@@ -50,11 +56,14 @@ public final class DevKeys {
         return Base64.getUrlEncoder().withoutPadding().encodeToString(random);
     }
 
-    /** Reads the data dir's secret, creating it on first use. */
+    /** Reads the data dir's secret and query token, creating each on first use. */
     public static DevKeys inDataDir(Path dataDir) throws IOException {
-        Path file = dataDir.resolve(SECRET_FILE);
+        return new DevKeys(readOrCreate(dataDir.resolve(SECRET_FILE)), readOrCreate(dataDir.resolve(QUERY_TOKEN_FILE)));
+    }
+
+    private static String readOrCreate(Path file) throws IOException {
         if (!Files.exists(file)) {
-            Files.createDirectories(dataDir);
+            Files.createDirectories(file.getParent());
             Files.writeString(file, newSecret(), StandardCharsets.US_ASCII);
             try {
                 Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
@@ -62,7 +71,7 @@ public final class DevKeys {
                 // not a POSIX file system: the file stays readable by its owner's defaults
             }
         }
-        return new DevKeys(Files.readString(file, StandardCharsets.US_ASCII).trim());
+        return Files.readString(file, StandardCharsets.US_ASCII).trim();
     }
 
     /** An existing data dir's secret; fails with a clear message when the stack was never started there. */
@@ -77,10 +86,20 @@ public final class DevKeys {
         return secret;
     }
 
-    /** The settings that make a gateway accept this key's tokens. */
+    /** The service token of this platform's query API: what {@code notifyctl token --service} prints. */
+    public String queryToken() {
+        return queryToken;
+    }
+
+    /** The settings that make a gateway accept this key's tokens and present the query token. */
     public Map<String, String> gatewaySettings() {
         return Map.of("notify.gateway.jwt.hmac-secret", secret, "notify.gateway.jwt.issuer", ISSUER,
-                "notify.gateway.jwt.audience", AUDIENCE);
+                "notify.gateway.jwt.audience", AUDIENCE, GatewayConfig.QUERY_TOKEN, queryToken);
+    }
+
+    /** The setting that makes a fanout-streams query API accept (only) this platform's query token. */
+    public Map<String, String> fanoutSettings() {
+        return Map.of(FanoutConfig.QUERY_TOKENS, queryToken);
     }
 
     /** The ingest setting that admits this stack's producer key. */

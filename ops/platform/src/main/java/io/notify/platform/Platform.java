@@ -104,7 +104,6 @@ public final class Platform implements AutoCloseable {
                 .ingest("notify.ingest.host", "127.0.0.1")
                 .ingest("notify.ingest.io-threads", "1")
                 .ingest("notify.ingest.worker-threads", "4")
-                .fanout("notify.fanout.query.host", "127.0.0.1")
                 .fanout("notify.fanout.commit-interval", "100ms")
                 // The default 50 ms bounds a stream-thread wait in production. On a loaded 2-core CI
                 // machine the first Redis lookup can exceed it; the live push is then skipped
@@ -218,6 +217,11 @@ public final class Platform implements AutoCloseable {
     /** Where fanout-streams serves {@code /metrics}. */
     public int fanoutManagementPort() {
         return fanout.managementPort();
+    }
+
+    /** The query API of this platform's fanout-streams instance, called with the platform's service token. */
+    public QueryApi queryApi() {
+        return new QueryApi(URI.create(queryUrl()), config.keys().queryToken());
     }
 
     private String queryUrl() {

@@ -26,7 +26,8 @@ import org.apache.kafka.common.errors.TopicExistsException;
  *
  * <p>Every service gets the shared settings (Kafka, topic prefix, Redis; the registry key prefix
  * follows the topic prefix), then the platform's wiring (ports, the query API URLs, the dev JWT key,
- * the producer key), then the settings added for its kind, which override both.
+ * the query API's service token, the producer key; the query API on loopback), then the settings
+ * added for its kind, which override both.
  */
 public final class PlatformConfig {
 
@@ -125,13 +126,16 @@ public final class PlatformConfig {
 
     /**
      * The platform's settings for a fanout-streams instance with its state in {@code stateDir}, its
-     * query API on {@code queryPort} and its management listener on {@code managementPort}.
+     * query API on {@code 127.0.0.1:queryPort} accepting the platform's query token, and its
+     * management listener on {@code managementPort}.
      */
     public Map<String, String> fanoutSettings(String stateDir, int queryPort, int managementPort) {
         Map<String, String> s = shared();
         s.put("notify.fanout.state-dir", stateDir);
+        s.put("notify.fanout.query.host", "127.0.0.1"); // every dev and test platform runs on one machine
         s.put("notify.fanout.query.port", Integer.toString(queryPort));
         s.put("notify.fanout.management-port", Integer.toString(managementPort));
+        s.putAll(keys.fanoutSettings());
         s.putAll(fanout);
         return s;
     }

@@ -10,6 +10,7 @@ import io.notify.gateway.GatewayMain;
 import io.notify.ingest.IngestMain;
 import io.notify.schemas.topic.TopicCatalog;
 import java.io.IOException;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -95,7 +96,6 @@ public final class PlatformStack implements AutoCloseable {
         int[] ports = FreePorts.pick(2); // the query API, the management listener
         Map<String, String> s = new LinkedHashMap<>();
         s.put("notify.fanout.processing-guarantee", options.guarantee());
-        s.put("notify.fanout.query.host", "127.0.0.1");
         s.putAll(config.fanoutSettings(options.work().resolve("fanout-" + i + "-state").toString(), ports[0], ports[1]));
         return new ServiceProcess("fanout-" + i, ports[0], ports[1], FanoutMain.class.getName(), s,
                 List.of("-Xmx" + options.fanoutHeap()), options.work().resolve("fanout-" + i + ".log"));
@@ -136,6 +136,11 @@ public final class PlatformStack implements AutoCloseable {
 
     public List<ServiceProcess> fanouts() {
         return List.copyOf(fanouts);
+    }
+
+    /** The query API of fanout-streams instance {@code fanout} (one of {@link #fanouts}), called with the stack's service token. */
+    public QueryApi queryApi(ServiceProcess fanout) {
+        return new QueryApi(URI.create(fanout.baseUrl()), keys.queryToken());
     }
 
     public List<ServiceProcess> gateways() {

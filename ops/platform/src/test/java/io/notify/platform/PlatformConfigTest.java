@@ -2,20 +2,25 @@ package io.notify.platform;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.nimbusds.jose.crypto.MACVerifier;
 import com.nimbusds.jwt.SignedJWT;
+import io.notify.common.auth.ServiceToken;
 import io.notify.common.config.Settings;
 import io.notify.fanout.FanoutConfig;
 import io.notify.gateway.config.GatewayConfig;
 import io.notify.ingest.IngestConfig;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The settings the kit writes load through each service's real config loader, and say what the platform means. */
 class PlatformConfigTest {
@@ -49,11 +54,13 @@ class PlatformConfigTest {
         assertEquals("gw-2", s.get("notify.gateway.node-id"));
         assertEquals("http://127.0.0.1:1,http://127.0.0.1:2", s.get("notify.gateway.query-url"));
         assertEquals(keys.secret(), s.get("notify.gateway.jwt.hmac-secret"));
+        assertEquals(keys.queryToken(), s.get("notify.gateway.query-token"));
         assertEquals("http://localhost:5", s.get("notify.gateway.allowed-origins"));
         assertEquals("7000", s.get("notify.gateway.port"), "a setting for the kind wins over the platform's wiring");
         GatewayConfig loaded = GatewayConfig.load(Settings.of(s));
         assertEquals("gw-2", loaded.nodeId());
         assertEquals(3, loaded.drainWindow().toSeconds());
+        assertEquals("Bearer " + keys.queryToken(), loaded.queryToken().authorization());
     }
 
     @Test
@@ -65,12 +72,27 @@ class PlatformConfigTest {
     }
 
     @Test
-    void fanoutGetsItsStateDirAndQueryPort() {
+    void fanoutGetsItsStateDirAndQueryPortOnLoopbackAcceptingThePlatformsQueryToken() {
         Map<String, String> s = config.fanoutSettings("/tmp/state-1", 8090, 0);
         assertEquals("/tmp/state-1", s.get("notify.fanout.state-dir"));
         assertEquals("8090", s.get("notify.fanout.query.port"));
         assertEquals("2s", s.get("notify.fanout.route-timeout"));
-        FanoutConfig.load(Settings.of(s));
+        FanoutConfig loaded = FanoutConfig.load(Settings.of(s));
+        assertEquals("127.0.0.1", loaded.queryHost(), "notifyctl dev, bench and chaos bind the query API to loopback");
+        assertEquals(List.of(keys.queryToken()), loaded.queryTokens().stream().map(ServiceToken::value).toList(),
+                "the one token its gateways send");
+    }
+
+    @Test
+    void aDataDirKeepsItsQueryTokenAndATestPlatformHasItsOwn(@TempDir Path dir) throws Exception {
+        DevKeys first = DevKeys.inDataDir(dir);
+        assertEquals(first.queryToken(), DevKeys.existing(dir).queryToken(), "notifyctl token --service prints what dev started with");
+        assertEquals(first.secret(), DevKeys.inDataDir(dir).secret());
+        assertEquals(first.queryToken(), Files.readString(dir.resolve(DevKeys.QUERY_TOKEN_FILE)).trim());
+        assertTrue(first.queryToken().length() >= 32);
+        assertNotEquals(first.queryToken(), first.secret(), "the query token is not the JWT key");
+        assertNotEquals(DevKeys.random().queryToken(), DevKeys.random().queryToken());
+        new ServiceToken(first.queryToken()); // a usable service token as is
     }
 
     @Test

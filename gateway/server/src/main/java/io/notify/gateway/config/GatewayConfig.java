@@ -1,5 +1,6 @@
 package io.notify.gateway.config;
 
+import io.notify.common.auth.ServiceToken;
 import io.notify.common.config.ConfigException;
 import io.notify.common.config.PlatformSettings;
 import io.notify.common.http.OpsEndpoints;
@@ -32,6 +33,7 @@ import java.util.Set;
  *                       a reconnect storm beyond it costs the clients SYN retransmissions (1 s and more)
  * @param limits         per-connection and per-node bounds
  * @param queryUrls      base URLs of the fanout-streams query API, tried in turn
+ * @param queryToken     the service token sent to the query API as {@code Authorization: Bearer <token>}
  * @param resumeBatching how concurrent resume fetches are coalesced into batch requests
  * @param maxConnectionLifetime    connections are closed with 4010 (recycled) after at most this long; zero: never
  * @param connectionLifetimeJitter each connection's lifetime is {@code maxConnectionLifetime} minus a uniform
@@ -67,6 +69,7 @@ public record GatewayConfig(
         Duration drainWindow,
         Duration drainGrace,
         List<URI> queryUrls,
+        ServiceToken queryToken,
         Duration queryTimeout,
         int queryPageSize,
         Duration resumeRetryMax,
@@ -174,6 +177,9 @@ public record GatewayConfig(
             Duration acceptMaxLag) {
     }
 
+    /** The setting that holds the query API's service token. */
+    public static final String QUERY_TOKEN = "notify.gateway.query-token";
+
     public GatewayConfig {
         Endpoints.requireNodeId(nodeId);
         TopicCatalog.of(topicPrefix).node(nodeId);
@@ -185,6 +191,9 @@ public record GatewayConfig(
         queryUrls = List.copyOf(queryUrls);
         if (queryUrls.isEmpty()) {
             throw new ConfigException("notify.gateway.query-url", "at least one base URL of the query API is required");
+        }
+        if (queryToken == null) {
+            throw new ConfigException(QUERY_TOKEN, "the query API answers only a caller with a service token");
         }
         if (pingInterval.toMillis() < WelcomeFrame.MIN_PING_INTERVAL_MS || pingInterval.toMillis() > WelcomeFrame.MAX_PING_INTERVAL_MS) {
             throw new ConfigException("notify.gateway.ping-interval", "must be between 1s and 300s");
@@ -262,6 +271,7 @@ public record GatewayConfig(
                 s.duration("notify.gateway.drain-window", Duration.ofSeconds(30), Duration.ZERO, Duration.ofHours(1)),
                 s.duration("notify.gateway.drain-grace", Duration.ofSeconds(5), Duration.ZERO, Duration.ofMinutes(10)),
                 queryUrls(s),
+                ServiceToken.of(QUERY_TOKEN, s.required(QUERY_TOKEN)),
                 s.duration("notify.gateway.query-timeout", Duration.ofSeconds(5), Duration.ofMillis(100), Duration.ofMinutes(1)),
                 s.intIn("notify.gateway.query-page-size", 500, 1, 1000),
                 s.duration("notify.gateway.resume-retry-max", Duration.ofSeconds(5), Duration.ofMillis(10), Duration.ofMinutes(1)),

@@ -3,14 +3,18 @@ package io.notify.gateway.support;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.notify.common.auth.BearerKeys;
+import io.notify.common.auth.ServiceToken;
 import io.notify.common.http.HttpResponses;
 import io.notify.common.http.Problem;
 import io.notify.schemas.NotifyJson;
 import io.notify.schemas.stream.SequencedEvent;
 import io.notify.schemas.stream.StreamId;
 import io.undertow.Undertow;
+import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.server.RoutingHandler;
+import io.undertow.util.Headers;
 import io.undertow.util.SameThreadExecutor;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -25,8 +29,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * docs/query-api.md over in-memory inboxes, on Undertow port 0: what the gateway resumes from in
- * ITs while fanout-streams is built elsewhere. Can fail the next N requests (503) or delay answers
- * (computed at request time, sent later), to test retries and the live/replay merge.
+ * ITs while fanout-streams is built elsewhere. Like the real API it answers only a caller that
+ * presents its service token ({@link TestConfig#QUERY_TOKEN} by default), 401 otherwise. Can fail
+ * the next N requests (503) or delay answers (computed at request time, sent later), to test
+ * retries and the live/replay merge.
  */
 public final class QueryApiStub implements AutoCloseable {
 
@@ -39,14 +45,23 @@ public final class QueryApiStub implements AutoCloseable {
     private final Map<StreamId, Inbox> inboxes = new ConcurrentHashMap<>();
     private final AtomicInteger failNext = new AtomicInteger();
     private final AtomicInteger requests = new AtomicInteger();
+    private final AtomicInteger refused = new AtomicInteger();
+    private final BearerKeys tokens;
     private final ScheduledExecutorService later = Executors.newSingleThreadScheduledExecutor();
     private volatile long delayMs;
     private final Undertow server;
 
+    /** A stub that requires {@link TestConfig#QUERY_TOKEN}. */
     public QueryApiStub() {
+        this(TestConfig.QUERY_TOKEN);
+    }
+
+    /** A stub that requires {@code token}. */
+    public QueryApiStub(String token) {
+        this.tokens = BearerKeys.numbered(List.of(new ServiceToken(token)));
         RoutingHandler routes = new RoutingHandler()
-                .get("/v1/streams/{stream}/events", this::events)
-                .post("/v1/streams:events", ex -> ex.getRequestReceiver().receiveFullBytes(this::batch));
+                .get("/v1/streams/{stream}/events", authorized(this::events))
+                .post("/v1/streams:events", authorized(ex -> ex.getRequestReceiver().receiveFullBytes(this::batch)));
         server = Undertow.builder().addHttpListener(0, "127.0.0.1").setIoThreads(1).setWorkerThreads(1)
                 .setHandler(routes).build();
         server.start();
@@ -81,8 +96,25 @@ public final class QueryApiStub implements AutoCloseable {
         delayMs = millis;
     }
 
+    /** Requests answered (a 503 of {@link #failNext} included), refusals not. */
     public int requests() {
         return requests.get();
+    }
+
+    /** Requests answered 401: no or another service token. */
+    public int refused() {
+        return refused.get();
+    }
+
+    private HttpHandler authorized(HttpHandler next) {
+        return ex -> {
+            if (tokens.authenticate(ex.getRequestHeaders().getFirst(Headers.AUTHORIZATION)).isEmpty()) {
+                refused.incrementAndGet();
+                HttpResponses.problem(ex, Problem.of(401, "unauthorized", "Unauthorized", "no service token"));
+            } else {
+                next.handleRequest(ex);
+            }
+        };
     }
 
     private void events(HttpServerExchange ex) {

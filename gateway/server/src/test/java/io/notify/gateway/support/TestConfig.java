@@ -10,6 +10,8 @@ public final class TestConfig {
 
     public static final String ISSUER = "https://auth.test";
     public static final String AUDIENCE = "notify-test";
+    /** The query API service token the test gateways send, and {@link QueryApiStub} requires. */
+    public static final String QUERY_TOKEN = "test-query-token-0123456789";
 
     private TestConfig() {
     }
@@ -24,6 +26,7 @@ public final class TestConfig {
         m.put("notify.gateway.jwt.issuer", ISSUER);
         m.put("notify.gateway.jwt.audience", AUDIENCE);
         m.put("notify.gateway.query-url", "http://127.0.0.1:9");
+        m.put("notify.gateway.query-token", QUERY_TOKEN);
         m.put("notify.gateway.sweep-interval", "20ms");
         return m;
     }

@@ -2,7 +2,9 @@ package io.notify.cli.bench;
 
 import io.notify.devstack.FreePorts;
 import io.notify.devstack.JavaProcess;
+import io.notify.fanout.FanoutConfig;
 import io.notify.fanout.FanoutMain;
+import io.notify.platform.DevKeys;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -17,9 +19,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * The app under test: one fanout-streams instance ({@link FanoutMain}) in a child JVM with
  * {@code -Xmx512m}, a fresh application id (the run's topic prefix) and a fresh state dir, its
- * query API and management listener on ports chosen here. Read from outside only: {@code /readyz}
- * (query port) and {@code /metrics} (management port).
- * {@link #close} stops it (SIGTERM, SIGKILL after 30 s).
+ * query API on a port chosen here, on loopback, accepting its group's service token, and its
+ * management listener on another. Read from outside only: {@code /readyz}, the query API with the
+ * token ({@link QueryLoad}), and {@code /metrics} on the management port. {@link #close} stops it
+ * (SIGTERM, SIGKILL after 30 s).
  */
 final class FanoutInstance implements AutoCloseable {
 
@@ -42,7 +45,7 @@ final class FanoutInstance implements AutoCloseable {
      * app's default for the guarantee).
      */
     static FanoutInstance start(String bootstrap, String redisUri, String prefix, String guarantee,
-                                Duration commitInterval, Path dir) throws IOException {
+                                Duration commitInterval, String queryToken, Path dir) throws IOException {
         int[] ports = FreePorts.pick(2); // the query API, the management listener
         List<String> settings = new ArrayList<>(List.of(
                 "notify.kafka.bootstrap-servers=" + bootstrap,
@@ -53,7 +56,8 @@ final class FanoutInstance implements AutoCloseable {
                 "notify.fanout.state-dir=" + dir.resolve("state"),
                 "notify.fanout.query.host=127.0.0.1",
                 "notify.fanout.query.port=" + ports[0],
-                "notify.fanout.management-port=" + ports[1]));
+                "notify.fanout.management-port=" + ports[1],
+                FanoutConfig.QUERY_TOKENS + "=" + queryToken));
         if (commitInterval != null) {
             settings.add("notify.fanout.commit-interval=" + commitInterval.toMillis() + "ms");
         }
@@ -119,24 +123,32 @@ final class FanoutInstance implements AutoCloseable {
     static final class Group implements AutoCloseable {
 
         private final List<FanoutInstance> instances;
+        private final String queryToken;
 
-        private Group(List<FanoutInstance> instances) {
+        private Group(List<FanoutInstance> instances, String queryToken) {
             this.instances = instances;
+            this.queryToken = queryToken;
         }
 
         static Group start(int count, String bootstrap, String redisUri, String prefix, String guarantee,
                            Duration commitInterval, Path dir) throws IOException, InterruptedException {
             List<FanoutInstance> started = new ArrayList<>();
+            String queryToken = DevKeys.random().queryToken();
             try {
                 for (int i = 1; i <= count; i++) {
-                    started.add(FanoutInstance.start(bootstrap, redisUri, prefix, guarantee, commitInterval,
+                    started.add(FanoutInstance.start(bootstrap, redisUri, prefix, guarantee, commitInterval, queryToken,
                             count == 1 ? dir : dir.resolve("instance-" + i)));
                 }
             } catch (IOException | RuntimeException e) {
-                new Group(started).close();
+                new Group(started, queryToken).close();
                 throw e;
             }
-            return new Group(started);
+            return new Group(started, queryToken);
+        }
+
+        /** The service token every instance's query API accepts (random per group). */
+        String queryToken() {
+            return queryToken;
         }
 
         FanoutInstance first() {

@@ -67,7 +67,7 @@ public final class DevCommand implements Callable<Integer> {
                   Kafka            %s
                   Redis            %s
                   ingest           http://localhost:%d   (producer key: %s)
-                  query API        http://localhost:%d
+                  query API        http://127.0.0.1:%d   (services only: Authorization: Bearer $(ops/notifyctl token --service))
                 %s
                 Management (/metrics, /healthz, /readyz; not for clients):
                 %s

@@ -10,8 +10,6 @@ import io.notify.platform.DevKeys;
 import io.notify.platform.Platform;
 import java.io.IOException;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -131,9 +129,8 @@ class DemoPageIT {
         stack.fanout().meters().scrape().lines().filter(l -> l.startsWith("notify_") && !l.contains("_bucket{"))
                 .forEach(l -> sb.append("  ").append(l).append('\n'));
         try {
-            HttpResponse<String> inbox = HttpClient.newHttpClient().send(HttpRequest.newBuilder(Platform.http(stack.queryPort())
-                    .resolve("/v1/streams/u:" + user + "/events?after=0&limit=50")).timeout(Duration.ofSeconds(5)).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> inbox = stack.queryApi().get("/v1/streams/u:" + user + "/events?after=0&limit=50",
+                    Duration.ofSeconds(5));
             sb.append("query API inbox of u:").append(user).append(": ").append(inbox.statusCode()).append(' ').append(inbox.body());
         } catch (IOException e) {
             sb.append("query API unreachable: ").append(e);

@@ -1,9 +1,11 @@
 package io.notify.e2e.stack;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.notify.devstack.Await;
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
 import io.notify.gateway.GatewayServer;
@@ -23,6 +25,9 @@ import io.notify.schemas.serde.NotifySerdes;
 import io.notify.schemas.stream.DeliveryMessage;
 import io.notify.schemas.stream.StreamId;
 import io.notify.schemas.topic.TopicCatalog;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -186,6 +191,32 @@ class TwoNodeStackIT {
             assertEquals(List.of("mf-live"), ids(again.events(1, WAIT)));
             assertTrue(again.quiet(Duration.ofSeconds(1)));
         }
+        // The replay came through the query API with the platform's service token: the gateway sent it.
+        assertTrue(stack.fanout().meters().get("notify.fanout.query.token.uses").tag("token", "1").counter().count() > 0);
+        assertEquals(0.0, b.meterRegistry().find("notify.gateway.query.requests").tag("outcome", "unauthorized").counters()
+                .stream().mapToDouble(c -> c.count()).sum(), "no query API request of the gateway was refused");
+    }
+
+    @Test
+    void theQueryApiAnswersServicesWithTheTokenAndNobodyElse() throws Exception {
+        String user = "query-auth";
+        stack.publish(user, "qa-1");
+        String path = "/v1/streams/u:" + user + "/events?after=0";
+        Await.until("qa-1 in the inbox", WAIT, () -> {
+            try {
+                return stack.queryApi().get(path, WAIT).body().contains("\"qa-1\"");
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        HttpResponse<String> anonymous = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                Platform.http(stack.queryPort()).resolve(path)).timeout(WAIT).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(401, anonymous.statusCode(), anonymous.body());
+        assertFalse(anonymous.body().contains("qa-1"), anonymous.body());
+        HttpResponse<String> clientToken = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                Platform.http(stack.queryPort()).resolve(path)).header("Authorization", "Bearer " + stack.token(user))
+                .timeout(WAIT).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(401, clientToken.statusCode(), "an end user's own JWT does not open the query API: " + clientToken.body());
     }
 
     @Test

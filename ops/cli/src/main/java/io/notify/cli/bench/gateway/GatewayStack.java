@@ -2,11 +2,11 @@ package io.notify.cli.bench.gateway;
 
 import io.notify.cli.bench.PrometheusText;
 import io.notify.platform.PlatformStack;
+import io.notify.platform.QueryApi;
 import io.notify.platform.ServiceProcess;
 import io.notify.platform.StackOptions;
 import io.notify.schemas.topic.TopicCatalog;
 import java.io.IOException;
-import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,9 +33,6 @@ final class GatewayStack implements AutoCloseable {
         }
     }
 
-    private static final Duration HTTP_TIMEOUT = Duration.ofSeconds(5);
-
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(HTTP_TIMEOUT).build();
     private final PlatformStack platform;
 
     private GatewayStack(PlatformStack platform) {
@@ -116,8 +113,9 @@ final class GatewayStack implements AutoCloseable {
         return platform.gateways().stream().map(ServiceProcess::port).toList();
     }
 
-    int queryPort() {
-        return platform.fanouts().get(0).port();
+    /** The query API of the stack's fanout-streams instance, with the stack's service token. */
+    QueryApi queryApi() {
+        return platform.queryApi(platform.fanouts().get(0));
     }
 
     String bootstrapServers() {
@@ -126,10 +124,6 @@ final class GatewayStack implements AutoCloseable {
 
     TopicCatalog topics() {
         return platform.topics();
-    }
-
-    HttpClient http() {
-        return http;
     }
 
     @Override

@@ -3,12 +3,10 @@ package io.notify.cli.bench.gateway;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.notify.platform.QueryApi;
 import io.notify.schemas.NotifyJson;
 import io.notify.schemas.stream.Position;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,8 +18,8 @@ import java.util.function.Consumer;
 
 /**
  * Reads inbox heads from the fanout-streams query API (batch form, {@code POST /v1/streams:events},
- * 500 streams a call) until every user's stream is sequenced up to an expected seq: the point at
- * which published events are "in the inbox" and a resume can replay them.
+ * 500 streams a call, with the stack's service token) until every user's stream is sequenced up to
+ * an expected seq: the point at which published events are "in the inbox" and a resume can replay them.
  */
 final class InboxHeads {
 
@@ -34,7 +32,7 @@ final class InboxHeads {
      * Waits until the head of each user 0..users-1 is at least {@code expected[u]}; returns the heads.
      * Fails past {@code bound}, naming how many streams are behind.
      */
-    static Map<Integer, Position> await(HttpClient http, int queryPort, int users, long[] expected, Duration bound,
+    static Map<Integer, Position> await(QueryApi queryApi, int users, long[] expected, Duration bound,
                                         Consumer<String> progress) throws IOException, InterruptedException {
         Map<Integer, Position> heads = new HashMap<>();
         List<Integer> behind = new ArrayList<>();
@@ -47,7 +45,7 @@ final class InboxHeads {
             List<Integer> still = new ArrayList<>();
             for (int i = 0; i < behind.size(); i += BATCH) {
                 List<Integer> part = behind.subList(i, Math.min(behind.size(), i + BATCH));
-                List<Position> got = fetch(http, queryPort, part);
+                List<Position> got = fetch(queryApi, part);
                 for (int j = 0; j < part.size(); j++) {
                     int u = part.get(j);
                     Position p = got.get(j);
@@ -76,22 +74,22 @@ final class InboxHeads {
     }
 
     /** The head of each user's stream (null when unknown or not answerable now), in request order. */
-    private static List<Position> fetch(HttpClient http, int port, List<Integer> users) throws IOException, InterruptedException {
+    private static List<Position> fetch(QueryApi queryApi, List<Integer> users) throws IOException, InterruptedException {
         ObjectNode body = NotifyJson.mapper().createObjectNode();
         ArrayNode requests = body.putArray("requests");
         for (int u : users) {
             requests.addObject().put("stream", BenchUsers.stream(u).value()).put("after", 0).put("limit", 1);
         }
-        HttpRequest req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/streams:events"))
-                .timeout(Duration.ofSeconds(10)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(NotifyJson.mapper().writeValueAsString(body))).build();
         List<Position> out = new ArrayList<>();
         HttpResponse<String> r;
         try {
-            r = http.send(req, HttpResponse.BodyHandlers.ofString());
+            r = queryApi.post("/v1/streams:events", NotifyJson.mapper().writeValueAsString(body), Duration.ofSeconds(10));
         } catch (IOException e) {
             users.forEach(u -> out.add(null)); // slow or unreachable now (a busy machine): the caller's bound decides
             return out;
+        }
+        if (r.statusCode() == 401) {
+            throw new IOException("the query API refused the stack's service token: " + r.body());
         }
         if (r.statusCode() != 200) {
             users.forEach(u -> out.add(null)); // e.g. 503 while the store is not queryable: try again

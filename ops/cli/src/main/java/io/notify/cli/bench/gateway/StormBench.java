@@ -89,7 +89,7 @@ public final class StormBench implements Callable<Integer> {
                 progress(String.format("publishing %d events to each of %,d users (their starting inboxes)", replay, clients));
                 pub.publishEach(clients, replay, "gs0", roundBound);
                 java.util.Arrays.fill(expected, replay);
-                heads = InboxHeads.await(stack.http(), stack.queryPort(), clients, expected, roundBound, StormBench::progress);
+                heads = InboxHeads.await(stack.queryApi(), clients, expected, roundBound, StormBench::progress);
                 Path positions = work.resolve("positions.txt");
                 writePositions(positions, heads);
                 List<String> sources = AgentFleet.sourceAddresses(agents.sourceAddresses);
@@ -153,7 +153,7 @@ public final class StormBench implements Callable<Integer> {
         for (int u = 0; u < clients; u++) {
             expected[u] += replay;
         }
-        InboxHeads.await(stack.http(), stack.queryPort(), clients, expected, bound, StormBench::progress);
+        InboxHeads.await(stack.queryApi(), clients, expected, bound, StormBench::progress);
         PrometheusText before = stack.gatewayMetrics();
         long t0 = System.currentTimeMillis() + 1500;
         progress("round " + round + ": storm");

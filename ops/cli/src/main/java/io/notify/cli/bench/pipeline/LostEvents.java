@@ -3,12 +3,13 @@ package io.notify.cli.bench.pipeline;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.notify.cli.bench.gateway.ClientFleet;
 import io.notify.cli.bench.gateway.IdCheck;
-import io.notify.platform.ServiceProcess;
+import io.notify.platform.QueryApi;
 import io.notify.schemas.NotifyJson;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -43,12 +44,13 @@ final class LostEvents {
     /** Pages of {@value #PAGE} events read per stream at most. */
     private static final int PAGES = 20;
     private static final int PAGE = 1000;
+    private static final Duration HTTP_TIMEOUT = Duration.ofSeconds(3);
 
     private LostEvents() {
     }
 
     /** One line per sampled lost event of {@code run}; each node topic is read once for all of them. */
-    static List<String> attribute(ServiceProcess queryApi, NodeTopics nodeTopics, String run, int users, IdCheck check)
+    static List<String> attribute(QueryApi queryApi, NodeTopics nodeTopics, String run, int users, IdCheck check)
             throws IOException, InterruptedException {
         List<InInbox> inbox = new ArrayList<>();
         Map<String, Set<String>> idsByTopic = new LinkedHashMap<>();
@@ -76,14 +78,14 @@ final class LostEvents {
         return "u:" + ClientFleet.user((int) (n % users));
     }
 
-    private static InInbox find(ServiceProcess queryApi, String stream, String run, long n) throws IOException, InterruptedException {
+    private static InInbox find(QueryApi queryApi, String stream, String run, long n) throws IOException, InterruptedException {
         long after = 0;
         String head = "?";
         List<String> copies = new ArrayList<>();
         String id = null;
         for (int page = 0; page < PAGES; page++) {
             HttpResponse<String> r = queryApi.get("/v1/streams/" + URLEncoder.encode(stream, StandardCharsets.UTF_8)
-                    + "/events?after=" + after + "&limit=" + PAGE);
+                    + "/events?after=" + after + "&limit=" + PAGE, HTTP_TIMEOUT);
             if (r.statusCode() != 200) {
                 return new InInbox("query API answered " + r.statusCode() + ": " + r.body(), null);
             }

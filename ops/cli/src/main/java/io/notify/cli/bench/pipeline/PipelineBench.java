@@ -152,7 +152,7 @@ public final class PipelineBench implements Callable<Integer> {
                 try (ClientFleet fleet = ClientFleet.start(ports, work, users, fleetOptions, lifetime, "256m");
                      ChildAgent load = startLoad(stack, work, lifetime)) {
                     bar.set(Double.NaN, String.format("connecting %,d clients over %d gateways", users, gateways));
-                    PipelineSteps steps = new PipelineSteps(fleet, users, load, stack.gateways(), stack.fanouts().get(0),
+                    PipelineSteps steps = new PipelineSteps(fleet, users, load, stack.gateways(), stack.queryApi(stack.fanouts().get(0)),
                             new LostEvents.NodeTopics() {
                                 @Override
                                 public String topicOf(int user) {

@@ -5,6 +5,7 @@ import io.notify.cli.bench.gateway.IdCheck;
 import io.notify.cli.bench.report.ProgressBar;
 import io.notify.cli.bench.PrometheusText;
 import io.notify.cli.stack.ChildAgent;
+import io.notify.platform.QueryApi;
 import io.notify.platform.ServiceProcess;
 import io.notify.schemas.NotifyJson;
 import java.io.IOException;
@@ -32,10 +33,10 @@ final class PipelineSteps {
     private final Duration step;
     private final Duration settle;
     private final int users;
-    private final ServiceProcess queryApi;
+    private final QueryApi queryApi;
     private final LostEvents.NodeTopics nodeTopics;
 
-    PipelineSteps(ClientFleet fleet, int users, ChildAgent load, List<ServiceProcess> gateways, ServiceProcess queryApi,
+    PipelineSteps(ClientFleet fleet, int users, ChildAgent load, List<ServiceProcess> gateways, QueryApi queryApi,
                   LostEvents.NodeTopics nodeTopics, ProgressBar bar, Duration warmup, Duration step, Duration settle) {
         this.fleet = fleet;
         this.users = users;
