@@ -21,6 +21,7 @@ import io.notify.gateway.support.Tokens;
 import io.notify.gateway.support.WsClient;
 import io.notify.schemas.stream.SequencedEvent;
 import io.notify.schemas.stream.StreamId;
+import java.io.ByteArrayOutputStream;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -53,6 +54,7 @@ class GatewayLimitsIT {
                 "notify.gateway.inbound-burst", "10",
                 "notify.gateway.queue-max-messages", "64",
                 "notify.gateway.queue-max-bytes", "524288",
+                "notify.gateway.message-timeout", "1s",
                 "notify.gateway.jwt.clock-skew", "0s"));
         tokens = gateway.tokens();
     }
@@ -184,6 +186,78 @@ class GatewayLimitsIT {
             }
             assertEquals(4029, c.readUntilClose());
         }
+    }
+
+    private static final byte[] RESUME = "{\"t\":\"resume\",\"streams\":[]}".getBytes(StandardCharsets.UTF_8);
+
+    private static double closes(int code) {
+        return gateway.count("notify.gateway.closes", "transport", "ws", "code", Integer.toString(code));
+    }
+
+    private static double limitHits(String slug) {
+        return gateway.count("notify.gateway.limit.hits", "limit", slug);
+    }
+
+    /** Waits until the node holds no connection: every close of the tests before is counted. */
+    private static void settled() {
+        Await.until("no open connection", WAIT, () -> gateway.server().metrics().registry()
+                .get("notify.gateway.connections").tag("transport", "ws").gauge().value() == 0);
+    }
+
+    /** Sends {@code frames} behind a resume in one write, then a close frame: the node answers 4029 first, counted once. */
+    private static void floodIsClosedWith4029(String user, List<byte[]> frames) throws Exception {
+        settled();
+        double hits = limitHits("inbound_rate");
+        double closed = closes(4029);
+        try (RawWsClient c = rawResumed(user)) {
+            ByteArrayOutputStream flood = new ByteArrayOutputStream();
+            flood.writeBytes(RawWsClient.frame(true, 0x1, RESUME));
+            frames.forEach(flood::writeBytes);
+            c.sendRaw(flood.toByteArray());
+            c.sendClose(1000);
+            assertEquals(4029, c.readUntilClose(), "the frames over the burst close the connection before the client does");
+        }
+        settled();
+        assertEquals(hits + 1, limitHits("inbound_rate"));
+        assertEquals(closed + 1, closes(4029));
+    }
+
+    @Test
+    void zeroLengthContinuationsCountAgainstTheRateLimit() throws Exception {
+        List<byte[]> frames = new ArrayList<>();
+        frames.add(RawWsClient.frame(false, 0x1, "{\"t\":".getBytes(StandardCharsets.UTF_8)));
+        for (int i = 0; i < 5_000; i++) {
+            frames.add(RawWsClient.frame(false, 0x0, new byte[0]));
+        }
+        frames.add(RawWsClient.frame(true, 0x0, "\"ping\"}".getBytes(StandardCharsets.UTF_8))); // never reached
+        floodIsClosedWith4029("fragments", frames);
+    }
+
+    @Test
+    void aPingFloodIsClosedWith4029LikeAnyOtherFrameFloodAndCounted() throws Exception {
+        List<byte[]> frames = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            frames.add(RawWsClient.frame(true, 0x9, "p".getBytes(StandardCharsets.UTF_8)));
+        }
+        floodIsClosedWith4029("pinger", frames);
+    }
+
+    @Test
+    void aFragmentedMessageLeftUnfinishedIsClosedAfterTheMessageTimeout() throws Exception {
+        settled();
+        double hits = limitHits("message_timeout");
+        double closed = closes(1002);
+        try (RawWsClient c = rawResumed("trickle")) {
+            c.sendText("{\"t\":\"resume\",\"streams\":[]}");
+            c.sendRaw(RawWsClient.frame(false, 0x1, "{\"t\":".getBytes(StandardCharsets.UTF_8)));
+            // silent from here on, pongs aside: only the node's sweeper can end it (message-timeout 1s, pong-timeout 15s)
+            long start = System.nanoTime();
+            assertEquals(1002, c.readUntilClose());
+            assertTrue(System.nanoTime() - start < Duration.ofSeconds(5).toNanos(), "closed by message-timeout, not by missed pongs");
+        }
+        settled();
+        assertEquals(hits + 1, limitHits("message_timeout"));
+        assertEquals(closed + 1, closes(1002));
     }
 
     @Test
