@@ -261,6 +261,32 @@ class GatewayLimitsIT {
     }
 
     @Test
+    void eachCloseIsCountedOnceWithTheCodeTheClientSaw() throws Exception {
+        settled();
+        double invalid = closes(1007);
+        double dropped = closes(1006);
+        try (RawWsClient c = rawResumed("saw1007")) {
+            c.send(0x1, new byte[]{'{', '"', (byte) 0xC3, (byte) 0x28, '"', '}'});
+            assertEquals(1007, c.readUntilClose());
+        } // and leaves without answering the close frame
+        settled();
+        assertEquals(invalid + 1, closes(1007), "the client read 1007");
+        assertEquals(dropped, closes(1006));
+    }
+
+    @Test
+    void aCloseTheClientNeverReceivedIsCounted1006() throws Exception {
+        settled();
+        double slow = closes(4008);
+        double dropped = closes(1006);
+        RawWsClient c = slowReaderPastItsQueue("vanisher"); // 4008 is decided, its close frame waits behind a frame never read
+        c.reset();
+        settled();
+        assertEquals(slow, closes(4008), "the client never saw the 4008");
+        assertEquals(dropped + 1, closes(1006));
+    }
+
+    @Test
     void theConnectionLimitPerUserAnswers4009OrHttp429() {
         String token = tokens.valid("greedy");
         try (WsClient a = WsClient.connect(gateway.ws(), token); WsClient b = WsClient.connect(gateway.ws(), token);
@@ -273,19 +299,32 @@ class GatewayLimitsIT {
 
     @Test
     void aReaderThatFallsBehindIsClosedWith4008() throws Exception {
-        StreamId u = StreamId.forUser("slowpoke");
-        try (RawWsClient c = RawWsClient.connect(gateway.port(), tokens.valid("slowpoke"), 4096)) {
+        try (RawWsClient c = slowReaderPastItsQueue("slowpoke")) {
+            assertEquals(4008, c.readUntilClose());
+        }
+    }
+
+    /** A live client with a small receive buffer that reads nothing, sent events until its queue overflowed (4008 decided). */
+    private static RawWsClient slowReaderPastItsQueue(String user) throws Exception {
+        StreamId u = StreamId.forUser(user);
+        RawWsClient c = RawWsClient.connect(gateway.port(), tokens.valid(user), 4096);
+        try {
             c.read(); // welcome
             c.sendText("{\"t\":\"resume\",\"streams\":[]}");
-            Await.until("the session is live", WAIT, () -> !gateway.server().sessions().ofUser("slowpoke").isEmpty());
+            Await.until("the session is live", WAIT, () -> !gateway.server().sessions().ofUser(user).isEmpty());
             List<SequencedEvent> big = new ArrayList<>();
             for (long seq = 1; seq <= 200; seq++) {
                 big.add(Events.durable(u, "ep", seq, 50_000));
             }
             double before = gateway.count("notify.gateway.queue.overflows", "action", "closed");
             gateway.deliver(big);
-            Await.until("a queue overflow", WAIT, () -> gateway.count("notify.gateway.queue.overflows", "action", "closed") > before);
-            assertEquals(4008, c.readUntilClose());
+            // 10 MB through Kafka first: on a loaded box that alone has taken more than WAIT
+            Await.until("a queue overflow", Duration.ofSeconds(30),
+                    () -> gateway.count("notify.gateway.queue.overflows", "action", "closed") > before);
+            return c;
+        } catch (Exception | AssertionError e) {
+            c.close();
+            throw e;
         }
     }
 

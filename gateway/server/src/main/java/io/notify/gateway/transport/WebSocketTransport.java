@@ -26,8 +26,9 @@ import org.xnio.conduits.ConduitStreamSourceChannel;
  * beyond the connection's frame bucket (4029: every frame counts, pings included) — and reports
  * each as a limit hit. Client pings are answered with pongs. A close frame it sends is followed by
  * the TCP close when the client's close frame arrives, or after {@code CLOSE_TIMEOUT_MS} if it does
- * not. Everything but {@link #send}, {@link #close} and {@link #tick} runs on the connection's I/O
- * thread.
+ * not; before sending one it reads what the client sent meanwhile, so a client that already left is
+ * not told (and counted) a close it never sees. Everything but {@link #send}, {@link #close} and
+ * {@link #tick} runs on the connection's I/O thread.
  */
 public final class WebSocketTransport extends QueuedTransport implements WsFrameDecoder.Sink, ChannelListener<Channel> {
 
@@ -102,7 +103,7 @@ public final class WebSocketTransport extends QueuedTransport implements WsFrame
         } else if (channel instanceof ConduitStreamSinkChannel) {
             flush();
         } else {
-            closedBy(1006); // the socket is closed; a code sent or received was recorded on the way
+            closedBy(); // the socket is closed; a close sent or received was recorded on the way
         }
     }
 
@@ -182,6 +183,9 @@ public final class WebSocketTransport extends QueuedTransport implements WsFrame
 
     @Override
     public void violation(Limit limit, String detail) {
+        if (!isOpen()) {
+            return; // closing already: the client gets that close, not this limit's answer
+        }
         limitHit.accept(limit);
         close(limit.answer(), detail == null ? limit.answer().reason() : detail);
     }
@@ -200,6 +204,9 @@ public final class WebSocketTransport extends QueuedTransport implements WsFrame
 
     @Override
     protected void closeChannel(CloseCode code, String reason) {
+        if (!closeSent && connection.isOpen()) {
+            readable(); // what came meanwhile first: the client's own close frame, or the end of a client already gone (1006)
+        }
         if (closeSent || !connection.isOpen()) {
             abortLater(BROKEN_CLOSE_DELAY_MS);
             return;
@@ -230,10 +237,11 @@ public final class WebSocketTransport extends QueuedTransport implements WsFrame
                     return;
                 }
                 WriteCallback done = outDone;
+                ByteBuffer[] written = out;
                 out = null;
                 outDone = null;
                 if (done == null) {
-                    closeWritten();
+                    closeWritten(written[1].getShort(0) & 0xFFFF); // the close frame's payload starts with its code
                 } else {
                     done.done(); // may start the next frame (a nested flush), or none when closing
                 }
@@ -256,7 +264,8 @@ public final class WebSocketTransport extends QueuedTransport implements WsFrame
         }
     }
 
-    private void closeWritten() {
+    private void closeWritten(int code) {
+        closeSeen(code);
         if (closeReceived) {
             abort();
         } else {

@@ -180,6 +180,12 @@ public final class RawWsClient implements AutoCloseable {
         return in;
     }
 
+    /** Drops the connection with a TCP reset (no close frame, no FIN), leaving whatever was sent to it unread. */
+    public void reset() throws IOException {
+        socket.setSoLinger(true, 0);
+        socket.close();
+    }
+
     @Override
     public void close() throws IOException {
         socket.close();
