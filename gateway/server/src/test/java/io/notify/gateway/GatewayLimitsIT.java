@@ -21,6 +21,7 @@ import io.notify.gateway.support.Tokens;
 import io.notify.gateway.support.WsClient;
 import io.notify.schemas.stream.SequencedEvent;
 import io.notify.schemas.stream.StreamId;
+import java.io.ByteArrayOutputStream;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -53,6 +54,7 @@ class GatewayLimitsIT {
                 "notify.gateway.inbound-burst", "10",
                 "notify.gateway.queue-max-messages", "64",
                 "notify.gateway.queue-max-bytes", "524288",
+                "notify.gateway.message-timeout", "1s",
                 "notify.gateway.jwt.clock-skew", "0s"));
         tokens = gateway.tokens();
     }
@@ -188,6 +190,104 @@ class GatewayLimitsIT {
         }
     }
 
+    private static final byte[] RESUME = "{\"t\":\"resume\",\"streams\":[]}".getBytes(StandardCharsets.UTF_8);
+
+    private static double closes(int code) {
+        return gateway.count("notify.gateway.closes", "transport", "ws", "code", Integer.toString(code));
+    }
+
+    private static double limitHits(String slug) {
+        return gateway.count("notify.gateway.limit.hits", "limit", slug);
+    }
+
+    /** Waits until the node holds no connection: every close of the tests before is counted. */
+    private static void settled() {
+        Await.until("no open connection", WAIT, () -> gateway.server().metrics().registry()
+                .get("notify.gateway.connections").tag("transport", "ws").gauge().value() == 0);
+    }
+
+    /** Sends {@code frames} behind a resume in one write, then a close frame: the node answers 4029 first, counted once. */
+    private static void floodIsClosedWith4029(String user, List<byte[]> frames) throws Exception {
+        settled();
+        double hits = limitHits("inbound_rate");
+        double closed = closes(4029);
+        try (RawWsClient c = rawResumed(user)) {
+            ByteArrayOutputStream flood = new ByteArrayOutputStream();
+            flood.writeBytes(RawWsClient.frame(true, 0x1, RESUME));
+            frames.forEach(flood::writeBytes);
+            c.sendRaw(flood.toByteArray());
+            c.sendClose(1000);
+            assertEquals(4029, c.readUntilClose(), "the frames over the burst close the connection before the client does");
+        }
+        settled();
+        assertEquals(hits + 1, limitHits("inbound_rate"));
+        assertEquals(closed + 1, closes(4029));
+    }
+
+    @Test
+    void zeroLengthContinuationsCountAgainstTheRateLimit() throws Exception {
+        List<byte[]> frames = new ArrayList<>();
+        frames.add(RawWsClient.frame(false, 0x1, "{\"t\":".getBytes(StandardCharsets.UTF_8)));
+        for (int i = 0; i < 5_000; i++) {
+            frames.add(RawWsClient.frame(false, 0x0, new byte[0]));
+        }
+        frames.add(RawWsClient.frame(true, 0x0, "\"ping\"}".getBytes(StandardCharsets.UTF_8))); // never reached
+        floodIsClosedWith4029("fragments", frames);
+    }
+
+    @Test
+    void aPingFloodIsClosedWith4029LikeAnyOtherFrameFloodAndCounted() throws Exception {
+        List<byte[]> frames = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            frames.add(RawWsClient.frame(true, 0x9, "p".getBytes(StandardCharsets.UTF_8)));
+        }
+        floodIsClosedWith4029("pinger", frames);
+    }
+
+    @Test
+    void aFragmentedMessageLeftUnfinishedIsClosedAfterTheMessageTimeout() throws Exception {
+        settled();
+        double hits = limitHits("message_timeout");
+        double closed = closes(1002);
+        try (RawWsClient c = rawResumed("trickle")) {
+            c.sendText("{\"t\":\"resume\",\"streams\":[]}");
+            c.sendRaw(RawWsClient.frame(false, 0x1, "{\"t\":".getBytes(StandardCharsets.UTF_8)));
+            // silent from here on, pongs aside: only the node's sweeper can end it (message-timeout 1s, pong-timeout 15s)
+            long start = System.nanoTime();
+            assertEquals(1002, c.readUntilClose());
+            assertTrue(System.nanoTime() - start < Duration.ofSeconds(5).toNanos(), "closed by message-timeout, not by missed pongs");
+        }
+        settled();
+        assertEquals(hits + 1, limitHits("message_timeout"));
+        assertEquals(closed + 1, closes(1002));
+    }
+
+    @Test
+    void eachCloseIsCountedOnceWithTheCodeTheClientSaw() throws Exception {
+        settled();
+        double invalid = closes(1007);
+        double dropped = closes(1006);
+        try (RawWsClient c = rawResumed("saw1007")) {
+            c.send(0x1, new byte[]{'{', '"', (byte) 0xC3, (byte) 0x28, '"', '}'});
+            assertEquals(1007, c.readUntilClose());
+        } // and leaves without answering the close frame
+        settled();
+        assertEquals(invalid + 1, closes(1007), "the client read 1007");
+        assertEquals(dropped, closes(1006));
+    }
+
+    @Test
+    void aCloseTheClientNeverReceivedIsCounted1006() throws Exception {
+        settled();
+        double slow = closes(4008);
+        double dropped = closes(1006);
+        RawWsClient c = slowReaderPastItsQueue("vanisher"); // 4008 is decided, its close frame waits behind a frame never read
+        c.reset();
+        settled();
+        assertEquals(slow, closes(4008), "the client never saw the 4008");
+        assertEquals(dropped + 1, closes(1006));
+    }
+
     @Test
     void theConnectionLimitPerUserAnswers4009OrHttp429() {
         String token = tokens.valid("greedy");
@@ -201,21 +301,32 @@ class GatewayLimitsIT {
 
     @Test
     void aReaderThatFallsBehindIsClosedWith4008() throws Exception {
-        StreamId u = StreamId.forUser("slowpoke");
-        try (RawWsClient c = RawWsClient.connect(gateway.port(), tokens.valid("slowpoke"), 4096)) {
+        try (RawWsClient c = slowReaderPastItsQueue("slowpoke")) {
+            assertEquals(4008, c.readUntilClose());
+        }
+    }
+
+    /** A live client with a small receive buffer that reads nothing, sent events until its queue overflowed (4008 decided). */
+    private static RawWsClient slowReaderPastItsQueue(String user) throws Exception {
+        StreamId u = StreamId.forUser(user);
+        RawWsClient c = RawWsClient.connect(gateway.port(), tokens.valid(user), 4096);
+        try {
             c.read(); // welcome
             c.sendText("{\"t\":\"resume\",\"streams\":[]}");
-            Await.until("the session is live", WAIT, () -> !gateway.server().sessions().ofUser("slowpoke").isEmpty());
+            Await.until("the session is live", WAIT, () -> !gateway.server().sessions().ofUser(user).isEmpty());
             List<SequencedEvent> big = new ArrayList<>();
             for (long seq = 1; seq <= 200; seq++) {
                 big.add(Events.durable(u, "ep", seq, 50_000));
             }
             double before = gateway.count("notify.gateway.queue.overflows", "action", "closed");
             gateway.deliver(big);
-            // 10 MB through Kafka: on a loaded 2-core machine this took longer than WAIT once (a full verify beside three builds)
+            // 10 MB through Kafka first: on a loaded box that alone has taken more than WAIT
             Await.until("a queue overflow", Duration.ofSeconds(30),
                     () -> gateway.count("notify.gateway.queue.overflows", "action", "closed") > before);
-            assertEquals(4008, c.readUntilClose());
+            return c;
+        } catch (Exception | AssertionError e) {
+            c.close();
+            throw e;
         }
     }
 

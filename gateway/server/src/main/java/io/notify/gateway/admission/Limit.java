@@ -10,6 +10,8 @@ import io.notify.schemas.protocol.CloseCode;
  */
 public enum Limit {
     FRAME_TOO_BIG("frame_too_big", CloseCode.MESSAGE_TOO_BIG),
+    MESSAGE_FRAMES("message_frames", CloseCode.MESSAGE_TOO_BIG),
+    MESSAGE_TIMEOUT("message_timeout", CloseCode.PROTOCOL_ERROR),
     INVALID_UTF8("invalid_utf8", CloseCode.INVALID_PAYLOAD),
     PROTOCOL_ERROR("protocol_error", CloseCode.PROTOCOL_ERROR),
     BINARY_FRAME("binary_frame", CloseCode.UNSUPPORTED_DATA),

@@ -165,6 +165,8 @@ public record GatewayConfig(
     /** Bounds; each one is counted in a metric when hit (docs/gateway.md, "Limits"). */
     public record Limits(
             int maxFrameBytes,
+            int maxMessageFrames,
+            Duration messageTimeout,
             double inboundRatePerSecond,
             int inboundBurst,
             int maxConnectionsPerUser,
@@ -252,6 +254,8 @@ public record GatewayConfig(
                 s.bool("notify.gateway.require-origin", false),
                 new Limits(
                         s.intIn("notify.gateway.max-frame-bytes", FrameCodec.MAX_CLIENT_FRAME_CHARS, 1024, FrameCodec.MAX_CLIENT_FRAME_CHARS),
+                        s.intIn("notify.gateway.max-message-frames", 16, 1, 1024),
+                        s.duration("notify.gateway.message-timeout", Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5)),
                         s.longIn("notify.gateway.inbound-rate", 10, 1, 10_000),
                         s.intIn("notify.gateway.inbound-burst", 20, 1, 100_000),
                         s.intIn("notify.gateway.max-connections-per-user", 10, 1, 1000),

@@ -6,7 +6,9 @@ import io.notify.common.http.HttpResponses;
 import io.notify.common.http.Problem;
 import io.notify.gateway.admission.HandshakeGate;
 import io.notify.gateway.admission.Limit;
+import io.notify.gateway.admission.TokenBucket;
 import io.notify.gateway.auth.AuthResult;
+import io.notify.gateway.config.GatewayConfig;
 import io.notify.gateway.transport.OutboundQueue;
 import io.notify.gateway.session.ConnectionIds;
 import io.notify.gateway.session.Session;
@@ -61,7 +63,8 @@ public final class WebSocketEndpoint implements HttpHandler {
         this.ctx = ctx;
         this.ids = ids;
         this.upgrade = new WebSocketProtocolHandshakeHandler(List.of(handshake), (HttpUpgradeListener) this::upgraded);
-        this.codec = new WsCodec(ctx.config().limits().maxFrameBytes());
+        GatewayConfig.Limits limits = ctx.config().limits();
+        this.codec = new WsCodec(limits.maxFrameBytes(), limits.maxMessageFrames(), limits.messageTimeout());
         this.limitHit = limit -> ctx.metrics().limitHit(limit.slug());
     }
 
@@ -130,9 +133,10 @@ public final class WebSocketEndpoint implements HttpHandler {
             connection.getSourceChannel().setConduit(http.getOriginalSourceConduit());
             connection.getSinkChannel().setConduit(http.getOriginalSinkConduit());
         }
+        GatewayConfig.Limits limits = ctx.config().limits();
         WebSocketTransport transport = new WebSocketTransport(connection,
-                new OutboundQueue(ctx.config().limits().queueMaxMessages(), ctx.config().limits().queueMaxBytes()),
-                codec, limitHit, early);
+                new OutboundQueue(limits.queueMaxMessages(), limits.queueMaxBytes()), codec,
+                TokenBucket.system(limits.inboundRatePerSecond(), limits.inboundBurst()), limitHit, early);
         if (user == null) { // cannot happen: handleRequest attaches it before upgrading
             transport.start(ignoring());
             transport.close(CloseCode.POLICY_VIOLATION);

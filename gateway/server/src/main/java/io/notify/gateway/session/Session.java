@@ -1,7 +1,6 @@
 package io.notify.gateway.session;
 
 import io.notify.gateway.admission.Limit;
-import io.notify.gateway.admission.TokenBucket;
 import io.notify.gateway.transport.OutboundFrame;
 import io.notify.gateway.transport.OutboundQueue;
 import io.notify.gateway.resume.FetchResult;
@@ -61,7 +60,6 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
     private final SessionContext ctx;
     private final long expiresAtMs;
     private final StreamSync sync;
-    private final TokenBucket inbound;
     private volatile int closedOnce; // 1 once the transport reported the connection gone
     private volatile boolean opened;
     private State state = State.STARTING;
@@ -80,7 +78,6 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         this.ctx = ctx;
         this.expiresAtMs = expiresAt.toEpochMilli();
         this.sync = new StreamSync(this, stream, ctx);
-        this.inbound = TokenBucket.system(ctx.config().limits().inboundRatePerSecond(), ctx.config().limits().inboundBurst());
         transport.listener(this);
     }
 
@@ -233,13 +230,10 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         }
     }
 
+    /** A client message; its frames took their inbound-rate tokens in the transport (every frame counts, not only messages). */
     @Override
     public synchronized void text(String text) {
         if (state == State.CLOSED) {
-            return;
-        }
-        if (!inbound.tryTake()) {
-            hit(Limit.INBOUND_RATE, null);
             return;
         }
         ClientFrame frame;

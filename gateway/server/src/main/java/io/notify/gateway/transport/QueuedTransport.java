@@ -9,7 +9,14 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * any thread; one pump on the connection's I/O thread writes them one at a time, each write
  * completing (possibly synchronously) before the next starts, so the socket layer never buffers
  * more than one frame beyond the queue's bound. Subclasses write one frame and close the
- * underlying channel; they must call {@link #closedBy(int)} when the channel is gone.
+ * underlying channel; they must call {@link #closedBy()} when the channel is gone, and
+ * {@link #closeSeen} when a close went over the wire.
+ *
+ * <p>The code a connection is reported closed with ({@link Listener#closed}) is the one its client
+ * saw: the first close on the wire — the node's close frame (SSE: the end of the stream) once it is
+ * completely written, or the client's close frame when that came first — and 1006 when the
+ * connection ended before either. A close the node decided but could not deliver (the client had
+ * gone, or never read what was before it) is therefore 1006, not the code that was decided.
  */
 public abstract class QueuedTransport implements Transport {
 
@@ -30,7 +37,7 @@ public abstract class QueuedTransport implements Transport {
     private final Executor io;
     private volatile int flags; // PUMPING | CLOSING | CLOSED, one word for the three (an idle connection is mostly fields)
     private volatile Listener listener;
-    private volatile int closeCode = 1006;
+    private volatile int closeCode = 1006; // the first close on the wire (closeSeen); 1006 until there is one
     // touched only on the I/O thread, inside pump()
     private boolean inWrite;
     private boolean completedInWrite;
@@ -112,7 +119,6 @@ public abstract class QueuedTransport implements Transport {
     @Override
     public void close(CloseCode code, String reason) {
         if (setFlag(CLOSING)) {
-            closeCode = code.code();
             queue.close();
             String clipped = clip(reason == null ? code.reason() : reason);
             io.execute(() -> closeChannel(code, clipped));
@@ -163,23 +169,32 @@ public abstract class QueuedTransport implements Transport {
         }
     }
 
-    /** Called by subclasses when the channel is gone; the first call wins. */
-    protected final void closedBy(int peerCode) {
+    /** Called by subclasses when the channel is gone; the first call wins and reports the close seen, else 1006. */
+    protected final void closedBy() {
         if (setFlag(CLOSED)) {
             setFlag(CLOSING);
             queue.close();
-            int code = closeCode != 1006 ? closeCode : peerCode;
             Listener l = listener;
             if (l != null) {
-                l.closed(code);
+                l.closed(closeCode);
             }
         }
     }
 
-    /** Marks the connection as closing by the peer's code (e.g. the client sent a close frame). */
+    /** Marks the connection as closing because the client sent a close frame with {@code code}. */
     protected final void peerClosing(int code) {
         if (setFlag(CLOSING)) {
             queue.close();
+        }
+        closeSeen(code);
+    }
+
+    /**
+     * A close went over the wire: the node's, completely written, or the client's, received. The
+     * first one is the code the connection is reported with. I/O thread only.
+     */
+    protected final void closeSeen(int code) {
+        if (closeCode == 1006) {
             closeCode = code;
         }
     }

@@ -44,7 +44,7 @@ public final class SseTransport extends QueuedTransport {
         this.keepAliveNanos = keepAlive.toNanos();
         this.sink = exchange.getResponseChannel();
         exchange.addExchangeCompleteListener((ex, next) -> {
-            closedBy(1006);
+            closedBy();
             next.proceed();
         });
     }
@@ -147,7 +147,7 @@ public final class SseTransport extends QueuedTransport {
                             try {
                                 if (ch.flush()) {
                                     ch.suspendWrites();
-                                    IoUtils.safeClose(exchange.getConnection());
+                                    ended(code);
                                 }
                             } catch (IOException e) {
                                 abort();
@@ -155,7 +155,7 @@ public final class SseTransport extends QueuedTransport {
                         });
                         sink.resumeWrites();
                     } else {
-                        IoUtils.safeClose(exchange.getConnection());
+                        ended(code);
                     }
                 } catch (IOException e) {
                     abort();
@@ -169,9 +169,15 @@ public final class SseTransport extends QueuedTransport {
         });
     }
 
+    /** The stream's end is written: the client saw the node end it (counted with {@code code}). */
+    private void ended(CloseCode code) {
+        closeSeen(code.code());
+        IoUtils.safeClose(exchange.getConnection());
+    }
+
     @Override
     protected void abort() {
         IoUtils.safeClose(exchange.getConnection());
-        closedBy(1006);
+        closedBy();
     }
 }

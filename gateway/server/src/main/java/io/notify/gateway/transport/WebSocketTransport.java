@@ -1,6 +1,7 @@
 package io.notify.gateway.transport;
 
 import io.notify.gateway.admission.Limit;
+import io.notify.gateway.admission.TokenBucket;
 import io.notify.schemas.protocol.CloseCode;
 import io.notify.schemas.protocol.WsOpcode;
 import java.io.IOException;
@@ -20,11 +21,14 @@ import org.xnio.conduits.ConduitStreamSourceChannel;
  * object and its decoder, and nothing of Undertow's HTTP connection or framed-channel machinery
  * (docs/gateway.md, "Where an idle connection's bytes go"). Inbound text messages (bounded by
  * {@link WsCodec#maxMessageBytes()}) go to the inbound handler; the transport itself answers what
- * the session never sees — binary frames (1003), messages over the bound (1009), invalid UTF-8
- * (1007), broken framing (1002) — and reports each as a limit hit. Client pings are answered
- * with pongs. A close frame it sends is followed by the TCP close when the client's close frame
- * arrives, or after {@code CLOSE_TIMEOUT_MS} if it does not. Everything but {@link #send} and
- * {@link #close} runs on the connection's I/O thread.
+ * the session never sees — binary frames (1003), messages over the bound in bytes or frames (1009),
+ * invalid UTF-8 (1007), broken framing and fragmented messages not complete in time (1002), frames
+ * beyond the connection's frame bucket (4029: every frame counts, pings included) — and reports
+ * each as a limit hit. Client pings are answered with pongs. A close frame it sends is followed by
+ * the TCP close when the client's close frame arrives, or after {@code CLOSE_TIMEOUT_MS} if it does
+ * not; before sending one it reads what the client sent meanwhile, so a client that already left is
+ * not told (and counted) a close it never sees. Everything but {@link #send}, {@link #close} and
+ * {@link #tick} runs on the connection's I/O thread.
  */
 public final class WebSocketTransport extends QueuedTransport implements WsFrameDecoder.Sink, ChannelListener<Channel> {
 
@@ -41,6 +45,7 @@ public final class WebSocketTransport extends QueuedTransport implements WsFrame
 
     private final StreamConnection connection;
     private final WsCodec codec;
+    private final TokenBucket frames;
     private final Consumer<Limit> limitHit;
     private final WsFrameDecoder decoder = new WsFrameDecoder();
     private volatile Inbound inbound;
@@ -54,13 +59,15 @@ public final class WebSocketTransport extends QueuedTransport implements WsFrame
     /**
      * Takes over {@code connection} (just upgraded): its listeners are this transport's from now on.
      *
+     * @param frames the connection's inbound frame rate ({@code inbound-rate}, {@code inbound-burst}): one token per frame
      * @param early bytes the client sent right behind its handshake, read with the request (null: none)
      */
-    public WebSocketTransport(StreamConnection connection, OutboundQueue queue, WsCodec codec, Consumer<Limit> limitHit,
-                              byte[] early) {
+    public WebSocketTransport(StreamConnection connection, OutboundQueue queue, WsCodec codec, TokenBucket frames,
+                              Consumer<Limit> limitHit, byte[] early) {
         super(queue, connection.getIoThread());
         this.connection = connection;
         this.codec = codec;
+        this.frames = frames;
         this.limitHit = limitHit;
         if (early != null && early.length > 0) {
             decoder.keep(early);
@@ -96,7 +103,7 @@ public final class WebSocketTransport extends QueuedTransport implements WsFrame
         } else if (channel instanceof ConduitStreamSinkChannel) {
             flush();
         } else {
-            closedBy(1006); // the socket is closed; a code sent or received was recorded on the way
+            closedBy(); // the socket is closed; a close sent or received was recorded on the way
         }
     }
 
@@ -113,7 +120,7 @@ public final class WebSocketTransport extends QueuedTransport implements WsFrame
                 return;
             }
             buffer.flip();
-            decoder.decode(buffer, codec, this);
+            decoder.decode(buffer, codec, frames, this);
             if (n < 0) {
                 abort(); // the client went away without a close frame (1006)
                 return;
@@ -124,6 +131,21 @@ public final class WebSocketTransport extends QueuedTransport implements WsFrame
         }
         if (decoder.stopped()) {
             source.suspendReads();
+        }
+    }
+
+    /** The sweeper's pass: a fragmented message open too long is ended on the I/O thread (1002). */
+    @Override
+    public void tick(long nowNanos) {
+        if (decoder.messageOverdue(nowNanos, codec)) {
+            connection.getIoThread().execute(this::expireMessage);
+        }
+    }
+
+    private void expireMessage() {
+        decoder.expire(codec.nanoTime(), codec, this);
+        if (decoder.stopped()) {
+            connection.getSourceChannel().suspendReads();
         }
     }
 
@@ -161,6 +183,9 @@ public final class WebSocketTransport extends QueuedTransport implements WsFrame
 
     @Override
     public void violation(Limit limit, String detail) {
+        if (!isOpen()) {
+            return; // closing already: the client gets that close, not this limit's answer
+        }
         limitHit.accept(limit);
         close(limit.answer(), detail == null ? limit.answer().reason() : detail);
     }
@@ -179,6 +204,9 @@ public final class WebSocketTransport extends QueuedTransport implements WsFrame
 
     @Override
     protected void closeChannel(CloseCode code, String reason) {
+        if (!closeSent && connection.isOpen()) {
+            readable(); // what came meanwhile first: the client's own close frame, or the end of a client already gone (1006)
+        }
         if (closeSent || !connection.isOpen()) {
             abortLater(BROKEN_CLOSE_DELAY_MS);
             return;
@@ -209,10 +237,11 @@ public final class WebSocketTransport extends QueuedTransport implements WsFrame
                     return;
                 }
                 WriteCallback done = outDone;
+                ByteBuffer[] written = out;
                 out = null;
                 outDone = null;
                 if (done == null) {
-                    closeWritten();
+                    closeWritten(written[1].getShort(0) & 0xFFFF); // the close frame's payload starts with its code
                 } else {
                     done.done(); // may start the next frame (a nested flush), or none when closing
                 }
@@ -235,7 +264,8 @@ public final class WebSocketTransport extends QueuedTransport implements WsFrame
         }
     }
 
-    private void closeWritten() {
+    private void closeWritten(int code) {
+        closeSeen(code);
         if (closeReceived) {
             abort();
         } else {

@@ -5,10 +5,13 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.function.LongSupplier;
 
 /**
- * What every WebSocket connection of a node shares: the inbound message bound, one read buffer
- * and one strict UTF-8 decoder per I/O thread, and the encoding of server frames (RFC 6455 §5.2:
+ * What every WebSocket connection of a node shares: the inbound message bounds (bytes, and a
+ * fragmented message's frames and time), one read buffer and one strict UTF-8 decoder per I/O
+ * thread, and the encoding of server frames (RFC 6455 §5.2:
  * unmasked, never fragmented). An idle connection owns no buffer: bytes are read into its I/O
  * thread's buffer and only an incomplete frame is copied out ({@link WsFrameDecoder}).
  */
@@ -18,13 +21,28 @@ public final class WsCodec {
     static final int MAX_CLIENT_HEADER = 14;
 
     private final int maxMessageBytes;
+    private final int maxMessageFrames;
+    private final long messageTimeoutNanos;
+    private final LongSupplier nanoTime;
     private final ThreadLocal<ByteBuffer> readBuffers;
     private final ThreadLocal<CharsetDecoder> decoders = ThreadLocal.withInitial(() -> StandardCharsets.UTF_8.newDecoder()
             .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT));
 
-    /** @param maxMessageBytes the largest inbound message (all its fragments together) */
-    public WsCodec(int maxMessageBytes) {
+    /**
+     * @param maxMessageBytes  the largest inbound message (all its fragments together): {@code max-frame-bytes}
+     * @param maxMessageFrames the most data frames of one fragmented message: {@code max-message-frames}
+     * @param messageTimeout   a fragmented message's last frame is due within this of its first: {@code message-timeout}
+     */
+    public WsCodec(int maxMessageBytes, int maxMessageFrames, Duration messageTimeout) {
+        this(maxMessageBytes, maxMessageFrames, messageTimeout, System::nanoTime);
+    }
+
+    /** As above, on {@code nanoTime}'s clock (tests). */
+    WsCodec(int maxMessageBytes, int maxMessageFrames, Duration messageTimeout, LongSupplier nanoTime) {
         this.maxMessageBytes = maxMessageBytes;
+        this.maxMessageFrames = maxMessageFrames;
+        this.messageTimeoutNanos = messageTimeout.toNanos();
+        this.nanoTime = nanoTime;
         // an incomplete frame (< header + max bytes) always leaves room for a read of 4 KiB after it
         int capacity = Math.max(16 * 1024, maxMessageBytes + MAX_CLIENT_HEADER + 4096);
         this.readBuffers = ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(capacity));
@@ -32,6 +50,18 @@ public final class WsCodec {
 
     int maxMessageBytes() {
         return maxMessageBytes;
+    }
+
+    int maxMessageFrames() {
+        return maxMessageFrames;
+    }
+
+    long messageTimeoutNanos() {
+        return messageTimeoutNanos;
+    }
+
+    long nanoTime() {
+        return nanoTime.getAsLong();
     }
 
     /** This thread's read buffer, cleared. Nothing may keep a reference to it after the read. */

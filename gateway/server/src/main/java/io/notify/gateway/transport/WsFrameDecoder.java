@@ -7,12 +7,14 @@ import static io.notify.schemas.protocol.WsOpcode.PING;
 import static io.notify.schemas.protocol.WsOpcode.PONG;
 
 import io.notify.gateway.admission.Limit;
+import io.notify.gateway.admission.TokenBucket;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
  * One connection's inbound RFC 6455 framing, parsed incrementally from whatever a read brought.
- * Pure state, no I/O; not thread-safe (the connection's I/O thread owns it). Between reads it
+ * Pure state, no I/O; not thread-safe (the connection's I/O thread owns it; only
+ * {@link #messageOverdue} may be asked from another thread). Between reads it
  * holds only an incomplete frame's bytes and a fragmented message's bytes so far, both null when
  * idle. Enforced here, each answered through {@link Sink#violation} and ending the parse:
  * <ul>
@@ -22,7 +24,15 @@ import java.util.Arrays;
  *   <li>a message (all fragments) is at most {@link WsCodec#maxMessageBytes()} — else
  *       {@link Limit#FRAME_TOO_BIG}, decided from the header before the payload is read;</li>
  *   <li>text is strict UTF-8, close reasons too — else {@link Limit#INVALID_UTF8};</li>
- *   <li>binary messages are refused at their first frame — {@link Limit#BINARY_FRAME}.</li>
+ *   <li>binary messages are refused at their first frame — {@link Limit#BINARY_FRAME};</li>
+ *   <li>every complete frame takes a token from the connection's frame bucket — data, continuation,
+ *       ping and pong frames, empty ones too; only the client's close frame (its last) does not —
+ *       else {@link Limit#INBOUND_RATE}, so a flood of any kind of frame ends at the bucket's burst;</li>
+ *   <li>a fragmented message is at most {@link WsCodec#maxMessageFrames()} data frames — else
+ *       {@link Limit#MESSAGE_FRAMES}, decided from the header — and complete within
+ *       {@link WsCodec#messageTimeoutNanos()} of its first frame — else {@link Limit#MESSAGE_TIMEOUT},
+ *       checked at each frame that arrives meanwhile and, for a client that goes silent, by
+ *       {@link #messageOverdue} (the node's sweeper) and {@link #expire} (the I/O thread).</li>
  * </ul>
  * Nothing is parsed after a close frame or a violation.
  */
@@ -43,11 +53,19 @@ final class WsFrameDecoder {
         void violation(Limit limit, String detail);
     }
 
+    /** {@link #fragments} once nothing more is parsed. */
+    private static final int STOPPED = -1;
+    /** {@link #messageStart} while no fragmented message is open. */
+    private static final int NONE = 0;
+
     private byte[] partial;
     private byte[] message;
     private int messageLength;
-    private boolean fragmented;
-    private boolean stopped;
+    // data frames of the fragmented message being assembled (0: none), or STOPPED after a close frame
+    // or a violation: one int for both keeps an idle decoder at 32 bytes (docs/gateway.md)
+    private int fragments;
+    // when the fragmented message began: milliseconds of nanoTime, wrapping (NONE: no message); read by the sweeper
+    private volatile int messageStart;
 
     /** Moves the incomplete frame kept from the last read to the front of {@code buffer} (cleared). */
     void restoreInto(ByteBuffer buffer) {
@@ -68,22 +86,22 @@ final class WsFrameDecoder {
     }
 
     boolean stopped() {
-        return stopped;
+        return fragments == STOPPED;
     }
 
     /**
      * Parses every complete frame of {@code buffer} (flipped: position to limit), unmasking in
      * place, and keeps a copy of an incomplete last frame; {@code buffer} may be reused afterwards.
      */
-    void decode(ByteBuffer buffer, WsCodec codec, Sink sink) {
-        while (!stopped && buffer.hasRemaining()) {
+    void decode(ByteBuffer buffer, WsCodec codec, TokenBucket frames, Sink sink) {
+        while (!stopped() && buffer.hasRemaining()) {
             int start = buffer.position();
-            if (!frame(buffer, codec, sink)) {
+            if (!frame(buffer, codec, frames, sink)) {
                 buffer.position(start);
                 break;
             }
         }
-        if (!stopped && buffer.hasRemaining()) {
+        if (!stopped() && buffer.hasRemaining()) {
             partial = new byte[buffer.remaining()];
             buffer.get(partial);
         }
@@ -91,7 +109,7 @@ final class WsFrameDecoder {
     }
 
     /** One frame from the buffer's position; false (position anywhere) when it is not complete yet. */
-    private boolean frame(ByteBuffer buffer, WsCodec codec, Sink sink) {
+    private boolean frame(ByteBuffer buffer, WsCodec codec, TokenBucket frames, Sink sink) {
         if (buffer.remaining() < 2) {
             return false;
         }
@@ -121,17 +139,25 @@ final class WsFrameDecoder {
             }
         } else if (opcode > BINARY) {
             return violation(sink, Limit.PROTOCOL_ERROR, "unknown opcode " + opcode);
-        } else if (opcode == CONTINUATION && !fragmented) {
+        } else if (opcode == CONTINUATION && fragments == 0) {
             return violation(sink, Limit.PROTOCOL_ERROR, "continuation frame without a message to continue");
-        } else if (opcode != CONTINUATION && fragmented) {
+        } else if (opcode != CONTINUATION && fragments > 0) {
             return violation(sink, Limit.PROTOCOL_ERROR, "a new message inside a fragmented one");
         } else if (opcode == BINARY) {
             return violation(sink, Limit.BINARY_FRAME, null);
         } else if (length < 0 || messageLength + length > codec.maxMessageBytes()) {
             return violation(sink, Limit.FRAME_TOO_BIG, null);
+        } else if (opcode == CONTINUATION && fragments >= codec.maxMessageFrames()) {
+            return violation(sink, Limit.MESSAGE_FRAMES, "a message in more than " + codec.maxMessageFrames() + " frames");
+        }
+        if (fragments > 0 && overdue(codec.nanoTime(), codec)) {
+            return timedOut(sink, codec);
         }
         if (buffer.remaining() < 4 + length) {
             return false;
+        }
+        if (opcode != CLOSE && !frames.tryTake()) {
+            return violation(sink, Limit.INBOUND_RATE, null);
         }
         int mask = buffer.getInt();
         int n = (int) length;
@@ -149,7 +175,11 @@ final class WsFrameDecoder {
 
     private void data(boolean fin, ByteBuffer payload, WsCodec codec, Sink sink) {
         ByteBuffer whole = payload;
-        if (fragmented || !fin) {
+        if (fragments > 0 || !fin) {
+            if (fragments == 0) {
+                messageStart = stamp(codec.nanoTime());
+            }
+            fragments++;
             int needed = messageLength + payload.remaining();
             if (message == null) {
                 message = new byte[Math.max(needed, 256)];
@@ -158,11 +188,12 @@ final class WsFrameDecoder {
             }
             payload.get(message, messageLength, payload.remaining());
             messageLength = needed;
-            fragmented = !fin;
             if (!fin) {
                 return;
             }
             whole = ByteBuffer.wrap(message, 0, messageLength);
+            fragments = 0;
+            messageStart = NONE;
         }
         String text = codec.utf8(whole);
         message = null;
@@ -189,7 +220,7 @@ final class WsFrameDecoder {
             violation(sink, Limit.INVALID_UTF8, null);
             return;
         }
-        stopped = true;
+        stop();
         sink.closeFrame(code);
     }
 
@@ -198,8 +229,45 @@ final class WsFrameDecoder {
         return (code >= 1000 && code <= 1003) || (code >= 1007 && code <= 1014) || (code >= 3000 && code <= 4999);
     }
 
+    /**
+     * Whether a fragmented message has been open for {@link WsCodec#messageTimeoutNanos()} or more
+     * at {@code nowNanos}. Any thread (the node's sweeper asks, through the transport's tick): it
+     * reads one volatile field, and a yes is only a hint to {@link #expire} on the I/O thread.
+     */
+    boolean messageOverdue(long nowNanos, WsCodec codec) {
+        return messageStart != NONE && overdue(nowNanos, codec);
+    }
+
+    /** On the I/O thread: ends the parse with {@link Limit#MESSAGE_TIMEOUT} if a fragmented message is still overdue. */
+    void expire(long nowNanos, WsCodec codec, Sink sink) {
+        if (fragments > 0 && overdue(nowNanos, codec)) {
+            timedOut(sink, codec);
+        }
+    }
+
+    private boolean overdue(long nowNanos, WsCodec codec) {
+        int start = messageStart;
+        return start != NONE && (long) (stamp(nowNanos) - start) * 1_000_000L >= codec.messageTimeoutNanos();
+    }
+
+    /** Milliseconds of {@code nanos}, wrapping (differences are right for spans under 24 days), never {@link #NONE}. */
+    private static int stamp(long nanos) {
+        int ms = (int) (nanos / 1_000_000L);
+        return ms == NONE ? 1 : ms;
+    }
+
+    private boolean timedOut(Sink sink, WsCodec codec) {
+        return violation(sink, Limit.MESSAGE_TIMEOUT,
+                "a fragmented message not complete within " + codec.messageTimeoutNanos() / 1_000_000L + " ms");
+    }
+
+    private void stop() {
+        fragments = STOPPED;
+        messageStart = NONE;
+    }
+
     private boolean violation(Sink sink, Limit limit, String detail) {
-        stopped = true;
+        stop();
         partial = null;
         message = null;
         sink.violation(limit, detail);

@@ -26,6 +26,8 @@ class LimitTest {
         assertEquals(1001, Limit.MISSED_PONGS.answer().code());
         assertEquals(4003, Limit.FOREIGN_STREAM.answer().code());
         assertEquals(1013, Limit.RESUME_UNAVAILABLE.answer().code());
+        assertEquals(1009, Limit.MESSAGE_FRAMES.answer().code());
+        assertEquals(1002, Limit.MESSAGE_TIMEOUT.answer().code());
     }
 
     @Test

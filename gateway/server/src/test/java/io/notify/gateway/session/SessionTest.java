@@ -136,20 +136,6 @@ class SessionTest extends SessionFixture {
     }
 
     @Test
-    void tooManyInboundFramesCloseWith4029() {
-        FakeTransport t = new FakeTransport("ws", 100, 1 << 20);
-        Session s = open(t, Map.of("notify.gateway.inbound-rate", "1", "notify.gateway.inbound-burst", "3"),
-                Instant.now().plusSeconds(3600), null);
-        s.text("{\"t\":\"resume\",\"streams\":[]}");
-        s.text("{\"t\":\"ping\"}");
-        s.text("{\"t\":\"ping\"}");
-        assertNull(t.closedWith());
-        s.text("{\"t\":\"ping\"}");
-        assertEquals(CloseCode.RATE_LIMITED, t.closedWith());
-    }
-
-
-    @Test
     void liveEventsHeldBeforeTheResumeAreDeliveredEvenAtOrBelowTheAnchor() {
         FakeTransport t = new FakeTransport("ws", 100, 1 << 20);
         Session s = open(t, Map.of(), Instant.now().plusSeconds(3600), null, new Position(E, 7));

@@ -104,8 +104,18 @@ public final class RawWsClient implements AutoCloseable {
 
     /** Sends one masked frame (fin set) with exactly these payload bytes. */
     public void send(int opcode, byte[] payload) throws IOException {
-        out.write(frame(true, opcode, payload));
+        sendRaw(frame(true, opcode, payload));
+    }
+
+    /** Sends these bytes as they are (frames built with {@link #frame}, several in one write). */
+    public void sendRaw(byte[] bytes) throws IOException {
+        out.write(bytes);
         out.flush();
+    }
+
+    /** Sends a close frame with {@code code} and no reason. */
+    public void sendClose(int code) throws IOException {
+        send(0x8, new byte[]{(byte) (code >> 8), (byte) code});
     }
 
     /** One masked client frame, as a browser would send it (RFC 6455 §5.2). */
@@ -168,6 +178,12 @@ public final class RawWsClient implements AutoCloseable {
 
     public InputStream input() {
         return in;
+    }
+
+    /** Drops the connection with a TCP reset (no close frame, no FIN), leaving whatever was sent to it unread. */
+    public void reset() throws IOException {
+        socket.setSoLinger(true, 0);
+        socket.close();
     }
 
     @Override

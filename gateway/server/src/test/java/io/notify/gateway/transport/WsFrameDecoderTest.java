@@ -2,24 +2,33 @@ package io.notify.gateway.transport;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.gateway.admission.Limit;
+import io.notify.gateway.admission.TokenBucket;
 import io.notify.gateway.support.RawWsClient;
 import io.notify.schemas.protocol.WsOpcode;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
 
 /** Client framing as RFC 6455 defines it, fed whole, split at every byte, and broken on purpose. */
 class WsFrameDecoderTest {
 
     private static final int MAX = 1024;
-    private final WsCodec codec = new WsCodec(MAX);
+    private static final int MAX_FRAMES = 4;
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private long now = 1_000_000_000L;
+    private final LongSupplier clock = () -> now;
+    private final WsCodec codec = new WsCodec(MAX, MAX_FRAMES, TIMEOUT, clock);
     private final WsFrameDecoder decoder = new WsFrameDecoder();
+    private TokenBucket frames = new TokenBucket(1, 1000, clock);
     private final List<String> seen = new ArrayList<>();
 
     private final WsFrameDecoder.Sink sink = new WsFrameDecoder.Sink() {
@@ -62,7 +71,7 @@ class WsFrameDecoderTest {
             ByteBuffer buffer = codec.readBuffer();
             decoder.restoreInto(buffer);
             buffer.put(chunk).flip();
-            decoder.decode(buffer, codec, sink);
+            decoder.decode(buffer, codec, frames, sink);
         }
     }
 
@@ -132,7 +141,7 @@ class WsFrameDecoderTest {
         WsFrameDecoder other = new WsFrameDecoder();
         List<String> before = List.copyOf(seen);
         ByteBuffer b = codec.readBuffer().put(frame(true, WsOpcode.CLOSE, new byte[]{0x03, (byte) 0xE8, (byte) 0xFF})).flip();
-        other.decode(b, codec, sink);
+        other.decode(b, codec, frames, sink);
         assertEquals("violation:invalid_utf8", seen.get(before.size()));
     }
 
@@ -159,7 +168,7 @@ class WsFrameDecoderTest {
             seen.clear();
             WsFrameDecoder fresh = new WsFrameDecoder();
             ByteBuffer b = codec.readBuffer().put(bad).flip();
-            fresh.decode(b, codec, sink);
+            fresh.decode(b, codec, frames, sink);
             assertEquals(List.of("violation:protocol_error"), seen);
             assertTrue(fresh.stopped());
         }
@@ -171,8 +180,76 @@ class WsFrameDecoderTest {
         assertEquals(List.of("close:1000"), seen);
         assertTrue(decoder.stopped());
         WsFrameDecoder bare = new WsFrameDecoder();
-        bare.decode(codec.readBuffer().put(frame(true, WsOpcode.CLOSE, new byte[0])).flip(), codec, sink);
+        bare.decode(codec.readBuffer().put(frame(true, WsOpcode.CLOSE, new byte[0])).flip(), codec, frames, sink);
         assertEquals("close:1005", seen.get(seen.size() - 1));
+    }
+
+    private static byte[] continuation(boolean fin, String s) {
+        return frame(fin, WsOpcode.CONTINUATION, s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void everyFrameTakesARateTokenEmptyControlAndContinuationFramesToo() {
+        frames = new TokenBucket(1, 5, clock); // no time passes: five frames, then none
+        feed(concat(frame(true, WsOpcode.PING, new byte[0]), frame(true, WsOpcode.PONG, new byte[0]), text(""),
+                frame(false, WsOpcode.TEXT, new byte[0]), continuation(false, ""), continuation(false, ""), continuation(true, "x")));
+        assertEquals(List.of("ping:", "pong", "text:", "violation:inbound_rate"), seen);
+        assertTrue(decoder.stopped(), "nothing after the frame over the rate is parsed");
+    }
+
+    @Test
+    void theRateRefillsAndTheClientsCloseFrameNeedsNoToken() {
+        frames = new TokenBucket(1, 2, clock);
+        feed(text("a"), text("b"));
+        now += Duration.ofSeconds(1).toNanos();
+        feed(text("c"), frame(true, WsOpcode.CLOSE, new byte[]{0x03, (byte) 0xE8}));
+        assertEquals(List.of("text:a", "text:b", "text:c", "close:1000"), seen);
+    }
+
+    @Test
+    void aFragmentedMessageIsBoundedInFramesZeroLengthOnesIncluded() {
+        feed(frame(false, WsOpcode.TEXT, "a".getBytes()), continuation(false, ""), continuation(false, ""), continuation(true, "b"));
+        assertEquals(List.of("text:ab"), seen, "exactly the bound");
+        feed(frame(false, WsOpcode.TEXT, "a".getBytes()), frame(true, WsOpcode.PING, new byte[0]), continuation(false, ""),
+                continuation(false, ""), continuation(false, ""), continuation(true, "b"));
+        assertEquals(List.of("text:ab", "ping:", "violation:message_frames"), seen, "control frames between fragments do not count");
+        assertTrue(decoder.stopped());
+    }
+
+    @Test
+    void aFragmentedMessageIsBoundedInTimeAtItsNextFrame() {
+        feed(frame(false, WsOpcode.TEXT, "a".getBytes()));
+        now += TIMEOUT.toNanos() - 1_000_000;
+        feed(continuation(false, "b"));
+        assertEquals(List.of(), seen, "still in time");
+        now += 1_000_000;
+        feed(frame(true, WsOpcode.PING, new byte[0]));
+        assertEquals(List.of("violation:message_timeout"), seen, "any frame after the timeout ends it, a control frame too");
+    }
+
+    @Test
+    void aSilentFragmentedMessageIsOverdueForTheSweeperAndExpiredOnTheIoThread() {
+        assertFalse(decoder.messageOverdue(now + TIMEOUT.toNanos() * 2, codec), "no message, nothing overdue");
+        feed(frame(false, WsOpcode.TEXT, "a".getBytes()));
+        now += TIMEOUT.toNanos() - 1_000_000;
+        assertFalse(decoder.messageOverdue(now, codec));
+        decoder.expire(now, codec, sink);
+        assertEquals(List.of(), seen);
+        now += 1_000_000;
+        assertTrue(decoder.messageOverdue(now, codec));
+        decoder.expire(now, codec, sink);
+        assertEquals(List.of("violation:message_timeout"), seen);
+        assertTrue(decoder.stopped());
+    }
+
+    @Test
+    void aMessageCompletedInTimeLeavesNothingOverdue() {
+        feed(frame(false, WsOpcode.TEXT, "a".getBytes()), continuation(true, "b"));
+        now += TIMEOUT.toNanos() * 2;
+        assertFalse(decoder.messageOverdue(now, codec));
+        decoder.expire(now, codec, sink);
+        feed(text("c"));
+        assertEquals(List.of("text:ab", "text:c"), seen);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.notify.cli.bench;
 
+import io.notify.common.config.Settings;
 import io.notify.devstack.FreePorts;
 import io.notify.devstack.JavaProcess;
 import io.notify.fanout.FanoutConfig;
@@ -14,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -56,12 +58,13 @@ final class FanoutInstance implements AutoCloseable {
                 "notify.fanout.state-dir=" + dir.resolve("state"),
                 "notify.fanout.query.host=127.0.0.1",
                 "notify.fanout.query.port=" + ports[0],
-                "notify.fanout.management-port=" + ports[1],
-                FanoutConfig.QUERY_TOKENS + "=" + queryToken));
+                "notify.fanout.management-port=" + ports[1]));
         if (commitInterval != null) {
             settings.add("notify.fanout.commit-interval=" + commitInterval.toMillis() + "ms");
         }
-        JavaProcess p = new JavaProcess(FanoutMain.class.getName(), settings, List.of("-Xmx512m"), dir.resolve("fanout.log"));
+        // the token is a secret: services refuse one on the command line, so it goes in the environment
+        JavaProcess p = new JavaProcess(FanoutMain.class.getName(), settings, List.of("-Xmx512m"), dir.resolve("fanout.log"),
+                Map.of(Settings.envName(FanoutConfig.QUERY_TOKENS), queryToken));
         return new FanoutInstance(p.start(), ports[0], ports[1]);
     }
 
