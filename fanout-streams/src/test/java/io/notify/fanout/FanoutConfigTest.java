@@ -118,10 +118,12 @@ class FanoutConfigTest {
     @Test
     void theProductionExampleLoadsWithOneStandbyAndExactlyOnceAndATokenFromOutsideIt() {
         Path file = Path.of("config/production.properties");
-        assertThrows(ConfigException.class, () -> FanoutConfig.load(Settings.fromArgs(new String[]{"--config=" + file})),
+        assertThrows(ConfigException.class, () -> FanoutConfig.load(Settings.fromArgs(new String[]{"--config=" + file}, Map.of())),
                 "the file holds no token: it comes from the environment (NOTIFY_FANOUT_QUERY_TOKENS)");
-        FanoutConfig c = FanoutConfig.load(Settings.fromArgs(new String[]{"--config=" + file,
-                FanoutConfig.QUERY_TOKENS + "=" + FanoutFixture.QUERY_TOKEN}));
+        assertThrows(ConfigException.class, () -> Settings.fromArgs(new String[]{"--config=" + file,
+                FanoutConfig.QUERY_TOKENS + "=" + FanoutFixture.QUERY_TOKEN}, Map.of()), "never on the command line");
+        FanoutConfig c = FanoutConfig.load(Settings.fromArgs(new String[]{"--config=" + file},
+                Map.of(Settings.envName(FanoutConfig.QUERY_TOKENS), FanoutFixture.QUERY_TOKEN)));
         assertEquals(1, c.standbyReplicas());
         assertEquals(FanoutConfig.ProcessingGuarantee.EXACTLY_ONCE_V2, c.processingGuarantee());
         assertEquals("3", c.streamsOverrides().get("replication.factor"));

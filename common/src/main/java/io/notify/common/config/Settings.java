@@ -46,6 +46,11 @@ public final class Settings {
 
     /** Settings from {@code key=value} arguments, an optional {@code --config=FILE}, and the process environment. */
     public static Settings fromArgs(String[] args) {
+        return fromArgs(args, System.getenv());
+    }
+
+    /** As {@link #fromArgs(String[])}, with {@code env} as the environment (tests; a launcher that builds one). */
+    public static Settings fromArgs(String[] args, Map<String, String> env) {
         Map<String, String> values = new HashMap<>();
         for (String arg : args) {
             String a = arg.startsWith("--") ? arg.substring(2) : arg;
@@ -65,7 +70,7 @@ public final class Settings {
                 values.put(key, value);
             }
         }
-        return new Settings(values, System.getenv());
+        return new Settings(values, env);
     }
 
     public static Settings of(Map<String, String> values) {
