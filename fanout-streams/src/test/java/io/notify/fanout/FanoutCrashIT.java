@@ -3,6 +3,7 @@ package io.notify.fanout;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.notify.common.config.Settings;
 import io.notify.devstack.Infra;
 import io.notify.devstack.JavaProcess;
 import io.notify.devstack.NotifyInfraExtension;
@@ -56,12 +57,13 @@ class FanoutCrashIT {
                 "notify.redis.uri=" + infra.redisUri(),
                 "notify.fanout.state-dir=" + dir.resolve(name + "-state"),
                 "notify.fanout.query.port=0",
-                FanoutConfig.QUERY_TOKENS + "=" + FanoutFixture.QUERY_TOKEN,
                 "notify.fanout.commit-interval=100ms",
                 // Detect the killed member in seconds, not the default 45 s.
                 "notify.fanout.streams.session.timeout.ms=6000",
                 "notify.fanout.streams.heartbeat.interval.ms=1000"),
-                List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"), dir.resolve(name + ".log"));
+                List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"), dir.resolve(name + ".log"),
+                // a secret: services refuse one on the command line
+                Map.of(Settings.envName(FanoutConfig.QUERY_TOKENS), FanoutFixture.QUERY_TOKEN));
     }
 
     @Test
