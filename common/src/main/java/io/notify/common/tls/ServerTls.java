@@ -119,6 +119,14 @@ public final class ServerTls implements AutoCloseable {
         return context;
     }
 
+    /**
+     * A client context trusting the certificates of this service's certificate file as read at start
+     * (the leaf and its intermediates): for calls between instances that share a CA or a certificate.
+     */
+    public SSLContext peerTrust() {
+        return PemFiles.trusting(settings.certFile(), settings.certKey());
+    }
+
     /** The leaf certificate new handshakes present. */
     public X509Certificate certificate() {
         return current.leaf();
