@@ -4,6 +4,7 @@ import io.notify.common.auth.ServiceToken;
 import io.notify.common.config.ConfigException;
 import io.notify.common.config.PlatformSettings;
 import io.notify.common.config.Settings;
+import io.notify.common.tls.TlsSettings;
 import io.notify.common.http.OpsEndpoints;
 import io.notify.schemas.topic.TopicCatalog;
 import java.nio.file.Path;
@@ -30,6 +31,8 @@ import java.util.regex.Pattern;
  *                        binds; default the query API's host
  * @param managementPort  its port, default the query port + 100 (8190; any free port when the query port is 0);
  *                        must differ from the query port
+ * @param tls             {@code notify.fanout.tls.*}: the query API and the management listener speak HTTPS with this
+ *                        reloaded certificate (and forwards between instances go over HTTPS); null: plain HTTP
  * @param kafkaClient     Kafka client properties for every client of the app, its Streams clients and
  *                        admin clients ({@code notify.kafka.client.*}, {@link PlatformSettings#kafkaClient()})
  */
@@ -68,7 +71,8 @@ public record FanoutConfig(
         Map<String, String> streamsOverrides,
         Map<String, String> kafkaClient,
         String managementHost,
-        int managementPort) {
+        int managementPort,
+        TlsSettings tls) {
 
     /** The setting that lists the query API's service tokens (comma-separated). */
     public static final String QUERY_TOKENS = "notify.fanout.query.tokens";
@@ -176,7 +180,8 @@ public record FanoutConfig(
                 shared.kafkaClient(),
                 s.string("notify.fanout.management-host", s.string("notify.fanout.query.host", "0.0.0.0")),
                 s.intIn("notify.fanout.management-port",
-                        OpsEndpoints.defaultManagementPort(s.intIn("notify.fanout.query.port", 8090, 0, 65535)), 0, 65535));
+                        OpsEndpoints.defaultManagementPort(s.intIn("notify.fanout.query.port", 8090, 0, 65535)), 0, 65535),
+                TlsSettings.load(s, "notify.fanout").orElse(null));
     }
 
     /** The effective Kafka Streams application.id: the topic prefix, then the configured id. */
@@ -195,7 +200,7 @@ public record FanoutConfig(
                 standbyReplicas, streamThreads, cacheMaxBytes, stateDir, routeTimeout, streamPartitions,
                 nodeTopicsRefreshInterval, nodeTopicsCheckTimeout, nodeTopicsMissingTtl, shutdownTimeout, threadRestarts,
                 threadRestartWindow, unassignedAlarm, redisUri, registryKeyPrefix,
-                queryHost, queryPort, queryAdvertisedHost, queryTokens, overrides, kafkaClient, managementHost, managementPort);
+                queryHost, queryPort, queryAdvertisedHost, queryTokens, overrides, kafkaClient, managementHost, managementPort, tls);
     }
 
     /** A copy listening on {@code port} (the port a port-0 query listener actually bound). */
@@ -205,6 +210,6 @@ public record FanoutConfig(
                 standbyReplicas, streamThreads, cacheMaxBytes, stateDir, routeTimeout, streamPartitions,
                 nodeTopicsRefreshInterval, nodeTopicsCheckTimeout, nodeTopicsMissingTtl, shutdownTimeout, threadRestarts,
                 threadRestartWindow, unassignedAlarm, redisUri, registryKeyPrefix,
-                queryHost, port, queryAdvertisedHost, queryTokens, streamsOverrides, kafkaClient, managementHost, managementPort);
+                queryHost, port, queryAdvertisedHost, queryTokens, streamsOverrides, kafkaClient, managementHost, managementPort, tls);
     }
 }

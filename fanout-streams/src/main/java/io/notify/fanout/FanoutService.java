@@ -4,7 +4,9 @@ import io.lettuce.core.RedisClient;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.notify.common.auth.BearerKeys;
+import io.notify.common.tls.ServerTls;
 import io.notify.fanout.query.QueryServer;
+import java.util.Optional;
 import io.notify.registry.RegistryClients;
 import io.notify.registry.RegistryKeys;
 import io.notify.registry.RouteLookup;
@@ -23,6 +25,7 @@ public final class FanoutService implements AutoCloseable {
 
     private final PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final QueryServer query;
+    private final ServerTls tls;
     private final RedisClient redis;
     private final FanoutApp app;
 
@@ -33,8 +36,9 @@ public final class FanoutService implements AutoCloseable {
 
     /** Wires an instance on the given route lookup (tests: InMemoryRouteLookup); null = Redis. */
     public FanoutService(FanoutConfig config, RouteLookup lookup) {
+        this.tls = ServerTls.startOrNull(Optional.ofNullable(config.tls()), meters);
         this.query = new QueryServer(config.queryHost(), config.queryPort(), config.queryAdvertisedHost(),
-                config.managementHost(), config.managementPort(), BearerKeys.numbered(config.queryTokens()), meters);
+                config.managementHost(), config.managementPort(), BearerKeys.numbered(config.queryTokens()), meters, tls);
         FanoutConfig bound = config.withQueryPort(query.port());
         RouteLookup registry = lookup;
         if (registry == null) {
@@ -73,6 +77,9 @@ public final class FanoutService implements AutoCloseable {
     @Override
     public void close() {
         query.close();
+        if (tls != null) {
+            tls.close();
+        }
         app.close();
         if (redis != null) {
             redis.shutdown(100, 2000, TimeUnit.MILLISECONDS);

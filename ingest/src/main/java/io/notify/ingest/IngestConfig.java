@@ -5,6 +5,7 @@ import io.notify.common.config.ConfigException;
 import io.notify.common.config.PlatformSettings;
 import io.notify.common.http.OpsEndpoints;
 import io.notify.common.config.Settings;
+import io.notify.common.tls.TlsSettings;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -30,6 +31,7 @@ import java.util.regex.Pattern;
  * @param requestHeaderTimeout how long a connection may take, from accept or from its previous
  *                    request, to send a request's headers (slowloris; an idle keep-alive
  *                    connection is closed after it too)
+ * @param tls         {@code notify.ingest.tls.*}: both listeners speak HTTPS with this reloaded certificate; null: plain HTTP
  */
 public record IngestConfig(
         String host,
@@ -55,7 +57,8 @@ public record IngestConfig(
         Duration requestHeaderTimeout,
         Map<String, String> kafkaClient,
         String managementHost,
-        int managementPort) {
+        int managementPort,
+        TlsSettings tls) {
 
     /** A browser origin as it appears in an Origin header: http(s), a host or [IPv6], an optional port. */
     private static final Pattern ORIGIN = Pattern.compile("^https?://([A-Za-z0-9.-]+|\\[[0-9A-Fa-f:.]+])(:[0-9]{1,5})?$");
@@ -109,7 +112,8 @@ public record IngestConfig(
                 shared.kafkaClient(),
                 s.string("notify.ingest.management-host", s.string("notify.ingest.host", "0.0.0.0")),
                 s.intIn("notify.ingest.management-port",
-                        OpsEndpoints.defaultManagementPort(s.intIn("notify.ingest.port", 8080, 0, 65535)), 0, 65535));
+                        OpsEndpoints.defaultManagementPort(s.intIn("notify.ingest.port", 8080, 0, 65535)), 0, 65535),
+                TlsSettings.load(s, "notify.ingest").orElse(null));
     }
 
     /** {@code name:key,name2:key2}; names label metrics and audit headers, keys stay secret. */

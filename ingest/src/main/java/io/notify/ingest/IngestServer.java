@@ -9,6 +9,7 @@ import io.notify.common.config.PlatformSettings;
 import io.notify.common.http.OpsEndpoints;
 import io.notify.common.config.PlatformSettings;
 import io.notify.common.http.Problem;
+import io.notify.common.tls.ServerTls;
 import io.notify.ingest.http.CorsHandler;
 import io.notify.ingest.http.EventsHandler;
 import io.notify.ingest.idempotency.IdempotencyStore;
@@ -56,6 +57,7 @@ public final class IngestServer implements AutoCloseable {
     private final EventWriter writer;
     private final GracefulShutdownHandler graceful;
     private final Undertow undertow;
+    private final ServerTls tls;
 
     public IngestServer(IngestConfig config) {
         this.config = config;
@@ -85,10 +87,12 @@ public final class IngestServer implements AutoCloseable {
         // CORS only when origins are configured (the dev demo page); otherwise browsers get no CORS answers at all
         this.graceful = new GracefulShutdownHandler(
                 config.corsOrigins().isEmpty() ? routes : new CorsHandler(config.corsOrigins(), routes));
-        this.undertow = Undertow.builder()
-                .addHttpListener(config.port(), config.host())
-                // listener 1: /metrics and the probes, on a port load balancers and producers do not reach
-                .addHttpListener(config.managementPort(), config.managementHost(), OpsEndpoints.management(readiness, registry))
+        // with notify.ingest.tls.*, both listeners are HTTPS, the certificate reloaded when its files change
+        this.tls = ServerTls.startOrNull(Optional.ofNullable(config.tls()), registry);
+        Undertow.Builder builder = ServerTls.addListener(Undertow.builder(), tls, config.port(), config.host(), null);
+        // listener 1: /metrics and the probes, on a port load balancers and producers do not reach
+        this.undertow = ServerTls.addListener(builder, tls, config.managementPort(), config.managementHost(),
+                        OpsEndpoints.management(readiness, registry))
                 .setIoThreads(config.ioThreads())
                 .setWorkerThreads(config.workerThreads())
                 // Slowloris: a client must send its request headers within the timeout, counted from
@@ -129,7 +133,7 @@ public final class IngestServer implements AutoCloseable {
         }
         readiness.start();
         undertow.start();
-        LOG.info("ingest listening on {}:{}, management on {}:{} (Kafka: {})", config.host(), port(),
+        LOG.info("ingest listening on {}://{}:{}, management on {}:{} (Kafka: {})", ServerTls.scheme(tls), config.host(), port(),
                 config.managementHost(), managementPort(), readiness.get().reason());
         return this;
     }
@@ -174,6 +178,9 @@ public final class IngestServer implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         undertow.stop();
+        if (tls != null) {
+            tls.close();
+        }
         writer.close();
         readiness.close();
         admin.close(java.time.Duration.ofSeconds(2));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.devstack.RedisOptions;
 import io.notify.devstack.RedisServer;
+import io.notify.devstack.TestCertificate;
 import io.notify.registry.lease.NodeRegistry;
 import io.notify.registry.route.RedisRouteLookup;
 import io.notify.schemas.stream.StreamId;

@@ -6,6 +6,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import javax.net.ssl.SSLContext;
 import org.apache.kafka.streams.state.HostInfo;
 
 /**
@@ -27,10 +28,18 @@ public final class QueryForwarder {
 
     private final HttpClient http;
     private final Duration timeout;
+    private final String scheme;
 
     public QueryForwarder(Duration timeout) {
+        this(timeout, null);
+    }
+
+    /** Forwards over HTTPS trusting {@code tls} when it is not null (the instances' query API speaks TLS). */
+    public QueryForwarder(Duration timeout, SSLContext tls) {
         this.timeout = timeout;
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout).build();
+        this.scheme = tls == null ? "http" : "https";
+        HttpClient.Builder b = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout);
+        this.http = (tls == null ? b : b.sslContext(tls)).build();
     }
 
     /** GET {@code pathAndQuery} of {@code owner}, presenting {@code authorization} (the caller's header). */
@@ -54,7 +63,7 @@ public final class QueryForwarder {
                         r.headers().firstValue("retry-after").orElse(null), r.body()));
     }
 
-    private static URI uri(HostInfo owner, String pathAndQuery) {
-        return URI.create("http://" + owner.host() + ":" + owner.port() + pathAndQuery);
+    private URI uri(HostInfo owner, String pathAndQuery) {
+        return URI.create(scheme + "://" + owner.host() + ":" + owner.port() + pathAndQuery);
     }
 }

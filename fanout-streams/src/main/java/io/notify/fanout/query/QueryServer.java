@@ -5,6 +5,7 @@ import io.notify.common.auth.BearerKeys;
 import io.notify.common.http.HttpResponses;
 import io.notify.common.http.OpsEndpoints;
 import io.notify.common.http.Problem;
+import io.notify.common.tls.ServerTls;
 import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
 import io.undertow.server.RoutingHandler;
@@ -34,9 +35,20 @@ public final class QueryServer implements AutoCloseable {
      */
     public QueryServer(String host, int port, String advertisedHost, String managementHost, int managementPort,
                        BearerKeys tokens, PrometheusMeterRegistry registry) {
+        this(host, port, advertisedHost, managementHost, managementPort, tokens, registry, null);
+    }
+
+    /**
+     * As above; with {@code tls} both listeners are HTTPS and queries are forwarded to other instances
+     * over HTTPS, trusting the certificates of this instance's certificate file (its chain: instances
+     * share a CA, or a certificate).
+     */
+    public QueryServer(String host, int port, String advertisedHost, String managementHost, int managementPort,
+                       BearerKeys tokens, PrometheusMeterRegistry registry, ServerTls tls) {
         this.advertisedHost = advertisedHost;
         QueryMetrics metrics = new QueryMetrics(registry);
-        QueryHandlers handlers = new QueryHandlers(owners::get, new QueryForwarder(Duration.ofSeconds(2)), metrics);
+        QueryForwarder forwarder = new QueryForwarder(Duration.ofSeconds(2), tls == null ? null : tls.peerTrust());
+        QueryHandlers handlers = new QueryHandlers(owners::get, forwarder, metrics);
         QueryAuth auth = new QueryAuth(tokens, metrics);
         RoutingHandler routes = new RoutingHandler()
                 .get("/v1/streams/{stream}", auth.guard("head", handlers.head()))
@@ -47,9 +59,8 @@ public final class QueryServer implements AutoCloseable {
                 .setInvalidMethodHandler(ex -> HttpResponses.problem(ex, Problem.of(405, "method-not-allowed",
                         "Method not allowed", ex.getRequestMethod() + " is not allowed on " + ex.getRequestPath())));
         OpsEndpoints.addProbes(routes, this::readiness);
-        this.undertow = Undertow.builder()
-                .addHttpListener(port, host)
-                .addHttpListener(managementPort, managementHost, OpsEndpoints.management(this::readiness, registry))
+        Undertow.Builder builder = ServerTls.addListener(Undertow.builder(), tls, port, host, null);
+        this.undertow = ServerTls.addListener(builder, tls, managementPort, managementHost, OpsEndpoints.management(this::readiness, registry))
                 .setIoThreads(2)
                 .setWorkerThreads(16)
                 .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, 10_000)

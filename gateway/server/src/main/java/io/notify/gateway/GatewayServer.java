@@ -5,6 +5,7 @@ import io.notify.common.config.PlatformSettings;
 import io.notify.common.http.HttpResponses;
 import io.notify.common.http.OpsEndpoints;
 import io.notify.common.http.Problem;
+import io.notify.common.tls.ServerTls;
 import io.notify.gateway.admission.AcceptGovernor;
 import io.notify.gateway.admission.ConnectionLimiter;
 import io.notify.gateway.admission.HandshakeGate;
@@ -72,6 +73,7 @@ public final class GatewayServer implements AutoCloseable {
     private final SessionContext ctx;
     private final Undertow undertow;
     private final KeyRing keys;
+    private final ServerTls tls;
     private AcceptGovernor governor;
     private LivenessSweeper sweeper;
     private volatile boolean started;
@@ -117,10 +119,12 @@ public final class GatewayServer implements AutoCloseable {
         OpsEndpoints.addProbes(routes, this::readiness); // what load balancers probe; /metrics is on the management port
         WebAssets.load().addTo(routes); // GET /notify.js (the browser client), / (demo page), /demo.css
         metrics.gauge("notify.gateway.ready", "1 when the node accepts handshakes", () -> readiness().ready() ? 1 : 0);
-        this.undertow = Undertow.builder()
-                .addHttpListener(config.port(), config.host())
-                // listener 1: /metrics and the probes, on a port clients do not reach; its accepts are never governed
-                .addHttpListener(config.managementPort(), config.managementHost(), OpsEndpoints.management(this::readiness, meterRegistry))
+        // with notify.gateway.tls.*, both listeners are HTTPS (WSS and SSE over HTTPS), the certificate reloaded
+        this.tls = ServerTls.startOrNull(Optional.ofNullable(config.tls()), meterRegistry);
+        Undertow.Builder builder = ServerTls.addListener(Undertow.builder(), tls, config.port(), config.host(), null);
+        // listener 1: /metrics and the probes, on a port clients do not reach; its accepts are never governed
+        this.undertow = ServerTls.addListener(builder, tls, config.managementPort(), config.managementHost(),
+                        OpsEndpoints.management(this::readiness, meterRegistry))
                 .setIoThreads(config.ioThreads())
                 // Undertow's default accept queue is 1000: a storm of reconnects would overflow it
                 .setSocketOption(Options.BACKLOG, config.acceptBacklog())
@@ -225,6 +229,9 @@ public final class GatewayServer implements AutoCloseable {
             governor.close();
         }
         undertow.stop();
+        if (tls != null) {
+            tls.close();
+        }
         registrar.stop();
         consumer.close();
         resumeSource.close();

@@ -3,6 +3,7 @@ package io.notify.gateway;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.notify.common.config.Settings;
+import io.notify.common.tls.PemFiles;
 import io.notify.gateway.config.GatewayConfig;
 import io.notify.gateway.metrics.GatewayMetrics;
 import io.notify.gateway.registry.RedisRegistrar;
@@ -55,7 +56,8 @@ public final class GatewayService {
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         GatewayMetrics metrics = new GatewayMetrics(meters);
         ResumeSource source = doubles.resumeSource() != null ? doubles.resumeSource().apply(config, metrics)
-                : new HttpResumeSource(config.queryUrls(), config.queryToken(), config.queryTimeout(), metrics);
+                : new HttpResumeSource(config.queryUrls(), config.queryToken(), config.queryTimeout(), metrics,
+                        config.queryCaFile() == null ? null : PemFiles.trusting(config.queryCaFile(), "notify.gateway.query-ca-file"));
         Registrar registrar = doubles.registrar() != null ? doubles.registrar().apply(config, metrics)
                 : RedisRegistrar.create(config.nodeId(), config.redisUri(), config.registryKeyPrefix(), registryConfig, meters);
         return new GatewayServer(config, meters, metrics, registrar, source,

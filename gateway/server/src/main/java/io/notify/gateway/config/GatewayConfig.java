@@ -2,6 +2,7 @@ package io.notify.gateway.config;
 
 import io.notify.common.auth.ServiceToken;
 import io.notify.common.config.ConfigException;
+import io.notify.common.tls.TlsSettings;
 import io.notify.common.config.PlatformSettings;
 import io.notify.common.http.OpsEndpoints;
 import io.notify.common.config.Settings;
@@ -44,6 +45,10 @@ import java.util.Set;
  *                       must differ from the client port
  * @param kafkaClient    Kafka client properties for the node's consumer and admin client
  *                       ({@code notify.kafka.client.*}, {@link PlatformSettings#kafkaClient()})
+ * @param tls            {@code notify.gateway.tls.*}: both listeners speak HTTPS (WSS, SSE over HTTPS) with this
+ *                       reloaded certificate; null: plain HTTP
+ * @param queryCaFile    {@code notify.gateway.query-ca-file}: a PEM file of the CA (or certificate) an https
+ *                       query URL is trusted by, instead of the JVM's trust store; null: the JVM's
  */
 public record GatewayConfig(
         String nodeId,
@@ -82,7 +87,9 @@ public record GatewayConfig(
         Duration connectionLifetimeJitter,
         Map<String, String> kafkaClient,
         String managementHost,
-        int managementPort) {
+        int managementPort,
+        TlsSettings tls,
+        Path queryCaFile) {
 
     /**
      * Resume batching (docs/gateway.md, "Resume batching"): concurrent fetches wait at most
@@ -194,6 +201,9 @@ public record GatewayConfig(
         if (queryUrls.isEmpty()) {
             throw new ConfigException("notify.gateway.query-url", "at least one base URL of the query API is required");
         }
+        if (queryCaFile != null && queryUrls.stream().noneMatch(u -> "https".equals(u.getScheme()))) {
+            throw new ConfigException("notify.gateway.query-ca-file", "only applies to https query URLs (notify.gateway.query-url)");
+        }
         if (queryToken == null) {
             throw new ConfigException(QUERY_TOKEN, "the query API answers only a caller with a service token");
         }
@@ -293,7 +303,9 @@ public record GatewayConfig(
                 shared.kafkaClient(),
                 s.string("notify.gateway.management-host", s.string("notify.gateway.host", "0.0.0.0")),
                 s.intIn("notify.gateway.management-port",
-                        OpsEndpoints.defaultManagementPort(s.intIn("notify.gateway.port", 8081, 0, 65535)), 0, 65535));
+                        OpsEndpoints.defaultManagementPort(s.intIn("notify.gateway.port", 8081, 0, 65535)), 0, 65535),
+                TlsSettings.load(s, "notify.gateway").orElse(null),
+                pathOrNull(s.raw("notify.gateway.query-ca-file")));
     }
 
     private static RemoteJwks remoteJwks(Settings s) {

@@ -6,6 +6,7 @@ import io.notify.gateway.metrics.GatewayMetrics;
 import io.notify.schemas.NotifyJson;
 import java.net.URI;
 import java.net.http.HttpClient;
+import javax.net.ssl.SSLContext;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -47,6 +48,11 @@ public final class HttpResumeSource implements ResumeSource {
     private final AtomicLong lastRefusalLog = new AtomicLong(System.nanoTime() - REFUSAL_LOG_INTERVAL_NANOS);
 
     public HttpResumeSource(List<URI> baseUrls, ServiceToken token, Duration timeout, GatewayMetrics metrics) {
+        this(baseUrls, token, timeout, metrics, null);
+    }
+
+    /** As above; an https base URL is trusted by {@code tls} (null: the JVM's default trust store). */
+    public HttpResumeSource(List<URI> baseUrls, ServiceToken token, Duration timeout, GatewayMetrics metrics, SSLContext tls) {
         this.baseUrls = List.copyOf(baseUrls);
         this.authorization = token.authorization();
         this.timeout = timeout;
@@ -56,11 +62,11 @@ public final class HttpResumeSource implements ResumeSource {
             t.setDaemon(true);
             return t;
         });
-        this.client = HttpClient.newBuilder()
+        HttpClient.Builder client = HttpClient.newBuilder()
                 .connectTimeout(timeout)
                 .executor(executor)
-                .version(HttpClient.Version.HTTP_1_1)
-                .build();
+                .version(HttpClient.Version.HTTP_1_1);
+        this.client = (tls == null ? client : client.sslContext(tls)).build();
     }
 
     @Override

@@ -29,6 +29,11 @@ import org.xnio.conduits.ConduitStreamSourceChannel;
  * not; before sending one it reads what the client sent meanwhile, so a client that already left is
  * not told (and counted) a close it never sees. Everything but {@link #send}, {@link #close} and
  * {@link #tick} runs on the connection's I/O thread.
+ *
+ * <p>Over TLS ({@code notify.gateway.tls.*}) the socket handed over is Undertow's SSL connection,
+ * and the conduits the upgrade gives back to it ("before HTTP wrapped them") are its SSL conduits:
+ * what is read and written here is decrypted and encrypted below, nothing changes in this class
+ * (GatewayTlsIT: a {@code wss://} client welcomed, events delivered, across a certificate reload).
  */
 public final class WebSocketTransport extends QueuedTransport implements WsFrameDecoder.Sink, ChannelListener<Channel> {
 

@@ -33,9 +33,15 @@ public final class GatewayHarness implements AutoCloseable {
     private final KafkaProducer<StreamId, DeliveryMessage> producer;
     private final Topic<StreamId, DeliveryMessage> topic;
     private final Tokens tokens = new Tokens();
-    private final QueryApiStub stub = new QueryApiStub();
+    private final QueryApiStub stub;
 
     public GatewayHarness(Infra infra, String nodeId, Map<String, String> overrides) {
+        this(infra, nodeId, overrides, new QueryApiStub());
+    }
+
+    /** A node that reads history from {@code stub} (e.g. one over HTTPS); {@link #close} closes it. */
+    public GatewayHarness(Infra infra, String nodeId, Map<String, String> overrides, QueryApiStub stub) {
+        this.stub = stub;
         Map<String, String> m = new HashMap<>();
         m.put("notify.gateway.node-id", nodeId);
         m.put("notify.kafka.bootstrap-servers", infra.bootstrapServers());
@@ -91,17 +97,22 @@ public final class GatewayHarness implements AutoCloseable {
         return server.port();
     }
 
+    /** {@code ws://…/v1/ws}, or {@code wss://} when the node has {@code notify.gateway.tls.*}. */
     public URI ws() {
-        return URI.create("ws://127.0.0.1:" + port() + "/v1/ws");
+        return URI.create((config.tls() == null ? "ws" : "wss") + "://127.0.0.1:" + port() + "/v1/ws");
     }
 
     public URI http(String pathAndQuery) {
-        return URI.create("http://127.0.0.1:" + port() + pathAndQuery);
+        return URI.create(scheme() + "://127.0.0.1:" + port() + pathAndQuery);
     }
 
     /** A path on the management listener ({@code /metrics}, {@code /healthz}, {@code /readyz}). */
     public URI management(String path) {
-        return URI.create("http://127.0.0.1:" + server.managementPort() + path);
+        return URI.create(scheme() + "://127.0.0.1:" + server.managementPort() + path);
+    }
+
+    private String scheme() {
+        return config.tls() == null ? "http" : "https";
     }
 
     /** Routes events to this node as fanout-streams would: one DeliveryMessage each, to all connections. */

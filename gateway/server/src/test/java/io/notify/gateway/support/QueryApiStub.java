@@ -18,6 +18,7 @@ import io.undertow.util.Headers;
 import io.undertow.util.SameThreadExecutor;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import javax.net.ssl.SSLContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -50,6 +51,7 @@ public final class QueryApiStub implements AutoCloseable {
     private final ScheduledExecutorService later = Executors.newSingleThreadScheduledExecutor();
     private volatile long delayMs;
     private final Undertow server;
+    private final SSLContext tls;
 
     /** A stub that requires {@link TestConfig#QUERY_TOKEN}. */
     public QueryApiStub() {
@@ -58,17 +60,24 @@ public final class QueryApiStub implements AutoCloseable {
 
     /** A stub that requires {@code token}. */
     public QueryApiStub(String token) {
+        this(token, null);
+    }
+
+    /** A stub that requires {@code token}, over HTTPS with {@code tls} (null: plain HTTP). */
+    public QueryApiStub(String token, SSLContext tls) {
+        this.tls = tls;
         this.tokens = BearerKeys.numbered(List.of(new ServiceToken(token)));
         RoutingHandler routes = new RoutingHandler()
                 .get("/v1/streams/{stream}/events", authorized(this::events))
                 .post("/v1/streams:events", authorized(ex -> ex.getRequestReceiver().receiveFullBytes(this::batch)));
-        server = Undertow.builder().addHttpListener(0, "127.0.0.1").setIoThreads(1).setWorkerThreads(1)
+        Undertow.Builder builder = Undertow.builder();
+        server = (tls == null ? builder.addHttpListener(0, "127.0.0.1") : builder.addHttpsListener(0, "127.0.0.1", tls)).setIoThreads(1).setWorkerThreads(1)
                 .setHandler(routes).build();
         server.start();
     }
 
     public URI url() {
-        return URI.create("http://127.0.0.1:" + ((InetSocketAddress) server.getListenerInfo().get(0).getAddress()).getPort());
+        return URI.create((tls == null ? "http" : "https") + "://127.0.0.1:" + ((InetSocketAddress) server.getListenerInfo().get(0).getAddress()).getPort());
     }
 
     public synchronized void append(SequencedEvent... events) {

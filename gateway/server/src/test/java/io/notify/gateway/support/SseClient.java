@@ -44,10 +44,15 @@ public final class SseClient implements AutoCloseable {
     }
 
     public static SseClient connect(URI uri, Map<String, String> headers) {
+        return connect(WsClient.HTTP, uri, headers);
+    }
+
+    /** Connects through {@code http} (e.g. one whose TLS context trusts a test certificate). */
+    public static SseClient connect(java.net.http.HttpClient http, URI uri, Map<String, String> headers) {
         HttpRequest.Builder b = HttpRequest.newBuilder(uri).header("Accept", "text/event-stream").GET();
         headers.forEach(b::header);
         try {
-            return new SseClient(WsClient.HTTP.sendAsync(b.build(), HttpResponse.BodyHandlers.ofLines()).get(10, TimeUnit.SECONDS));
+            return new SseClient(http.sendAsync(b.build(), HttpResponse.BodyHandlers.ofLines()).get(10, TimeUnit.SECONDS));
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

@@ -35,8 +35,13 @@ public final class WsClient implements WebSocket.Listener, AutoCloseable {
     }
 
     public static WsClient connect(URI uri, Map<String, String> headers) {
+        return connect(HTTP, uri, headers);
+    }
+
+    /** Connects through {@code http} (e.g. one whose TLS context trusts a test certificate, for wss://). */
+    public static WsClient connect(HttpClient http, URI uri, Map<String, String> headers) {
         WsClient client = new WsClient();
-        WebSocket.Builder b = HTTP.newWebSocketBuilder().subprotocols("notify.v1").connectTimeout(Duration.ofSeconds(5));
+        WebSocket.Builder b = http.newWebSocketBuilder().subprotocols("notify.v1").connectTimeout(Duration.ofSeconds(5));
         headers.forEach(b::header);
         try {
             client.socket = b.buildAsync(uri, client).get(10, TimeUnit.SECONDS);
