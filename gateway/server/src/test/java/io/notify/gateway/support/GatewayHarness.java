@@ -11,6 +11,7 @@ import io.notify.schemas.stream.StreamId;
 import io.notify.schemas.topic.Topic;
 import io.notify.schemas.topic.TopicCatalog;
 import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -36,6 +37,11 @@ public final class GatewayHarness implements AutoCloseable {
     private final QueryApiStub stub = new QueryApiStub();
 
     public GatewayHarness(Infra infra, String nodeId, Map<String, String> overrides) {
+        this(infra, nodeId, overrides, null);
+    }
+
+    /** A node whose clock (token and ticket expiry, inbox times) is {@code clock}; null: the system clock. */
+    public GatewayHarness(Infra infra, String nodeId, Map<String, String> overrides, Clock clock) {
         Map<String, String> m = new HashMap<>();
         m.put("notify.gateway.node-id", nodeId);
         m.put("notify.kafka.bootstrap-servers", infra.bootstrapServers());
@@ -58,7 +64,8 @@ public final class GatewayHarness implements AutoCloseable {
         all.remove("notify.gateway.jwt.hmac-secret");
         all.putAll(m);
         all.values().removeIf(String::isEmpty);
-        this.server = GatewayService.fromSettings(io.notify.common.config.Settings.of(all)).start();
+        this.server = GatewayService.fromSettings(io.notify.common.config.Settings.of(all),
+                new GatewayService.Doubles(null, null, clock)).start();
         this.config = server.config();
         this.topic = TopicCatalog.of(infra.prefix()).node(nodeId);
         Map<String, Object> p = new HashMap<>();
