@@ -5,7 +5,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   Backoff, Sequencer, connect, memoryPositions, localStoragePositions, parsePosition, formatPosition,
-  reconnectPolicy, webSocketUrl, sseUrl, tokenClaims, PROMPT_MAX_MS, ACK_DELAY_MS,
+  reconnectPolicy, webSocketUrl, sseUrl, ticketUrl, requestTicket, TicketError, tokenClaims, PROMPT_MAX_MS, ACK_DELAY_MS,
 } from './notify.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -65,7 +65,24 @@ class FakeEventSource {
   static last() { return FakeEventSource.all[FakeEventSource.all.length - 1]; }
 }
 
-const tick = () => new Promise((r) => setImmediate(r)); // lets connect()'s token await settle
+const tick = () => new Promise((r) => setImmediate(r)); // lets connect()'s token and ticket awaits settle
+
+/**
+ * The gateways' ticket endpoints: each POST is recorded and answered by `answer(url, n)` — a status
+ * (201 issues ticket `t<n>`), or a function throwing what fetch would (unreachable).
+ */
+function fakeFetch(answer = () => 201) {
+  const calls = [];
+  const fetch = async (url, init) => {
+    calls.push({ url, init });
+    const a = answer(url, calls.length);
+    if (typeof a === 'function') return a();
+    const body = a === 201 ? { ticket: 't' + calls.length, expiresIn: 30 } : { title: 'refused' };
+    return { status: a, ok: a >= 200 && a < 300, json: async () => body };
+  };
+  fetch.calls = calls;
+  return fetch;
+}
 
 function jwt(claims) {
   const b64 = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
@@ -93,6 +110,7 @@ function harness(opts = {}) {
     set: (s, p) => { log.push(`set ${s} ${p ? formatPosition(p) : 'null'}`); store.set(s, p); },
   };
   const tokenCalls = [];
+  const fetch = opts.fetch || fakeFetch();
   const client = connect({
     gateways: opts.gateways || ['http://a.test:8081', 'http://b.test:8082'],
     token: (arg) => { tokenCalls.push(arg); return opts.token || TOKEN; },
@@ -104,11 +122,12 @@ function harness(opts = {}) {
     onError: () => {},
     WebSocket: FakeWebSocket,
     EventSource: FakeEventSource,
+    fetch,
     timers,
     random: opts.random || (() => 0.5),
     backoff: opts.backoff,
   });
-  return { client, timers, log, events, states, resets, store, tokenCalls,
+  return { client, timers, log, events, states, resets, store, tokenCalls, fetch,
     lastState: () => states[states.length - 1] };
 }
 
@@ -210,7 +229,7 @@ describe('reconnect policy and the attempt counter', () => {
   test('1001 drain reconnects within PROMPT_MAX_MS whatever the attempt count, on the next gateway', async () => {
     const h = harness({ random: () => 0.999 });
     await tick();
-    assert.match(FakeWebSocket.last().url, /^ws:\/\/a\.test:8081\/v1\/ws\?access_token=/);
+    assert.equal(FakeWebSocket.last().url, 'ws://a.test:8081/v1/ws?ticket=t1');
     FakeWebSocket.last().frame(welcome());
     FakeWebSocket.last().serverClose(1001, 'going away');
     assert.ok(h.lastState().delayMs < PROMPT_MAX_MS);
@@ -403,7 +422,7 @@ describe('SSE fallback', () => {
     await tick();
     assert.equal(FakeWebSocket.all.length, 2);
     const es = FakeEventSource.last();
-    assert.equal(es.url, `http://a.test:8081/v1/sse?access_token=${TOKEN}&lastEventId=e1%3A7`);
+    assert.equal(es.url, `http://a.test:8081/v1/sse?ticket=t3&lastEventId=e1%3A7`);
     es.frame(welcome());
     es.frame(ev(7)); es.frame(ev(8)); es.frame({ t: 'ping' });
     assert.deepEqual(h.events.map((e) => e.seq), [8]);
@@ -414,7 +433,7 @@ describe('SSE fallback', () => {
     h.timers.advance(60000);
     await tick();
     assert.equal(FakeEventSource.all.length, 2);
-    assert.match(FakeEventSource.last().url, /^http:\/\/b\.test:8082\/v1\/sse\?access_token=.*&lastEventId=e1%3A8$/);
+    assert.match(FakeEventSource.last().url, /^http:\/\/b\.test:8082\/v1\/sse\?ticket=t\d+&lastEventId=e1%3A8$/);
     // SSE failing before its welcome gives WebSocket its chances again
     FakeEventSource.last().fail();
     h.timers.advance(60000);
@@ -425,9 +444,105 @@ describe('SSE fallback', () => {
   test("'sse' without a stored position derives the stream from the token and starts live", async () => {
     const h = harness({ transport: 'sse' });
     await tick();
-    assert.equal(FakeEventSource.last().url, `http://a.test:8081/v1/sse?access_token=${TOKEN}`);
+    assert.equal(FakeEventSource.last().url, 'http://a.test:8081/v1/sse?ticket=t1');
     assert.equal(FakeWebSocket.all.length, 0);
     assert.equal(h.lastState().s, 'connecting');
+  });
+});
+
+describe('connect tickets', () => {
+  test('each connection POSTs the token in a header to the gateway it connects to; only the ticket is in the URL', async () => {
+    const h = harness();
+    await tick();
+    assert.equal(h.fetch.calls.length, 1);
+    const { url, init } = h.fetch.calls[0];
+    assert.equal(url, 'http://a.test:8081/v1/tickets');
+    assert.equal(init.method, 'POST');
+    assert.deepEqual(init.headers, { Authorization: `Bearer ${TOKEN}` });
+    assert.equal(init.credentials, 'omit');
+    assert.equal(FakeWebSocket.last().url, 'ws://a.test:8081/v1/ws?ticket=t1');
+    FakeWebSocket.last().frame(welcome());
+    FakeWebSocket.last().serverClose(1001);
+    h.timers.advance(PROMPT_MAX_MS);
+    await tick();
+    assert.equal(h.fetch.calls[1].url, 'http://b.test:8082/v1/tickets', 'a new ticket, from the next gateway');
+    assert.equal(FakeWebSocket.last().url, 'ws://b.test:8082/v1/ws?ticket=t2');
+    for (const ws of FakeWebSocket.all) assert.ok(!ws.url.includes(TOKEN), 'the token never goes into a URL');
+  });
+
+  test('a gateway that answers 404 (older than tickets) gets ?access_token=; the console says so once, without the token', async () => {
+    const warnings = [];
+    const warn = console.warn;
+    console.warn = (...args) => warnings.push(args.join(' '));
+    try {
+      const h = harness({ fetch: fakeFetch(() => 404) });
+      await tick();
+      assert.equal(FakeWebSocket.last().url, `ws://a.test:8081/v1/ws?access_token=${TOKEN}`);
+      FakeWebSocket.last().serverClose(1006);
+      h.timers.advance(60000);
+      await tick();
+      assert.equal(h.fetch.calls.length, 2, 'asked again: the gateway may have been upgraded meanwhile');
+      assert.equal(FakeWebSocket.last().url, `ws://b.test:8082/v1/ws?access_token=${TOKEN}`);
+      assert.equal(warnings.length, 1, warnings.join('\n'));
+      assert.match(warnings[0], /404/);
+      assert.ok(!warnings[0].includes(TOKEN) && !warnings[0].includes(TOKEN.split('.')[1]), 'no token in the console');
+    } finally {
+      console.warn = warn;
+    }
+  });
+
+  test('a refused ticket request opens no socket: 401 asks for a fresh token, the next gateway is tried after a backoff', async () => {
+    const errors = [];
+    const h = harness({ fetch: fakeFetch((url, n) => (n === 1 ? 401 : 201)) });
+    h.client.onError = (e) => errors.push(e);
+    await tick();
+    assert.equal(FakeWebSocket.all.length, 0);
+    assert.ok(errors[0] instanceof TicketError && errors[0].status === 401);
+    assert.equal(h.lastState().s, 'disconnected');
+    assert.equal(h.lastState().terminal, false);
+    assert.equal(h.lastState().delayMs, 500, 'backoff, not a prompt retry');
+    h.timers.advance(500);
+    await tick();
+    assert.deepEqual(h.tokenCalls, [{ refresh: false }, { refresh: true }]);
+    assert.equal(FakeWebSocket.last().url, 'ws://b.test:8082/v1/ws?ticket=t2');
+  });
+
+  test('503 and an unreachable gateway back off and rotate too', async () => {
+    const h = harness({ fetch: fakeFetch((url, n) => (n === 1 ? 503 : n === 2 ? () => { throw new TypeError('Failed to fetch'); } : 201)) });
+    await tick();
+    assert.equal(FakeWebSocket.all.length, 0);
+    h.timers.advance(h.lastState().delayMs);
+    await tick();
+    assert.equal(FakeWebSocket.all.length, 0);
+    assert.equal(h.lastState().reason, 'ticket request failed');
+    h.timers.advance(h.lastState().delayMs);
+    await tick();
+    assert.equal(FakeWebSocket.last().url, 'ws://a.test:8081/v1/ws?ticket=t3');
+    assert.deepEqual(h.tokenCalls.map((c) => c.refresh), [false, false, false], 'only a 401 asks for a fresh token');
+  });
+
+  test('close() while the ticket request is pending: no socket is opened afterwards', async () => {
+    let release;
+    const pending = new Promise((r) => { release = r; });
+    const fetch = async () => { await pending; return { status: 201, json: async () => ({ ticket: 'late', expiresIn: 30 }) }; };
+    const h = harness({ fetch });
+    await tick();
+    h.client.close();
+    release();
+    await tick();
+    assert.equal(FakeWebSocket.all.length, 0);
+    assert.equal(h.lastState().terminal, true);
+  });
+
+  test('requestTicket: 201 and 200 give the ticket, 404 null, other statuses and bad bodies a TicketError', async () => {
+    assert.deepEqual(await requestTicket('https://h', 'jwt', { fetch: fakeFetch(() => 201) }), { ticket: 't1' });
+    assert.equal(await requestTicket('https://h', 'jwt', { fetch: fakeFetch(() => 404) }), null);
+    for (const status of [401, 403, 405, 500, 503]) {
+      await assert.rejects(requestTicket('https://h', 'jwt', { fetch: fakeFetch(() => status) }),
+        (e) => e instanceof TicketError && e.status === status && !e.message.includes('jwt'));
+    }
+    const noTicket = async () => ({ status: 200, json: async () => ({ expiresIn: 30 }) });
+    await assert.rejects(requestTicket('https://h', 'jwt', { fetch: noTicket }), TicketError);
   });
 });
 
@@ -438,6 +553,10 @@ describe('helpers', () => {
     assert.equal(webSocketUrl('wss://h/base/v1/ws', 't'), 'wss://h/base/v1/ws?access_token=t');
     assert.equal(sseUrl('ws://h:1', 't', { epoch: 'e', seq: 3 }), 'http://h:1/v1/sse?access_token=t&lastEventId=e%3A3');
     assert.equal(sseUrl('https://h/v1/sse', 't', null), 'https://h/v1/sse?access_token=t');
+    assert.equal(webSocketUrl('https://h/base/', { ticket: 'a/b+c' }), 'wss://h/base/v1/ws?ticket=a%2Fb%2Bc');
+    assert.equal(sseUrl('ws://h:1', { ticket: 'k' }, { epoch: 'e', seq: 3 }), 'http://h:1/v1/sse?ticket=k&lastEventId=e%3A3');
+    assert.equal(ticketUrl('wss://h:1/base/v1/ws'), 'https://h:1/base/v1/tickets');
+    assert.equal(ticketUrl('http://h:1'), 'http://h:1/v1/tickets');
   });
 
   test('positions: format, parse, localStorage', () => {

@@ -3,6 +3,7 @@ package io.notify.fanout;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.common.config.Settings;
+import io.notify.devstack.TestClock;
 import io.notify.fanout.inbox.InboxKey;
 import io.notify.fanout.inbox.InboxStores;
 import io.notify.fanout.recipients.RecipientPlacement;

@@ -4,6 +4,7 @@ import static org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.St
 import static org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.notify.devstack.TestClock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

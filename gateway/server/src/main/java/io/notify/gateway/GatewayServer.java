@@ -14,6 +14,7 @@ import io.notify.gateway.admission.TokenBucket;
 import io.notify.gateway.auth.KeyRing;
 import io.notify.gateway.auth.KeySetLoader;
 import io.notify.gateway.auth.RemoteKeySet;
+import io.notify.gateway.auth.TicketStore;
 import io.notify.gateway.auth.TokenVerifier;
 import io.notify.gateway.config.GatewayConfig;
 import io.notify.gateway.delivery.Dispatcher;
@@ -30,6 +31,7 @@ import io.notify.gateway.session.SessionContext;
 import io.notify.gateway.session.SessionTable;
 import io.notify.gateway.transport.AcceptingChannels;
 import io.notify.gateway.handshake.SseEndpoint;
+import io.notify.gateway.handshake.TicketEndpoint;
 import io.notify.gateway.handshake.WebSocketEndpoint;
 import io.notify.gateway.web.WebAssets;
 import io.notify.schemas.topic.TopicCatalog;
@@ -74,6 +76,7 @@ public final class GatewayServer implements AutoCloseable {
     private final Undertow undertow;
     private final KeyRing keys;
     private final ServerTls tls;
+    private final TicketStore tickets;
     private AcceptGovernor governor;
     private LivenessSweeper sweeper;
     private volatile boolean started;
@@ -105,13 +108,18 @@ public final class GatewayServer implements AutoCloseable {
         this.keys = config.jwt().jwks() != null ? RemoteKeySet.create(config.jwt().jwks(), metrics)
                 : KeyRing.fixed(KeySetLoader.load(config.jwt()));
         TokenVerifier verifier = new TokenVerifier(keys, config.jwt().issuer(), config.jwt().audience(), config.jwt().clockSkew(), clock);
+        this.tickets = new TicketStore(config.tickets().ttl(), config.tickets().maxHeld(), clock, metrics);
         HandshakeGate gate = new HandshakeGate(
                 TokenBucket.system(config.limits().handshakeRatePerSecond(), config.limits().handshakeBurst()),
-                new OriginPolicy(config.allowedOrigins(), config.requireOrigin()), verifier, drainer::draining, metrics);
+                new OriginPolicy(config.allowedOrigins(), config.requireOrigin()), verifier, tickets, drainer::draining, metrics);
         ConnectionIds ids = new ConnectionIds();
+        TicketEndpoint ticketEndpoint = new TicketEndpoint(gate, tickets);
         RoutingHandler routes = new RoutingHandler()
                 .get("/v1/ws", new WebSocketEndpoint(gate, ctx, ids))
                 .get("/v1/sse", new SseEndpoint(gate, ctx, ids))
+                .post("/v1/tickets", ticketEndpoint)
+                .add("OPTIONS", "/v1/tickets", ticketEndpoint) // the CORS preflight of a page on another allowed origin
+                .get("/v1/tickets", ticketEndpoint) // answered 405 "use POST"
                 .setFallbackHandler(ex -> HttpResponses.problem(ex,
                         Problem.of(404, "not-found", "Not found", "no route for " + ex.getRequestPath())))
                 .setInvalidMethodHandler(ex -> HttpResponses.problem(ex,
@@ -145,6 +153,7 @@ public final class GatewayServer implements AutoCloseable {
         consumer.start();
         registrar.start();
         sweeper = new LivenessSweeper(table, ctx.clock(), timer, config.sweepInterval());
+        timer.scheduleWithFixedDelay(tickets::sweep, 1, 1, TimeUnit.SECONDS); // forgets connect tickets past their time
         undertow.start();
         Duration maxLag = config.limits().acceptMaxLag();
         Optional<AcceptingChannel<?>> server = maxLag.isZero() ? Optional.empty()

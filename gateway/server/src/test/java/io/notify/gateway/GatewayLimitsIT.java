@@ -5,16 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
 import io.notify.devstack.Await;
 import io.notify.gateway.support.Events;
 import io.notify.gateway.support.GatewayHarness;
+import io.notify.gateway.support.LogCapture;
 import io.notify.gateway.support.RawWsClient;
 import io.notify.gateway.support.SseClient;
 import io.notify.gateway.support.Tokens;
@@ -34,7 +30,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.slf4j.LoggerFactory;
 
 /** Every hostile input gets its documented answer (docs/gateway.md, "Limits"), and is counted. */
 @ExtendWith(NotifyInfraExtension.class)
@@ -91,31 +86,13 @@ class GatewayLimitsIT {
 
     @Test
     void theAccessTokenNeverReachesALogLine() throws Exception {
-        LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
-        ListAppender<ILoggingEvent> captured = new ListAppender<>();
-        captured.setContext(context);
-        captured.start();
-        Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-        Logger notify = context.getLogger("io.notify");
-        Logger undertow = context.getLogger("io.undertow");
-        Level notifyLevel = notify.getLevel();
-        Level undertowLevel = undertow.getLevel();
-        root.addAppender(captured);
-        notify.setLevel(Level.DEBUG);
-        undertow.setLevel(Level.DEBUG);
         String token = tokens.badSignature("mallory");
         String secretPart = token.substring(token.lastIndexOf('.') + 1);
-        try {
+        List<String> lines;
+        try (LogCapture logs = new LogCapture()) {
             assertEquals(401, sseStatus("?access_token=" + token, Map.of()));
             assertEquals(401, WsClient.refusedStatus(java.net.URI.create(gateway.ws() + "?access_token=" + token), Map.of()));
-        } finally {
-            root.detachAppender(captured);
-            notify.setLevel(notifyLevel);
-            undertow.setLevel(undertowLevel);
-        }
-        List<String> lines = new ArrayList<>();
-        for (ILoggingEvent e : captured.list) {
-            lines.add(e.getFormattedMessage() + (e.getThrowableProxy() == null ? "" : e.getThrowableProxy().getMessage()));
+            lines = logs.lines();
         }
         assertTrue(lines.stream().anyMatch(l -> l.contains("access_token=REDACTED")), "the refusal is logged: " + lines);
         assertFalse(lines.stream().anyMatch(l -> l.contains(secretPart) || l.contains(token)), "token leaked into " + lines);

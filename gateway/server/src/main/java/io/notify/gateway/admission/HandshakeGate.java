@@ -4,6 +4,7 @@ import io.notify.common.http.HttpResponses;
 import io.notify.common.http.Problem;
 import io.notify.gateway.auth.AuthRejection;
 import io.notify.gateway.auth.AuthResult;
+import io.notify.gateway.auth.TicketStore;
 import io.notify.gateway.auth.TokenSource;
 import io.notify.gateway.auth.TokenVerifier;
 import io.notify.gateway.metrics.GatewayMetrics;
@@ -17,8 +18,10 @@ import org.slf4j.LoggerFactory;
  * The checks every handshake (WebSocket and SSE) passes before any upgrade or response body, in
  * cost order: draining → 503; the node's handshake token bucket → 503 + Retry-After (before any
  * auth work, so a reconnect storm costs almost nothing); {@code Origin} not on the allowlist → 403;
- * token missing or invalid → 401; no verification keys (a JWKS URL not fetched yet) → 503 + Retry-After. Each refusal is answered here (problem+json), counted by reason
- * and logged at debug level with the token redacted. Runs on the I/O thread; never blocks.
+ * token or connect ticket missing or invalid → 401; no verification keys (a JWKS URL not fetched yet) → 503 + Retry-After.
+ * {@code POST /v1/tickets} passes the same checks with transport {@code ticket}, its token taken from
+ * the {@code Authorization} header only. Each refusal is answered here (problem+json), counted by reason
+ * and logged at debug level with the token and ticket redacted. Runs on the I/O thread; never blocks.
  */
 public final class HandshakeGate {
 
@@ -29,14 +32,16 @@ public final class HandshakeGate {
     private final TokenBucket handshakes;
     private final OriginPolicy origins;
     private final TokenVerifier verifier;
+    private final TicketStore tickets;
     private final BooleanSupplier draining;
     private final GatewayMetrics metrics;
 
-    public HandshakeGate(TokenBucket handshakes, OriginPolicy origins, TokenVerifier verifier, BooleanSupplier draining,
-                         GatewayMetrics metrics) {
+    public HandshakeGate(TokenBucket handshakes, OriginPolicy origins, TokenVerifier verifier, TicketStore tickets,
+                         BooleanSupplier draining, GatewayMetrics metrics) {
         this.handshakes = handshakes;
         this.origins = origins;
         this.verifier = verifier;
+        this.tickets = tickets;
         this.draining = draining;
         this.metrics = metrics;
     }
@@ -59,16 +64,44 @@ public final class HandshakeGate {
         return true;
     }
 
-    /** Origin and token; the authenticated user, or null when refused (the answer is sent). */
+    /**
+     * Origin and credential of a handshake: the {@code Authorization} header, else a {@code ticket}
+     * (redeemed here, so it is spent whatever happens to the handshake afterwards), else
+     * {@code access_token}. The authenticated user, or null when refused (the answer is sent).
+     */
     public AuthResult.Authenticated authenticate(HttpServerExchange exchange, String transport) {
+        if (!originAllowed(exchange, transport)) {
+            return null;
+        }
+        String ticket = TokenSource.bearer(exchange) == null ? TokenSource.ticket(exchange) : null;
+        return answer(exchange, transport, ticket != null ? tickets.redeem(ticket) : verifier.verify(TokenSource.extract(exchange)));
+    }
+
+    /** Origin and the JWT of the {@code Authorization} header only (the ticket endpoint); null when refused (answered). */
+    public AuthResult.Authenticated authenticateBearer(HttpServerExchange exchange, String transport) {
+        if (!originAllowed(exchange, transport)) {
+            return null;
+        }
+        return answer(exchange, transport, verifier.verify(TokenSource.bearer(exchange)));
+    }
+
+    /** Whether a browser page of {@code origin} may connect (and call the ticket endpoint); null: no Origin header. */
+    public boolean allowsOrigin(String origin) {
+        return origins.allows(origin);
+    }
+
+    private boolean originAllowed(HttpServerExchange exchange, String transport) {
         String origin = exchange.getRequestHeaders().getFirst(Headers.ORIGIN);
         if (!origins.allows(origin)) {
             refuse(exchange, transport, "origin");
             HttpResponses.problem(exchange, Problem.of(403, "origin-not-allowed", "Origin not allowed",
                     "the Origin of this page may not connect"));
-            return null;
+            return false;
         }
-        AuthResult result = verifier.verify(TokenSource.extract(exchange));
+        return true;
+    }
+
+    private AuthResult.Authenticated answer(HttpServerExchange exchange, String transport, AuthResult result) {
         if (result instanceof AuthResult.Rejected rejected) {
             refuse(exchange, transport, rejected.reason().slug());
             if (rejected.reason() == AuthRejection.KEYS_UNAVAILABLE) {
@@ -77,10 +110,14 @@ public final class HandshakeGate {
                         KEYS_UNAVAILABLE_RETRY_AFTER_SECONDS);
                 return null;
             }
+            boolean ticket = switch (rejected.reason()) {
+                case UNKNOWN_TICKET, TICKET_EXPIRED, TICKET_REUSED -> true;
+                default -> false;
+            };
             exchange.getResponseHeaders().put(Headers.WWW_AUTHENTICATE,
                     "Bearer error=\"invalid_token\", error_description=\"" + rejected.reason().slug() + "\"");
             HttpResponses.problem(exchange, Problem.of(401, "unauthenticated", "Unauthenticated",
-                    "token refused: " + rejected.reason().slug()));
+                    (ticket ? "ticket refused: " : "token refused: ") + rejected.reason().slug()));
             return null;
         }
         return (AuthResult.Authenticated) result;

@@ -1,7 +1,7 @@
 package io.notify.gateway.auth;
 
 /**
- * Why a handshake token was refused. Every value but {@link #KEYS_UNAVAILABLE} is answered with HTTP
+ * Why a handshake token (or connect ticket) was refused. Every value but {@link #KEYS_UNAVAILABLE} is answered with HTTP
  * 401; the slug labels the {@code handshake_rejections_total} metric and log lines (never the token
  * itself).
  */
@@ -18,6 +18,12 @@ public enum AuthRejection {
     WRONG_ISSUER("wrong_issuer"),
     WRONG_AUDIENCE("wrong_audience"),
     BAD_SUBJECT("bad_subject"),
+    /** A connect ticket this node never issued, or forgot (swept): another node's, a forged or a mistyped one. */
+    UNKNOWN_TICKET("unknown_ticket"),
+    /** A connect ticket presented after its validity (ticket-ttl, or the token's exp if sooner). */
+    TICKET_EXPIRED("ticket_expired"),
+    /** A connect ticket presented again: each is redeemed by the first handshake that presents it. */
+    TICKET_REUSED("ticket_reused"),
     /**
      * The node has no verification keys: a JWKS URL not fetched yet, or its keys past
      * {@code jwks-cache-ttl}. Not the token's fault: answered 503 + Retry-After.

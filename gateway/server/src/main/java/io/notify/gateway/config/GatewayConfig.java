@@ -33,6 +33,7 @@ import java.util.Set;
  * @param acceptBacklog  the listener's accept queue (the kernel caps it at {@code net.core.somaxconn}):
  *                       a reconnect storm beyond it costs the clients SYN retransmissions (1 s and more)
  * @param limits         per-connection and per-node bounds
+ * @param tickets        connect tickets ({@code POST /v1/tickets})
  * @param queryUrls      base URLs of the fanout-streams query API, tried in turn
  * @param queryToken     the service token sent to the query API as {@code Authorization: Bearer <token>}
  * @param resumeBatching how concurrent resume fetches are coalesced into batch requests
@@ -65,6 +66,7 @@ public record GatewayConfig(
         Set<String> allowedOrigins,
         boolean requireOrigin,
         Limits limits,
+        Tickets tickets,
         Duration pingInterval,
         Duration pongTimeout,
         Duration resumeTimeout,
@@ -186,6 +188,13 @@ public record GatewayConfig(
             Duration acceptMaxLag) {
     }
 
+    /**
+     * Connect tickets (docs/gateway.md, "Connect tickets"): each is valid for {@code ttl} (or until
+     * its token's expiry, if sooner); at most {@code maxHeld} are held in the node's memory.
+     */
+    public record Tickets(Duration ttl, int maxHeld) {
+    }
+
     /** The setting that holds the query API's service token. */
     public static final String QUERY_TOKEN = "notify.gateway.query-token";
 
@@ -276,6 +285,9 @@ public record GatewayConfig(
                         s.longIn("notify.gateway.queue-max-bytes", 1024 * 1024, 4 * FrameCodec.MAX_SERVER_FRAME_CHARS, 1L << 30),
                         s.intIn("notify.gateway.pending-max-events", 1000, 1, 1_000_000),
                         s.duration("notify.gateway.accept-max-lag", Duration.ofMillis(500), Duration.ZERO, Duration.ofSeconds(10))),
+                new Tickets(
+                        s.duration("notify.gateway.ticket-ttl", Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofMinutes(5)),
+                        s.intIn("notify.gateway.max-tickets", 100_000, 1, 10_000_000)),
                 ping,
                 s.duration("notify.gateway.pong-timeout", ping.multipliedBy(2).plusSeconds(5), Duration.ofSeconds(1), Duration.ofMinutes(15)),
                 s.duration("notify.gateway.resume-timeout", Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5)),

@@ -27,7 +27,9 @@ import java.util.function.Supplier;
  * {@code drain_closed_total}, {@code resume_batch_size} (summary: streams per batched query request),
  * {@code resume_batch_bounds_total{bound}}, {@code resume_queue_depth} and {@code resume_batches_in_flight}
  * (gauges), and with a JWKS URL {@code jwks_refreshes_total{trigger}}, {@code jwks_fetch_failures_total{trigger}},
- * {@code jwks_refetches_limited_total}, {@code jwks_expirations_total} and {@code jwks_keys} (gauge).
+ * {@code jwks_refetches_limited_total}, {@code jwks_expirations_total} and {@code jwks_keys} (gauge); connect tickets:
+ * {@code tickets_issued_total}, {@code tickets_redeemed_total}, {@code tickets_refused_total{reason}} and
+ * {@code tickets_held} (gauge).
  * Counters never block; safe from any thread.
  */
 public final class GatewayMetrics {
@@ -265,6 +267,21 @@ public final class GatewayMetrics {
     /** The JWKS keys reached jwks-cache-ttl without a successful fetch and were dropped: tokens are refused. */
     public void jwksExpired() {
         counter("notify.gateway.jwks.expirations", "Times the JWKS keys expired (no successful fetch within the cache TTL)").increment();
+    }
+
+    /** A connect ticket was issued (POST /v1/tickets). */
+    public void ticketIssued() {
+        counter("notify.gateway.tickets.issued", "Connect tickets issued").increment();
+    }
+
+    /** A handshake redeemed a connect ticket. */
+    public void ticketRedeemed() {
+        counter("notify.gateway.tickets.redeemed", "Connect tickets redeemed by a handshake").increment();
+    }
+
+    /** A handshake presented a ticket that was refused; reason: unknown_ticket, expired, reused. */
+    public void ticketRefused(String reason) {
+        counter("notify.gateway.tickets.refused", "Connect tickets refused at a handshake, by reason", "reason", reason).increment();
     }
 
     public void drainRemaining(long remaining) {

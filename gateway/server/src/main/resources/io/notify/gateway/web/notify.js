@@ -13,6 +13,10 @@
  *   client.close();
  *
  * What the client guarantees:
+ * - The token never goes into a URL: before each connection it POSTs it in an Authorization header
+ *   to /v1/tickets of the gateway it is about to connect to, and connects with the single-use
+ *   ticket it gets (`?ticket=`). Only a gateway that answers 404 there (one older than tickets) is
+ *   given `?access_token=`, and the console says so once, without the token.
  * - It tries WebSocket first. In 'auto' mode, two WebSocket attempts in a row that never reach
  *   `welcome` make the next attempt use SSE (EventSource). SSE stays in use until it fails before
  *   its own `welcome`.
@@ -192,15 +196,59 @@ function gatewayBase(gateway) {
   return { secure, host: url.host, path };
 }
 
-export function webSocketUrl(gateway, token) {
-  const b = gatewayBase(gateway);
-  return `${b.secure ? 'wss' : 'ws'}://${b.host}${b.path}/v1/ws?access_token=${encodeURIComponent(token)}`;
+/** The query parameter of a credential: a JWT string (`access_token=`) or `{ ticket }` (`ticket=`). */
+function credentialParam(credential) {
+  return credential && typeof credential === 'object'
+    ? `ticket=${encodeURIComponent(credential.ticket)}`
+    : `access_token=${encodeURIComponent(credential)}`;
 }
 
-export function sseUrl(gateway, token, position) {
+/** The WebSocket URL of a gateway; `credential` is a connect ticket `{ ticket }` or (old gateways) the JWT. */
+export function webSocketUrl(gateway, credential) {
+  const b = gatewayBase(gateway);
+  return `${b.secure ? 'wss' : 'ws'}://${b.host}${b.path}/v1/ws?${credentialParam(credential)}`;
+}
+
+/** The SSE URL of a gateway; `credential` as for webSocketUrl. */
+export function sseUrl(gateway, credential, position) {
   const b = gatewayBase(gateway);
   const resume = position ? `&lastEventId=${encodeURIComponent(formatPosition(position))}` : '';
-  return `${b.secure ? 'https' : 'http'}://${b.host}${b.path}/v1/sse?access_token=${encodeURIComponent(token)}${resume}`;
+  return `${b.secure ? 'https' : 'http'}://${b.host}${b.path}/v1/sse?${credentialParam(credential)}${resume}`;
+}
+
+/** Where a gateway issues connect tickets: POST, with `Authorization: Bearer <jwt>`. */
+export function ticketUrl(gateway) {
+  const b = gatewayBase(gateway);
+  return `${b.secure ? 'https' : 'http'}://${b.host}${b.path}/v1/tickets`;
+}
+
+/** A ticket request the gateway refused (status: 401 token refused, 403 origin, 503 busy or draining). */
+export class TicketError extends Error {
+  constructor(status, gateway) {
+    super(`notify: ${gateway} refused a connect ticket (HTTP ${status})`);
+    this.name = 'TicketError';
+    this.status = status;
+  }
+}
+
+/**
+ * A connect ticket for the JWT from `gateway`: `{ ticket }`, or null when the gateway has no ticket
+ * endpoint (it answered 404: a gateway older than tickets). Throws a TicketError for any other
+ * refusal, and what fetch throws when the gateway cannot be reached.
+ */
+export async function requestTicket(gateway, token, { fetch = globalThis.fetch, signal } = {}) {
+  const res = await fetch(ticketUrl(gateway), {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}` },
+    cache: 'no-store',
+    credentials: 'omit',
+    signal,
+  });
+  if (res.status === 404) return null;
+  if (res.status !== 200 && res.status !== 201) throw new TicketError(res.status, gateway);
+  const body = await res.json();
+  if (!body || typeof body.ticket !== 'string' || body.ticket === '') throw new TicketError(res.status, gateway);
+  return { ticket: body.ticket };
 }
 
 /** Starts a client; see the module comment. Returns the running {@link NotifyClient}. */
@@ -219,8 +267,8 @@ export function connect(options) {
  *   onEvent(event), onReset({stream, reason, head, firstSeq}), onState(state, info), onError(error)
  *   transport  'auto' (default), 'ws' or 'sse'
  *   backoff    { baseMs: 1000, capMs: 60000 }
- *   connectTimeoutMs  no `welcome` within it: the attempt counts as failed (default 15000)
- * Injection points for tests: WebSocket, EventSource, timers { setTimeout, clearTimeout }, random.
+ *   connectTimeoutMs  no `welcome` within it (the ticket request included): the attempt counts as failed (default 15000)
+ * Injection points for tests: WebSocket, EventSource, fetch, timers { setTimeout, clearTimeout }, random.
  */
 export class NotifyClient {
   constructor(options) {
@@ -243,6 +291,8 @@ export class NotifyClient {
     this.connectTimeoutMs = o.connectTimeoutMs ?? 15000;
     this.WebSocketImpl = o.WebSocket || globalThis.WebSocket;
     this.EventSourceImpl = o.EventSource || globalThis.EventSource;
+    this.fetchImpl = o.fetch || (globalThis.fetch ? globalThis.fetch.bind(globalThis) : null);
+    this.warnedNoTickets = false;
     const timers = o.timers || globalThis;
     this.setTimer = (fn, ms) => timers.setTimeout(fn, ms);
     this.clearTimer = (id) => timers.clearTimeout(id);
@@ -306,30 +356,56 @@ export class NotifyClient {
     }
     if (this.stopped) return;
     this.lastToken = token;
-    const conn = { kind, gateway, welcomed: false, socket: null, timers: {}, acks: new Map(), pingIntervalMs: 0 };
+    const conn = { kind, gateway, welcomed: false, socket: null, timers: {}, acks: new Map(), pingIntervalMs: 0, abort: null };
     this.conn = conn;
     conn.timers.connect = this.setTimer(() => this.end(conn, 1006, 'no welcome within ' + this.connectTimeoutMs + ' ms'),
       this.connectTimeoutMs);
+    let credential;
     try {
-      if (kind === 'ws') this.openWebSocket(conn, token);
-      else this.openEventSource(conn, token);
+      credential = await this.credential(conn, token);
+    } catch (e) {
+      if (conn !== this.conn) return; // timed out or closed meanwhile
+      this.onError(e);
+      if (e instanceof TicketError && e.status === 401) this.refreshNext = true; // the token was refused: ask for a new one
+      this.end(conn, 1006, e instanceof TicketError ? 'ticket refused (HTTP ' + e.status + ')' : 'ticket request failed');
+      return;
+    }
+    if (conn !== this.conn) return;
+    try {
+      if (kind === 'ws') this.openWebSocket(conn, credential, token);
+      else this.openEventSource(conn, credential, token);
     } catch (e) {
       this.onError(e);
       this.end(conn, 1006, 'cannot open ' + kind);
     }
   }
 
-  openWebSocket(conn, token) {
-    const ws = new this.WebSocketImpl(webSocketUrl(conn.gateway, token), PROTOCOL);
+  /** A connect ticket from the connection's gateway; the token itself only for a gateway without tickets (404). */
+  async credential(conn, token) {
+    if (!this.fetchImpl) return token; // no fetch at all (very old browsers): the token in the URL, as before tickets
+    conn.abort = typeof AbortController === 'function' ? new AbortController() : null;
+    const ticket = await requestTicket(conn.gateway, token, { fetch: this.fetchImpl, signal: conn.abort ? conn.abort.signal : undefined });
+    conn.abort = null;
+    if (ticket) return ticket;
+    if (!this.warnedNoTickets) {
+      this.warnedNoTickets = true;
+      console.warn(`notify: ${conn.gateway} has no connect tickets (POST /v1/tickets answered 404: an older gateway); `
+        + 'connecting with the token in the URL (?access_token=) instead');
+    }
+    return token;
+  }
+
+  openWebSocket(conn, credential) {
+    const ws = new this.WebSocketImpl(webSocketUrl(conn.gateway, credential), PROTOCOL);
     conn.socket = ws;
     ws.onmessage = (m) => this.onMessage(conn, m.data);
     ws.onclose = (e) => this.end(conn, e.code, e.reason || '');
     ws.onerror = () => {}; // always followed by close, which carries the code
   }
 
-  openEventSource(conn, token) {
+  openEventSource(conn, credential, token) {
     const stream = this.sseStream(token);
-    const es = new this.EventSourceImpl(sseUrl(conn.gateway, token, stream ? this.sequencer.position(stream) : null));
+    const es = new this.EventSourceImpl(sseUrl(conn.gateway, credential, stream ? this.sequencer.position(stream) : null));
     conn.socket = es;
     es.onmessage = (m) => this.onMessage(conn, m.data);
     // EventSource would retry the same node by itself; the client takes over instead (rotation,
@@ -489,6 +565,10 @@ export class NotifyClient {
   teardown(conn, code, reason) {
     for (const id of Object.values(conn.timers)) if (id) this.clearTimer(id);
     conn.timers = {};
+    if (conn.abort) {
+      try { conn.abort.abort(); } catch { /* already settled */ }
+      conn.abort = null;
+    }
     const s = conn.socket;
     if (!s) return;
     s.onmessage = null;

@@ -43,9 +43,21 @@ class GatewayConfigTest {
     }
 
     @Test
+    void connectTicketsLiveThirtySecondsAndAreBoundedByDefault() {
+        GatewayConfig.Tickets tickets = TestConfig.with(Map.of()).tickets();
+        assertEquals(Duration.ofSeconds(30), tickets.ttl());
+        assertEquals(100_000, tickets.maxHeld());
+        GatewayConfig.Tickets set = TestConfig.with(Map.of("notify.gateway.ticket-ttl", "5s", "notify.gateway.max-tickets", "10")).tickets();
+        assertEquals(Duration.ofSeconds(5), set.ttl());
+        assertEquals(10, set.maxHeld());
+    }
+
+    @Test
     void outOfBoundsValuesNameTheirKey() {
         for (Map.Entry<String, String> bad : Map.of(
                 "notify.gateway.max-message-frames", "0",
+                "notify.gateway.ticket-ttl", "500ms",
+                "notify.gateway.max-tickets", "0",
                 "notify.gateway.message-timeout", "10ms").entrySet()) {
             ConfigException e = assertThrows(ConfigException.class, () -> TestConfig.with(Map.of(bad.getKey(), bad.getValue())));
             assertTrue(e.getMessage().contains(bad.getKey()), e.getMessage());
@@ -56,5 +68,7 @@ class GatewayConfigTest {
         ConfigException tooLong = assertThrows(ConfigException.class,
                 () -> TestConfig.with(Map.of("notify.gateway.message-timeout", "6m")));
         assertTrue(tooLong.getMessage().contains("notify.gateway.message-timeout"), tooLong.getMessage());
+        ConfigException ticketTooLong = assertThrows(ConfigException.class, () -> TestConfig.with(Map.of("notify.gateway.ticket-ttl", "6m")));
+        assertTrue(ticketTooLong.getMessage().contains("notify.gateway.ticket-ttl"), ticketTooLong.getMessage());
     }
 }

@@ -11,6 +11,7 @@ import io.notify.schemas.stream.StreamId;
 import io.notify.schemas.topic.Topic;
 import io.notify.schemas.topic.TopicCatalog;
 import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -36,11 +37,20 @@ public final class GatewayHarness implements AutoCloseable {
     private final QueryApiStub stub;
 
     public GatewayHarness(Infra infra, String nodeId, Map<String, String> overrides) {
-        this(infra, nodeId, overrides, new QueryApiStub());
+        this(infra, nodeId, overrides, new QueryApiStub(), null);
     }
 
     /** A node that reads history from {@code stub} (e.g. one over HTTPS); {@link #close} closes it. */
     public GatewayHarness(Infra infra, String nodeId, Map<String, String> overrides, QueryApiStub stub) {
+        this(infra, nodeId, overrides, stub, null);
+    }
+
+    /** A node whose clock (token and ticket expiry, inbox times) is {@code clock}; null: the system clock. */
+    public GatewayHarness(Infra infra, String nodeId, Map<String, String> overrides, Clock clock) {
+        this(infra, nodeId, overrides, new QueryApiStub(), clock);
+    }
+
+    private GatewayHarness(Infra infra, String nodeId, Map<String, String> overrides, QueryApiStub stub, Clock clock) {
         this.stub = stub;
         Map<String, String> m = new HashMap<>();
         m.put("notify.gateway.node-id", nodeId);
@@ -64,7 +74,8 @@ public final class GatewayHarness implements AutoCloseable {
         all.remove("notify.gateway.jwt.hmac-secret");
         all.putAll(m);
         all.values().removeIf(String::isEmpty);
-        this.server = GatewayService.fromSettings(io.notify.common.config.Settings.of(all)).start();
+        this.server = GatewayService.fromSettings(io.notify.common.config.Settings.of(all),
+                new GatewayService.Doubles(null, null, clock)).start();
         this.config = server.config();
         this.topic = TopicCatalog.of(infra.prefix()).node(nodeId);
         Map<String, Object> p = new HashMap<>();

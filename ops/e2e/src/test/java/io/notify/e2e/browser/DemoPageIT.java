@@ -1,6 +1,7 @@
 package io.notify.e2e.browser;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.notify.devstack.Infra;
@@ -31,7 +32,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * A; an event published through the page's own form (ingest with CORS) and one published by a
  * service appear; A stops abruptly; the page moves to gateway B by itself and shows the events
  * published meanwhile and after, in order, each once. Then A comes back, the page reloads from it and
- * resumes from the position it persisted in localStorage. Skipped where the Debian chromium package
+ * resumes from the position it persisted in localStorage. The page connects with connect tickets
+ * (from gw-b across origins). Skipped where the Debian chromium package
  * is not installed.
  */
 @ExtendWith(NotifyInfraExtension.class)
@@ -54,6 +56,8 @@ class DemoPageIT {
              DevToolsPage page = chromium.open(demoUrl(stack, "gw-a", stack.token(user), transport))) {
 
             page.waitFor("the page connects to gw-a over " + transport, connectedTo("gw-a", transport), WAIT);
+            // with a connect ticket from gw-a (same origin), never the token in the URL
+            assertTrue(stack.gateway("gw-a").metrics().count("notify.gateway.tickets.redeemed") >= 1, "gw-a redeemed a ticket");
 
             // 1. published by the page itself, through ingest (CORS); ingest chose the id
             page.evaluate("document.getElementById('pub-text').value = 'from the page';"
@@ -77,6 +81,8 @@ class DemoPageIT {
 
             // 4. it reconnects to gw-b by itself and catches up, then gets live events there
             page.waitFor("the page reconnects to gw-b", connectedTo("gw-b", transport), WAIT);
+            // the ticket came from gw-b itself, across origins (CORS preflight from gw-a's page)
+            assertTrue(stack.gateway("gw-b").metrics().count("notify.gateway.tickets.redeemed") >= 1, "gw-b redeemed a ticket");
             stack.publish(user, "e5");
             expected.add("e5");
             awaitFeed(page, stack, expected);

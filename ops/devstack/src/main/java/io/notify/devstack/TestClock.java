@@ -1,4 +1,4 @@
-package io.notify.fanout;
+package io.notify.devstack;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -7,16 +7,16 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** A clock that moves only when told to. */
-final class TestClock extends Clock {
+/** A clock that moves only when told to: for tests of expiry, without waiting. */
+public final class TestClock extends Clock {
 
     private final AtomicLong millis;
 
-    TestClock(Instant start) {
+    public TestClock(Instant start) {
         this.millis = new AtomicLong(start.toEpochMilli());
     }
 
-    void advance(Duration d) {
+    public void advance(Duration d) {
         millis.addAndGet(d.toMillis());
     }
 
