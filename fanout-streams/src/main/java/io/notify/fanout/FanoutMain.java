@@ -20,14 +20,16 @@ public final class FanoutMain {
 
     public static void main(String[] args) {
         FanoutConfig config;
+        FanoutService service;
         try {
             config = FanoutConfig.load(Settings.fromArgs(args));
+            // the service's constructor checks what only files show (a TLS key that does not match its certificate)
+            service = new FanoutService(config);
         } catch (ConfigException e) {
             System.err.println("notify-fanout-streams: configuration error: " + e.getMessage());
             System.exit(2);
             return;
         }
-        FanoutService service = new FanoutService(config);
         service.app().streams().setStateListener((next, previous) -> {
             if (next == KafkaStreams.State.ERROR) {
                 LOG.error("Kafka Streams is in ERROR; exiting so the supervisor restarts this instance");

@@ -10,15 +10,16 @@ public final class IngestMain {
     }
 
     public static void main(String[] args) {
-        IngestConfig config;
+        IngestServer server;
         try {
-            config = IngestConfig.load(Settings.fromArgs(args));
+            // the server's constructor checks what only files show (a TLS key that does not match its certificate)
+            server = new IngestServer(IngestConfig.load(Settings.fromArgs(args)));
         } catch (ConfigException e) {
             System.err.println("notify-ingest: configuration error: " + e.getMessage());
             System.exit(2);
             return;
         }
-        IngestServer server = new IngestServer(config).start();
+        server.start();
         Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "ingest-shutdown"));
     }
 }

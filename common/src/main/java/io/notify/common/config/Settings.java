@@ -32,9 +32,9 @@ public final class Settings {
     private static final Pattern DURATION = Pattern.compile("^(?:\\d+(?:ms|d|h|m|s))+$");
     private static final Pattern DURATION_PART = Pattern.compile("(\\d+)(ms|d|h|m|s)");
     /** Names that hold credentials: producer keys, service tokens, HMAC secrets, passwords, JAAS configs. */
-    private static final Pattern SECRET_KEY = Pattern.compile(".*(api-keys|secret|password|token|tokens|jaas\\.config)$");
-    /** A URI with a password in its user info, e.g. {@code redis://:pw@host:6379}. */
-    private static final Pattern URI_WITH_PASSWORD = Pattern.compile("^[a-z][a-z0-9+.-]*://[^/@]*:[^/@]+@.*$");
+    private static final Pattern SECRET_KEY = Pattern.compile(".*(api-keys|secret|password|token|tokens|jaas\\.config|\\.key)$");
+    /** A URI with user info, which may be a password: {@code redis://:pw@host:6379}, {@code redis://pw@host:6379}. */
+    private static final Pattern URI_WITH_PASSWORD = Pattern.compile("^[a-z][a-z0-9+.-]*://[^/@]+@.*$");
 
     private final Map<String, String> overrides;
     private final Map<String, String> env;
@@ -62,7 +62,9 @@ public final class Settings {
             String value = a.substring(eq + 1);
             if (isSecret(key, value)) {
                 throw new ConfigException(key, "is a secret and is not taken from the command line, where other users "
-                        + "of the machine can read it: set " + envName(key) + " in the environment, or put it in a --config file");
+                        + "of the machine can read it: put it in a --config file readable by the service only, or set "
+                        + envName(key) + " in the environment (named settings only: pass-through keys such as "
+                        + "notify.kafka.client.* are read from the command line and --config files, never from the environment)");
             }
             if (key.equals("config")) {
                 readFile(Path.of(value)).forEach(values::putIfAbsent);

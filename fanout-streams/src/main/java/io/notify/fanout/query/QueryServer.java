@@ -19,8 +19,9 @@ import org.apache.kafka.streams.state.HostInfo;
  * The fanout-streams query HTTP server. It binds BEFORE Kafka Streams starts (so a port-0 listener
  * can be advertised as {@code application.server}), answers 503 until {@link #attach} hands it the
  * running app, and serves docs/query-api.md — to callers with a service token only ({@link
- * QueryAuth}) — plus, without one, {@code /healthz}, {@code /readyz} (the app's own verdict: Kafka
- * Streams RUNNING and the instance holding tasks) and {@code /metrics}.
+ * QueryAuth}) — plus, without one, {@code /healthz} and {@code /readyz} (the app's own verdict: Kafka
+ * Streams RUNNING and the instance holding tasks). {@code /metrics} is on its second listener, the
+ * management port, with the two probes.
  */
 public final class QueryServer implements AutoCloseable {
 

@@ -132,10 +132,13 @@ public final class RedisServer extends ChildServer<RedisServer> {
         Path file = dataDir.resolve("auth.conf");
         String quoted = options.password().replace("\\", "\\\\").replace("\"", "\\\"");
         try {
+            Files.deleteIfExists(file);
+            try {
+                Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            } catch (UnsupportedOperationException notPosix) {
+                Files.createFile(file); // the owner's defaults apply
+            }
             Files.writeString(file, "requirepass \"" + quoted + "\"\n", StandardCharsets.UTF_8);
-            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-        } catch (UnsupportedOperationException notPosix) {
-            // the owner's defaults apply
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);
         }

@@ -64,12 +64,13 @@ public final class DevKeys {
     private static String readOrCreate(Path file) throws IOException {
         if (!Files.exists(file)) {
             Files.createDirectories(file.getParent());
-            Files.writeString(file, newSecret(), StandardCharsets.US_ASCII);
             try {
-                Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+                // created mode 600, so the secret is never readable by others, not even for a moment
+                Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             } catch (UnsupportedOperationException e) {
-                // not a POSIX file system: the file stays readable by its owner's defaults
+                Files.createFile(file); // not a POSIX file system: the owner's defaults apply
             }
+            Files.writeString(file, newSecret(), StandardCharsets.US_ASCII);
         }
         return Files.readString(file, StandardCharsets.US_ASCII).trim();
     }

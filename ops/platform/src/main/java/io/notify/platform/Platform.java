@@ -61,7 +61,13 @@ public final class Platform implements AutoCloseable {
         this.drainOnClose = b.drainOnClose;
         List<Integer> nodePorts = b.gatewayPorts;
         if (nodePorts.isEmpty() && b.browserOrigins && !b.nodes.isEmpty()) {
-            nodePorts = Arrays.stream(FreePorts.pick(b.nodes.size())).boxed().toList();
+            // client ports known before anything starts (the origins name them); their management
+            // ports are picked with them, never guessed as port + 100, which nobody reserved
+            int[] free = FreePorts.pick(2 * b.nodes.size());
+            nodePorts = Arrays.stream(free, 0, b.nodes.size()).boxed().toList();
+            for (int i = 0; i < b.nodes.size(); i++) {
+                managementPorts.put(b.nodes.get(i), free[b.nodes.size() + i]);
+            }
         }
         for (int i = 0; i < b.nodes.size(); i++) {
             ports.put(b.nodes.get(i), nodePorts.isEmpty() ? 0 : nodePorts.get(i));

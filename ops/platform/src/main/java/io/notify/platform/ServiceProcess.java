@@ -3,16 +3,20 @@ package io.notify.platform;
 import io.notify.common.config.Settings;
 import io.notify.devstack.JavaProcess;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -32,22 +36,48 @@ public final class ServiceProcess implements AutoCloseable {
     private final JavaProcess process;
     private volatile boolean paused;
 
-    /** {@code settings} go to the child as {@code key=value} arguments, its secrets ({@link Settings#isSecret}) as environment variables. */
+    /**
+     * {@code settings} go to the child as {@code key=value} arguments, except its secrets ({@link
+     * Settings#isSecret}): they go to a {@code --config} file beside the log, readable by its owner only
+     * (a file carries every key; the environment cannot carry pass-through keys such as
+     * {@code notify.kafka.client.sasl.jaas.config}).
+     */
     ServiceProcess(String name, int port, int managementPort, String mainClass, Map<String, String> settings,
                    List<String> jvmOptions, Path log) {
         this.name = name;
         this.port = port;
         this.managementPort = managementPort;
         List<String> args = new ArrayList<>();
-        Map<String, String> environment = new HashMap<>();
+        Properties secrets = new Properties();
         settings.forEach((k, v) -> {
             if (Settings.isSecret(k, v)) {
-                environment.put(Settings.envName(k), v);
+                secrets.setProperty(k, v);
             } else {
                 args.add(k + "=" + v);
             }
         });
-        this.process = new JavaProcess(mainClass, args, jvmOptions, log, environment);
+        if (!secrets.isEmpty()) {
+            args.add("--config=" + writeSecrets(log.resolveSibling(name + ".secrets.properties"), secrets));
+        }
+        this.process = new JavaProcess(mainClass, args, jvmOptions, log);
+    }
+
+    private static Path writeSecrets(Path file, Properties secrets) {
+        try {
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            Files.deleteIfExists(file);
+            try {
+                Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            } catch (UnsupportedOperationException notPosix) {
+                Files.createFile(file); // the owner's defaults apply
+            }
+            try (OutputStream out = Files.newOutputStream(file)) {
+                secrets.store(out, "secrets of a Notify child service; readable by its owner only");
+            }
+            return file.toAbsolutePath();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
     }
 
     ServiceProcess start() throws IOException {

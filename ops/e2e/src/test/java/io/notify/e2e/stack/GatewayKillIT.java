@@ -7,6 +7,7 @@ import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
 import io.notify.gateway.GatewayServer;
 import io.notify.platform.Platform;
+import io.notify.registry.lease.NodeRegistryConfig;
 import io.notify.platform.ServiceProcess;
 import io.notify.gateway.support.WsClient;
 import io.notify.schemas.protocol.EventFrame;
@@ -26,14 +27,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A gateway killed with SIGKILL loses no durable event for its clients once they resume on another
- * node, and its registrations stop receiving routes within the liveness TTL (10 s by default).
+ * node, and its registrations stop receiving routes within the liveness TTL (4 s by default).
  */
 @ExtendWith(NotifyInfraExtension.class)
 @Timeout(240)
 class GatewayKillIT {
 
     static final Duration WAIT = Duration.ofSeconds(30);
-    static final long ALIVE_TTL_MS = 10_000;
+    static final long ALIVE_TTL_MS = NodeRegistryConfig.defaults().aliveTtl().toMillis();
 
     @Test
     void killedNodeLosesNothingAndItsRoutesStop(Infra infra, @TempDir Path dir) throws Exception {
