@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -28,7 +29,13 @@ final class ChildLoad {
     /** Runs {@code mainClass} with {@code args} and returns its result; fails past {@code bound}. */
     static LoadResult run(Class<?> mainClass, List<String> args, Path log, Duration bound)
             throws IOException, InterruptedException {
-        JavaProcess child = new JavaProcess(mainClass.getName(), args, JVM, log).start();
+        return run(mainClass, args, Map.of(), log, bound);
+    }
+
+    /** As {@link #run(Class, List, Path, Duration)}, with {@code environment} for the child: where its secrets go. */
+    static LoadResult run(Class<?> mainClass, List<String> args, Map<String, String> environment, Path log, Duration bound)
+            throws IOException, InterruptedException {
+        JavaProcess child = new JavaProcess(mainClass.getName(), args, JVM, log, environment).start();
         try {
             long deadline = System.nanoTime() + bound.toNanos();
             while (child.isAlive()) {

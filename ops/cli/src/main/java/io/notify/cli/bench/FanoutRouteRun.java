@@ -101,7 +101,7 @@ final class FanoutRouteRun {
                         plan.events(), plan.routings(), w.seconds(), w.eventsPerSecond() / r, plan.querySeconds().toSeconds()));
                 LoadResult query = ChildLoad.run(QueryLoad.class, List.of("127.0.0.1:" + apps.first().port(),
                         Integer.toString(plan.users()), Long.toString(plan.querySeconds().toMillis()),
-                        Integer.toString(plan.queryConcurrency()), apps.queryToken()), dir.resolve("query.log"),
+                        Integer.toString(plan.queryConcurrency())), Map.of(QueryLoad.TOKEN_ENV, apps.queryToken()), dir.resolve("query.log"),
                         plan.querySeconds().plusSeconds(60));
                 double hits = PrometheusText.sum(end, "notify_registry_lookups_total", "outcome", "cache_hit");
                 double misses = PrometheusText.sum(end, "notify_registry_lookups_total", "outcome", "cache_miss");

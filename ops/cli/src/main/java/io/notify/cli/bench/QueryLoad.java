@@ -13,9 +13,14 @@ import java.util.SplittableRandom;
  * 200 answers as reads, anything else (a 401 included) as a failure; latency is per request. Runs
  * on {@link ClosedLoopHttp}.
  *
- * <pre>query &lt;host:port&gt; &lt;users&gt; &lt;durationMs&gt; &lt;concurrency&gt; &lt;serviceToken&gt;</pre>
+ * <pre>query &lt;host:port&gt; &lt;users&gt; &lt;durationMs&gt; &lt;concurrency&gt;</pre>
+ *
+ * The service token comes in the environment ({@link #TOKEN_ENV}), not on the command line.
  */
 public final class QueryLoad {
+
+    /** The environment variable holding the query API's service token. */
+    static final String TOKEN_ENV = "NOTIFY_BENCH_QUERY_TOKEN";
 
     private QueryLoad() {
     }
@@ -23,7 +28,7 @@ public final class QueryLoad {
     public static void main(String[] args) throws InterruptedException {
         String[] hp = args[0].split(":");
         ChildLoad.emit(run(new InetSocketAddress(hp[0], Integer.parseInt(hp[1])), Integer.parseInt(args[1]),
-                Duration.ofMillis(Long.parseLong(args[2])), Integer.parseInt(args[3]), args[4]));
+                Duration.ofMillis(Long.parseLong(args[2])), Integer.parseInt(args[3]), System.getenv(TOKEN_ENV)));
     }
 
     static LoadResult run(InetSocketAddress server, int users, Duration duration, int concurrency, String token)
