@@ -3,6 +3,7 @@ package io.notify.fanout;
 import io.notify.common.auth.ServiceToken;
 import io.notify.common.config.ConfigException;
 import io.notify.common.config.PlatformSettings;
+import io.notify.common.config.Redacted;
 import io.notify.common.config.Settings;
 import io.notify.common.tls.TlsSettings;
 import io.notify.common.http.OpsEndpoints;
@@ -73,6 +74,12 @@ public record FanoutConfig(
         String managementHost,
         int managementPort,
         TlsSettings tls) {
+
+    /** Secrets shown as {@code ***} ({@link Redacted}). */
+    @Override
+    public String toString() {
+        return Redacted.toString(this);
+    }
 
     /** The setting that lists the query API's service tokens (comma-separated). */
     public static final String QUERY_TOKENS = "notify.fanout.query.tokens";

@@ -4,6 +4,7 @@ import io.notify.common.auth.BearerKeys;
 import io.notify.common.config.ConfigException;
 import io.notify.common.config.PlatformSettings;
 import io.notify.common.http.OpsEndpoints;
+import io.notify.common.config.Redacted;
 import io.notify.common.config.Settings;
 import io.notify.common.tls.TlsSettings;
 import java.time.Duration;
@@ -59,6 +60,12 @@ public record IngestConfig(
         String managementHost,
         int managementPort,
         TlsSettings tls) {
+
+    /** Secrets shown as {@code ***} ({@link Redacted}). */
+    @Override
+    public String toString() {
+        return Redacted.toString(this);
+    }
 
     /** A browser origin as it appears in an Origin header: http(s), a host or [IPv6], an optional port. */
     private static final Pattern ORIGIN = Pattern.compile("^https?://([A-Za-z0-9.-]+|\\[[0-9A-Fa-f:.]+])(:[0-9]{1,5})?$");

@@ -23,6 +23,12 @@ import java.util.Map;
 public record PlatformSettings(String bootstrapServers, String topicPrefix, String redisUri, String registryKeyPrefix,
                                Map<String, String> kafkaClient) {
 
+    /** Secrets shown as {@code ***} ({@link Redacted}). */
+    @Override
+    public String toString() {
+        return Redacted.toString(this);
+    }
+
     public PlatformSettings {
         kafkaClient = Map.copyOf(kafkaClient);
     }

@@ -5,6 +5,7 @@ import io.notify.common.config.ConfigException;
 import io.notify.common.tls.TlsSettings;
 import io.notify.common.config.PlatformSettings;
 import io.notify.common.http.OpsEndpoints;
+import io.notify.common.config.Redacted;
 import io.notify.common.config.Settings;
 import io.notify.schemas.protocol.FrameCodec;
 import io.notify.schemas.protocol.WelcomeFrame;
@@ -93,6 +94,12 @@ public record GatewayConfig(
         TlsSettings tls,
         Path queryCaFile) {
 
+    /** Secrets shown as {@code ***} ({@link Redacted}). */
+    @Override
+    public String toString() {
+        return Redacted.toString(this);
+    }
+
     /**
      * Resume batching (docs/gateway.md, "Resume batching"): concurrent fetches wait at most
      * {@code linger} (or until a request slot frees up) and go out as one {@code POST /v1/streams:events}
@@ -111,6 +118,12 @@ public record GatewayConfig(
      */
     public record JwtSettings(Path jwksFile, RemoteJwks jwks, String hmacSecret, String issuer, String audience,
                               Duration clockSkew) {
+
+        /** Secrets shown as {@code ***} ({@link Redacted}). */
+        @Override
+        public String toString() {
+            return Redacted.toString(this);
+        }
         public JwtSettings {
             int sources = (jwksFile == null ? 0 : 1) + (jwks == null ? 0 : 1) + (hmacSecret == null ? 0 : 1);
             if (sources != 1) {
