@@ -254,15 +254,20 @@ class GatewayLimitsIT {
     }
 
     @Test
-    void aCloseTheClientNeverReceivedIsCounted1006() throws Exception {
+    void aSlowReaderThatVanishesIsCountedOnce() throws Exception {
         settled();
         double slow = closes(4008);
         double dropped = closes(1006);
         RawWsClient c = slowReaderPastItsQueue("vanisher"); // 4008 is decided, its close frame waits behind a frame never read
         c.reset();
         settled();
-        assertEquals(slow, closes(4008), "the client never saw the 4008");
-        assertEquals(dropped + 1, closes(1006));
+        // Counted once, as 1006 when the close frame was still waiting at the reset. Loopback's send buffer
+        // may grow (autotuning) and take the close frame before the reset, and the close then rightly
+        // counts as written (4008): seen once in a full verify. WebSocketTransportTest decides the 1006
+        // case deterministically (a blocked I/O thread).
+        double counted1006 = closes(1006) - dropped;
+        double counted4008 = closes(4008) - slow;
+        assertEquals(1.0, counted1006 + counted4008, "one close counted: 1006 +" + counted1006 + ", 4008 +" + counted4008);
     }
 
     @Test
