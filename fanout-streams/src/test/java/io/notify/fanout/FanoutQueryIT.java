@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.notify.common.config.Settings;
+import io.notify.devstack.Await;
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
 import io.notify.schemas.NotifyJson;
@@ -93,7 +94,7 @@ class FanoutQueryIT {
              FanoutService b = new FanoutService(config(infra, "b")).start();
              NotifyPublisher publisher = NotifyPublisher.builder().bootstrapServers(infra.bootstrapServers())
                      .topicPrefix(infra.prefix()).build()) {
-            ItKafka.await("both RUNNING", Duration.ofSeconds(90), () ->
+            Await.until("both RUNNING", Duration.ofSeconds(90), () ->
                     a.app().streams().state() == KafkaStreams.State.RUNNING
                             && b.app().streams().state() == KafkaStreams.State.RUNNING);
             for (int i = 0; i < USERS * PER_USER; i++) {
@@ -101,7 +102,7 @@ class FanoutQueryIT {
                         .get(30, TimeUnit.SECONDS);
             }
             FanoutCrashIT.readLog(infra, topics, USERS * PER_USER, Duration.ofSeconds(60));
-            ItKafka.await("both RUNNING after the writes", Duration.ofSeconds(60), () ->
+            Await.until("both RUNNING after the writes", Duration.ofSeconds(60), () ->
                     a.app().streams().state() == KafkaStreams.State.RUNNING
                             && b.app().streams().state() == KafkaStreams.State.RUNNING);
             // the consumers' assigned-partitions metric TaskWatch counts: notify.events and the by-stream topic, split in two

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.lettuce.core.RedisClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.notify.common.config.Settings;
+import io.notify.devstack.Await;
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
 import io.notify.devstack.RedisServer;
@@ -74,7 +75,7 @@ class FanoutRedisOutageIT {
                          .topicPrefix(infra.prefix()).build()) {
                 node.start().toCompletableFuture().get(10, TimeUnit.SECONDS);
                 node.register(STREAM, "c1").toCompletableFuture().get(10, TimeUnit.SECONDS);
-                ItKafka.await("RUNNING", Duration.ofSeconds(60),
+                Await.until("RUNNING", Duration.ofSeconds(60),
                         () -> fanout.app().streams().state() == KafkaStreams.State.RUNNING);
 
                 int n = 0;

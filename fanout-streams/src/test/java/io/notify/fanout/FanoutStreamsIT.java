@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.common.config.Settings;
+import io.notify.devstack.Await;
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
 import io.notify.registry.ConnectionRef;
@@ -75,7 +76,7 @@ class FanoutStreamsIT {
     }
 
     static void awaitRunning(FanoutApp app) {
-        ItKafka.await("RUNNING", Duration.ofSeconds(60), () -> app.streams().state() == KafkaStreams.State.RUNNING);
+        Await.until("RUNNING", Duration.ofSeconds(60), () -> app.streams().state() == KafkaStreams.State.RUNNING);
     }
 
     @Test

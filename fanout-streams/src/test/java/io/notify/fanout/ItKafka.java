@@ -1,12 +1,10 @@
 package io.notify.fanout;
 
-import io.notify.devstack.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -63,9 +61,5 @@ final class ItKafka {
             }
         }
         return out;
-    }
-
-    static void await(String what, Duration timeout, BooleanSupplier condition) {
-        Await.until(what, timeout, condition);
     }
 }

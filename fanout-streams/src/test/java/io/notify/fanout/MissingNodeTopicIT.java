@@ -3,6 +3,7 @@ package io.notify.fanout;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.notify.common.config.Settings;
+import io.notify.devstack.Await;
 import io.notify.devstack.BrokerOptions;
 import io.notify.devstack.EmbeddedKafkaBroker;
 import io.notify.fanout.routing.NodeTopics;
@@ -96,7 +97,7 @@ class MissingNodeTopicIT {
 
         try (FanoutApp app = new FanoutApp(config, registry, metrics, Clock.systemUTC(), admin -> fooled).start();
              KafkaProducer<String, String> producer = ItKafka.producer(broker.bootstrapServers())) {
-            ItKafka.await("RUNNING", Duration.ofSeconds(60), () -> app.streams().state() == KafkaStreams.State.RUNNING);
+            Await.until("RUNNING", Duration.ofSeconds(60), () -> app.streams().state() == KafkaStreams.State.RUNNING);
             ItKafka.send(producer, topics.events().name(), "a-1", FanoutFixture.durable("a-1", "u1"));
             ItKafka.send(producer, topics.events().name(), "g-1", FanoutFixture.durable("g-1", "ghost"));
             ItKafka.send(producer, topics.events().name(), "a-2", FanoutFixture.durable("a-2", "u1"));

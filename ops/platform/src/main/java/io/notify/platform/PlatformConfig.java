@@ -15,6 +15,7 @@ import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.errors.TopicExistsException;
 
@@ -192,10 +193,12 @@ public final class PlatformConfig {
         wanted.put(t.undelivered().name(), partitions.undelivered());
         long deadline = System.nanoTime() + TOPIC_TIMEOUT.toNanos();
         try (Admin admin = Admin.create(PlatformSettings.kafkaProps(bootstrapServers, kafkaClient))) {
-            for (Map.Entry<String, Integer> topic : wanted.entrySet()) {
+            // one request for all four; each topic's own future says whether it already existed
+            Map<String, KafkaFuture<Void>> created = admin.createTopics(wanted.entrySet().stream()
+                    .map(w -> new NewTopic(w.getKey(), w.getValue(), (short) 1)).toList()).values();
+            for (KafkaFuture<Void> topic : created.values()) {
                 try {
-                    admin.createTopics(List.of(new NewTopic(topic.getKey(), topic.getValue(), (short) 1)))
-                            .all().get(TOPIC_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                    topic.get(TOPIC_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
                 } catch (ExecutionException e) {
                     if (!(e.getCause() instanceof TopicExistsException)) {
                         throw e;
