@@ -178,12 +178,16 @@ public final class WebSocketTransport extends QueuedTransport implements WsFrame
     @Override
     public void closeFrame(int code) {
         closeReceived = true;
-        peerClosing(code);
         if (closeSent) {
-            abort(); // the close handshake is complete: the server closes the TCP connection (RFC 6455 §7.1.1)
-        } else {
-            sendClose(code == 1005 ? CloseCode.NORMAL.code() : code, "");
+            // The two close frames crossed: ours is what the client sees, so it is the code counted.
+            if (out == null && closeAfter == null) {
+                abort(); // ours is out (and counted): the handshake is complete, the server closes TCP (RFC 6455 §7.1.1)
+            }
+            // else ours is still being written: closeWritten counts it and closes TCP once it is out
+            return;
         }
+        peerClosing(code);
+        sendClose(code == 1005 ? CloseCode.NORMAL.code() : code, "");
     }
 
     @Override
