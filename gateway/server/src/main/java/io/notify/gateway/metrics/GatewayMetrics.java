@@ -94,10 +94,11 @@ public final class GatewayMetrics {
         counter("notify.gateway.handshakes", "Handshakes accepted", "transport", transport).increment();
     }
 
+    /** Counts the close before the gauge drops: whoever sees the gauge at 0 sees every close counted. */
     public void connectionClosed(String transport, int code) {
-        connectionGauge(transport).decrementAndGet();
         counter("notify.gateway.closes", "Connections closed, by close code (1006: dropped without a close frame)",
                 "transport", transport, "code", Integer.toString(code)).increment();
+        connectionGauge(transport).decrementAndGet();
     }
 
     /** A refused handshake; reason is a stable slug (rate_limited, draining, origin, unauthenticated, ...). */
