@@ -114,6 +114,17 @@ public final class PlatformStack implements AutoCloseable {
                 options.work().resolve(node + ".log"));
     }
 
+    /**
+     * Starts one more gateway node ({@code gw-<n+1>}, the stack's gateway settings) and waits until it
+     * is ready: a node joining a running fleet, as after a scale-out.
+     */
+    public ServiceProcess addGateway() throws IOException, InterruptedException {
+        ServiceProcess g = gateway(gateways.size() + 1).start();
+        gateways.add(g);
+        g.awaitReady(START_BOUND);
+        return g;
+    }
+
     private ServiceProcess ingestService() {
         int[] ports = FreePorts.pick(2); // producers, the management listener
         Map<String, String> s = new LinkedHashMap<>();

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * Several {@link LoadAgent} processes, each holding a contiguous slice of the clients, so that no
@@ -69,8 +70,16 @@ final class AgentFleet implements AutoCloseable {
         return out;
     }
 
-    /** One agent's place: clients {@code slice} of the gateway node at {@code port}. */
-    record Placement(int port, Slice slice) {
+    /** One agent's place: clients {@code slice}, each attempt to one of the gateway nodes at {@code ports} at random. */
+    record Placement(List<Integer> ports, Slice slice) {
+
+        Placement(int port, Slice slice) {
+            this(List.of(port), slice);
+        }
+
+        Placement {
+            ports = List.copyOf(ports);
+        }
     }
 
     /**
@@ -92,6 +101,17 @@ final class AgentFleet implements AutoCloseable {
             placements.add(new Placement(ports.get(i % ports.size()), slices.get(i)));
         }
         return start(host, placements, transport, work, sources, positions, lifetime, heap, "agent-");
+    }
+
+    /**
+     * As {@link #start(String, List, String, Path, int, int, List, Path, Duration, String)}, but behind
+     * a load balancer: every client's every attempt goes to one of {@code ports} at random
+     * ({@link #targets} changes the set later).
+     */
+    static AgentFleet startBalanced(String host, List<Integer> ports, String transport, Path work, int clients, int perAgent,
+                                    List<String> sources, Duration lifetime, String heap) throws IOException, InterruptedException {
+        List<Placement> placements = split(clients, perAgent).stream().map(s -> new Placement(ports, s)).toList();
+        return start(host, placements, transport, work, sources, null, lifetime, heap, "agent-");
     }
 
     /** Starts one agent per placement, logging to {@code work/<logPrefix><i>.log}, and waits until each has minted its tokens. */
@@ -117,7 +137,7 @@ final class AgentFleet implements AutoCloseable {
     private static AgentProcess launch(String host, Placement at, String transport, Path work, List<String> sources,
                                        Path positions, Duration lifetime, String heap, Path log) throws IOException {
         return AgentProcess.start(List.of("-Xmx" + heap, "-XX:+UseParallelGC", "-Xss512k"),
-                List.of(host, Integer.toString(at.port()), transport, work.toString(), Integer.toString(at.slice().first()),
+                List.of(host, at.ports().stream().map(String::valueOf).collect(Collectors.joining(",")), transport, work.toString(), Integer.toString(at.slice().first()),
                         Integer.toString(at.slice().count()), String.join(",", sources),
                         positions == null ? "-" : positions.toString(), Long.toString(lifetime.toSeconds())), log);
     }
@@ -146,6 +166,16 @@ final class AgentFleet implements AutoCloseable {
             a.send("storm " + t0EpochMs + " " + jitter.toMillis() + " " + replay + " " + bound.toMillis());
         }
         return gather("storm", bound.plusMillis(Math.max(0, t0EpochMs - System.currentTimeMillis())).plusSeconds(30));
+    }
+
+    /** From now on every agent's new attempts go to one of the nodes at {@code ports}, at random. */
+    void targets(List<Integer> ports) throws IOException, InterruptedException {
+        ask("targets " + ports.stream().map(String::valueOf).collect(Collectors.joining(",")), "targets", Duration.ofSeconds(30));
+    }
+
+    /** Every agent reconnects (with its position, after the SDK's backoff) any client a gateway closes outside a phase. */
+    void hold(boolean on) throws IOException, InterruptedException {
+        ask("hold " + (on ? "on" : "off"), "hold", Duration.ofSeconds(30));
     }
 
     /** Closes every connection; returns how many were open. */

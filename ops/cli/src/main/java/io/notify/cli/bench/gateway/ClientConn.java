@@ -2,6 +2,7 @@ package io.notify.cli.bench.gateway;
 
 import java.io.ByteArrayOutputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
@@ -23,6 +24,8 @@ final class ClientConn {
 
     State state = State.IDLE;
     SocketChannel channel;
+    /** The gateway node of the current attempt or connection. */
+    InetSocketAddress node;
     SelectionKey key;
     String wsKey;
     /** Bytes of a partial frame or response head, carried to the next read. */

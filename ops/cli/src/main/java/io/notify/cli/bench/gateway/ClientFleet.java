@@ -117,7 +117,7 @@ public final class ClientFleet implements AutoCloseable {
 
     /** Whether the agents reconnect (with position and backoff, as the SDK does) clients that a gateway closes outside a phase. */
     public void hold(boolean on) throws IOException, InterruptedException {
-        agents.ask("hold " + (on ? "on" : "off"), "hold", REPLY_BOUND);
+        agents.hold(on);
     }
 
     /** The tracked run's by-id check, over all clients, against the generator's accepted numbers ({@code BitSet} file). */

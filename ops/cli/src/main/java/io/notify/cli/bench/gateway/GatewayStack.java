@@ -64,12 +64,32 @@ final class GatewayStack implements AutoCloseable {
 
     /** {@code notify_gateway_connections} summed over every gateway node (each node's own gauge). */
     long gatewayConnections() throws IOException, InterruptedException {
+        return connectionsPerNode().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** Each gateway node's own {@code notify_gateway_connections}, in node order. */
+    List<Long> connectionsPerNode() throws IOException, InterruptedException {
+        requireGateway();
+        List<Long> out = new ArrayList<>();
+        for (ServiceProcess g : platform.gateways()) {
+            out.add((long) PrometheusText.scrape(g).sum("notify_gateway_connections"));
+        }
+        return out;
+    }
+
+    /** A sample (summed over its labels matching {@code labels}) of every gateway node's /metrics, summed over the nodes. */
+    double sumOverNodes(String name, String... labels) throws IOException, InterruptedException {
         requireGateway();
         List<PrometheusText> scrapes = new ArrayList<>();
         for (ServiceProcess g : platform.gateways()) {
             scrapes.add(PrometheusText.scrape(g));
         }
-        return (long) PrometheusText.sum(scrapes, "notify_gateway_connections");
+        return PrometheusText.sum(scrapes, name, labels);
+    }
+
+    /** Starts one more gateway node and waits until it is ready; returns its client port. */
+    int addGateway() throws IOException, InterruptedException {
+        return platform.addGateway().port();
     }
 
     /**

@@ -39,12 +39,13 @@ import org.HdrHistogram.Histogram;
  *   hold on|off                                          reconnect, with its position and the SDK's backoff, any
  *                                                        client a gateway closes outside a phase → "hold"
  *   histogram                                            the latency histogram (µs), compressed, base64 → "histogram &lt;b64&gt;"
+ *   targets &lt;port,port,...&gt;                              new attempts go to one of these nodes at random → "targets &lt;n&gt;"
  *   exit
  * </pre>
  * It prints "ready" once its tokens are minted and "progress ..." every second. It exits by
  * itself at end of stdin (parent gone) or after its lifetime.
  *
- * <p>Arguments: host port ws|sse workDir firstIndex count sourceAddresses(comma) positionsFile|- lifetimeSeconds
+ * <p>Arguments: host port[,port...] ws|sse workDir firstIndex count sourceAddresses(comma) positionsFile|- lifetimeSeconds
  */
 public final class LoadAgent implements NioDriver.Listener {
 
@@ -79,20 +80,32 @@ public final class LoadAgent implements NioDriver.Listener {
     private long reconnects;
     private long positionDrops;
 
-    private LoadAgent(List<ClientConn> clients, InetSocketAddress target, boolean sse, Duration lifetime) throws IOException {
+    private final InetAddress host;
+
+    private LoadAgent(List<ClientConn> clients, InetAddress host, String ports, boolean sse, Duration lifetime) throws IOException {
         this.clients = clients;
-        this.driver = new NioDriver(target, sse, this);
+        this.host = host;
+        this.driver = new NioDriver(nodes(host, ports), sse, this);
         this.endNanos = System.nanoTime() + lifetime.toNanos();
     }
 
     public static void main(String[] args) throws Exception {
-        InetSocketAddress target = new InetSocketAddress(InetAddress.getByName(args[0]), Integer.parseInt(args[1]));
         List<ClientConn> clients = AgentClients.create(Path.of(args[3]), Integer.parseInt(args[4]), Integer.parseInt(args[5]),
                 args[6], args[7].equals("-") ? null : Path.of(args[7]));
-        LoadAgent agent = new LoadAgent(clients, target, args[2].equals("sse"), Duration.ofSeconds(Long.parseLong(args[8])));
+        LoadAgent agent = new LoadAgent(clients, InetAddress.getByName(args[0]), args[1], args[2].equals("sse"),
+                Duration.ofSeconds(Long.parseLong(args[8])));
         agent.readCommands();
         emit("ready " + clients.size());
         agent.loop();
+    }
+
+    /** {@code host} at each of the comma-separated {@code ports}. */
+    static List<InetSocketAddress> nodes(InetAddress host, String ports) {
+        List<InetSocketAddress> out = new ArrayList<>();
+        for (String p : ports.split(",")) {
+            out.add(new InetSocketAddress(host, Integer.parseInt(p.trim())));
+        }
+        return out;
     }
 
     private void readCommands() {
@@ -217,6 +230,10 @@ public final class LoadAgent implements NioDriver.Listener {
             case "hold" -> {
                 hold = a[1].equals("on");
                 emit("hold");
+            }
+            case "targets" -> {
+                driver.targets(nodes(host, a[1]));
+                emit("targets " + a[1].split(",").length);
             }
             case "histogram" -> emit("histogram " + AgentHistograms.encode(latencyMicros));
             case "exit" -> {

@@ -11,6 +11,7 @@ import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.List;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -37,7 +38,7 @@ final class NioDriver implements AutoCloseable {
     }
 
     private final Selector selector;
-    private final InetSocketAddress target;
+    private List<InetSocketAddress> targets; // the nodes a new attempt may go to: a load balancer's healthy set
     private final boolean sse;
     private final Listener listener;
     private final ByteBuffer scratch = ByteBuffer.allocate(WsCodec.MAX_PAYLOAD + 128 * 1024);
@@ -46,9 +47,9 @@ final class NioDriver implements AutoCloseable {
     private final SplittableRandom random = new SplittableRandom();
     private final Inbound inbound;
 
-    NioDriver(InetSocketAddress target, boolean sse, Listener listener) throws IOException {
+    NioDriver(List<InetSocketAddress> targets, boolean sse, Listener listener) throws IOException {
         this.selector = Selector.open();
-        this.target = target;
+        targets(targets);
         this.sse = sse;
         this.listener = listener;
         this.inbound = new Inbound(this, sse, listener);
@@ -56,6 +57,17 @@ final class NioDriver implements AutoCloseable {
 
     Selector selector() {
         return selector;
+    }
+
+    /**
+     * The nodes new attempts go to from now on, each attempt to one of them at random (as a load
+     * balancer spreads new connections over its healthy nodes); open connections stay where they are.
+     */
+    void targets(List<InetSocketAddress> nodes) {
+        if (nodes.isEmpty()) {
+            throw new IllegalArgumentException("no gateway node to connect to");
+        }
+        targets = List.copyOf(nodes);
     }
 
     /** Starts an attempt of {@code c} at {@code atNanos} (now or later). */
@@ -142,7 +154,8 @@ final class NioDriver implements AutoCloseable {
             ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
             ch.bind(new InetSocketAddress(c.source, 0));
             c.state = ClientConn.State.CONNECTING;
-            if (ch.connect(target)) {
+            c.node = targets.size() == 1 ? targets.get(0) : targets.get(random.nextInt(targets.size()));
+            if (ch.connect(c.node)) {
                 c.key = ch.register(selector, SelectionKey.OP_READ, c);
                 sendHandshake(c);
             } else {
@@ -165,12 +178,12 @@ final class NioDriver implements AutoCloseable {
 
     private void sendHandshake(ClientConn c) {
         c.state = ClientConn.State.HANDSHAKE;
-        String host = target.getAddress().getHostAddress();
+        String host = c.node.getAddress().getHostAddress();
         if (sse) {
-            write(c, HttpHandshake.sse(host, target.getPort(), c.token));
+            write(c, HttpHandshake.sse(host, c.node.getPort(), c.token));
         } else {
             c.wsKey = WsCodec.newKey(random.nextLong(), random.nextLong());
-            write(c, HttpHandshake.webSocket(host, target.getPort(), c.wsKey, c.token));
+            write(c, HttpHandshake.webSocket(host, c.node.getPort(), c.wsKey, c.token));
         }
     }
 

@@ -93,6 +93,30 @@ class NioDriverTest {
         assertEquals(0, established);
     }
 
+    @Test
+    void newAttemptsGoToTheNodesGivenLastAsBehindALoadBalancer() throws Exception {
+        ScriptedWsServer.Script refuse = (self, s) -> {
+            self.saw.add(readHead(s).get(0));
+            s.getOutputStream().write("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII));
+            s.getOutputStream().flush();
+        };
+        server = new ScriptedWsServer(refuse);
+        try (ScriptedWsServer joined = new ScriptedWsServer(refuse);
+             NioDriver driver = new NioDriver(target(), false, listener())) {
+            ClientConn c = client();
+            driver.schedule(c, System.nanoTime());
+            pollUntil(driver, () -> ended.size() == 1);
+            assertEquals(server.address(), c.node);
+            driver.targets(List.of(joined.address()));
+            driver.schedule(c, System.nanoTime());
+            pollUntil(driver, () -> ended.size() == 2);
+            assertEquals(joined.address(), c.node);
+            assertEquals(List.of("GET /v1/ws HTTP/1.1"), joined.saw);
+        }
+        assertEquals(List.of("GET /v1/ws HTTP/1.1"), server.saw, "one attempt each: the first node got none after the switch");
+    }
+
     private static byte[] concat(byte[]... parts) {
         int n = 0;
         for (byte[] p : parts) {
@@ -115,8 +139,8 @@ class NioDriverTest {
         return new ClientConn(7, BenchUsers.user(7), InetAddress.getByName("127.0.0.2"), "token-7", new ResumeTally("ep1", 5));
     }
 
-    private InetSocketAddress target() {
-        return server.address();
+    private List<InetSocketAddress> target() {
+        return List.of(server.address());
     }
 
     private NioDriver.Listener listener() {
