@@ -146,6 +146,11 @@ final class AgentFleet implements AutoCloseable {
         return agents.size();
     }
 
+    /** The agents' process ids. */
+    List<Long> pids() {
+        return agents.stream().map(AgentProcess::pid).toList();
+    }
+
     List<Slice> slices() {
         return slices;
     }

@@ -111,13 +111,14 @@ public final class ConnectionsBench implements Callable<Integer> {
             try (AgentFleet fleet = AgentFleet.start("127.0.0.1", stack.gatewayPorts(), transport, work, target, agents.perAgent,
                     sources, null, lifetime, "512m")) {
                 List<BenchMath.Ramp> ramps = new ArrayList<>();
-                ramps.add(ramp(fleet, warmup, rampBound, "warm-up"));
+                List<ConnectionsReport.RampCpu> cpu = new ArrayList<>();
+                ramps.add(ramp(stack, fleet, warmup, rampBound, "warm-up", cpu));
                 fleet.closeAll();
                 List<ConnectionsReport.Checkpoint> points = new ArrayList<>();
                 points.add(checkpoint(stack, "baseline", 0, null));
-                ramps.add(ramp(fleet, target / 2, rampBound, "ramp to half"));
+                ramps.add(ramp(stack, fleet, target / 2, rampBound, "ramp to half", cpu));
                 points.add(checkpoint(stack, "half", ramps.get(1).established(), null));
-                ramps.add(ramp(fleet, target, rampBound, "ramp to target"));
+                ramps.add(ramp(stack, fleet, target, rampBound, "ramp to target", cpu));
                 points.add(checkpoint(stack, "target", ramps.get(1).established() + ramps.get(2).established(), notes));
                 ConnectionsReport.Delivery delivery = deliverRate > 0 ? deliver(stack, fleet, deliverFor) : null;
                 if (holdFor.toMillis() > 0) {
@@ -132,7 +133,7 @@ public final class ConnectionsBench implements Callable<Integer> {
                 notes.add("kernel socket buffers are not in RSS; 'tcp mem' is /proc/net/sockstat TCP mem: machine-wide "
                         + "(every process on the box, both ends of each loopback connection), for information only");
                 ConnectionsReport report = new ConnectionsReport("connections", Instant.now(), ResultFiles.machine(),
-                        settings(sources, lifetime), points, ramps,
+                        settings(sources, lifetime), points, ramps, cpu,
                         BenchMath.rate(ramps.get(1).established() + ramps.get(2).established(), rampSeconds),
                         ConnectionsReport.PerConnection.of(points.get(0), points.get(1), points.get(2),
                                 ConnectionsReport.heapGoal(transport)), delivery, held, notes);
@@ -147,7 +148,11 @@ public final class ConnectionsBench implements Callable<Integer> {
         return 0;
     }
 
-    private BenchMath.Ramp ramp(AgentFleet fleet, int wanted, Duration bound, String label) throws Exception {
+    /** One ramp, and the CPU it cost per connection established (appended to {@code cpu}). */
+    private BenchMath.Ramp ramp(GatewayStack stack, AgentFleet fleet, int wanted, Duration bound, String label,
+                                List<ConnectionsReport.RampCpu> cpu) throws Exception {
+        ProcessCpu.Ticks gatewayBefore = ProcessCpu.sample(stack.gatewayPids());
+        ProcessCpu.Ticks agentsBefore = ProcessCpu.sample(fleet.pids());
         System.err.printf("bench connections: %s: %,d connections at %,.0f/s%n", label, wanted, rate);
         List<PhaseReport> reports;
         try (ProgressBar p = ProgressBar.start(Duration.ofSeconds(2)).track(() -> (double) fleet.progress().open() / wanted, () -> {
@@ -157,9 +162,16 @@ public final class ConnectionsBench implements Callable<Integer> {
         })) {
             reports = fleet.open(wanted, rate, maxPending, bound);
         }
+        ProcessCpu.Used gateway = ProcessCpu.sample(stack.gatewayPids()).since(gatewayBefore);
+        ProcessCpu.Used agentsUsed = ProcessCpu.sample(fleet.pids()).since(agentsBefore);
         BenchMath.Ramp r = BenchMath.ramp(reports);
-        System.err.printf("bench connections: %s: %,d/%,d established in %.1f s (%,.0f/s), failures %s%n", label,
-                r.established(), r.clients(), r.seconds(), r.connectionsPerSecond(), r.failures());
+        ConnectionsReport.RampCpu c = ConnectionsReport.RampCpu.of(gateway, agentsUsed, r.established());
+        cpu.add(c);
+        System.err.printf("bench connections: %s: %,d/%,d established in %.1f s (%,.0f/s), failures %s; CPU per connection: "
+                        + "gateway %,.0f µs (JIT %,.0f), agents %,.0f µs, machine %,.0f µs (busy %.0f%%)%n", label, r.established(),
+                r.clients(), r.seconds(), r.connectionsPerSecond(), r.failures(), c.gatewayMicros(), c.gatewayJitMicros(),
+                c.agentsMicros(), c.machineMicros(),
+                c.machineBusy() * 100);
         return r;
     }
 
