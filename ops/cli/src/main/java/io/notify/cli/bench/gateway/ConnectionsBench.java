@@ -93,7 +93,7 @@ public final class ConnectionsBench implements Callable<Integer> {
         List<String> notes = new ArrayList<>();
         System.err.println("bench connections: work dir " + work);
         try (GatewayStack stack = GatewayStack.start(new GatewayStack.Options(agents.gatewayHeap, 1_000_000, 1_000_000, work,
-                gateways, agents.gatewaySettings), s -> System.err.println("bench connections: " + s))) {
+                gateways, agents), s -> System.err.println("bench connections: " + s))) {
             long pid = stack.gatewayPid();
             long limit = ProcessMemory.openFilesLimit(pid);
             long cap = limit < 0 ? Long.MAX_VALUE : (limit - ProcessMemory.openFiles(pid) - 300) * gateways;
@@ -251,6 +251,7 @@ public final class ConnectionsBench implements Callable<Integer> {
         s.put("gatewayJvm", agents.gatewayJvm()
                 + "; handshake-rate 1000000/s (raised for the bench)"
                 + (agents.gatewaySettings.isEmpty() ? "" : "; " + agents.gatewaySettings));
+        s.put("fanoutSettings", agents.fanoutSettings);
         s.put("agentJvm", "-Xmx512m -XX:+UseParallelGC, one selector thread, lifetime bound " + lifetime);
         s.put("deliverRate", deliverRate);
         s.put("deliverDuration", deliverDuration);

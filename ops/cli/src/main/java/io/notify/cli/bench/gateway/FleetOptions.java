@@ -28,6 +28,10 @@ public final class FleetOptions {
             + "bench's own (repeatable; e.g. notify.gateway.ping-interval=25s).")
     Map<String, String> gatewaySettings = new LinkedHashMap<>();
 
+    @Option(names = "--fanout-setting", paramLabel = "KEY=VALUE", description = "A setting for the fanout-streams instance, over "
+            + "the bench's own (repeatable; e.g. notify.fanout.threads=2).")
+    Map<String, String> fanoutSettings = new LinkedHashMap<>();
+
     @Mixin
     ResultOptions results;
 

@@ -24,12 +24,12 @@ import java.util.function.Consumer;
  */
 final class GatewayStack implements AutoCloseable {
 
-    /** What the gateway node is told beyond the defaults. */
+    /** What the gateway nodes and the fanout-streams instance are told beyond the defaults. */
     record Options(String gatewayHeap, long handshakeRate, int handshakeBurst, Path work, int gateways,
-                   Map<String, String> settings) {
+                   Map<String, String> settings, Map<String, String> fanoutSettings) {
 
-        Options(String gatewayHeap, long handshakeRate, int handshakeBurst, Path work, Map<String, String> settings) {
-            this(gatewayHeap, handshakeRate, handshakeBurst, work, 1, settings);
+        Options(String gatewayHeap, long handshakeRate, int handshakeBurst, Path work, int gateways, FleetOptions fleet) {
+            this(gatewayHeap, handshakeRate, handshakeBurst, work, gateways, fleet.gatewaySettings, fleet.fanoutSettings);
         }
     }
 
@@ -41,7 +41,7 @@ final class GatewayStack implements AutoCloseable {
 
     static GatewayStack start(Options o, Consumer<String> progress) throws Exception {
         return new GatewayStack(PlatformStack.start(StackOptions.of(o.work(), 1, o.gateways()).withGatewayHeap(o.gatewayHeap())
-                .withGatewaySettings(settings(o)), progress));
+                .withGatewaySettings(settings(o)).withFanoutSettings(o.fanoutSettings()), progress));
     }
 
     private static Map<String, String> settings(Options o) {

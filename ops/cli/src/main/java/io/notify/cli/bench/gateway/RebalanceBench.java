@@ -83,7 +83,7 @@ public final class RebalanceBench implements Callable<Integer> {
         List<String> notes = new ArrayList<>();
         progress("work dir " + work);
         try (GatewayStack stack = GatewayStack.start(new GatewayStack.Options(agents.gatewayHeap, 1_000_000, 1_000_000, work, nodes,
-                gatewaySettings), RebalanceBench::progress)) {
+                gatewaySettings, agents.fanoutSettings), RebalanceBench::progress)) {
             List<String> sources = AgentFleet.sourceAddresses(agents.sourceAddresses);
             Duration agentLifetime = connectBound.plus(observeFor).plusSeconds(900);
             try (AgentFleet fleet = AgentFleet.startBalanced("127.0.0.1", stack.gatewayPorts(), "ws", work, clients, agents.perAgent,
@@ -158,6 +158,7 @@ public final class RebalanceBench implements Callable<Integer> {
         s.put("sourceAddresses", sources.size());
         s.put("gatewayJvm", agents.gatewayJvm());
         s.put("gatewaySettings", gatewaySettings);
+        s.put("fanoutSettings", agents.fanoutSettings);
         return s;
     }
 

@@ -73,8 +73,8 @@ public final class StormBench implements Callable<Integer> {
         Path work = Files.createTempDirectory("notify-bench-storm-");
         List<String> notes = new ArrayList<>();
         System.err.println("bench storm: work dir " + work);
-        try (GatewayStack stack = GatewayStack.start(new GatewayStack.Options(agents.gatewayHeap, handshakeRate, handshakeBurst, work,
-                agents.gatewaySettings),
+        try (GatewayStack stack = GatewayStack.start(new GatewayStack.Options(agents.gatewayHeap, handshakeRate, handshakeBurst, work, 1,
+                agents),
                 StormBench::progress)) {
             long pid = stack.gatewayPid();
             long limit = ProcessMemory.openFilesLimit(pid);
@@ -210,6 +210,7 @@ public final class StormBench implements Callable<Integer> {
         s.put("gatewayHandshakeRate", handshakeRate);
         s.put("gatewayHandshakeBurst", handshakeBurst);
         s.put("gatewaySettings", agents.gatewaySettings);
+        s.put("fanoutSettings", agents.fanoutSettings);
         s.put("agentJvm", "-Xmx512m -XX:+UseParallelGC, one selector thread");
         return s;
     }
