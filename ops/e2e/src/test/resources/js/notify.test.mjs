@@ -339,6 +339,34 @@ describe('dedup, order and positions', () => {
     assert.deepEqual(h.events.map((e) => e.seq), [1, 2, 3, 4]);
   });
 
+  test('with a position for its stream, resume goes as soon as the socket opens, before welcome, and only once', async () => {
+    const h = harness({ positions: { 'u:42': { epoch: 'e1', seq: 5 } } });
+    await tick();
+    let ws = FakeWebSocket.last();
+    ws.onopen();
+    assert.deepEqual(ws.sent, [{ t: 'resume', streams: [{ stream: 'u:42', epoch: 'e1', seq: 5 }] }], 'u:<sub> of the token, before welcome');
+    ws.frame(welcome());
+    assert.equal(ws.sent.length, 1, 'no second resume after the welcome');
+    ws.frame(ev(6));
+    assert.deepEqual(h.events.map((e) => e.seq), [6]);
+    ws.serverClose(1001);
+    h.timers.advance(1000);
+    await tick();
+    ws = FakeWebSocket.last();
+    ws.onopen();
+    assert.deepEqual(ws.sent, [{ t: 'resume', streams: [{ stream: 'u:42', epoch: 'e1', seq: 6 }] }], 'the reconnect resumes at once too');
+  });
+
+  test('without a position the client waits for welcome before its resume, as before', async () => {
+    harness();
+    await tick();
+    const ws = FakeWebSocket.last();
+    ws.onopen();
+    assert.deepEqual(ws.sent, [], 'nothing before welcome');
+    ws.frame(welcome());
+    assert.deepEqual(ws.sent, [{ t: 'resume', streams: [] }]);
+  });
+
   test('a gap makes the client reconnect and resume from the last processed seq', async () => {
     const h = harness({ positions: { 'u:42': { epoch: 'e1', seq: 1 } } });
     await tick();

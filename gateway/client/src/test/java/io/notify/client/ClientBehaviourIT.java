@@ -128,6 +128,29 @@ class ClientBehaviourIT {
     }
 
     @Test
+    void aReconnectWithAPositionSendsResumeBeforeWelcomeAndOnlyOnce() throws Exception {
+        client = builder().ackInterval(Duration.ofHours(1)).connect(); // no ack between the frames read below
+        FakeGateway.Session first = gateway.nextSession(WAIT);
+        first.send(welcome());
+        assertEquals(ResumeFrame.live(), decode(first.next(WAIT)), "no position yet: the resume waits for welcome");
+        first.send(event(1));
+        first.send(event(2));
+        recorder.awaitEvents(2, WAIT);
+        first.close(1001, "draining");
+
+        FakeGateway.Session second = gateway.nextSession(WAIT);
+        assertEquals(new ResumeFrame(List.of(new ResumePoint(U42, "ep", 2))), decode(second.next(WAIT)),
+                "sent right after the upgrade, with no welcome yet");
+        second.send(welcome());
+        recorder.awaitState(ConnectionState.CONNECTED, 2, WAIT);
+        second.send(event(3));
+        recorder.awaitEvents(3, WAIT);
+        assertEquals(List.of("ev-1", "ev-2", "ev-3"), recorder.ids());
+        second.send(CODEC.encode(PingFrame.INSTANCE));
+        assertEquals(PongFrame.INSTANCE, decode(second.next(WAIT)), "the welcome was not answered with a second resume");
+    }
+
+    @Test
     void aTerminalCloseCodeStopsTheClientUntilTheApplicationReconnects() throws Exception {
         client = builder().connect();
         FakeGateway.Session session = gateway.nextSession(WAIT);

@@ -172,6 +172,26 @@ class GatewayDeliveryIT {
     }
 
     @Test
+    void aClientThatResumesRightAfterTheUpgradeGetsItsReplayWithNoHeadRead(Infra infra) {
+        // a long batch linger holds the head read in the batcher long enough for the resume to withdraw it, every time
+        try (GatewayHarness lingering = new GatewayHarness(infra, "gw-early", Map.of("notify.gateway.resume-batch-linger", "1s"))) {
+            StreamId u = StreamId.forUser("early");
+            lingering.stub().append(Events.range(u, E, 1, 8));
+            int before = lingering.stub().headReads();
+            try (WsClient c = WsClient.connect(lingering.ws(), lingering.tokens().valid("early"))) {
+                c.resume(u.value(), E, 5); // what the SDKs do when they hold a position: no wait for welcome
+                assertInstanceOf(WelcomeFrame.class, c.next(WAIT));
+                assertEquals(range(6, 8), seqs(c.events(3, WAIT)), "the replay after seq 5");
+                lingering.publish(Events.range(u, E, 9, 9));
+                assertEquals(range(9, 9), seqs(c.events(1, WAIT)), "then live");
+                assertTrue(c.quiet(Duration.ofMillis(200)), "nothing twice");
+            }
+            assertEquals(0, lingering.stub().headReads() - before, "the query API was never asked for the head");
+            assertTrue(lingering.stub().requests() >= 1, "the replay was read from it");
+        }
+    }
+
+    @Test
     void aGapInTheLiveStreamIsFilledFromTheQueryApi() {
         StreamId u = StreamId.forUser("carol");
         try (WsClient ws = WsClient.connect(gateway.ws(), tokens.valid("carol"))) {

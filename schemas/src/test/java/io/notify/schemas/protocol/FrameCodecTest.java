@@ -45,6 +45,21 @@ class FrameCodecTest {
     }
 
     @Test
+    void welcomeIsWrittenExactlyAsTheGenericSerializerWritesIt() {
+        Random random = new Random(3);
+        for (int i = 0; i < 500; i++) {
+            List<io.notify.schemas.stream.StreamId> streams = new ArrayList<>();
+            for (int k = 0, n = 1 + random.nextInt(3); k < n; k++) {
+                streams.add(io.notify.schemas.stream.StreamId.forUser("u." + i + "_" + k + ":x@y-" + random.nextInt(1000)));
+            }
+            WelcomeFrame w = WelcomeFrame.v1("gw-" + random.nextInt(100) + ".a_b", "c-" + Long.toString(random.nextLong(), 36),
+                    streams, WelcomeFrame.MIN_PING_INTERVAL_MS + random.nextInt(299_000), random.nextLong(Long.MAX_VALUE));
+            assertEquals(codec.encodeGeneric(w), codec.encode(w));
+        }
+        assertEquals(codec.encodeGeneric(Frames.WELCOME), codec.encode(Frames.WELCOME));
+    }
+
+    @Test
     void everyFrameRoundTrips() {
         for (ServerFrame f : Frames.SERVER) {
             assertEquals(f, codec.decodeServerFrame(codec.encode(f)), f.frameType().wireName());

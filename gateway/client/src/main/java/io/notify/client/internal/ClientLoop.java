@@ -154,6 +154,7 @@ public final class ClientLoop {
             return;
         }
         TransportEvents events = events(gen);
+        frames.connecting();
         transport = onSse
                 ? SseTransport.connect(http, gateway.sse(), token, frames.ssePosition(), events)
                 : WebSocketTransport.connect(http, gateway.webSocket(), token, settings.connectTimeout(), events);
@@ -179,10 +180,24 @@ public final class ClientLoop {
             }
 
             @Override
+            public void opened() {
+                threads.run(() -> onOpened(gen));
+            }
+
+            @Override
             public void ended(Disconnect why) {
                 threads.run(() -> ClientLoop.this.ended(gen, why));
             }
         };
+    }
+
+    /** The WebSocket is open: a client that holds every position it resumes sends its resume now, before welcome. */
+    private void onOpened(int gen) {
+        Transport current = transport;
+        if (gen != generation || closed || current == null || !current.canSend()) {
+            return;
+        }
+        frames.resumeBeforeWelcome().ifPresent(current::send);
     }
 
     private void onFrame(int gen, String text) {

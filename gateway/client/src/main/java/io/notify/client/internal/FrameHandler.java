@@ -25,7 +25,8 @@ import java.util.function.Consumer;
 /**
  * The protocol side of the client, one decoded server frame at a time (docs/protocol.md §3.2):
  * answers {@code welcome} with the {@code resume} frame built from the stored positions of the
- * streams it names, passes each durable event through {@link StreamPositions} (duplicates and
+ * streams it names (unless that resume already went out as soon as the WebSocket opened,
+ * {@link #resumeBeforeWelcome}), passes each durable event through {@link StreamPositions} (duplicates and
  * other-epoch events dropped, gaps reported for a resync), calls the listener and only then
  * persists the position, answers {@code ping} with {@code pong}, and turns a {@code reset} into
  * {@link NotifyListener#onReset} followed by adopting the server's head. Acks are collected here
@@ -53,6 +54,7 @@ public final class FrameHandler {
     private final ClientCounters counters;
     private final Map<StreamId, Long> unacked = new LinkedHashMap<>();
     private List<StreamId> streams = List.of();
+    private boolean resumed; // this connection's resume went out before its welcome
 
     public FrameHandler(NotifyListener listener, StreamPositions positions, Consumer<NotifyClientException> errors,
                         ClientCounters counters) {
@@ -77,10 +79,43 @@ public final class FrameHandler {
         return Outcome.CONTINUE; // pong: nothing to do
     }
 
+    /** A new connection attempt: nothing sent on it yet. */
+    public void connecting() {
+        resumed = false;
+    }
+
+    /**
+     * The {@code resume} to send as soon as a WebSocket is open, before its {@code welcome}
+     * (docs/protocol.md, "resume"): the gateway then replays at once, without reading the stream's
+     * head first. Only when the last welcome named streams (the client was connected before) and
+     * the store holds a position for every one of them; otherwise empty, and the resume follows the
+     * welcome as it always did (a fresh start needs the head the gateway reads before welcoming).
+     */
+    public Optional<ResumeFrame> resumeBeforeWelcome() {
+        if (streams.isEmpty()) {
+            return Optional.empty();
+        }
+        List<ResumePoint> points = new ArrayList<>(streams.size());
+        for (StreamId s : streams) {
+            Optional<Position> p;
+            try {
+                p = positions.last(s);
+            } catch (RuntimeException ex) {
+                return Optional.empty(); // the welcome's turn reports it
+            }
+            if (p.isEmpty()) {
+                return Optional.empty();
+            }
+            points.add(ResumePoint.of(s, p.get()));
+        }
+        resumed = true;
+        return Optional.of(new ResumeFrame(points));
+    }
+
     private Outcome welcome(WelcomeFrame w, Transport out) {
         streams = w.streams();
         unacked.clear();
-        if (out.canSend()) {
+        if (out.canSend() && !resumed) {
             List<ResumePoint> points = new ArrayList<>();
             for (StreamId s : w.streams()) {
                 stored(s).ifPresent(p -> points.add(ResumePoint.of(s, p)));

@@ -12,6 +12,10 @@ public interface TransportEvents {
      */
     CompletionStage<Void> frame(String text);
 
+    /** A WebSocket is open (upgraded to notify.v1), reported before its first frame; SSE does not report it. */
+    default void opened() {
+    }
+
     /** The attempt failed or the connection ended, for {@code why}; called at most once. */
     void ended(Disconnect why);
 }

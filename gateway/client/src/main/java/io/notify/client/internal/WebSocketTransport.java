@@ -106,6 +106,9 @@ public final class WebSocketTransport implements Transport, WebSocket.Listener {
     @Override
     public void onOpen(WebSocket webSocket) {
         socket = webSocket;
+        if (WelcomeFrame.PROTOCOL_V1.equals(webSocket.getSubprotocol())) {
+            events.opened(); // before the first frame is requested: the loop sees it first
+        }
         webSocket.request(1);
     }
 

@@ -73,6 +73,28 @@ class FrameHandlerTest {
     }
 
     @Test
+    void aResumeGoesBeforeWelcomeOnlyWhenTheLastWelcomesStreamsAllHaveAPositionAndThenTheWelcomeSendsNone() {
+        store.save(U42, Position.of("ep", 7));
+        handler.connecting();
+        assertEquals(Optional.empty(), handler.resumeBeforeWelcome(), "never welcomed: its streams are not known yet");
+        welcome();
+        assertEquals(1, ws.sent.size(), "the first connection's resume follows its welcome");
+
+        handler.connecting(); // a reconnect
+        ResumeFrame early = handler.resumeBeforeWelcome().orElseThrow();
+        assertEquals(new ResumeFrame(List.of(new ResumePoint(U42, "ep", 7))), early);
+        welcome();
+        assertEquals(1, ws.sent.size(), "no second resume on the welcome");
+
+        FrameHandler fresh = new FrameHandler(listener, new StreamPositions(new InMemoryPositionStore()), errors::add, counters);
+        fresh.handle(WelcomeFrame.v1("gw-1", "c-1", List.of(U42), 25_000, 1), ws);
+        fresh.connecting();
+        assertEquals(Optional.empty(), fresh.resumeBeforeWelcome(), "a stream without a position: the resume waits for welcome");
+        fresh.handle(WelcomeFrame.v1("gw-1", "c-2", List.of(U42), 25_000, 1), ws);
+        assertEquals(ResumeFrame.live(), ws.sent.get(ws.sent.size() - 1));
+    }
+
+    @Test
     void welcomeIsAnsweredWithAResumeOfTheStoredPositionsOfTheStreamsItNamesOnly() {
         store.save(U42, Position.of("ep", 7));
         store.save(StreamId.forUser("someone-else"), Position.of("ep", 3));

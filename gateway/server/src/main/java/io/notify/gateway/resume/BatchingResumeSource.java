@@ -27,7 +27,9 @@ import java.util.concurrent.TimeoutException;
  * {@code maxInFlight} requests at a time ({@code in_flight}: a fetch that queued behind busy slots);
  * a request not answered within {@code timeout} fails its fetches and frees its slot
  * ({@code timeout}); a fetch that waited in the queue longer than {@code timeout}, or whose caller
- * stopped waiting, is not sent ({@code queue_wait}).
+ * stopped waiting, is not sent ({@code queue_wait}). A fetch its caller completed itself while it
+ * waited (withdrawn: a session's head read made needless by an early {@code resume}) is not sent
+ * either, and not counted.
  *
  * <p>Each fetch gets its own result: the delegate's answer for its stream, or a {@code Failed} of its
  * own, which the session retries with backoff exactly as before. Like every {@link ResumeSource} it
@@ -131,8 +133,10 @@ public final class BatchingResumeSource implements ResumeSource {
             List<Waiter> batch = new ArrayList<>(Math.min(maxBatch, queue.size()));
             while (batch.size() < maxBatch && !queue.isEmpty()) {
                 Waiter w = queue.poll();
-                if (w.result().isDone() || now - w.enqueuedNanos() > timeout.toNanos()) {
+                if (w.result().isCompletedExceptionally() || now - w.enqueuedNanos() > timeout.toNanos()) {
                     expired.add(w);
+                } else if (w.result().isDone()) {
+                    continue; // withdrawn by its caller (a head read a resume made needless): dropped, not counted
                 } else {
                     batch.add(w);
                 }

@@ -63,6 +63,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
     private volatile int closedOnce; // 1 once the transport reported the connection gone
     private volatile boolean opened;
     private State state = State.STARTING;
+    private boolean started; // open() has put it in the table and sent its registration (under the lock)
     private ResumeFrame earlyResume;
     private Position ssePosition;
     private long lastPongNanos;
@@ -125,8 +126,10 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
             if (state != State.STARTING) {
                 return;
             }
-            if (!transport.bidirectional() && ssePosition != null) {
-                welcome();
+            started = true;
+            if (!transport.bidirectional() && ssePosition != null
+                    || earlyResume != null && !earlyResume.streams().isEmpty()) {
+                welcome(); // the client said where it stands (a resume that came with the handshake's bytes): no anchor
             } else {
                 sync.readAnchor(this::welcome); // the client may start fresh: its anchor is the head before welcome
             }
@@ -246,9 +249,10 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         if (frame instanceof ResumeFrame resume) {
             if (state == State.STARTING && earlyResume == null) {
                 earlyResume = resume; // sent before our welcome: applied right after it
-                if (!resume.streams().isEmpty()) {
-                    welcome(); // it has a position: no anchor to wait for (the anchor read's answer is ignored)
-                }
+                if (started && !resume.streams().isEmpty()) {
+                    welcome(); // it has a position: no anchor to wait for
+                    sync.withdrawAnchor(); // not sent if it still waits in the batcher; its answer is ignored if it was
+                } // before open() (it came with the handshake's bytes), open() welcomes it, once live events are held
             } else if (state == State.AWAITING_RESUME) {
                 resume(resume.streams());
             } else {

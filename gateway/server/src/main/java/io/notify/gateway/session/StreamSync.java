@@ -36,6 +36,7 @@ final class StreamSync {
     private boolean rechecking;
     private boolean recheckScheduled;
     private long recheckDueNanos = NO_RECHECK;
+    private java.util.concurrent.CompletableFuture<FetchResult> anchorRead; // until welcome: the head read, withdrawable
     private long behindSinceNanos; // when the inbox was first seen behind this stream's position; 0: it is not
 
     StreamSync(Session session, StreamId stream, SessionContext ctx) {
@@ -65,9 +66,10 @@ final class StreamSync {
      * connection is served anyway and a fresh start takes the first live event as its start.
      */
     void readAnchor(Runnable then) {
-        ctx.resumeSource().fetch(new FetchRequest(stream(), null, 1)).toCompletableFuture()
-                .orTimeout(ctx.config().fetchDeadline().toMillis(), TimeUnit.MILLISECONDS)
+        anchorRead = ctx.resumeSource().fetch(new FetchRequest(stream(), null, 1)).toCompletableFuture();
+        anchorRead.orTimeout(ctx.config().fetchDeadline().toMillis(), TimeUnit.MILLISECONDS)
                 .whenComplete((result, error) -> session.runLocked(() -> {
+                    anchorRead = null;
                     if (!session.beforeWelcome()) {
                         return; // welcomed meanwhile (its resume came first): the anchor is not needed
                     }
@@ -80,6 +82,20 @@ final class StreamSync {
                     }
                     then.run();
                 }));
+    }
+
+    /**
+     * The head read is not needed any more (a resume with positions came first and was welcomed):
+     * completing it tells the resume batcher not to send it, if it still waits there
+     * ({@code BatchingResumeSource}: a withdrawn fetch), so the query API is not asked at all.
+     * Call after the welcome (under the session's lock): the completion then finds nothing to do.
+     */
+    void withdrawAnchor() {
+        java.util.concurrent.CompletableFuture<FetchResult> read = anchorRead;
+        anchorRead = null;
+        if (read != null) {
+            read.complete(new FetchResult.Failed(stream(), "withdrawn: the client resumed before welcome"));
+        }
     }
 
     /**

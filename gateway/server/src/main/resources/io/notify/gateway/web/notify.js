@@ -20,8 +20,9 @@
  * - It tries WebSocket first. In 'auto' mode, two WebSocket attempts in a row that never reach
  *   `welcome` make the next attempt use SSE (EventSource). SSE stays in use until it fails before
  *   its own `welcome`.
- * - It resumes every stream from the position it persisted: WebSocket sends `resume`, SSE passes
- *   `lastEventId`. The position is the last durable event the application *processed*, so it is
+ * - It resumes every stream from the position it persisted: WebSocket sends `resume` (as soon as
+ *   the socket opens when it holds a position for every stream it will be served, else after
+ *   `welcome`), SSE passes `lastEventId`. The position is the last durable event the application *processed*, so it is
  *   stored only after onEvent returns.
  * - onEvent sees each durable (stream, seq) at most once, in seq order. It never sees a seq at or
  *   below the last one delivered. A gap makes the client reconnect and resume. Ephemeral events
@@ -395,9 +396,10 @@ export class NotifyClient {
     return token;
   }
 
-  openWebSocket(conn, credential) {
+  openWebSocket(conn, credential, token) {
     const ws = new this.WebSocketImpl(webSocketUrl(conn.gateway, credential), PROTOCOL);
     conn.socket = ws;
+    ws.onopen = () => this.onOpen(conn, token);
     ws.onmessage = (m) => this.onMessage(conn, m.data);
     ws.onclose = (e) => this.end(conn, e.code, e.reason || '');
     ws.onerror = () => {}; // always followed by close, which carries the code
@@ -411,6 +413,30 @@ export class NotifyClient {
     // EventSource would retry the same node by itself; the client takes over instead (rotation,
     // backoff, its own processed position). SSE has no close codes: a drop or a refusal is 1006.
     es.onerror = () => this.end(conn, 1006, conn.welcomed ? 'event stream ended' : 'event stream refused or failed');
+  }
+
+  /**
+   * The WebSocket is open: when the client holds a position for every stream the connection will
+   * serve (those of the last welcome, else u:<sub> of the token), it sends `resume` now, before
+   * `welcome`, and the gateway replays at once without reading the stream's head first
+   * (docs/protocol.md, "resume"). Otherwise the resume follows the welcome.
+   */
+  onOpen(conn, token) {
+    if (conn !== this.conn) return;
+    let streams = this.streams && this.streams.length > 0 ? this.streams : null;
+    if (!streams) {
+      const own = this.sseStream(token);
+      streams = own ? [own] : [];
+    }
+    if (streams.length === 0) return;
+    const points = [];
+    for (const stream of streams) {
+      const pos = this.sequencer.position(stream);
+      if (!pos) return;
+      points.push({ stream, epoch: pos.epoch, seq: pos.seq });
+    }
+    conn.resumed = true;
+    this.send(conn, { t: 'resume', streams: points });
   }
 
   /** The one stream an SSE connection serves: the one the last welcome named, else u:<sub> of the token. */
@@ -455,7 +481,7 @@ export class NotifyClient {
     this.streams = Array.isArray(frame.streams) ? frame.streams.slice() : [];
     this.nodeId = frame.nodeId || null;
     this.armLiveness(conn);
-    if (conn.kind === 'ws') {
+    if (conn.kind === 'ws' && !conn.resumed) {
       const points = [];
       for (const stream of this.streams) {
         const pos = this.sequencer.position(stream);

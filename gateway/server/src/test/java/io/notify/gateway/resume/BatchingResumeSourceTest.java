@@ -195,6 +195,17 @@ class BatchingResumeSourceTest {
     }
 
     @Test
+    void aFetchItsCallerWithdrewIsNotSentNorCounted() {
+        batcher(1, LONG, 1, 100, LONG);
+        List<CompletableFuture<FetchResult>> results = fetch(0, 3);
+        results.get(1).complete(new FetchResult.Failed(request(1).stream(), "withdrawn")); // a head read an early resume made needless
+        delegate.answerPages(0);
+        assertEquals(2, delegate.batches.size());
+        assertEquals(List.of(request(2)), delegate.batches.get(1), "the withdrawn fetch was skipped");
+        assertEquals(0.0, bound("queue_wait"), "a withdrawal is not a wait bound");
+    }
+
+    @Test
     void closeFailsWaitingFetchesAndClosesTheDelegate() {
         batcher(1, LONG, 1, 100, LONG);
         List<CompletableFuture<FetchResult>> results = fetch(0, 2);

@@ -58,6 +58,35 @@ class SessionTest extends SessionFixture {
     }
 
     @Test
+    void aResumeBeforeWelcomeWithdrawsTheHeadReadSoABatcherDoesNotSendIt() {
+        FakeTransport t = new FakeTransport("ws", 100, 1 << 20);
+        Session s = openAwaitingAnchor(t);
+        s.text("{\"t\":\"resume\",\"streams\":[{\"stream\":\"u:42\",\"epoch\":\"ep1\",\"seq\":9}]}");
+        assertTrue(source.answers.get(0).isDone(), "the head read is withdrawn (BatchingResumeSource skips a fetch already done)");
+        assertInstanceOf(FetchResult.Failed.class, source.answers.get(0).join());
+        source.answers.get(1).complete(new FetchResult.Page(U, Events.range(U, E, 10, 11), false));
+        assertEquals(List.of(10L, 11L), seqs(t));
+        assertEquals(0.0, metrics.count("notify.gateway.anchor.unknown"), "a withdrawn head read is no missing anchor");
+    }
+
+    @Test
+    void aResumeThatCameWithTheHandshakeIsWelcomedWithNoHeadReadAtAll() {
+        FakeTransport t = new FakeTransport("ws", 100, 1 << 20);
+        limiter.tryAcquire("42");
+        Session s = new Session("c-1", "42", Instant.now().plusSeconds(3600), t, context(Map.of()));
+        s.text("{\"t\":\"resume\",\"streams\":[{\"stream\":\"u:42\",\"epoch\":\"ep1\",\"seq\":9}]}"); // before open()
+        assertTrue(t.frames().isEmpty(), "not welcomed before it is in the session table");
+        s.open(null);
+        assertInstanceOf(WelcomeFrame.class, t.frames().get(0));
+        assertEquals(1, source.requests.size(), "only the replay: no head read");
+        assertEquals(new Position(E, 9), source.requests.get(0).after());
+        assertEquals(List.of("register u:42 c-1"), registrar.calls());
+        live(s, Events.durable(U, E, 12)); // held while the replay is in flight
+        source.answers.get(0).complete(new FetchResult.Page(U, Events.range(U, E, 10, 11), false));
+        assertEquals(List.of(10L, 11L, 12L), seqs(t));
+    }
+
+    @Test
     void sseStartsFromLastEventIdAndResetsATooOldPosition() {
         FakeTransport t = new FakeTransport("sse", 100, 1 << 20);
         open(t, Map.of(), Instant.now().plusSeconds(3600), new Position(E, 3));

@@ -47,6 +47,7 @@ public final class QueryApiStub implements AutoCloseable {
     private final AtomicInteger failNext = new AtomicInteger();
     private final AtomicInteger requests = new AtomicInteger();
     private final AtomicInteger refused = new AtomicInteger();
+    private final AtomicInteger headReads = new AtomicInteger();
     private final BearerKeys tokens;
     private final ScheduledExecutorService later = Executors.newSingleThreadScheduledExecutor();
     private volatile long delayMs;
@@ -110,6 +111,11 @@ public final class QueryApiStub implements AutoCloseable {
         return requests.get();
     }
 
+    /** Head reads answered: single or batched entries with no epoch, {@code after=0} and {@code limit=1} (a gateway's anchor before welcome). */
+    public int headReads() {
+        return headReads.get();
+    }
+
     /** Requests answered 401: no or another service token. */
     public int refused() {
         return refused.get();
@@ -166,6 +172,9 @@ public final class QueryApiStub implements AutoCloseable {
 
     /** The single-stream answer of docs/query-api.md. */
     synchronized ObjectNode answer(StreamId stream, String epoch, long after, int limit) {
+        if (epoch == null && after == 0 && limit == 1) {
+            headReads.incrementAndGet();
+        }
         ObjectNode out = NotifyJson.mapper().createObjectNode().put("stream", stream.value());
         Inbox inbox = inboxes.get(stream);
         if (inbox == null || inbox.epoch == null) {

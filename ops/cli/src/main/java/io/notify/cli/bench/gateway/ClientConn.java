@@ -46,6 +46,8 @@ final class ClientConn {
     boolean done;
     long doneNanos;
     boolean welcomed;
+    /** This connection's resume went out right after the upgrade, before welcome (it held a position). */
+    boolean resumed;
     long welcomeNanos;
     /** Reconnects in a row that failed while the agent holds its clients connected (reset on welcome). */
     int holdRetries;
@@ -72,5 +74,6 @@ final class ClientConn {
         pendingOut = null;
         fragments = null;
         welcomed = false;
+        resumed = false;
     }
 }

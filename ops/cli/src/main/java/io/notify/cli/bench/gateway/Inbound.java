@@ -19,7 +19,8 @@ import java.util.SplittableRandom;
 /**
  * What a {@link NioDriver} connection does with the bytes it reads: the response head of the
  * handshake, then RFC 6455 frames (control pings answered with pongs, fragments joined) and the
- * notify.v1 frames in them: {@code welcome} → send {@code resume} with the client's position,
+ * notify.v1 frames in them: the upgrade → send {@code resume} at once when the client holds a
+ * position (as the SDKs do), {@code welcome} → send {@code resume} when it has not gone yet,
  * {@code {"t":"ping"}} → {@code {"t":"pong"}}, events and resets to the listener.
  */
 final class Inbound {
@@ -60,6 +61,13 @@ final class Inbound {
             if (sse) {
                 driver.attemptDone(c);
                 listener.established(c, System.nanoTime());
+            } else if (hasPosition(c)) {
+                // as the SDKs do (docs/protocol.md, "resume"): with a position, resume at once, before welcome
+                c.resumed = true;
+                driver.write(c, WsCodec.text(FrameCodec.v1().encode(resumeOf(c)), random.nextInt()));
+                if (c.channel == null) {
+                    return false;
+                }
             }
         }
         if (sse) {
@@ -116,7 +124,9 @@ final class Inbound {
         } else if (frame instanceof WelcomeFrame) {
             c.welcomed = true;
             c.welcomeNanos = now;
-            driver.write(c, WsCodec.text(FrameCodec.v1().encode(resumeOf(c)), random.nextInt()));
+            if (!c.resumed) {
+                driver.write(c, WsCodec.text(FrameCodec.v1().encode(resumeOf(c)), random.nextInt()));
+            }
             driver.attemptDone(c);
             if (c.channel != null) {
                 listener.established(c, now);
@@ -126,9 +136,13 @@ final class Inbound {
         }
     }
 
+    private static boolean hasPosition(ClientConn c) {
+        return c.tally.epoch() != null && c.tally.position() >= 1;
+    }
+
     private static ResumeFrame resumeOf(ClientConn c) {
         ResumeTally t = c.tally;
-        if (t.epoch() == null || t.position() < 1) {
+        if (!hasPosition(c)) {
             return ResumeFrame.live();
         }
         return ResumeFrame.of(new ResumePoint(StreamId.forUser(c.user), t.epoch(), t.position()));
