@@ -1,12 +1,17 @@
 package io.notify.devstack;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Picks TCP ports on 127.0.0.1 that are free at the moment of the call.
@@ -15,8 +20,21 @@ import java.util.Set;
  * ports of one {@link #pick(int)} call are distinct. It cannot guarantee that nobody else binds the
  * port afterwards; callers that need a concrete port number before starting a server (Kafka must
  * know its listener ports when its config is written) accept that small race.
+ *
+ * <p>Ports are drawn at random <em>below</em> the kernel's ephemeral range
+ * ({@code /proc/sys/net/ipv4/ip_local_port_range}, from {@value #LOWEST} up), where no outgoing
+ * connection and no server bound to port 0 ever lands: a port picked early and bound seconds later
+ * (a gateway whose port the browser origins must name, started after fanout-streams has opened
+ * dozens of Kafka and Redis connections) is not taken meanwhile as some client socket's local port,
+ * which is what made {@code bind} fail with "Address already in use" once in a full build. Where that
+ * range cannot be read or leaves no room, the kernel's choice (port 0) is used, as before.
  */
 public final class FreePorts {
+
+    /** The lowest port handed out: above the well-known ports and the usual fixed dev ports (8080, 9092, ...). */
+    static final int LOWEST = 20_000;
+    private static final int ATTEMPTS = 200;
+    private static final Path EPHEMERAL_RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
 
     private FreePorts() {
     }
@@ -33,11 +51,19 @@ public final class FreePorts {
         }
         Set<ServerSocket> held = new LinkedHashSet<>();
         try {
-            for (int i = 0; i < count; i++) {
-                ServerSocket socket = new ServerSocket();
+            int below = ephemeralStart();
+            for (int attempt = 0; held.size() < count && attempt < ATTEMPTS && below - LOWEST > 10 * count; attempt++) {
+                ServerSocket socket = tryBind(ThreadLocalRandom.current().nextInt(LOWEST, below));
+                if (socket != null) {
+                    held.add(socket);
+                }
+            }
+            while (held.size() < count) {
+                ServerSocket socket = tryBind(0); // no room below the ephemeral range: the kernel's choice
+                if (socket == null) {
+                    throw new IOException("no port could be bound on 127.0.0.1");
+                }
                 held.add(socket);
-                socket.setReuseAddress(true);
-                socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             }
             return held.stream().mapToInt(ServerSocket::getLocalPort).toArray();
         } catch (IOException e) {
@@ -51,6 +77,39 @@ public final class FreePorts {
                 }
             }
         }
+    }
+
+    /** A socket bound to {@code port} on 127.0.0.1 (0: any), or null when that port is taken. */
+    private static ServerSocket tryBind(int port) throws IOException {
+        ServerSocket socket = new ServerSocket();
+        try {
+            socket.setReuseAddress(true);
+            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            return socket;
+        } catch (IOException taken) {
+            socket.close();
+            if (port == 0) {
+                throw taken;
+            }
+            return null;
+        }
+    }
+
+    /** The first port of the kernel's ephemeral range, or {@link #LOWEST} (no room: port 0 is used) when it cannot be read. */
+    static int ephemeralStart() {
+        try {
+            // a stream, not Files.readString: on a procfs sysctl file (size 0) that read only "3" of "32768\t60999" here
+            try (InputStream in = Files.newInputStream(EPHEMERAL_RANGE)) {
+                return ephemeralStart(new String(in.readAllBytes(), StandardCharsets.US_ASCII));
+            }
+        } catch (IOException | RuntimeException unreadable) {
+            return LOWEST;
+        }
+    }
+
+    /** The first number of an {@code ip_local_port_range} text ("32768\t60999"). */
+    static int ephemeralStart(String range) {
+        return Integer.parseInt(range.trim().split("\\s+")[0]);
     }
 
     /** {@code port} itself, or a free port when it is 0. */

@@ -8,6 +8,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.util.Arrays;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 class FreePortsTest {
@@ -27,6 +28,21 @@ class FreePortsTest {
     void portsOfOneCallAreDistinct() {
         int[] ports = FreePorts.pick(5);
         assertEquals(5, Arrays.stream(ports).distinct().count(), Arrays.toString(ports));
+    }
+
+    @Test
+    void portsComeFromBelowTheEphemeralRangeWhereNoClientSocketLands() {
+        int below = FreePorts.ephemeralStart();
+        Assumptions.assumeTrue(below - FreePorts.LOWEST > 1000, "this machine's ephemeral range leaves no room below it");
+        for (int port : FreePorts.pick(20)) {
+            assertTrue(port >= FreePorts.LOWEST && port < below, "port " + port + " outside " + FreePorts.LOWEST + ".." + below);
+        }
+    }
+
+    @Test
+    void theEphemeralRangeIsReadFromTheKernelsFormat() {
+        assertEquals(32768, FreePorts.ephemeralStart("32768\t60999\n"));
+        assertEquals(1024, FreePorts.ephemeralStart(" 1024 65535"));
     }
 
     @Test

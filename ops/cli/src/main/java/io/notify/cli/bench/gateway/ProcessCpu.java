@@ -1,6 +1,8 @@
 package io.notify.cli.bench.gateway;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,7 +52,7 @@ final class ProcessCpu {
         for (long pid : pids) {
             Path proc = Path.of("/proc", Long.toString(pid));
             try {
-                sum += processTicks(Files.readString(proc.resolve("stat")));
+                sum += processTicks(read(proc.resolve("stat")));
                 try (Stream<Path> tasks = Files.list(proc.resolve("task"))) {
                     for (Path task : (Iterable<Path>) tasks::iterator) {
                         jit += jitTicks(task);
@@ -60,16 +62,23 @@ final class ProcessCpu {
                 // the process or one of its threads ended meanwhile
             }
         }
-        long[] machine = machineTicks(Files.readString(Path.of("/proc/stat")));
+        long[] machine = machineTicks(read(Path.of("/proc/stat")));
         return new Ticks(sum, jit, machine[0], machine[1]);
     }
 
     /** A thread's ticks if it is one of HotSpot's compiler threads ("C1 CompilerThre", "C2 CompilerThre"), else 0. */
     private static long jitTicks(Path task) throws IOException {
         try {
-            return isJitThread(Files.readString(task.resolve("comm")).strip()) ? processTicks(Files.readString(task.resolve("stat"))) : 0;
+            return isJitThread(read(task.resolve("comm")).strip()) ? processTicks(read(task.resolve("stat"))) : 0;
         } catch (NoSuchFileException gone) {
             return 0;
+        }
+    }
+
+    /** A /proc file, read as a stream: /proc reports size 0, and a size-driven read can stop short (seen on a sysctl file). */
+    private static String read(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            return new String(in.readAllBytes(), StandardCharsets.US_ASCII);
         }
     }
 
