@@ -93,17 +93,7 @@ class ClientFrameReaderAgreementTest {
         List<String> seeds = new ArrayList<>(corpus.subList(0, 14));
         String alphabet = "{}[]\",:0123456789-.eE tnulrfasxu:@_ké\\";
         for (int i = 0; i < 20_000; i++) {
-            StringBuilder sb = new StringBuilder(seeds.get(random.nextInt(seeds.size())));
-            int edits = 1 + random.nextInt(3);
-            for (int k = 0; k < edits && sb.length() > 0; k++) {
-                int at = random.nextInt(sb.length());
-                switch (random.nextInt(3)) {
-                    case 0 -> sb.deleteCharAt(at);
-                    case 1 -> sb.insert(at, alphabet.charAt(random.nextInt(alphabet.length())));
-                    default -> sb.setCharAt(at, alphabet.charAt(random.nextInt(alphabet.length())));
-                }
-            }
-            corpus.add(sb.toString());
+            corpus.add(TextMutations.mutate(seeds.get(random.nextInt(seeds.size())), random, alphabet, 3));
         }
         int fast = 0;
         int accepted = 0;

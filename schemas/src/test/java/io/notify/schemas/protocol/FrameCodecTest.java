@@ -155,17 +155,7 @@ class FrameCodecTest {
         Frames.CLIENT.forEach(f -> seeds.add(codec.encode(f)));
         String alphabet = "{}[]\",:0123456789-.eE tnulrfasx\\u00e9\uD83D\n";
         for (int i = 0; i < 20_000; i++) {
-            StringBuilder sb = new StringBuilder(seeds.get(random.nextInt(seeds.size())));
-            int edits = 1 + random.nextInt(4);
-            for (int k = 0; k < edits && sb.length() > 0; k++) {
-                int at = random.nextInt(sb.length());
-                switch (random.nextInt(3)) {
-                    case 0 -> sb.deleteCharAt(at);
-                    case 1 -> sb.insert(at, alphabet.charAt(random.nextInt(alphabet.length())));
-                    default -> sb.setCharAt(at, alphabet.charAt(random.nextInt(alphabet.length())));
-                }
-            }
-            String text = sb.toString();
+            String text = TextMutations.mutate(seeds.get(random.nextInt(seeds.size())), random, alphabet, 4);
             try {
                 codec.decodeClientFrame(text);
             } catch (ProtocolException expected) {
