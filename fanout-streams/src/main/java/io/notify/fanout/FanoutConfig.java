@@ -63,6 +63,7 @@ public record FanoutConfig(
         int threadRestarts,
         Duration threadRestartWindow,
         Duration unassignedAlarm,
+        Duration sessionTimeout,
         String redisUri,
         String registryKeyPrefix,
         String queryHost,
@@ -145,6 +146,14 @@ public record FanoutConfig(
     /** Default commit interval under at_least_once: only bounds what a crash replays. */
     public static final Duration ALOS_COMMIT_INTERVAL = Duration.ofMillis(100);
 
+    /**
+     * Default consumer-group session timeout: how long the group waits for an instance that died
+     * without leaving (kill -9, a lost host) before its partitions move. Kafka's own 45 s left a dead
+     * router's streams undelivered for 45 s; 10 s (Kafka's default before 3.0) tolerates GC pauses
+     * of a few seconds. The broker's {@code group.min.session.timeout.ms} (6 s) is the floor.
+     */
+    public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(10);
+
     public static FanoutConfig load(Settings s) {
         PlatformSettings shared = PlatformSettings.load(s);
         ProcessingGuarantee guarantee = ProcessingGuarantee.parse("notify.fanout.processing-guarantee",
@@ -177,6 +186,7 @@ public record FanoutConfig(
                 s.intIn("notify.fanout.thread-restarts", 5, 0, 1000),
                 s.duration("notify.fanout.thread-restart-window", Duration.ofMinutes(10), Duration.ofSeconds(1), Duration.ofDays(1)),
                 s.duration("notify.fanout.unassigned-alarm", Duration.ofSeconds(60), Duration.ofSeconds(5), Duration.ofHours(1)),
+                s.duration("notify.fanout.session-timeout", DEFAULT_SESSION_TIMEOUT, Duration.ofSeconds(6), Duration.ofMinutes(5)),
                 shared.redisUri(),
                 shared.registryKeyPrefix(),
                 s.string("notify.fanout.query.host", "0.0.0.0"),
@@ -206,7 +216,7 @@ public record FanoutConfig(
                 inboxSweepInterval, inboxSweepStreams, inboxSweepMaxDeletes, commitInterval, linger, processingGuarantee,
                 standbyReplicas, streamThreads, cacheMaxBytes, stateDir, routeTimeout, streamPartitions,
                 nodeTopicsRefreshInterval, nodeTopicsCheckTimeout, nodeTopicsMissingTtl, shutdownTimeout, threadRestarts,
-                threadRestartWindow, unassignedAlarm, redisUri, registryKeyPrefix,
+                threadRestartWindow, unassignedAlarm, sessionTimeout, redisUri, registryKeyPrefix,
                 queryHost, queryPort, queryAdvertisedHost, queryTokens, overrides, kafkaClient, managementHost, managementPort, tls);
     }
 
@@ -216,7 +226,7 @@ public record FanoutConfig(
                 inboxSweepInterval, inboxSweepStreams, inboxSweepMaxDeletes, commitInterval, linger, processingGuarantee,
                 standbyReplicas, streamThreads, cacheMaxBytes, stateDir, routeTimeout, streamPartitions,
                 nodeTopicsRefreshInterval, nodeTopicsCheckTimeout, nodeTopicsMissingTtl, shutdownTimeout, threadRestarts,
-                threadRestartWindow, unassignedAlarm, redisUri, registryKeyPrefix,
+                threadRestartWindow, unassignedAlarm, sessionTimeout, redisUri, registryKeyPrefix,
                 queryHost, port, queryAdvertisedHost, queryTokens, streamsOverrides, kafkaClient, managementHost, managementPort, tls);
     }
 }

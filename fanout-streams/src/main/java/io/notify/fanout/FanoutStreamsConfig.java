@@ -21,6 +21,8 @@ import org.apache.kafka.streams.processor.UsePartitionTimeOnInvalidTimestamp;
  *   <li>{@code auto.offset.reset=earliest}: a new application id starts at the beginning of
  *       notify.events rather than silently skipping what is there.</li>
  *   <li>{@code producer.linger.ms} from {@link FanoutConfig#linger()} (Streams' own default is 100 ms).</li>
+ *   <li>{@code consumer.session.timeout.ms} from {@link FanoutConfig#sessionTimeout()} (Kafka's default
+ *       is 45 s), heartbeats every third of it, at most 3 s (Kafka's default interval).</li>
  * </ul>
  * {@link FanoutConfig#streamsOverrides()} are applied last and win.
  */
@@ -39,6 +41,9 @@ public final class FanoutStreamsConfig {
         // Kafka Streams sets linger.ms=100 on its producers; every hop of an event (repartition,
         // node topic) then waits up to that long for a batch to fill. 5 ms keeps batching under load.
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), Long.toString(config.linger().toMillis()));
+        long sessionMs = config.sessionTimeout().toMillis();
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), Long.toString(sessionMs));
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), Long.toString(Math.min(3_000, sessionMs / 3)));
         p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, Integer.toString(config.standbyReplicas()));
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, Integer.toString(config.streamThreads()));
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, Long.toString(config.cacheMaxBytes()));

@@ -97,7 +97,18 @@ class FanoutConfigTest {
         assertEquals("127.0.0.1:8090", p.get(StreamsConfig.APPLICATION_SERVER_CONFIG));
         assertEquals(MissingNodeTopicHandler.class.getName(), p.get(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG));
         assertSame(nodeTopics, p.get(MissingNodeTopicHandler.NODE_TOPICS));
+        assertEquals("10000", p.get("consumer.session.timeout.ms"), "a dead instance's partitions move after 10 s, not Kafka's 45 s");
+        assertEquals("3000", p.get("consumer.heartbeat.interval.ms"));
         new StreamsConfig(p); // Kafka accepts the whole set
+    }
+
+    @Test
+    void theSessionTimeoutSetsTheHeartbeat() {
+        Properties p = FanoutStreamsConfig.properties(load(Map.of("notify.fanout.session-timeout", "6s")),
+                NodeTopics.assumeAll(), FanoutMetrics.inMemory());
+        assertEquals("6000", p.get("consumer.session.timeout.ms"));
+        assertEquals("2000", p.get("consumer.heartbeat.interval.ms"), "a third of the session");
+        assertKey("notify.fanout.session-timeout", Map.of("notify.fanout.session-timeout", "5s")); // under the broker's floor
     }
 
     @Test
