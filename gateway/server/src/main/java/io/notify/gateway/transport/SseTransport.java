@@ -2,46 +2,64 @@ package io.notify.gateway.transport;
 
 import io.notify.schemas.protocol.CloseCode;
 import io.undertow.server.HttpServerExchange;
+import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
+import java.nio.channels.Channel;
 import java.util.concurrent.TimeUnit;
+import org.xnio.ChannelListener;
 import org.xnio.IoUtils;
+import org.xnio.StreamConnection;
+import org.xnio.XnioIoThread;
 import org.xnio.channels.StreamSinkChannel;
+import org.xnio.conduits.ConduitStreamSourceChannel;
 
 /**
  * A Server-Sent Events response behind {@link Transport}: frames are written with
- * {@link SseFraming} to the response channel without blocking (a partial write parks the frame
- * until the socket is writable). A closed client is noticed on a write (Undertow does not watch the
- * read side of a response in progress), so keep-alive comments every {@code sse-keepalive} bound
- * the detection to about two intervals: the first write after a close draws the RST, the next fails. Closing writes, for a drain, a {@code retry:} hint of 0-1 s so browsers spread
- * their reconnects, then ends the stream; a client that cannot take even that is cut after
+ * {@link SseFraming} without blocking (a partial write parks the frame until the socket is
+ * writable). Undertow writes the status line, the headers and the first frame (the retry hint);
+ * once they are out, the transport takes the socket over ({@link ResponseTakeover}) and writes the
+ * close-delimited body on it directly, so an idle stream holds its socket, this object and its
+ * session, and nothing of Undertow's exchange (docs/gateway.md, "Where an idle connection's bytes
+ * go"). Taken over, it reads the socket too: a client that closes is noticed at once, and one that
+ * sends anything after its request (an SSE client sends nothing) is disconnected. Keep-alive
+ * comments every {@code sse-keepalive} keep proxies from timing the stream out, and bound the
+ * detection of a client gone without a FIN to about two intervals (the first write after it draws
+ * the RST, the next fails). Closing writes, for a drain, a {@code retry:} hint of 0-1 s so browsers
+ * spread their reconnects, then ends the stream; a client that cannot take even that is cut after
  * {@code CLOSE_TIMEOUT}.
  */
-public final class SseTransport extends QueuedTransport {
+public final class SseTransport extends QueuedTransport implements ChannelListener<Channel> {
 
     private static final long CLOSE_TIMEOUT_MS = 5_000;
 
     private static final OutboundFrame KEEP_ALIVE = OutboundFrame.sseMeta(SseFraming.KEEP_ALIVE, "keep-alive");
 
-    private final HttpServerExchange exchange;
-    private final StreamSinkChannel sink;
+    /** Where a taken-over stream's inbound bytes land: it only needs to see whether there are any. */
+    private static final ThreadLocal<ByteBuffer> DISCARD = ThreadLocal.withInitial(() -> ByteBuffer.allocate(64));
+
+    private final XnioIoThread io;
     private final long keepAliveNanos;
     private long nextKeepAliveNanos; // the sweeper's, under the session's lock; 0 until the first tick
     // I/O thread only
+    private HttpServerExchange exchange; // until the first frame is out and the takeover tried
+    private Closeable connection;        // Undertow's HTTP connection, or the socket once taken over
+    private StreamSinkChannel sink;      // the response channel, or the socket's
     private boolean writing;
     private CloseCode closeAfterWrite;
 
     /**
-     * @param keepAlive how often a comment line is written: Undertow notices a closed SSE client
-     *                  only when it writes, so this bounds the detection to about two intervals
+     * @param keepAlive how often a comment line is written (see the class comment)
      */
     public SseTransport(HttpServerExchange exchange, OutboundQueue queue, Duration keepAlive) {
         super(queue, exchange.getIoThread());
+        this.io = exchange.getIoThread();
         this.exchange = exchange;
         this.keepAliveNanos = keepAlive.toNanos();
+        this.connection = exchange.getConnection();
         this.sink = exchange.getResponseChannel();
         exchange.addExchangeCompleteListener((ex, next) -> {
             closedBy();
@@ -76,6 +94,9 @@ public final class SseTransport extends QueuedTransport {
             @Override
             public void done() {
                 writing = false;
+                if (exchange != null) {
+                    takeOver(); // the headers and the first frame are out
+                }
                 callback.done();
                 runPendingClose();
             }
@@ -121,6 +142,39 @@ public final class SseTransport extends QueuedTransport {
         }
     }
 
+    private void takeOver() {
+        StreamConnection taken = ResponseTakeover.detach(exchange, this);
+        exchange = null;
+        if (taken == null) {
+            return; // stays Undertow's response; its end is reported by the exchange-complete listener
+        }
+        connection = taken;
+        sink = taken.getSinkChannel();
+        taken.getSourceChannel().setReadListener(this);
+        taken.getSourceChannel().resumeReads();
+    }
+
+    /** A taken-over socket's events: readable (a close, or bytes no SSE client sends), or closed. */
+    @Override
+    public void handleEvent(Channel channel) {
+        if (!(channel instanceof ConduitStreamSourceChannel source)) {
+            closedBy(); // the socket closed
+            return;
+        }
+        ByteBuffer buffer = DISCARD.get();
+        buffer.clear();
+        int n;
+        try {
+            n = source.read(buffer);
+        } catch (IOException e) {
+            n = -1;
+        }
+        if (n != 0) {
+            source.suspendReads();
+            abort(); // the client closed (-1), or sent bytes after its request
+        }
+    }
+
     private void runPendingClose() {
         CloseCode pending = closeAfterWrite;
         if (pending != null) {
@@ -135,11 +189,12 @@ public final class SseTransport extends QueuedTransport {
             closeAfterWrite = code; // never interleave the tail with a half-written frame
             return;
         }
-        exchange.getIoThread().executeAfter(this::abort, CLOSE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        io.executeAfter(this::abort, CLOSE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
         String tail = code == CloseCode.GOING_AWAY ? SseFraming.retry(ThreadLocalRandom.current().nextLong(0, 1001)) : "";
         writeAll(ByteBuffer.wrap(tail.getBytes(StandardCharsets.US_ASCII)), new WriteCallback() {
             @Override
             public void done() {
+                closeSeen(code.code()); // the tail is out: the end that follows is the node's (ending the response may report the close at once)
                 try {
                     sink.shutdownWrites();
                     if (!sink.flush()) {
@@ -147,7 +202,7 @@ public final class SseTransport extends QueuedTransport {
                             try {
                                 if (ch.flush()) {
                                     ch.suspendWrites();
-                                    ended(code);
+                                    closeSocket(); // the end is out
                                 }
                             } catch (IOException e) {
                                 abort();
@@ -155,7 +210,7 @@ public final class SseTransport extends QueuedTransport {
                         });
                         sink.resumeWrites();
                     } else {
-                        ended(code);
+                        closeSocket(); // the end is out
                     }
                 } catch (IOException e) {
                     abort();
@@ -169,15 +224,13 @@ public final class SseTransport extends QueuedTransport {
         });
     }
 
-    /** The stream's end is written: the client saw the node end it (counted with {@code code}). */
-    private void ended(CloseCode code) {
-        closeSeen(code.code());
-        IoUtils.safeClose(exchange.getConnection());
-    }
-
     @Override
     protected void abort() {
-        IoUtils.safeClose(exchange.getConnection());
+        closeSocket();
         closedBy();
+    }
+
+    private void closeSocket() {
+        IoUtils.safeClose(connection);
     }
 }
