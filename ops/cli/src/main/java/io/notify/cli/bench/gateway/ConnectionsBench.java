@@ -111,7 +111,7 @@ public final class ConnectionsBench implements Callable<Integer> {
             try (AgentFleet fleet = AgentFleet.start("127.0.0.1", stack.gatewayPorts(), transport, work, target, agents.perAgent,
                     sources, null, lifetime, "512m")) {
                 List<BenchMath.Ramp> ramps = new ArrayList<>();
-                List<ConnectionsReport.RampCpu> cpu = new ArrayList<>();
+                List<CpuPerClient> cpu = new ArrayList<>();
                 ramps.add(ramp(stack, fleet, warmup, rampBound, "warm-up", cpu));
                 fleet.closeAll();
                 List<ConnectionsReport.Checkpoint> points = new ArrayList<>();
@@ -150,9 +150,8 @@ public final class ConnectionsBench implements Callable<Integer> {
 
     /** One ramp, and the CPU it cost per connection established (appended to {@code cpu}). */
     private BenchMath.Ramp ramp(GatewayStack stack, AgentFleet fleet, int wanted, Duration bound, String label,
-                                List<ConnectionsReport.RampCpu> cpu) throws Exception {
-        ProcessCpu.Ticks gatewayBefore = ProcessCpu.sample(stack.gatewayPids());
-        ProcessCpu.Ticks agentsBefore = ProcessCpu.sample(fleet.pids());
+                                List<CpuPerClient> cpu) throws Exception {
+        CpuPerClient.Phase phase = CpuPerClient.start(stack.gatewayPids(), fleet.pids());
         System.err.printf("bench connections: %s: %,d connections at %,.0f/s%n", label, wanted, rate);
         List<PhaseReport> reports;
         try (ProgressBar p = ProgressBar.start(Duration.ofSeconds(2)).track(() -> (double) fleet.progress().open() / wanted, () -> {
@@ -162,16 +161,11 @@ public final class ConnectionsBench implements Callable<Integer> {
         })) {
             reports = fleet.open(wanted, rate, maxPending, bound);
         }
-        ProcessCpu.Used gateway = ProcessCpu.sample(stack.gatewayPids()).since(gatewayBefore);
-        ProcessCpu.Used agentsUsed = ProcessCpu.sample(fleet.pids()).since(agentsBefore);
         BenchMath.Ramp r = BenchMath.ramp(reports);
-        ConnectionsReport.RampCpu c = ConnectionsReport.RampCpu.of(gateway, agentsUsed, r.established());
+        CpuPerClient c = phase.end(r.established());
         cpu.add(c);
-        System.err.printf("bench connections: %s: %,d/%,d established in %.1f s (%,.0f/s), failures %s; CPU per connection: "
-                        + "gateway %,.0f µs (JIT %,.0f), agents %,.0f µs, machine %,.0f µs (busy %.0f%%)%n", label, r.established(),
-                r.clients(), r.seconds(), r.connectionsPerSecond(), r.failures(), c.gatewayMicros(), c.gatewayJitMicros(),
-                c.agentsMicros(), c.machineMicros(),
-                c.machineBusy() * 100);
+        System.err.printf("bench connections: %s: %,d/%,d established in %.1f s (%,.0f/s), failures %s; CPU per connection: %s%n",
+                label, r.established(), r.clients(), r.seconds(), r.connectionsPerSecond(), r.failures(), c.describe());
         return r;
     }
 

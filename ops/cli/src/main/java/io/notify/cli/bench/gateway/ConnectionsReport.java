@@ -14,7 +14,7 @@ import java.util.Map;
  * and notes on what the numbers do and do not include.
  */
 record ConnectionsReport(String scenario, Instant at, Map<String, Object> machine, Map<String, Object> settings,
-                         List<Checkpoint> checkpoints, List<BenchMath.Ramp> ramps, List<RampCpu> rampCpu,
+                         List<Checkpoint> checkpoints, List<BenchMath.Ramp> ramps, List<CpuPerClient> rampCpu,
                          double rampConnectionsPerSecond,
                          PerConnection perConnection, Delivery delivery, long heldAtEnd, List<String> notes) {
 
@@ -59,21 +59,6 @@ record ConnectionsReport(String scenario, Instant at, Map<String, Object> machin
         }
     }
 
-    /**
-     * CPU per connection established in one ramp, from /proc: the gateway node(s), the load agents, and
-     * the whole machine (everything on the box, including Kafka, Redis and fanout-streams answering
-     * head reads), plus how busy the machine was (all cores). The gateway's figure is what a node
-     * needs per handshake; 1 s ÷ it is the rate one core could sustain, whatever else the box runs.
-     */
-    record RampCpu(double gatewayMicros, double gatewayJitMicros, double agentsMicros, double machineMicros, double machineBusy) {
-
-        static RampCpu of(ProcessCpu.Used gateway, ProcessCpu.Used agents, int established) {
-            double n = Math.max(1, established);
-            return new RampCpu(gateway.processSeconds() * 1e6 / n, gateway.jitSeconds() * 1e6 / n, agents.processSeconds() * 1e6 / n,
-                    gateway.machineSeconds() * 1e6 / n, gateway.machineBusyFraction());
-        }
-    }
-
     /** Events published at an offered rate to the connected users and the frames the agents counted. */
     record Delivery(double offeredPerSecond, long published, long received, double seconds, double deliveredPerSecond,
                     long droppedConnections, List<LatencySummary> latencyMsPerAgent, long missing, long extra,
@@ -103,7 +88,7 @@ record ConnectionsReport(String scenario, Instant at, Map<String, Object> machin
                 "failed", "seconds", "conn/s", "p99 ms", "gw µs/conn", "its JIT", "agents µs", "machine µs", "busy");
         for (int i = 0; i < ramps.size(); i++) {
             BenchMath.Ramp r = ramps.get(i);
-            RampCpu c = rampCpu.get(i);
+            CpuPerClient c = rampCpu.get(i);
             out.printf("%-10s %,10d %,12d %,9d %,9d %10.1f %,12.0f %10.1f %,12.0f %,8.0f %,12.0f %,12.0f %7.0f%%%n",
                     i == 0 ? "warm-up" : "ramp " + i, r.clients(), r.established(), r.rejected(), r.clients() - r.established(),
                     r.seconds(), r.connectionsPerSecond(), r.handshakeMs().p99(), c.gatewayMicros(), c.gatewayJitMicros(), c.agentsMicros(),

@@ -106,6 +106,9 @@ public final class StormBench implements Callable<Integer> {
                     notes.add("resume = TCP connect + HTTP upgrade with JWT + registry + welcome + resume frame + replay of "
                             + replay + " events (the last one received); resumes/s = resumed clients / seconds from the "
                             + "storm start to the last resume; t99% = seconds until 99% of all clients had resumed");
+                    notes.add("CPU per resume: from /proc over the round and the 1.5 s before its start (idle), so the µs are "
+                            + "exact and 'busy' understates the storm's own; 'machine' is everything on the box (broker, Redis, "
+                            + "fanout-streams' query API, agents, gateway); a fresh gateway's JIT warms up over the first rounds");
                     notes.add("refused handshakes (503) are retried after Retry-After plus full jitter (docs/protocol.md BACKOFF)");
                     if (!jitterWindow.isZero()) {
                         notes.add("with --jitter the arrival rate is at most clients / jitter window, so resumes/s measures the "
@@ -157,6 +160,7 @@ public final class StormBench implements Callable<Integer> {
         PrometheusText before = stack.gatewayMetrics();
         long t0 = System.currentTimeMillis() + 1500;
         progress("round " + round + ": storm");
+        CpuPerClient.Phase cpu = CpuPerClient.start(stack.gatewayPids(), fleet.pids());
         List<PhaseReport> reports;
         try (ProgressBar p = ProgressBar.start(Duration.ofSeconds(2)).track(() -> (double) fleet.progress().done() / clients, () -> {
             AgentProcess.Progress g = fleet.progress();
@@ -165,16 +169,18 @@ public final class StormBench implements Callable<Integer> {
         })) {
             reports = fleet.storm(t0, jitterWindow, replay, bound);
         }
-        PrometheusText after = stack.gatewayMetrics();
         BenchMath.StormRound c = BenchMath.storm(reports, replay);
-        progress(String.format("round %d: %,d/%,d resumed, %,.0f resumes/s, t99 %.2f s, lost %d, duplicates %d, rejected %d",
-                round, c.resumed(), c.clients(), c.resumesPerSecond(), c.secondsTo99(), c.lost(), c.duplicates(), c.rejected()));
+        CpuPerClient perResume = cpu.end(c.resumed());
+        PrometheusText after = stack.gatewayMetrics();
+        progress(String.format("round %d: %,d/%,d resumed, %,.0f resumes/s, t99 %.2f s, lost %d, duplicates %d, rejected %d; "
+                        + "CPU per resume: %s", round, c.resumed(), c.clients(), c.resumesPerSecond(), c.secondsTo99(), c.lost(),
+                c.duplicates(), c.rejected(), perResume.describe()));
         long queries = delta(before, after, "notify_gateway_query_latency_seconds_count");
         double querySeconds = after.sum("notify_gateway_query_latency_seconds_sum") - before.sum("notify_gateway_query_latency_seconds_sum");
         return new StormReport.Round(round, c,
                 delta(before, after, "notify_gateway_handshake_rejections_total", "reason", "rate_limited"),
                 delta(before, after, "notify_gateway_events_replayed_total"), queries,
-                queries == 0 ? Double.NaN : querySeconds * 1000 / queries);
+                queries == 0 ? Double.NaN : querySeconds * 1000 / queries, perResume);
     }
 
     /** The gateway's own connection count should match the clients'; a mismatch is reported, not fatal. */

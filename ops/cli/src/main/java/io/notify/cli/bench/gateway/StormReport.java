@@ -20,11 +20,12 @@ record StormReport(String scenario, Instant at, Map<String, Object> machine, Map
     static final double GOAL_RESUMES_PER_SECOND = 5000;
 
     /**
-     * One round: the clients' view and the gateway's counters over the same round (its query API
-     * requests for the resumes and their mean latency as the gateway measured it).
+     * One round: the clients' view, the gateway's counters over the same round (its query API
+     * requests for the resumes and their mean latency as the gateway measured it), and the CPU it
+     * cost per resume.
      */
     record Round(int round, BenchMath.StormRound clients, long gatewayRejectedHandshakes, long gatewayReplayedEvents,
-                 long gatewayQueryRequests, double gatewayQueryMeanMs) {
+                 long gatewayQueryRequests, double gatewayQueryMeanMs, CpuPerClient cpu) {
     }
 
     static StormReport of(Map<String, Object> settings, BenchMath.Ramp initial, List<Round> rounds, List<String> notes) {
@@ -56,6 +57,7 @@ record StormReport(String scenario, Instant at, Map<String, Object> machine, Map
             out.printf("round %d gateway: %,d handshakes rejected (rate_limited), %,d events replayed, %,d query API requests "
                             + "(mean %.1f ms); client failures by reason: %s%n", r.round(), r.gatewayRejectedHandshakes(),
                     r.gatewayReplayedEvents(), r.gatewayQueryRequests(), r.gatewayQueryMeanMs(), r.clients().failures());
+            out.printf("round %d CPU per resume: %s%n", r.round(), r.cpu().describe());
         }
         notes.forEach(n -> out.println("note: " + n));
     }
