@@ -72,7 +72,7 @@ public final class FanoutApp implements AutoCloseable {
         this.metrics = metrics;
         this.admin = Admin.create(PlatformSettings.kafkaProps(config.bootstrapServers(), config.kafkaClient()));
         this.nodeTopics = nodeTopicsFactory.apply(admin);
-        Properties props = FanoutStreamsConfig.properties(config, nodeTopics, metrics);
+        Properties props = FanoutStreamsConfig.properties(config, nodeTopics, metrics, registry);
         this.placement = placement(admin, config);
         Topology topology = FanoutTopology.build(config, placement, registry, nodeTopics, clock, metrics);
         this.streams = new KafkaStreams(topology, props);

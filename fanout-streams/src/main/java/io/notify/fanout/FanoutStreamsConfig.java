@@ -2,7 +2,10 @@ package io.notify.fanout;
 
 import io.notify.fanout.routing.MissingNodeTopicHandler;
 import io.notify.fanout.routing.NodeTopics;
+import io.notify.fanout.routing.RoutePrefetch;
+import io.notify.registry.RouteLookup;
 import java.util.Properties;
+import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
@@ -21,6 +24,8 @@ import org.apache.kafka.streams.processor.UsePartitionTimeOnInvalidTimestamp;
  *   <li>{@code auto.offset.reset=earliest}: a new application id starts at the beginning of
  *       notify.events rather than silently skipping what is there.</li>
  *   <li>{@code producer.linger.ms} from {@link FanoutConfig#linger()} (Streams' own default is 100 ms).</li>
+ *   <li>{@code main.consumer.interceptor.classes}: {@link RoutePrefetch}, which hints the route lookup
+ *       with the streams of every polled record, so cold routes are read ahead, pipelined.</li>
  *   <li>{@code consumer.session.timeout.ms} from {@link FanoutConfig#sessionTimeout()} (Kafka's default
  *       is 45 s), heartbeats every third of it, at most 3 s (Kafka's default interval).</li>
  * </ul>
@@ -31,7 +36,8 @@ public final class FanoutStreamsConfig {
     private FanoutStreamsConfig() {
     }
 
-    public static Properties properties(FanoutConfig config, NodeTopics nodeTopics, FanoutMetrics metrics) {
+    /** @param routes the lookup the router uses, hinted by {@link RoutePrefetch}; null: no hints */
+    public static Properties properties(FanoutConfig config, NodeTopics nodeTopics, FanoutMetrics metrics, RouteLookup routes) {
         Properties p = new Properties();
         p.putAll(config.kafkaClient()); // security for every client Streams creates; the settings below win
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.streamsApplicationId());
@@ -65,6 +71,12 @@ public final class FanoutStreamsConfig {
         if (config.queryPort() > 0) {
             // Lets queryMetadataForKey name the instance that owns a stream (the query API forwards to it).
             p.put(StreamsConfig.APPLICATION_SERVER_CONFIG, config.queryAdvertisedHost() + ":" + config.queryPort());
+        }
+        if (routes != null) {
+            p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.INTERCEPTOR_CLASSES_CONFIG), RoutePrefetch.class.getName());
+            p.put(StreamsConfig.mainConsumerPrefix(RoutePrefetch.LOOKUP), routes);
+            p.put(StreamsConfig.mainConsumerPrefix(RoutePrefetch.TOPICS), Set.of(config.topics().events().name(),
+                    config.streamsApplicationId() + "-" + FanoutTopology.BY_STREAM + "-repartition"));
         }
         // Objects, not strings: Kafka hands unknown keys to configure() as given (see MissingNodeTopicHandler).
         p.put(MissingNodeTopicHandler.NODE_TOPICS, nodeTopics);

@@ -11,12 +11,17 @@ import io.notify.common.config.ConfigException;
 import io.notify.common.config.Settings;
 import io.notify.fanout.routing.MissingNodeTopicHandler;
 import io.notify.fanout.routing.NodeTopics;
+import io.notify.fanout.routing.RoutePrefetch;
+import io.notify.registry.RouteLookup;
+import io.notify.registry.route.InMemoryRouteLookup;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 
@@ -86,7 +91,8 @@ class FanoutConfigTest {
                 "notify.fanout.state-dir", "/tmp/x",
                 "notify.fanout.streams.replication.factor", "3"));
         NodeTopics nodeTopics = NodeTopics.assumeAll();
-        Properties p = FanoutStreamsConfig.properties(c, nodeTopics, FanoutMetrics.inMemory());
+        RouteLookup routes = new InMemoryRouteLookup(Clock.systemUTC());
+        Properties p = FanoutStreamsConfig.properties(c, nodeTopics, FanoutMetrics.inMemory(), routes);
         assertEquals("it-1.notify-fanout", p.get(StreamsConfig.APPLICATION_ID_CONFIG));
         assertEquals("at_least_once", p.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG));
         assertEquals("250", p.get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG));
@@ -99,13 +105,18 @@ class FanoutConfigTest {
         assertSame(nodeTopics, p.get(MissingNodeTopicHandler.NODE_TOPICS));
         assertEquals("10000", p.get("consumer.session.timeout.ms"), "a dead instance's partitions move after 10 s, not Kafka's 45 s");
         assertEquals("3000", p.get("consumer.heartbeat.interval.ms"));
-        new StreamsConfig(p); // Kafka accepts the whole set
+        assertEquals(RoutePrefetch.class.getName(), p.get("main.consumer.interceptor.classes"));
+        assertSame(routes, p.get("main.consumer." + RoutePrefetch.LOOKUP));
+        assertEquals(Set.of("it-1.notify.events", "it-1.notify-fanout-by-stream-repartition"), p.get("main.consumer." + RoutePrefetch.TOPICS));
+        StreamsConfig streams = new StreamsConfig(p); // Kafka accepts the whole set
+        Map<String, Object> consumer = streams.getMainConsumerConfigs("g", "c", 0);
+        assertSame(routes, consumer.get(RoutePrefetch.LOOKUP), "the interceptor's configure() gets the lookup itself");
     }
 
     @Test
     void theSessionTimeoutSetsTheHeartbeat() {
         Properties p = FanoutStreamsConfig.properties(load(Map.of("notify.fanout.session-timeout", "6s")),
-                NodeTopics.assumeAll(), FanoutMetrics.inMemory());
+                NodeTopics.assumeAll(), FanoutMetrics.inMemory(), null);
         assertEquals("6000", p.get("consumer.session.timeout.ms"));
         assertEquals("2000", p.get("consumer.heartbeat.interval.ms"), "a third of the session");
         assertKey("notify.fanout.session-timeout", Map.of("notify.fanout.session-timeout", "5s")); // under the broker's floor

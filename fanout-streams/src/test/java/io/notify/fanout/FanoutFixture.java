@@ -77,7 +77,7 @@ final class FanoutFixture implements AutoCloseable {
                 FanoutConfig.QUERY_TOKENS, QUERY_TOKEN));
         values.putAll(settings);
         config = FanoutConfig.load(Settings.of(values));
-        Properties props = FanoutStreamsConfig.properties(config, nodeTopics, metrics);
+        Properties props = FanoutStreamsConfig.properties(config, nodeTopics, metrics, registry);
         driver = new TopologyTestDriver(FanoutTopology.build(config, placement, registry, nodeTopics, clock, metrics), props, START);
         events = driver.createInputTopic(topics.events().name(), new ByteArraySerializer(), new ByteArraySerializer());
     }

@@ -13,6 +13,14 @@ public interface RouteLookup extends AutoCloseable {
 
     Routes lookup(StreamId stream, Duration timeout);
 
+    /**
+     * A hint that {@code stream} will be looked up soon (its event was just polled): an
+     * implementation may start reading it now, so the lookup finds it cached or in flight instead of
+     * paying a round trip then. Never blocks, never throws; may do nothing.
+     */
+    default void prefetch(StreamId stream) {
+    }
+
     /** Removes members the router found stale (asynchronously, best effort; failures are counted, not thrown). */
     void removeStale(StreamId stream, java.util.List<ConnectionRef> stale);
 

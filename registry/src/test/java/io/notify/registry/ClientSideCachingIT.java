@@ -100,6 +100,34 @@ class ClientSideCachingIT extends SharedRedisIT {
     }
 
     @Test
+    void prefetchedStreamsCostNoRoundTripAtTheirLookup() throws Exception {
+        NodeRegistry a = started("gw-a");
+        int streams = 500;
+        for (int i = 0; i < streams; i++) {
+            a.register(StreamId.forUser("p" + i), "c" + i);
+        }
+        await(WAIT, "all registrations", () -> t.raw().exists(t.keys.connections(StreamId.forUser("p" + (streams - 1)))) == 1);
+        RedisRouteLookup router = caching(t.router(RegistryTesting.ROUTER, meters));
+        router.lookup(StreamId.forUser("p0"), LOOKUP); // the node's liveness key joins the cache
+
+        long rt0 = router.redisRoundTrips();
+        for (int i = 1; i < streams; i++) {
+            router.prefetch(StreamId.forUser("p" + i));
+            router.prefetch(StreamId.forUser("p" + i)); // a second hint while the first is in flight or cached: nothing more
+        }
+        assertEquals(rt0 + streams - 1, router.redisRoundTrips(), "one read per stream, all sent before any lookup");
+        for (int i = 1; i < streams; i++) {
+            assertEquals(Map.of("gw-a", List.of("c" + i)), router.lookup(StreamId.forUser("p" + i), LOOKUP).connectionsByNode());
+        }
+        assertEquals(rt0 + streams - 1, router.redisRoundTrips(), "each lookup found its stream cached or joined its read");
+        double hits = meters.get("notify.registry.lookups").tag("outcome", "cache_hit").counter().count();
+        double joined = meters.get("notify.registry.lookups").tag("outcome", "prefetch_joined").counter().count();
+        assertEquals(streams - 1, hits + joined, 0.0);
+        assertEquals(streams - 1, meters.get("notify.registry.prefetches").counter().count(), 0.0);
+        assertEquals(1.0, meters.get("notify.registry.lookups").tag("outcome", "cache_miss").counter().count(), "only p0's");
+    }
+
+    @Test
     void aNodeThatDiesAndComesBackIsSeenBothWays() throws Exception {
         NodeRegistry a = started("gw-a");
         a.register(user, "c1").toCompletableFuture().get(2, TimeUnit.SECONDS);

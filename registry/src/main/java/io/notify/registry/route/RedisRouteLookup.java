@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -43,6 +44,14 @@ import org.slf4j.LoggerFactory;
  * with no action from the caller. Stale removal is exact ({@link StaleRemover}), asynchronous and
  * never throws.
  *
+ * <p>{@link #prefetch} starts the read of a stream that is not cached (at most
+ * {@code maxPrefetches} at once, apart from the lookups' own bound), so that a burst of events to
+ * users the router has not seen lately costs pipelined reads instead of one round trip per event on
+ * the stream thread: a lookup finds the stream cached, or joins the read in flight. A joined read
+ * may have been answered from Redis a little before the lookup began; routing is a hint either way
+ * (a connection registered meanwhile gets the event from its gateway's recheck, a connection gone
+ * meanwhile is not there to receive it).
+ *
  * <p>Thread-safe; meant to be shared by all stream threads of a router process.
  */
 public final class RedisRouteLookup implements RouteLookup {
@@ -59,6 +68,8 @@ public final class RedisRouteLookup implements RouteLookup {
     private final RedisHealth health;
     private final Semaphore outstanding;
     private final int maxOutstanding;
+    private final Semaphore prefetchPermits;
+    private final Map<String, CompletableFuture<RouteReader.Result>> inFlight = new ConcurrentHashMap<>();
     private final ScheduledExecutorService scheduler;
     private final RouterMetrics metrics;
     private final RateLimitedLog failureLog = new RateLimitedLog(LOG, Duration.ofSeconds(10));
@@ -77,6 +88,7 @@ public final class RedisRouteLookup implements RouteLookup {
         this.clock = clock;
         this.maxOutstanding = config.maxOutstandingReads();
         this.outstanding = new Semaphore(maxOutstanding);
+        this.prefetchPermits = new Semaphore(config.maxPrefetches());
         this.metrics = new RouterMetrics(meters);
         this.cache = new TrackedCache(config.maxCachedKeys(), metrics.evictions::increment);
         metrics.cacheSize(meters, cache);
@@ -116,27 +128,74 @@ public final class RedisRouteLookup implements RouteLookup {
         }
     }
 
+    @Override
+    public void prefetch(StreamId stream) {
+        try {
+            String key = keys.connections(stream);
+            if (inFlight.containsKey(key)) {
+                return;
+            }
+            StreamSnapshot cached = cache.get(key, StreamSnapshot.class);
+            if (cached != null) {
+                return; // cached: at most its nodes' liveness is missing, which the lookup reads with the fleet's few keys
+            }
+            StatefulRedisConnection<String, String> c = session.connection();
+            if (c == null || !c.isOpen() || !cache.tracking() || !health.isUp() || !prefetchPermits.tryAcquire()) {
+                return;
+            }
+            CompletableFuture<RouteReader.Result> read = send(c, key, null, prefetchPermits);
+            inFlight.put(key, read);
+            read.whenComplete((result, failure) -> inFlight.remove(key, read));
+            metrics.prefetches.increment();
+        } catch (RuntimeException e) {
+            failureLog.warn("registry prefetch of " + stream + " failed", e);
+        }
+    }
+
     private Routes readThrough(String key, StreamSnapshot cached, Duration timeout, long startNanos) {
-        StatefulRedisConnection<String, String> c = session.connection();
-        if (c == null || !c.isOpen()) {
-            return unavailable("not connected to Redis");
+        CompletableFuture<RouteReader.Result> read = cached == null ? inFlight.get(key) : null;
+        boolean joined = read != null;
+        if (!joined) {
+            StatefulRedisConnection<String, String> c = session.connection();
+            if (c == null || !c.isOpen()) {
+                return unavailable("not connected to Redis");
+            }
+            if (!cache.tracking()) {
+                session.enableTracking();
+            }
+            if (!outstanding.tryAcquire()) {
+                return unavailable("Redis reads outstanding at their bound");
+            }
+            read = send(c, key, cached, outstanding);
         }
-        if (!cache.tracking()) {
-            session.enableTracking();
+        long remaining = timeout.toNanos() - (System.nanoTime() - startNanos);
+        try {
+            RouteReader.Result result = read.get(Math.max(0, remaining), TimeUnit.NANOSECONDS);
+            (joined ? metrics.prefetchJoins : metrics.misses).increment();
+            return judge(key, result, clock.millis());
+        } catch (TimeoutException e) {
+            return unavailable("no answer from Redis within the lookup timeout");
+        } catch (ExecutionException e) {
+            return unavailable("Redis read failed: " + RateLimitedLog.describe(e.getCause()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return unavailable("interrupted");
         }
-        if (!outstanding.tryAcquire()) {
-            return unavailable("Redis reads outstanding at their bound");
-        }
+    }
+
+    /** Sends one read holding a permit of {@code permits}, released when it completes; records its latency and Redis's health. */
+    private CompletableFuture<RouteReader.Result> send(StatefulRedisConnection<String, String> c, String key, StreamSnapshot cached,
+                                                      Semaphore permits) {
         long sentNanos = System.nanoTime();
         CompletableFuture<RouteReader.Result> read;
         try {
             read = reader.read(c.async(), key, cached);
         } catch (RuntimeException e) {
-            outstanding.release();
+            permits.release();
             throw e;
         }
         read.whenComplete((result, failure) -> {
-            outstanding.release();
+            permits.release();
             metrics.redisLatency.record(System.nanoTime() - sentNanos, TimeUnit.NANOSECONDS);
             if (RateLimitedLog.isCommandError(failure)) {
                 dataLog.warn("registry read of " + key + " answered with an error", failure); // Redis is up
@@ -151,19 +210,7 @@ public final class RedisRouteLookup implements RouteLookup {
                 }
             }
         });
-        long remaining = timeout.toNanos() - (System.nanoTime() - startNanos);
-        try {
-            RouteReader.Result result = read.get(Math.max(0, remaining), TimeUnit.NANOSECONDS);
-            metrics.misses.increment();
-            return judge(key, result, clock.millis());
-        } catch (TimeoutException e) {
-            return unavailable("no answer from Redis within the lookup timeout");
-        } catch (ExecutionException e) {
-            return unavailable("Redis read failed: " + RateLimitedLog.describe(e.getCause()));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return unavailable("interrupted");
-        }
+        return read;
     }
 
     /** Applies the routing rule; remembers the reading behind any stale verdict for {@link #removeStaleAsync}. */

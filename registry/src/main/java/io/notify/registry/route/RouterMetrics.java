@@ -18,6 +18,8 @@ final class RouterMetrics {
     final Counter hits;
     final Counter misses;
     final Counter unavailable;
+    final Counter prefetches;
+    final Counter prefetchJoins;
     final Timer redisLatency;
     final Counter unparseable;
     final Counter evictions;
@@ -32,6 +34,9 @@ final class RouterMetrics {
         hits = lookups(meters, "cache_hit");
         misses = lookups(meters, "cache_miss");
         unavailable = lookups(meters, "unavailable");
+        prefetches = Counter.builder("notify.registry.prefetches").tags(ROLE)
+                .description("Redis reads started ahead of their lookup, for streams of polled records").register(meters);
+        prefetchJoins = lookups(meters, "prefetch_joined");
         redisLatency = Timer.builder("notify.registry.lookup.redis.latency").tags(ROLE)
                 .description("time of the Redis reads of a cache miss").register(meters);
         unparseable = Counter.builder("notify.registry.members.unparseable").tags(ROLE)
