@@ -69,14 +69,8 @@ class ClientSideCachingIT extends SharedRedisIT {
 
     @Test
     void coldLookupsOfManyStreamsCostOneRoundTripEach() throws Exception {
-        NodeRegistry a = started("gw-a");
         int streams = 2000;
-        for (int i = 0; i < streams; i++) {
-            a.register(StreamId.forUser("m" + i), "c" + i);
-        }
-        await(WAIT, "all registrations", () -> t.raw().exists(t.keys.connections(StreamId.forUser("m" + (streams - 1)))) == 1);
-        RedisRouteLookup router = caching(t.router(RegistryTesting.ROUTER, meters));
-        router.lookup(StreamId.forUser("m0"), LOOKUP); // the node's liveness key joins the cache
+        RedisRouteLookup router = routerOverStreams("m", streams);
 
         long rt0 = router.redisRoundTrips();
         long start = System.nanoTime();
@@ -101,14 +95,8 @@ class ClientSideCachingIT extends SharedRedisIT {
 
     @Test
     void prefetchedStreamsCostNoRoundTripAtTheirLookup() throws Exception {
-        NodeRegistry a = started("gw-a");
         int streams = 500;
-        for (int i = 0; i < streams; i++) {
-            a.register(StreamId.forUser("p" + i), "c" + i);
-        }
-        await(WAIT, "all registrations", () -> t.raw().exists(t.keys.connections(StreamId.forUser("p" + (streams - 1)))) == 1);
-        RedisRouteLookup router = caching(t.router(RegistryTesting.ROUTER, meters));
-        router.lookup(StreamId.forUser("p0"), LOOKUP); // the node's liveness key joins the cache
+        RedisRouteLookup router = routerOverStreams("p", streams);
 
         long rt0 = router.redisRoundTrips();
         for (int i = 1; i < streams; i++) {
@@ -169,6 +157,21 @@ class ClientSideCachingIT extends SharedRedisIT {
         assertEquals(List.of(), routes.live());
         assertEquals(List.of(), routes.stale());
         assertEquals(1.0, meters.get("notify.registry.members.unparseable").counter().count());
+    }
+
+    /**
+     * Streams {@code <prefix>0..n-1} registered on node gw-a (connection {@code c<i>} each) and a
+     * caching router that has looked up stream 0 only, so the node's liveness key is cached.
+     */
+    private RedisRouteLookup routerOverStreams(String prefix, int n) throws Exception {
+        NodeRegistry a = started("gw-a");
+        for (int i = 0; i < n; i++) {
+            a.register(StreamId.forUser(prefix + i), "c" + i);
+        }
+        await(WAIT, "all registrations", () -> t.raw().exists(t.keys.connections(StreamId.forUser(prefix + (n - 1)))) == 1);
+        RedisRouteLookup router = caching(t.router(RegistryTesting.ROUTER, meters));
+        router.lookup(StreamId.forUser(prefix + "0"), LOOKUP);
+        return router;
     }
 
     private NodeRegistry started(String nodeId) throws Exception {

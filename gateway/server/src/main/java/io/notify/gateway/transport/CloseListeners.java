@@ -22,23 +22,10 @@ import org.xnio.StreamConnection;
 final class CloseListeners {
 
     private static final Logger LOG = LoggerFactory.getLogger(CloseListeners.class);
-    private static final Field FIELD = field();
+    private static final Field FIELD = PrivateFields.find(StreamConnection.class, "closeListener", AtomicReference.class, LOG,
+            "each WebSocket keeps its HTTP connection's objects");
 
     private CloseListeners() {
-    }
-
-    private static Field field() {
-        try {
-            Field f = StreamConnection.class.getDeclaredField("closeListener");
-            f.setAccessible(true);
-            if (f.getType() != AtomicReference.class) {
-                throw new NoSuchFieldException("closeListener is a " + f.getType());
-            }
-            return f;
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            LOG.warn("cannot replace XNIO close listeners ({}); each WebSocket keeps its HTTP connection's objects", e.toString());
-            return null;
-        }
     }
 
     /**

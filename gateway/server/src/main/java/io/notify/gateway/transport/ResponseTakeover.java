@@ -27,23 +27,10 @@ import org.xnio.StreamConnection;
 final class ResponseTakeover {
 
     private static final Logger LOG = LoggerFactory.getLogger(ResponseTakeover.class);
-    private static final Field CURRENT = field();
+    private static final Field CURRENT = PrivateFields.find(AbstractServerConnection.class, "current", HttpServerExchange.class, LOG,
+            "each SSE stream keeps its HTTP exchange's objects");
 
     private ResponseTakeover() {
-    }
-
-    private static Field field() {
-        try {
-            Field f = AbstractServerConnection.class.getDeclaredField("current");
-            f.setAccessible(true);
-            if (f.getType() != HttpServerExchange.class) {
-                throw new NoSuchFieldException("current is a " + f.getType());
-            }
-            return f;
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            LOG.warn("cannot take SSE streams over from Undertow ({}); each keeps its HTTP exchange's objects", e.toString());
-            return null;
-        }
     }
 
     /**
