@@ -1,6 +1,8 @@
 package io.notify.cli.bench.gateway;
 
 import io.notify.cli.bench.LatencySummary;
+import io.notify.cli.bench.PrometheusText;
+import io.notify.cli.bench.pipeline.HopBudget;
 import io.notify.cli.bench.report.ProgressBar;
 import io.notify.cli.bench.report.ResultFiles;
 import io.notify.common.config.Settings;
@@ -201,6 +203,7 @@ public final class ConnectionsBench implements Callable<Integer> {
     private ConnectionsReport.Delivery deliver(GatewayStack stack, AgentFleet fleet, Duration duration) throws Exception {
         System.err.printf("bench connections: delivering %,.0f events/s for %s to %,d users%n", deliverRate, duration, target);
         long published;
+        List<PrometheusText> before = stack.gatewayScrapes();
         try (EventPublisher pub = new EventPublisher(stack.bootstrapServers(), stack.topics().events().name());
              ProgressBar p = ProgressBar.start(Duration.ofSeconds(2)).track(
                      () -> fleet.progress().events() / Math.max(1, deliverRate * duration.toMillis() / 1000.0),
@@ -211,6 +214,8 @@ public final class ConnectionsBench implements Callable<Integer> {
                 Thread.sleep(500); // poll interval of a bounded wait for the last deliveries
             }
         }
+        List<HopBudget.Hop> hops = HopBudget.between(before, stack.gatewayScrapes());
+        System.err.println("bench connections: delivery hops " + HopBudget.line(hops));
         List<LoadAgent.Counts> counts = fleet.counts();
         long first = counts.stream().filter(c -> c.events() > 0).mapToLong(LoadAgent.Counts::firstMs).min().orElse(0);
         long last = counts.stream().mapToLong(LoadAgent.Counts::lastMs).max().orElse(0);
@@ -224,7 +229,7 @@ public final class ConnectionsBench implements Callable<Integer> {
                 counts.stream().map(LoadAgent.Counts::latencyMs).toList(),
                 checks.stream().mapToLong(LoadAgent.Verified::missing).sum(),
                 checks.stream().mapToLong(LoadAgent.Verified::extra).sum(),
-                checks.stream().mapToLong(LoadAgent.Verified::duplicates).sum(), shortClients);
+                checks.stream().mapToLong(LoadAgent.Verified::duplicates).sum(), shortClients, hops);
     }
 
     private static long received(List<LoadAgent.Counts> counts) {

@@ -1,6 +1,7 @@
 package io.notify.cli.bench.gateway;
 
 import io.notify.cli.bench.LatencySummary;
+import io.notify.cli.bench.pipeline.HopBudget;
 import io.notify.cli.bench.plot.Chart;
 import io.notify.cli.bench.plot.LineChart;
 import java.io.PrintStream;
@@ -62,7 +63,7 @@ record ConnectionsReport(String scenario, Instant at, Map<String, Object> machin
     /** Events published at an offered rate to the connected users and the frames the agents counted. */
     record Delivery(double offeredPerSecond, long published, long received, double seconds, double deliveredPerSecond,
                     long droppedConnections, List<LatencySummary> latencyMsPerAgent, long missing, long extra,
-                    long duplicates, List<Integer> sampleShortClients) {
+                    long duplicates, List<Integer> sampleShortClients, List<HopBudget.Hop> hops) {
     }
 
     void print(PrintStream out) {
@@ -104,6 +105,7 @@ record ConnectionsReport(String scenario, Instant at, Map<String, Object> machin
             out.printf("delivery check per client: %d missing, %d extra, %d duplicates%s%n", delivery.missing(),
                     delivery.extra(), delivery.duplicates(), delivery.sampleShortClients().isEmpty() ? ""
                             : "; e.g. short: clients " + delivery.sampleShortClients());
+            out.printf("delivery hops (the gateways' hop_latency_seconds over the phase): %s%n", HopBudget.line(delivery.hops()));
         }
         notes.forEach(n -> out.println("note: " + n));
     }

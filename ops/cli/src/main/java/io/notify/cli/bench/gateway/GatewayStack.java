@@ -79,12 +79,17 @@ final class GatewayStack implements AutoCloseable {
 
     /** A sample (summed over its labels matching {@code labels}) of every gateway node's /metrics, summed over the nodes. */
     double sumOverNodes(String name, String... labels) throws IOException, InterruptedException {
+        return PrometheusText.sum(gatewayScrapes(), name, labels);
+    }
+
+    /** Every gateway node's /metrics now, in node order. */
+    List<PrometheusText> gatewayScrapes() throws IOException, InterruptedException {
         requireGateway();
         List<PrometheusText> scrapes = new ArrayList<>();
         for (ServiceProcess g : platform.gateways()) {
             scrapes.add(PrometheusText.scrape(g));
         }
-        return PrometheusText.sum(scrapes, name, labels);
+        return scrapes;
     }
 
     /** Starts one more gateway node and waits until it is ready; returns its client port. */
