@@ -203,12 +203,14 @@ public final class ConnectionsBench implements Callable<Integer> {
     private ConnectionsReport.Delivery deliver(GatewayStack stack, AgentFleet fleet, Duration duration) throws Exception {
         System.err.printf("bench connections: delivering %,.0f events/s for %s to %,d users%n", deliverRate, duration, target);
         long published;
+        LatencySummary acks;
         List<PrometheusText> before = stack.gatewayScrapes();
         try (EventPublisher pub = new EventPublisher(stack.bootstrapServers(), stack.topics().events().name());
              ProgressBar p = ProgressBar.start(Duration.ofSeconds(2)).track(
                      () -> fleet.progress().events() / Math.max(1, deliverRate * duration.toMillis() / 1000.0),
                      () -> String.format("delivery: %,d event frames received", fleet.progress().events()))) {
             published = pub.publishPaced(deliverRate, duration, i -> BenchUsers.user(i % target), "gd");
+            acks = pub.ackLatency();
             long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
             while (received(fleet.counts()) < published && System.nanoTime() - deadline < 0) {
                 Thread.sleep(500); // poll interval of a bounded wait for the last deliveries
@@ -229,7 +231,7 @@ public final class ConnectionsBench implements Callable<Integer> {
                 counts.stream().map(LoadAgent.Counts::latencyMs).toList(),
                 checks.stream().mapToLong(LoadAgent.Verified::missing).sum(),
                 checks.stream().mapToLong(LoadAgent.Verified::extra).sum(),
-                checks.stream().mapToLong(LoadAgent.Verified::duplicates).sum(), shortClients, hops);
+                checks.stream().mapToLong(LoadAgent.Verified::duplicates).sum(), shortClients, hops, acks);
     }
 
     private static long received(List<LoadAgent.Counts> counts) {

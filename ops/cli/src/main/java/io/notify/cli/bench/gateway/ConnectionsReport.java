@@ -63,7 +63,7 @@ record ConnectionsReport(String scenario, Instant at, Map<String, Object> machin
     /** Events published at an offered rate to the connected users and the frames the agents counted. */
     record Delivery(double offeredPerSecond, long published, long received, double seconds, double deliveredPerSecond,
                     long droppedConnections, List<LatencySummary> latencyMsPerAgent, long missing, long extra,
-                    long duplicates, List<Integer> sampleShortClients, List<HopBudget.Hop> hops) {
+                    long duplicates, List<Integer> sampleShortClients, List<HopBudget.Hop> hops, LatencySummary publishAckMs) {
     }
 
     void print(PrintStream out) {
@@ -106,6 +106,8 @@ record ConnectionsReport(String scenario, Instant at, Map<String, Object> machin
                     delivery.extra(), delivery.duplicates(), delivery.sampleShortClients().isEmpty() ? ""
                             : "; e.g. short: clients " + delivery.sampleShortClients());
             out.printf("delivery hops (the gateways' hop_latency_seconds over the phase): %s%n", HopBudget.line(delivery.hops()));
+            out.printf("publisher: send to broker acknowledgement (acks=all) p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
+                    delivery.publishAckMs().p50(), delivery.publishAckMs().p99(), delivery.publishAckMs().max());
         }
         notes.forEach(n -> out.println("note: " + n));
     }

@@ -1,5 +1,6 @@
 package io.notify.cli.bench.gateway;
 
+import io.notify.cli.bench.LatencySummary;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -9,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
+import org.HdrHistogram.Histogram;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -28,6 +30,7 @@ final class EventPublisher implements AutoCloseable {
     private final String topic;
     private final AtomicLong acked = new AtomicLong();
     private final AtomicReference<Exception> failure = new AtomicReference<>();
+    private final Histogram ackMicros = LatencySummary.newHistogram(); // written by the producer's I/O thread only
     private long sent;
 
     EventPublisher(String bootstrap, String topic) {
@@ -85,13 +88,24 @@ final class EventPublisher implements AutoCloseable {
 
     private void send(String id, String user, long n) {
         sent++;
+        long sentNanos = System.nanoTime();
         producer.send(new ProducerRecord<>(topic, "u:" + user, event(id, user, n, System.currentTimeMillis())), (md, e) -> {
             if (e == null) {
+                ackMicros.recordValue(LatencySummary.clampMicros((System.nanoTime() - sentNanos) / 1000));
                 acked.incrementAndGet();
             } else {
                 failure.compareAndSet(null, e);
             }
         });
+    }
+
+    /**
+     * Send-to-acknowledgement latency of everything acknowledged so far: how long an event took to
+     * be appended by the broker (replicated, acks=all), batching included. Read it once the sends
+     * are acknowledged (after a publish call returns).
+     */
+    LatencySummary ackLatency() {
+        return LatencySummary.of(ackMicros);
     }
 
     private void awaitAcks(long deadline, Duration bound) throws IOException, InterruptedException {
