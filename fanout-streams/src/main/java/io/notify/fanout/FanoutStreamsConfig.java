@@ -76,7 +76,7 @@ public final class FanoutStreamsConfig {
             p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.INTERCEPTOR_CLASSES_CONFIG), RoutePrefetch.class.getName());
             p.put(StreamsConfig.mainConsumerPrefix(RoutePrefetch.LOOKUP), routes);
             p.put(StreamsConfig.mainConsumerPrefix(RoutePrefetch.TOPICS), Set.of(config.topics().events().name(),
-                    config.streamsApplicationId() + "-" + FanoutTopology.BY_STREAM + "-repartition"));
+                    FanoutTopology.byStreamTopic(config.streamsApplicationId())));
         }
         // Objects, not strings: Kafka hands unknown keys to configure() as given (see MissingNodeTopicHandler).
         p.put(MissingNodeTopicHandler.NODE_TOPICS, nodeTopics);

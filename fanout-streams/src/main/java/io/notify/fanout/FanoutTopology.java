@@ -63,6 +63,11 @@ public final class FanoutTopology {
     private FanoutTopology() {
     }
 
+    /** The by-stream repartition topic of the Kafka Streams application {@code applicationId}. */
+    public static String byStreamTopic(String applicationId) {
+        return applicationId + "-" + BY_STREAM + "-repartition";
+    }
+
     public static Topology build(FanoutConfig config, RecipientPlacement placement, RouteLookup registry, NodeTopics nodeTopics,
                                  Clock clock, FanoutMetrics metrics) {
         TopicCatalog topics = config.topics();

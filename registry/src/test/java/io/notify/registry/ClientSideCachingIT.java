@@ -111,8 +111,28 @@ class ClientSideCachingIT extends SharedRedisIT {
         double hits = meters.get("notify.registry.lookups").tag("outcome", "cache_hit").counter().count();
         double joined = meters.get("notify.registry.lookups").tag("outcome", "prefetch_joined").counter().count();
         assertEquals(streams - 1, hits + joined, 0.0);
-        assertEquals(streams - 1, meters.get("notify.registry.prefetches").counter().count(), 0.0);
+        assertEquals(streams - 1, meters.get("notify.registry.prefetches").tag("outcome", "started").counter().count(), 0.0);
+        assertEquals(0.0, meters.get("notify.registry.prefetches").tag("outcome", "at_bound").counter().count());
         assertEquals(1.0, meters.get("notify.registry.lookups").tag("outcome", "cache_miss").counter().count(), "only p0's");
+    }
+
+    @Test
+    void prefetchesBeyondTheirBoundAreIgnoredAndCounted() throws Exception {
+        NodeRegistry a = started("gw-a");
+        for (int i = 0; i < 5; i++) {
+            a.register(StreamId.forUser("q" + i), "c" + i).toCompletableFuture().get(2, TimeUnit.SECONDS);
+        }
+        RedisRouteLookup router = caching(t.router(RegistryTesting.ROUTER.withMaxPrefetches(2), meters));
+        router.lookup(StreamId.forUser("q0"), LOOKUP); // the node's liveness key joins the cache
+        t.raw().clientPause(300); // every read sent now stays in flight for 300 ms
+        for (int i = 1; i < 5; i++) {
+            router.prefetch(StreamId.forUser("q" + i));
+        }
+        assertEquals(2.0, meters.get("notify.registry.prefetches").tag("outcome", "started").counter().count());
+        assertEquals(2.0, meters.get("notify.registry.prefetches").tag("outcome", "at_bound").counter().count());
+        for (int i = 1; i < 5; i++) { // the two hinted streams join their reads, the others read for themselves
+            assertEquals(Map.of("gw-a", List.of("c" + i)), router.lookup(StreamId.forUser("q" + i), LOOKUP).connectionsByNode());
+        }
     }
 
     @Test

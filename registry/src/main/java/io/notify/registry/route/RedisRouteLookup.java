@@ -140,7 +140,11 @@ public final class RedisRouteLookup implements RouteLookup {
                 return; // cached: at most its nodes' liveness is missing, which the lookup reads with the fleet's few keys
             }
             StatefulRedisConnection<String, String> c = session.connection();
-            if (c == null || !c.isOpen() || !cache.tracking() || !health.isUp() || !prefetchPermits.tryAcquire()) {
+            if (c == null || !c.isOpen() || !cache.tracking() || !health.isUp()) {
+                return;
+            }
+            if (!prefetchPermits.tryAcquire()) {
+                metrics.prefetchesAtBound.increment();
                 return;
             }
             CompletableFuture<RouteReader.Result> read = send(c, key, null, prefetchPermits);

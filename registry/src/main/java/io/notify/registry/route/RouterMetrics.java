@@ -19,6 +19,7 @@ final class RouterMetrics {
     final Counter misses;
     final Counter unavailable;
     final Counter prefetches;
+    final Counter prefetchesAtBound;
     final Counter prefetchJoins;
     final Timer redisLatency;
     final Counter unparseable;
@@ -34,8 +35,8 @@ final class RouterMetrics {
         hits = lookups(meters, "cache_hit");
         misses = lookups(meters, "cache_miss");
         unavailable = lookups(meters, "unavailable");
-        prefetches = Counter.builder("notify.registry.prefetches").tags(ROLE)
-                .description("Redis reads started ahead of their lookup, for streams of polled records").register(meters);
+        prefetches = prefetch(meters, "started");
+        prefetchesAtBound = prefetch(meters, "at_bound");
         prefetchJoins = lookups(meters, "prefetch_joined");
         redisLatency = Timer.builder("notify.registry.lookup.redis.latency").tags(ROLE)
                 .description("time of the Redis reads of a cache miss").register(meters);
@@ -59,6 +60,12 @@ final class RouterMetrics {
     private static Counter lookups(MeterRegistry meters, String outcome) {
         return Counter.builder("notify.registry.lookups").tags(ROLE).tag("outcome", outcome)
                 .description("route lookups by outcome").register(meters);
+    }
+
+    private static Counter prefetch(MeterRegistry meters, String outcome) {
+        return Counter.builder("notify.registry.prefetches").tags(ROLE).tag("outcome", outcome)
+                .description("prefetch hints for streams not cached: read started ahead of the lookup, or ignored at maxPrefetches")
+                .register(meters);
     }
 
     private static Counter stale(MeterRegistry meters, String result) {
