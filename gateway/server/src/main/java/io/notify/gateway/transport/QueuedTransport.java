@@ -1,8 +1,8 @@
 package io.notify.gateway.transport;
 
 import io.notify.schemas.protocol.CloseCode;
-import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import org.xnio.XnioIoThread;
 
 /**
  * The write pump shared by both transports: frames go into a bounded {@link OutboundQueue} from
@@ -34,7 +34,8 @@ public abstract class QueuedTransport implements Transport {
             AtomicIntegerFieldUpdater.newUpdater(QueuedTransport.class, "flags");
 
     private final OutboundQueue queue;
-    private final Executor io;
+    /** The connection's I/O thread: the pump, closes and the subclasses' timers run on it. */
+    protected final XnioIoThread io;
     private volatile int flags; // PUMPING | CLOSING | CLOSED, one word for the three (an idle connection is mostly fields)
     private volatile Listener listener;
     private volatile int closeCode = 1006; // the first close on the wire (closeSeen); 1006 until there is one
@@ -42,7 +43,7 @@ public abstract class QueuedTransport implements Transport {
     private boolean inWrite;
     private boolean completedInWrite;
 
-    protected QueuedTransport(OutboundQueue queue, Executor io) {
+    protected QueuedTransport(OutboundQueue queue, XnioIoThread io) {
         this.queue = queue;
         this.io = io;
     }

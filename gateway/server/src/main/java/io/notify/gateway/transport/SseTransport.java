@@ -13,7 +13,6 @@ import java.util.concurrent.TimeUnit;
 import org.xnio.ChannelListener;
 import org.xnio.IoUtils;
 import org.xnio.StreamConnection;
-import org.xnio.XnioIoThread;
 import org.xnio.channels.StreamSinkChannel;
 import org.xnio.conduits.ConduitStreamSourceChannel;
 
@@ -41,7 +40,6 @@ public final class SseTransport extends QueuedTransport implements ChannelListen
     /** Where a taken-over stream's inbound bytes land: it only needs to see whether there are any. */
     private static final ThreadLocal<ByteBuffer> DISCARD = ThreadLocal.withInitial(() -> ByteBuffer.allocate(64));
 
-    private final XnioIoThread io;
     private final long keepAliveNanos;
     private long nextKeepAliveNanos; // the sweeper's, under the session's lock; 0 until the first tick
     // I/O thread only
@@ -56,7 +54,6 @@ public final class SseTransport extends QueuedTransport implements ChannelListen
      */
     public SseTransport(HttpServerExchange exchange, OutboundQueue queue, Duration keepAlive) {
         super(queue, exchange.getIoThread());
-        this.io = exchange.getIoThread();
         this.exchange = exchange;
         this.keepAliveNanos = keepAlive.toNanos();
         this.connection = exchange.getConnection();
