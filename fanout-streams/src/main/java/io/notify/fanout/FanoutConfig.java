@@ -5,6 +5,7 @@ import io.notify.common.config.ConfigException;
 import io.notify.common.config.PlatformSettings;
 import io.notify.common.config.Redacted;
 import io.notify.common.config.Settings;
+import io.notify.fanout.inbox.InboxLimits;
 import io.notify.common.tls.TlsSettings;
 import io.notify.common.http.OpsEndpoints;
 import io.notify.schemas.topic.TopicCatalog;
@@ -44,6 +45,8 @@ public record FanoutConfig(
         Duration dedupWindow,
         int inboxMaxEvents,
         Duration inboxMaxAge,
+        InboxLimits.Limit roomInbox,
+        InboxLimits.Limit broadcastInbox,
         Duration inboxSweepInterval,
         int inboxSweepStreams,
         int inboxSweepMaxDeletes,
@@ -165,6 +168,10 @@ public record FanoutConfig(
                 s.duration("notify.fanout.dedup-window", Duration.ofHours(24), Duration.ofSeconds(1), Duration.ofDays(30)),
                 s.intIn("notify.fanout.inbox.max-events", 1000, 1, 1_000_000),
                 s.duration("notify.fanout.inbox.max-age", Duration.ofDays(7), Duration.ofMinutes(1), Duration.ofDays(365)),
+                new InboxLimits.Limit(s.intIn("notify.fanout.inbox.room-max-events", 1000, 1, 1_000_000),
+                        s.duration("notify.fanout.inbox.room-max-age", Duration.ofDays(7), Duration.ofMinutes(1), Duration.ofDays(365))),
+                new InboxLimits.Limit(s.intIn("notify.fanout.inbox.broadcast-max-events", 100, 1, 1_000_000),
+                        s.duration("notify.fanout.inbox.broadcast-max-age", Duration.ofDays(7), Duration.ofMinutes(1), Duration.ofDays(365))),
                 s.duration("notify.fanout.inbox.sweep-interval", Duration.ofMinutes(1), Duration.ofSeconds(1), Duration.ofDays(1)),
                 s.intIn("notify.fanout.inbox.sweep-streams", 1000, 1, 1_000_000),
                 s.intIn("notify.fanout.inbox.sweep-max-deletes", 10_000, 1, 10_000_000),
@@ -201,6 +208,11 @@ public record FanoutConfig(
                 TlsSettings.load(s, "notify.fanout").orElse(null));
     }
 
+    /** The inbox bounds of each kind of stream (users: {@code inbox.max-*}; rooms and broadcast: their own). */
+    public InboxLimits inboxLimits() {
+        return new InboxLimits(new InboxLimits.Limit(inboxMaxEvents, inboxMaxAge), roomInbox, broadcastInbox);
+    }
+
     /** The effective Kafka Streams application.id: the topic prefix, then the configured id. */
     public String streamsApplicationId() {
         return topicPrefix + applicationId;
@@ -212,7 +224,7 @@ public record FanoutConfig(
 
     /** A copy with other Kafka Streams overrides (tests: e.g. a smaller max.block.ms). */
     public FanoutConfig withStreamsOverrides(Map<String, String> overrides) {
-        return new FanoutConfig(applicationId, bootstrapServers, topicPrefix, dedupWindow, inboxMaxEvents, inboxMaxAge,
+        return new FanoutConfig(applicationId, bootstrapServers, topicPrefix, dedupWindow, inboxMaxEvents, inboxMaxAge, roomInbox, broadcastInbox,
                 inboxSweepInterval, inboxSweepStreams, inboxSweepMaxDeletes, commitInterval, linger, processingGuarantee,
                 standbyReplicas, streamThreads, cacheMaxBytes, stateDir, routeTimeout, streamPartitions,
                 nodeTopicsRefreshInterval, nodeTopicsCheckTimeout, nodeTopicsMissingTtl, shutdownTimeout, threadRestarts,
@@ -222,7 +234,7 @@ public record FanoutConfig(
 
     /** A copy listening on {@code port} (the port a port-0 query listener actually bound). */
     public FanoutConfig withQueryPort(int port) {
-        return new FanoutConfig(applicationId, bootstrapServers, topicPrefix, dedupWindow, inboxMaxEvents, inboxMaxAge,
+        return new FanoutConfig(applicationId, bootstrapServers, topicPrefix, dedupWindow, inboxMaxEvents, inboxMaxAge, roomInbox, broadcastInbox,
                 inboxSweepInterval, inboxSweepStreams, inboxSweepMaxDeletes, commitInterval, linger, processingGuarantee,
                 standbyReplicas, streamThreads, cacheMaxBytes, stateDir, routeTimeout, streamPartitions,
                 nodeTopicsRefreshInterval, nodeTopicsCheckTimeout, nodeTopicsMissingTtl, shutdownTimeout, threadRestarts,

@@ -106,6 +106,12 @@ public final class FanoutMetrics {
                 .increment();
     }
 
+    /** A durable room or broadcast event that reached no node (it is in the inbox; no UndeliveredEvent is written). */
+    public void unsubscribed(UndeliveredReason reason) {
+        counter("notify.fanout.unsubscribed", "Durable room/broadcast events routed to no node (no subscriber), by reason",
+                "reason", reason.wireName()).increment();
+    }
+
     /** An ephemeral event that reached no node; reason is an UndeliveredReason wire name. */
     public void ephemeralDropped(UndeliveredReason reason) {
         counter("notify.fanout.ephemeral.dropped", "Ephemeral events routed to no node, by reason", "reason",

@@ -115,7 +115,7 @@ public final class FanoutTopology {
                 .merge(placed.get("recipients-local").mapValues(Placed::event, Named.as("kept-local")), Named.as("by-stream-or-local"));
 
         // Positions and the inbox for durable events; ephemeral events pass through untouched.
-        Sequencer.InboxBounds bounds = new Sequencer.InboxBounds(config.inboxMaxEvents(), config.inboxMaxAge(),
+        Sequencer.InboxBounds bounds = new Sequencer.InboxBounds(config.inboxLimits(),
                 config.inboxSweepInterval(), config.inboxSweepStreams(), config.inboxSweepMaxDeletes());
         KStream<StreamId, StreamEvent> sequenced = streamKeyed.process(
                 () -> new Sequencer(bounds, clock, metrics), Named.as("sequence"), InboxStores.HEADS, InboxStores.INBOX);

@@ -19,9 +19,14 @@ public record RegistryKeys(String prefix) {
         return new RegistryKeys("");
     }
 
-    /** Sorted set of a stream's connections: member {@code node|incarnation|conn}, score = lease expiry ms. */
+    /**
+     * Sorted set of where a stream is held, score = lease expiry ms: for a user stream its
+     * connections ({@code nf:conns:{u:42}}, member {@code node|incarnation|conn}); for a room the
+     * nodes with at least one subscriber ({@code nf:subs:{r:chat-1}}, member {@code node|incarnation},
+     * {@link ConnectionRef#WHOLE_NODE}); the same for the broadcast stream ({@code nf:subs:{b:all}}).
+     */
     public String connections(StreamId stream) {
-        return prefix + "nf:conns:{" + stream.value() + "}";
+        return prefix + (stream.isUser() ? "nf:conns:{" : "nf:subs:{") + stream.value() + "}";
     }
 
     /** A node's liveness key: value = its current incarnation, short TTL refreshed by the node. */

@@ -20,9 +20,21 @@ class ConnectionRefTest {
         assertEquals(Optional.of(ref), ConnectionRef.tryParse(ref.member()));
     }
 
+    @Test
+    void aWholeNodeMemberIsNodeAndIncarnation() {
+        ConnectionRef node = ConnectionRef.wholeNode("gw-1", "lx2a-9f3k");
+        assertTrue(node.isWholeNode());
+        assertEquals("gw-1|lx2a-9f3k", node.member());
+        assertEquals(node, ConnectionRef.parse("gw-1|lx2a-9f3k"));
+        assertEquals(node, new ConnectionRef("gw-1", "lx2a-9f3k", ConnectionRef.WHOLE_NODE));
+        assertEquals("nf:subs:{r:chat-1}", RegistryKeys.production().connections(io.notify.schemas.stream.StreamId.forRoom("chat-1")));
+        assertEquals("p.nf:subs:{b:all}", new RegistryKeys("p.").connections(io.notify.schemas.stream.StreamId.BROADCAST));
+        assertEquals("nf:conns:{u:42}", RegistryKeys.production().connections(io.notify.schemas.stream.StreamId.forUser("42")));
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {
-            "", "|", "||", "a", "a|b", "a|b|", "|b|c", "a||c", "a|b|c|d", "a|b|c|",
+            "", "|", "||", "a", "a|", "|b", "a|b|", "a|b|*", "a|*", "|b|c", "a||c", "a|b|c|d", "a|b|c|",
             "a b|inc|c", "node:1|inc|c", "a|in{c|c", "a|inc|c}", "a|inc|c d", "ä|inc|c"})
     void malformedMembersAreRejectedByParseAndEmptyFromTryParse(String member) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ConnectionRef.parse(member));

@@ -30,19 +30,17 @@ public final class InboxRetention {
 
     private final KeyValueStore<StreamId, StreamHead> heads;
     private final KeyValueStore<InboxKey, SequencedEvent> inbox;
-    private final int maxEvents;
-    private final long maxAgeMs;
+    private final InboxLimits limits;
     private final int sweepStreams;
     private final int sweepMaxDeletes;
     private final FanoutMetrics metrics;
     private StreamId cursor; // last stream the sweep looked at; null = start from the first
 
     public InboxRetention(KeyValueStore<StreamId, StreamHead> heads, KeyValueStore<InboxKey, SequencedEvent> inbox,
-                          int maxEvents, Duration maxAge, int sweepStreams, int sweepMaxDeletes, FanoutMetrics metrics) {
+                          InboxLimits limits, int sweepStreams, int sweepMaxDeletes, FanoutMetrics metrics) {
         this.heads = heads;
         this.inbox = inbox;
-        this.maxEvents = maxEvents;
-        this.maxAgeMs = maxAge.toMillis();
+        this.limits = limits;
         this.sweepStreams = sweepStreams;
         this.sweepMaxDeletes = sweepMaxDeletes;
         this.metrics = metrics;
@@ -54,8 +52,10 @@ public final class InboxRetention {
     }
 
     private Trimmed trim(StreamId stream, StreamHead head, long nowMs, int budget) {
+        InboxLimits.Limit limit = limits.of(stream);
+        long maxAgeMs = limit.maxAge().toMillis();
         long first = head.firstSeq();
-        long overCount = Math.max(0, head.size() - maxEvents);
+        long overCount = Math.max(0, head.size() - limit.maxEvents());
         long checkAt = head.ageCheckAt();
         int deleted = 0;
         long byCount = 0;

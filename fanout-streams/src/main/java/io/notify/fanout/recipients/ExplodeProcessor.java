@@ -9,7 +9,7 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 /**
- * Step 3: one record per recipient stream, keyed by the stream, in the order of {@code to.users}
+ * Step 3: one record per addressed stream (users, rooms, {@code b:all}), keyed by the stream, in the order of {@code to}
  * (the recipient list is not copied), each marked local when its stream's by-stream partition is
  * the partition the event was read from ({@link RecipientPlacement}).
  */

@@ -46,13 +46,14 @@ public record RecipientEvent(
         return SERDE;
     }
 
-    /** One record per recipient stream, in the order of {@code to.users}. */
+    /** One record per addressed stream: {@code to.users}, then {@code to.rooms}, then {@code b:all}, in that order. */
     public static List<StreamAddressed> explode(EventEnvelope envelope, long ingestedAt) {
         RecipientEvent event = new RecipientEvent(envelope.id(), envelope.type(), envelope.eventClass(),
                 envelope.data(), envelope.occurredAt(), envelope.collapseKey(), envelope.source(), ingestedAt);
-        List<StreamAddressed> out = new ArrayList<>(envelope.to().users().size());
-        for (String user : envelope.to().users()) {
-            out.add(new StreamAddressed(StreamId.forUser(user), event));
+        List<StreamId> streams = StreamId.addressedBy(envelope.to());
+        List<StreamAddressed> out = new ArrayList<>(streams.size());
+        for (StreamId stream : streams) {
+            out.add(new StreamAddressed(stream, event));
         }
         return out;
     }

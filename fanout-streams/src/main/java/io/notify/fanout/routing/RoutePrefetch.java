@@ -22,7 +22,8 @@ import org.apache.kafka.common.TopicPartition;
  *
  * <p>Installed on the main consumer by {@code FanoutStreamsConfig}. The key of a record on
  * {@code notify.events} is its first recipient's stream and the key of a by-stream repartition
- * record its stream, both {@code u:<userId>} in UTF-8: other recipients of a multi-recipient event
+ * record its stream, both {@code u:<userId>} or {@code r:<room>} in UTF-8 ({@code b:all} has no registry
+ * entry to read): other recipients of a multi-recipient event
  * are hinted when their copies are polled from the repartition topic. A key that is not a stream
  * (a producer's own key) is skipped. Never throws, never blocks, changes no record.
  */
@@ -64,7 +65,7 @@ public final class RoutePrefetch implements ConsumerInterceptor<byte[], byte[]> 
 
     /** The stream a key names, or null. */
     static StreamId stream(byte[] key) {
-        if (key == null || key.length < 3 || key.length > StreamId.MAX_LENGTH * 4 || key[0] != 'u' || key[1] != ':') {
+        if (key == null || key.length < 3 || key.length > StreamId.MAX_LENGTH * 4 || (key[0] != 'u' && key[0] != 'r') || key[1] != ':') {
             return null;
         }
         try {

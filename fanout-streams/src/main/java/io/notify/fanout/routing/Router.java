@@ -21,13 +21,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Step 7: routes one stream's event to the gateway nodes holding live connections of it.
+ * Step 7: routes one stream's event to the gateway nodes holding live connections of it: a user's
+ * connections by id, or, for a room or {@code b:all}, every node with a subscriber (the gateway
+ * finds its local subscribers itself).
  *
  * <p>Guarantees: at most one {@link Routed.NodeDelivery} per node per event, naming exactly that
  * node's live connection ids; members the registry reports stale are handed to
  * {@link RouteLookup#removeStale} and never routed. A durable event that reaches no node yields
  * exactly one {@link Routed.Undelivered} ({@code no_live_connection}, or
- * {@code registry_unavailable} when the registry could not answer in time) — it stays resumable
+ * {@code registry_unavailable} when the registry could not answer in time) if it is a user's, and
+ * is only counted if it is a room's or the broadcast stream's — it stays resumable
  * from the inbox either way; an ephemeral one is dropped and counted. The wait per event is
  * bounded by the route timeout, and neither a failing registry nor a missing node topic stops
  * the stream thread.
@@ -81,8 +84,9 @@ public final class Router implements Processor<StreamId, StreamEvent, StreamId, 
                 continue;
             }
             List<String> connections = node.getValue();
-            // Past the cap a per-connection list is pointless: address every local connection instead.
-            DeliveryMessage message = connections.size() > DeliveryMessage.MAX_CONNECTIONS
+            // A room's or b:all's member is the whole node (its subscribers are the gateway's to find);
+            // past the cap a per-connection list is pointless: address every local connection instead.
+            DeliveryMessage message = !stream.isUser() || connections.size() > DeliveryMessage.MAX_CONNECTIONS
                     ? DeliveryMessage.toAll(event, now)
                     : DeliveryMessage.toConnections(event, connections, now);
             context.forward(stamped.withValue(new Routed.NodeDelivery(node.getKey(), message)));
@@ -117,6 +121,10 @@ public final class Router implements Processor<StreamId, StreamEvent, StreamId, 
         StreamEvent event = record.value();
         if (!event.isDurable()) {
             metrics.ephemeralDropped(reason);
+            return;
+        }
+        if (!record.key().isUser()) {
+            metrics.unsubscribed(reason); // a room or b:all nobody listens to: subscribers find it in the inbox, no hook to call
             return;
         }
         metrics.undelivered(reason);

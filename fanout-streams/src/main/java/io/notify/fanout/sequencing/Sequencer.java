@@ -2,6 +2,7 @@ package io.notify.fanout.sequencing;
 
 import io.notify.fanout.FanoutMetrics;
 import io.notify.fanout.inbox.InboxKey;
+import io.notify.fanout.inbox.InboxLimits;
 import io.notify.fanout.inbox.InboxRetention;
 import io.notify.fanout.inbox.InboxStores;
 import io.notify.fanout.inbox.StreamHead;
@@ -34,7 +35,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
 public final class Sequencer implements Processor<StreamId, RecipientEvent, StreamId, StreamEvent> {
 
     /** Settings of the inbox bounds and of the idle sweep. */
-    public record InboxBounds(int maxEvents, Duration maxAge, Duration sweepInterval, int sweepStreams,
+    public record InboxBounds(InboxLimits limits, Duration sweepInterval, int sweepStreams,
                               int sweepMaxDeletes) {
     }
 
@@ -57,7 +58,7 @@ public final class Sequencer implements Processor<StreamId, RecipientEvent, Stre
         this.context = context;
         this.heads = context.getStateStore(InboxStores.HEADS);
         this.inbox = context.getStateStore(InboxStores.INBOX);
-        this.retention = new InboxRetention(heads, inbox, bounds.maxEvents(), bounds.maxAge(), bounds.sweepStreams(),
+        this.retention = new InboxRetention(heads, inbox, bounds.limits(), bounds.sweepStreams(),
                 bounds.sweepMaxDeletes(), metrics);
         // Wall-clock, not stream-time: an idle stream's entries must age out even when no records arrive.
         context.schedule(bounds.sweepInterval(), PunctuationType.WALL_CLOCK_TIME, ts -> retention.sweep(clock.millis()));

@@ -103,6 +103,9 @@ public final class GatewayServer implements AutoCloseable {
                 PlatformSettings.kafkaProps(config.bootstrapServers(), config.kafkaClient()), config.nodeTopicPartitions(),
                 new Dispatcher(table, metrics), metrics);
         this.drainer = new Drainer(table, metrics, timer);
+        metrics.gauge("notify.gateway.rooms", "Rooms (and b:all) with at least one subscriber on this node", table::rooms);
+        metrics.gauge("notify.gateway.subscriptions", "Room and broadcast subscriptions held by this node's connections",
+                table::subscriptions);
         this.ctx = new SessionContext(config, metrics, registrar, this.resumeSource, table,
                 new ConnectionLimiter(config.limits().maxConnectionsPerUser()), timer, clock);
         this.keys = config.jwt().jwks() != null ? RemoteKeySet.create(config.jwt().jwks(), metrics)

@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.Date;
 import java.util.Map;
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -115,8 +116,20 @@ public final class DevKeys {
 
     /** A client token for {@code userId}: sub = user, iss/aud of the dev stack, valid for {@code ttl}. */
     public String token(String userId, Duration ttl) {
+        return token(userId, ttl, null);
+    }
+
+    /**
+     * As {@link #token(String, Duration)}, with the {@code rooms} claim listing the room patterns the
+     * user may join (docs/protocol.md, "Rooms and broadcast"); null: no claim.
+     */
+    public String token(String userId, Duration ttl, List<String> rooms) {
         Instant now = Instant.now();
-        JWTClaimsSet claims = new JWTClaimsSet.Builder()
+        JWTClaimsSet.Builder builder = new JWTClaimsSet.Builder();
+        if (rooms != null) {
+            builder.claim("rooms", List.copyOf(rooms));
+        }
+        JWTClaimsSet claims = builder
                 .subject(userId)
                 .issuer(ISSUER)
                 .audience(AUDIENCE)

@@ -182,6 +182,11 @@ public final class Platform implements AutoCloseable {
         return config.keys().token(user);
     }
 
+    /** A client token for {@code user} whose {@code rooms} claim lists {@code rooms} (room patterns), valid for an hour. */
+    public String token(String user, List<String> rooms) {
+        return config.keys().token(user, Duration.ofHours(1), rooms);
+    }
+
     /** Publishing through this platform's ingest, as a business service does over HTTP. */
     public Publishing publishing() {
         return publishing;

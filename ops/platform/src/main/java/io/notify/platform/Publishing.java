@@ -37,6 +37,20 @@ public final class Publishing {
         expect202(post("application/json", event(user, id)), id);
     }
 
+    /**
+     * The JSON of test event {@code id} of class {@code eventClass} (durable, ephemeral) addressed by
+     * {@code toJson}, the envelope's {@code to} object (e.g. {@code {"rooms":["chat-1"]}}).
+     */
+    public static String event(String toJson, String id, String eventClass) {
+        return "{\"id\":\"" + id + "\",\"type\":\"test.event\",\"class\":\"" + eventClass + "\",\"to\":" + toJson
+                + ",\"data\":{\"text\":\"" + id + "\"}}";
+    }
+
+    /** Publishes the event JSON {@code json} (one envelope); returns after the 202. */
+    public void publishJson(String json) {
+        expect202(post("application/json", json), json);
+    }
+
     /** Publishes durable events to {@code user} as one NDJSON batch, in list order. */
     public void publishBatch(String user, List<String> ids) {
         String body = String.join("\n", ids.stream().map(id -> event(user, id)).toList());

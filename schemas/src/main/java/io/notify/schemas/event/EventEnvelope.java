@@ -69,16 +69,17 @@ public record EventEnvelope(
     }
 
     /**
-     * The {@code notify.events} record key: the first recipient's stream id ({@code u:<user>},
-     * the same bytes the by-stream repartition topic uses). Kafka keeps one key's records in one
-     * partition in the order they were produced, and fanout-streams reads a partition in order, so
-     * events from one producer with the same first recipient are sequenced in the order they were
-     * sent — in particular every event to a single user. Retries of one event carry the same key,
-     * so dedup still meets every copy in one task.
+     * The {@code notify.events} record key: the first addressee's stream id ({@code u:<user>}, else
+     * {@code r:<room>}, else {@code b:all}; the same bytes the by-stream repartition topic uses).
+     * Kafka keeps one key's records in one partition in the order they were produced, and
+     * fanout-streams reads a partition in order, so events from one producer with the same first
+     * addressee are sequenced in the order they were sent — in particular every event to a single
+     * user or a single room. Retries of one event carry the same key, so dedup still meets every
+     * copy in one task.
      */
     @JsonIgnore
     public String recordKey() {
-        return "u:" + to.users().get(0);
+        return to.firstStream();
     }
 
     @JsonIgnore

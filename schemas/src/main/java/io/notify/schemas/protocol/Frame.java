@@ -18,7 +18,12 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
         @JsonSubTypes.Type(value = PingFrame.class, name = "ping"),
         @JsonSubTypes.Type(value = PongFrame.class, name = "pong"),
         @JsonSubTypes.Type(value = ResumeFrame.class, name = "resume"),
-        @JsonSubTypes.Type(value = AckFrame.class, name = "ack")})
+        @JsonSubTypes.Type(value = AckFrame.class, name = "ack"),
+        @JsonSubTypes.Type(value = SubscribeFrame.class, name = "subscribe"),
+        @JsonSubTypes.Type(value = UnsubscribeFrame.class, name = "unsubscribe"),
+        @JsonSubTypes.Type(value = SubscribedFrame.class, name = "subscribed"),
+        @JsonSubTypes.Type(value = UnsubscribedFrame.class, name = "unsubscribed"),
+        @JsonSubTypes.Type(value = SubscribeRefusedFrame.class, name = "subscribe_refused")})
 public sealed interface Frame permits ClientFrame, ServerFrame {
 
     @JsonIgnore

@@ -10,7 +10,12 @@ public enum FrameType {
     PING("ping", PingFrame.class, true, true),
     PONG("pong", PongFrame.class, true, true),
     RESUME("resume", ResumeFrame.class, false, true),
-    ACK("ack", AckFrame.class, false, true);
+    ACK("ack", AckFrame.class, false, true),
+    SUBSCRIBE("subscribe", SubscribeFrame.class, false, true),
+    UNSUBSCRIBE("unsubscribe", UnsubscribeFrame.class, false, true),
+    SUBSCRIBED("subscribed", SubscribedFrame.class, true, false),
+    UNSUBSCRIBED("unsubscribed", UnsubscribedFrame.class, true, false),
+    SUBSCRIBE_REFUSED("subscribe_refused", SubscribeRefusedFrame.class, true, false);
 
     private final String wireName;
     private final Class<? extends Frame> recordClass;

@@ -46,11 +46,32 @@ class EventValidatorTest {
     }
 
     @Test
+    void roomsAndBroadcastAddressTheirStreams() {
+        EventEnvelope e = validator.parse("{\"type\":\"chat.message\",\"to\":{\"rooms\":[\"chat-1\",\"org-7.ops\"],\"broadcast\":true}}"
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertEquals(List.of(), e.to().users());
+        assertEquals(List.of("r:chat-1", "r:org-7.ops", "b:all"), io.notify.schemas.stream.StreamId.addressedBy(e.to()).stream().map(Object::toString).toList());
+        assertEquals("r:chat-1", e.recordKey());
+        assertEquals("b:all", validator.parse("{\"type\":\"banner\",\"to\":{\"broadcast\":true}}"
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8)).recordKey());
+        assertEquals("u:42", validator.parse("{\"type\":\"a\",\"to\":{\"users\":[\"42\"],\"rooms\":[\"r1\"]}}"
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8)).recordKey());
+        // nobody addressed (no users, no rooms, broadcast absent or false): each way of addressing is named
+        List<String> nobody = List.of("/to/users", "/to/rooms", "/to/broadcast");
+        assertEquals(nobody, pointers(violations("{\"type\":\"a\",\"to\":{}}")));
+        assertEquals(nobody, pointers(violations("{\"type\":\"a\",\"to\":{\"broadcast\":false}}")));
+        String rooms101 = String.join(",", java.util.stream.IntStream.range(0, 101).mapToObj(i -> "\"r" + i + "\"").toList());
+        assertEquals(List.of("/to/rooms"), pointers(violations("{\"type\":\"a\",\"to\":{\"rooms\":[" + rooms101 + "]}}")));
+    }
+
+    @Test
     void violationsNameThePointerOfTheBadField() {
         assertEquals(List.of("/type"), pointers(violations("{\"to\":{\"users\":[\"1\"]}}")));
         assertEquals(List.of("/to/users/1"), pointers(violations("{\"type\":\"a\",\"to\":{\"users\":[\"1\",\"bad|id\"]}}")));
         assertEquals(List.of("/to/users"), pointers(violations("{\"type\":\"a\",\"to\":{\"users\":[]}}")));
-        assertEquals(List.of("/to/rooms"), pointers(violations("{\"type\":\"a\",\"to\":{\"users\":[\"1\"],\"rooms\":[\"x\"]}}")));
+        assertEquals(List.of("/to/rooms/0"), pointers(violations("{\"type\":\"a\",\"to\":{\"users\":[\"1\"],\"rooms\":[\"a@b\"]}}")));
+        assertEquals(List.of("/to/rooms"), pointers(violations("{\"type\":\"a\",\"to\":{\"rooms\":[\"x\",\"x\"]}}")));
+        assertEquals(List.of("/to/everyone"), pointers(violations("{\"type\":\"a\",\"to\":{\"users\":[\"1\"],\"everyone\":true}}")));
         assertEquals(List.of("/colour"), pointers(violations("{\"type\":\"a\",\"to\":{\"users\":[\"1\"]},\"colour\":1}")));
         assertEquals(List.of("/class"), pointers(violations("{\"type\":\"a\",\"to\":{\"users\":[\"1\"]},\"class\":\"urgent\"}")));
         assertEquals(List.of("/id"), pointers(violations("{\"id\":\"has space\",\"type\":\"a\",\"to\":{\"users\":[\"1\"]}}")));

@@ -66,6 +66,10 @@ class FrameSchemaAgreementTest {
                 strings(event.get("class").get("enum")));
         assertEquals(Arrays.stream(ResetReason.values()).map(ResetReason::wireName).collect(Collectors.toCollection(TreeSet::new)),
                 strings(defs.get("reset").get("properties").get("reason").get("enum")));
+        assertEquals(Arrays.stream(SubscribeRefusedFrame.Reason.values()).map(SubscribeRefusedFrame.Reason::wireName)
+                        .collect(Collectors.toCollection(TreeSet::new)),
+                strings(defs.get("subscribe_refused").get("properties").get("reason").get("enum")));
+        assertEquals(SubscribeFrame.MAX_STREAM_CHARS, defs.get("streamText").get("maxLength").asInt());
     }
 
     @Test
@@ -90,7 +94,11 @@ class FrameSchemaAgreementTest {
                 "{\"t\":\"reset\",\"stream\":\"u:42\",\"reason\":\"epoch_mismatch\"}",
                 "{\"t\":\"welcome\",\"protocol\":\"notify.v1\",\"nodeId\":\"n\",\"connectionId\":\"c\",\"streams\":[],"
                         + "\"pingIntervalMs\":25000,\"serverTime\":1}",
-                "{\"t\":\"ack\",\"stream\":\"r:lobby\",\"seq\":1}")) {
+                "{\"t\":\"ack\",\"stream\":\"r:lob by\",\"seq\":1}",
+                "{\"t\":\"subscribe\",\"stream\":\"r:lobby\",\"epoch\":\"e1\"}",
+                "{\"t\":\"subscribe\",\"stream\":\"\"}",
+                "{\"t\":\"subscribed\",\"stream\":\"u:42\",\"extra\":1}",
+                "{\"t\":\"subscribe_refused\",\"stream\":\"r:x\",\"reason\":\"busy\",\"detail\":\"d\"}")) {
             assertFalse(schema.validate(NotifyJson.mapper().readTree(invalid)).isEmpty(), invalid);
         }
     }

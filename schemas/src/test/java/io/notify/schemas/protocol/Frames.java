@@ -25,10 +25,20 @@ final class Frames {
     static final ResumeFrame RESUME = ResumeFrame.of(ResumePoint.of(U42, Position.of(EPOCH, 17)));
     static final ResumeFrame RESUME_LIVE = ResumeFrame.live();
     static final AckFrame ACK = new AckFrame(U42, 17);
+    static final StreamId ROOM = StreamId.forRoom("chat-1");
+    static final SubscribeFrame SUBSCRIBE = SubscribeFrame.fresh("r:chat-1");
+    static final SubscribeFrame SUBSCRIBE_FROM = SubscribeFrame.from("r:chat-1", Position.of(EPOCH, 9));
+    static final UnsubscribeFrame UNSUBSCRIBE = new UnsubscribeFrame("b:all");
+    static final SubscribedFrame SUBSCRIBED = new SubscribedFrame(ROOM, Position.of(EPOCH, 12));
+    static final SubscribedFrame SUBSCRIBED_EMPTY = new SubscribedFrame(StreamId.BROADCAST, null);
+    static final UnsubscribedFrame UNSUBSCRIBED = new UnsubscribedFrame(ROOM);
+    static final SubscribeRefusedFrame REFUSED = new SubscribeRefusedFrame("r:secret", SubscribeRefusedFrame.Reason.FORBIDDEN,
+            "the token's rooms claim does not allow r:secret");
 
-    static final List<ServerFrame> SERVER = List.of(WELCOME, DURABLE, EPHEMERAL, RESET_TOO_OLD, RESET_EPOCH, RESET_UNKNOWN,
+    static final List<ServerFrame> SERVER = List.of(WELCOME, DURABLE, EPHEMERAL, RESET_TOO_OLD, RESET_EPOCH, RESET_UNKNOWN, SUBSCRIBED, SUBSCRIBED_EMPTY, UNSUBSCRIBED, REFUSED,
             PingFrame.INSTANCE, PongFrame.INSTANCE);
-    static final List<ClientFrame> CLIENT = List.of(RESUME, RESUME_LIVE, ACK, PingFrame.INSTANCE, PongFrame.INSTANCE);
+    static final List<ClientFrame> CLIENT = List.of(RESUME, RESUME_LIVE, ACK, PingFrame.INSTANCE, PongFrame.INSTANCE, SUBSCRIBE,
+            SUBSCRIBE_FROM, UNSUBSCRIBE);
 
     private Frames() {
     }

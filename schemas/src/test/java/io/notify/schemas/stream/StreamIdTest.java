@@ -1,10 +1,12 @@
 package io.notify.schemas.stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.schemas.NotifyJson;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class StreamIdTest {
@@ -29,9 +31,21 @@ class StreamIdTest {
     }
 
     @Test
-    void roomStreamsAreReservedWithAClearMessage() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> StreamId.parse("r:lobby"));
-        assertTrue(e.getMessage().contains("reserved"), e.getMessage());
+    void roomAndBroadcastStreams() {
+        StreamId room = StreamId.parse("r:org-7.chat:general");
+        assertEquals(StreamId.Kind.ROOM, room.kind());
+        assertEquals("org-7.chat:general", room.room());
+        assertEquals(room, StreamId.forRoom("org-7.chat:general"));
+        assertEquals(StreamId.Kind.BROADCAST, StreamId.parse("b:all").kind());
+        assertTrue(StreamId.BROADCAST.isBroadcast());
+        assertEquals(StreamId.Kind.USER, StreamId.parse("u:a@b").kind());
+        for (String bad : List.of("r:", "r:a@b", "r:" + "x".repeat(129), "r:a b", "r:{x}", "b:", "b:some", "x:1")) {
+            assertFalse(StreamId.isValid(bad), bad);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> StreamId.parse(bad), bad);
+            assertTrue(e.getMessage().contains("r:<room>"), e.getMessage());
+        }
+        assertThrows(IllegalStateException.class, () -> StreamId.BROADCAST.room());
+        assertThrows(IllegalStateException.class, () -> room.userId());
     }
 
     @Test

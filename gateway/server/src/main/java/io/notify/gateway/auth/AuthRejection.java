@@ -18,6 +18,8 @@ public enum AuthRejection {
     WRONG_ISSUER("wrong_issuer"),
     WRONG_AUDIENCE("wrong_audience"),
     BAD_SUBJECT("bad_subject"),
+    /** A {@code rooms} claim that is not an array of at most 64 room patterns (docs/protocol.md, "Rooms and broadcast"). */
+    BAD_ROOMS_CLAIM("bad_rooms_claim"),
     /** A connect ticket this node never issued, or forgot (swept): another node's, a forged or a mistyped one. */
     UNKNOWN_TICKET("unknown_ticket"),
     /** A connect ticket presented after its validity (ticket-ttl, or the token's exp if sooner). */

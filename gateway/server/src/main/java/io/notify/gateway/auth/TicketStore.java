@@ -43,7 +43,7 @@ public final class TicketStore {
         }
     }
 
-    private record Entry(String userId, Instant tokenExpiresAt, long expiresAtMillis, boolean redeemed) {
+    private record Entry(Authenticated user, long expiresAtMillis, boolean redeemed) {
     }
 
     private final Duration ttl;
@@ -77,7 +77,7 @@ public final class TicketStore {
         byte[] bytes = new byte[TICKET_BYTES];
         random.nextBytes(bytes);
         String ticket = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
-        tickets.put(ticket, new Entry(user.userId(), user.expiresAt(), expiresAt, false));
+        tickets.put(ticket, new Entry(user, expiresAt, false));
         metrics.ticketIssued();
         return new Issued(ticket, Duration.ofMillis(Math.max(0, expiresAt - now)));
     }
@@ -92,14 +92,14 @@ public final class TicketStore {
         if (e == null) {
             return refused(AuthRejection.UNKNOWN_TICKET, "unknown_ticket");
         }
-        if (e.redeemed() || !tickets.replace(ticket, e, new Entry(e.userId(), e.tokenExpiresAt(), e.expiresAtMillis(), true))) {
+        if (e.redeemed() || !tickets.replace(ticket, e, new Entry(e.user(), e.expiresAtMillis(), true))) {
             return refused(AuthRejection.TICKET_REUSED, "reused"); // already redeemed, or by a concurrent handshake just now
         }
         if (clock.millis() >= e.expiresAtMillis()) {
             return refused(AuthRejection.TICKET_EXPIRED, "expired");
         }
         metrics.ticketRedeemed();
-        return new Authenticated(e.userId(), e.tokenExpiresAt());
+        return e.user(); // the same user, expiry and rooms claim as the token it was issued for
     }
 
     private Rejected refused(AuthRejection reason, String label) {

@@ -10,6 +10,7 @@ import com.nimbusds.jwt.JWTParser;
 import com.nimbusds.jwt.SignedJWT;
 import io.notify.gateway.auth.AuthResult.Authenticated;
 import io.notify.gateway.auth.AuthResult.Rejected;
+import io.notify.gateway.rooms.RoomPatterns;
 import io.notify.schemas.event.Recipients;
 import java.text.ParseException;
 import java.time.Clock;
@@ -39,6 +40,8 @@ public final class TokenVerifier {
 
     /** Longer tokens are refused before parsing (a header line is bounded anyway; this is cheaper). */
     public static final int MAX_TOKEN_CHARS = 8 * 1024;
+    /** The claim listing the room patterns a token may join (docs/protocol.md, "Rooms and broadcast"). */
+    public static final String ROOMS_CLAIM = "rooms";
 
     private final KeyRing keys;
     private final String issuer;
@@ -89,8 +92,14 @@ public final class TokenVerifier {
         if (sub != null && !(sub instanceof String)) {
             return new Rejected(AuthRejection.BAD_SUBJECT); // RFC 7519 4.1.2: sub is a string
         }
+        RoomPatterns rooms;
         try {
-            return checkClaims(JWTClaimsSet.parse(payload));
+            rooms = roomsClaim(payload.get(ROOMS_CLAIM));
+        } catch (IllegalArgumentException e) {
+            return new Rejected(AuthRejection.BAD_ROOMS_CLAIM);
+        }
+        try {
+            return checkClaims(JWTClaimsSet.parse(payload), rooms);
         } catch (ParseException e) {
             return new Rejected(AuthRejection.MALFORMED);
         }
@@ -130,7 +139,25 @@ public final class TokenVerifier {
         return algPinned ? AuthRejection.BAD_SIGNATURE : AuthRejection.ALG_NOT_ALLOWED;
     }
 
-    private AuthResult checkClaims(JWTClaimsSet claims) {
+    /** The {@code rooms} claim: absent (null), or an array of room patterns ({@link RoomPatterns}). */
+    static RoomPatterns roomsClaim(Object claim) {
+        if (claim == null) {
+            return null;
+        }
+        if (!(claim instanceof List<?> list)) {
+            throw new IllegalArgumentException("the rooms claim must be an array of strings");
+        }
+        List<String> patterns = new java.util.ArrayList<>(list.size());
+        for (Object o : list) {
+            if (!(o instanceof String p)) {
+                throw new IllegalArgumentException("the rooms claim must be an array of strings");
+            }
+            patterns.add(p);
+        }
+        return RoomPatterns.of(patterns);
+    }
+
+    private AuthResult checkClaims(JWTClaimsSet claims, RoomPatterns rooms) {
         Instant now = clock.instant();
         Date exp = claims.getExpirationTime();
         if (exp == null || claims.getSubject() == null || claims.getIssuer() == null || claims.getAudience().isEmpty()) {
@@ -153,6 +180,6 @@ public final class TokenVerifier {
         if (!Recipients.USER_ID.matcher(sub).matches()) {
             return new Rejected(AuthRejection.BAD_SUBJECT);
         }
-        return new Authenticated(sub, exp.toInstant().plus(skew));
+        return new Authenticated(sub, exp.toInstant().plus(skew), rooms);
     }
 }

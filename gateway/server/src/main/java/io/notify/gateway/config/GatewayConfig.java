@@ -7,7 +7,9 @@ import io.notify.common.config.PlatformSettings;
 import io.notify.common.http.OpsEndpoints;
 import io.notify.common.config.Redacted;
 import io.notify.common.config.Settings;
+import io.notify.gateway.rooms.RoomPatterns;
 import io.notify.schemas.protocol.FrameCodec;
+import io.notify.schemas.protocol.ResumeFrame;
 import io.notify.schemas.protocol.WelcomeFrame;
 import io.notify.schemas.stream.Endpoints;
 import io.notify.schemas.topic.TopicCatalog;
@@ -34,6 +36,7 @@ import java.util.Set;
  * @param acceptBacklog  the listener's accept queue (the kernel caps it at {@code net.core.somaxconn}):
  *                       a reconnect storm beyond it costs the clients SYN retransmissions (1 s and more)
  * @param limits         per-connection and per-node bounds
+ * @param rooms          who may join which room, and how many subscriptions a connection holds
  * @param tickets        connect tickets ({@code POST /v1/tickets})
  * @param queryUrls      base URLs of the fanout-streams query API, tried in turn
  * @param queryToken     the service token sent to the query API as {@code Authorization: Bearer <token>}
@@ -68,6 +71,7 @@ public record GatewayConfig(
         boolean requireOrigin,
         Limits limits,
         Tickets tickets,
+        Rooms rooms,
         Duration pingInterval,
         Duration pongTimeout,
         Duration resumeTimeout,
@@ -208,6 +212,17 @@ public record GatewayConfig(
     public record Tickets(Duration ttl, int maxHeld) {
     }
 
+    /**
+     * Rooms and broadcast (docs/gateway.md, "Rooms and broadcast"): rooms whose names match
+     * {@code publicRooms} may be joined by any connection, the others only as the token's
+     * {@code rooms} claim allows; a connection holds at most {@code maxSubscriptions} subscriptions
+     * (rooms and {@code b:all}), so that a {@code resume} with the user's stream and every one of
+     * them fits its 100 entries.
+     */
+    public record Rooms(RoomPatterns publicRooms, int maxSubscriptions) {
+        public static final int MAX_SUBSCRIPTIONS = ResumeFrame.MAX_STREAMS - 1;
+    }
+
     /** The setting that holds the query API's service token. */
     public static final String QUERY_TOKEN = "notify.gateway.query-token";
 
@@ -301,6 +316,9 @@ public record GatewayConfig(
                 new Tickets(
                         s.duration("notify.gateway.ticket-ttl", Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofMinutes(5)),
                         s.intIn("notify.gateway.max-tickets", 100_000, 1, 10_000_000)),
+                new Rooms(
+                        publicRooms(s),
+                        s.intIn("notify.gateway.rooms.max-subscriptions", 50, 0, Rooms.MAX_SUBSCRIPTIONS)),
                 ping,
                 s.duration("notify.gateway.pong-timeout", ping.multipliedBy(2).plusSeconds(5), Duration.ofSeconds(1), Duration.ofMinutes(15)),
                 s.duration("notify.gateway.resume-timeout", Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5)),
@@ -350,6 +368,14 @@ public record GatewayConfig(
                 s.duration("notify.gateway.jwt.jwks-cache-ttl", Duration.ofHours(1), Duration.ofSeconds(2), Duration.ofDays(7)),
                 s.duration("notify.gateway.jwt.jwks-refetch-min-interval", Duration.ofSeconds(30), Duration.ofMillis(100), Duration.ofHours(1)),
                 s.duration("notify.gateway.jwt.jwks-fetch-timeout", Duration.ofSeconds(5), Duration.ofMillis(100), Duration.ofMinutes(1)));
+    }
+
+    private static RoomPatterns publicRooms(Settings s) {
+        try {
+            return RoomPatterns.of(s.list("notify.gateway.rooms.public"));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("notify.gateway.rooms.public", e.getMessage());
+        }
     }
 
     private static Path pathOrNull(String raw) {

@@ -10,7 +10,7 @@ import java.util.Collection;
 
 /**
  * Hands one {@link DeliveryMessage} to the local connections it is for: every connection of the
- * stream's user, or only the named ones. The frame is encoded once and shared. Never blocks: each
+ * stream's user, or only the named ones; for a room or {@code b:all}, every local subscriber. The frame is encoded once and shared. Never blocks: each
  * session only enqueues (or holds the event while it syncs).
  */
 public final class Dispatcher {
@@ -29,11 +29,8 @@ public final class Dispatcher {
 
     /** As {@link #dispatch(DeliveryMessage)}, with the record's hop stamps for the hop latency metric. */
     public void dispatch(DeliveryMessage message, HopStamps hops) {
-        if (!message.stream().isUser()) {
-            metrics.deliveryMessage("not_user_stream");
-            return;
-        }
-        Collection<Session> sessions = table.ofUser(message.stream().userId());
+        Collection<Session> sessions = message.stream().isUser() ? table.ofUser(message.stream().userId())
+                : table.subscribers(message.stream());
         if (sessions.isEmpty()) {
             metrics.deliveryMessage("no_connection");
             return;

@@ -93,7 +93,7 @@ public final class SseEndpoint implements HttpHandler {
         // dispatched so the exchange stays open after this handler returns; runs right after it, on this I/O thread
         exchange.dispatch(SameThreadExecutor.INSTANCE, () -> {
             transport.send(OutboundFrame.sseMeta(SseFraming.retry(ctx.config().sseRetry().toMillis()), null));
-            new Session(ids.next(), user.userId(), user.expiresAt(), transport, ctx).open(position);
+            new Session(ids.next(), user, transport, ctx).open(position);
         });
     }
 

@@ -149,7 +149,7 @@ public final class WebSocketEndpoint implements HttpHandler {
             transport.close(Limit.CONNECTIONS_PER_USER.answer());
             return;
         }
-        Session session = new Session(ids.next(), user.userId(), user.expiresAt(), transport, ctx);
+        Session session = new Session(ids.next(), user, transport, ctx);
         transport.start(session);
         session.open(null);
     }

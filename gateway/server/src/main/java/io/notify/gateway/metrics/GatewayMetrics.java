@@ -234,6 +234,15 @@ public final class GatewayMetrics {
         counter("notify.gateway.delivery.messages", "Node-topic records consumed, by outcome", "outcome", outcome).increment();
     }
 
+    /**
+     * A subscribe or unsubscribe, by outcome: {@code subscribed}, {@code repeated} (already subscribed),
+     * {@code unsubscribed}, {@code refused_forbidden}, {@code refused_limit}, {@code refused_bad_name}.
+     */
+    public void subscription(String outcome) {
+        counter("notify.gateway.subscription.requests", "Subscribe and unsubscribe requests, by outcome", "outcome", outcome)
+                .increment();
+    }
+
     public void ack() {
         counter("notify.gateway.acks", "Client ack frames received").increment();
     }

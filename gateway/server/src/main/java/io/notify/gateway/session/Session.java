@@ -1,6 +1,10 @@
 package io.notify.gateway.session;
 
 import io.notify.gateway.admission.Limit;
+import io.notify.gateway.auth.AuthResult;
+import io.notify.gateway.rooms.RoomAccess;
+import io.notify.gateway.rooms.RoomPatterns;
+import io.notify.registry.ConnectionRef;
 import io.notify.gateway.transport.OutboundFrame;
 import io.notify.gateway.transport.OutboundQueue;
 import io.notify.gateway.resume.FetchResult;
@@ -15,6 +19,11 @@ import io.notify.schemas.protocol.PongFrame;
 import io.notify.schemas.protocol.ProtocolException;
 import io.notify.schemas.protocol.ResumeFrame;
 import io.notify.schemas.protocol.ResumePoint;
+import io.notify.schemas.protocol.SubscribeFrame;
+import io.notify.schemas.protocol.SubscribeRefusedFrame;
+import io.notify.schemas.protocol.SubscribedFrame;
+import io.notify.schemas.protocol.UnsubscribeFrame;
+import io.notify.schemas.protocol.UnsubscribedFrame;
 import io.notify.schemas.protocol.WelcomeFrame;
 import io.notify.schemas.stream.Position;
 import io.notify.schemas.stream.SequencedEvent;
@@ -22,7 +31,9 @@ import io.notify.schemas.stream.StreamEvent;
 import io.notify.schemas.stream.StreamId;
 import io.notify.schemas.trace.HopTrace;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
@@ -56,10 +67,12 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
     private final String id;
     private final String userId;
     private final StreamId stream;
+    private final RoomPatterns roomClaim; // the token's rooms claim; null: none
     private final Transport transport;
     private final SessionContext ctx;
     private final long expiresAtMs;
     private final StreamSync sync;
+    private Map<StreamId, StreamSync> subscriptions; // rooms and b:all; null until the first subscribe (most connections)
     private volatile int closedOnce; // 1 once the transport reported the connection gone
     private volatile boolean opened;
     private State state = State.STARTING;
@@ -72,8 +85,15 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
     private long recycleAtNanos = NEVER; // the connection's lifetime ends (docs/gateway.md, "Connection recycling")
 
     public Session(String id, String userId, Instant expiresAt, Transport transport, SessionContext ctx) {
+        this(id, new AuthResult.Authenticated(userId, expiresAt), transport, ctx);
+    }
+
+    /** A session of the user a handshake authenticated, with the rooms its token's claim allows. */
+    public Session(String id, AuthResult.Authenticated user, Transport transport, SessionContext ctx) {
         this.id = id;
-        this.userId = userId;
+        this.userId = user.userId();
+        this.roomClaim = user.rooms();
+        Instant expiresAt = user.expiresAt();
         this.stream = StreamId.forUser(userId);
         this.transport = transport;
         this.ctx = ctx;
@@ -113,25 +133,17 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         this.ssePosition = position;
         ctx.metrics().connectionOpened(transport.kind());
         ctx.table().add(this);
-        ctx.registrar().register(stream, id).toCompletableFuture()
-                .orTimeout(REGISTER_TIMEOUT_MS, TimeUnit.MILLISECONDS)
-                .whenComplete((ok, error) -> {
-                    if (error != null) {
-                        // Redis is a routing hint: keep serving; the registry re-registers when it is back
-                        ctx.metrics().registryFailure("register");
-                        LOG.warn("connection {}: registration of {} failed ({}); serving anyway", id, stream, error.toString());
-                    }
-                });
+        // Redis is a routing hint: a failed registration is counted and logged, the node keeps serving and registers again later
+        registryWrite(ctx.registrar().register(stream, id), "register", "registration of " + stream);
         synchronized (this) {
             if (state != State.STARTING) {
                 return;
             }
             started = true;
-            if (!transport.bidirectional() && ssePosition != null
-                    || earlyResume != null && !earlyResume.streams().isEmpty()) {
+            if (!transport.bidirectional() && ssePosition != null || positionsOwnStream(earlyResume)) {
                 welcome(); // the client said where it stands (a resume that came with the handshake's bytes): no anchor
             } else {
-                sync.readAnchor(this::welcome); // the client may start fresh: its anchor is the head before welcome
+                sync.readAnchor(this::beforeWelcome, this::welcome); // the client may start fresh: its anchor is the head before welcome
             }
         }
     }
@@ -160,37 +172,159 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         }
     }
 
+    /** Whether a resume gives a position in this connection's own stream (then no anchor is needed before welcome). */
+    private boolean positionsOwnStream(ResumeFrame resume) {
+        if (resume != null) {
+            for (ResumePoint p : resume.streams()) {
+                if (p.stream().equals(stream)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The client's positions: its own stream's (if any), and rooms' and b:all's, each of which is a
+     * subscribe from that position (docs/protocol.md, "Rooms and broadcast"). Another user's stream closes with 4003.
+     */
     private void resume(List<ResumePoint> points) {
+        ResumePoint own = null;
         for (ResumePoint p : points) {
-            if (!p.stream().equals(stream)) {
+            if (p.stream().equals(stream)) {
+                own = p;
+            } else if (p.stream().isUser()) {
                 hit(Limit.FOREIGN_STREAM, "resume names " + p.stream() + ", which this connection does not serve");
                 return;
             }
         }
         state = State.ACTIVE;
-        if (points.isEmpty()) {
+        if (own == null) {
             sync.startFresh();
         } else {
-            // one fetch per connection (v1: one stream); the node's BatchingResumeSource coalesces them
-            sync.resumeFrom(points.get(0).position());
+            // one fetch per stream; the node's BatchingResumeSource coalesces them
+            sync.resumeFrom(own.position());
             sync.fetchNow();
         }
+        for (ResumePoint p : points) {
+            if (!p.stream().isUser() && state == State.ACTIVE) {
+                subscribe(p.stream().value(), p.position());
+            }
+        }
+    }
+
+    /**
+     * A {@code subscribe} (or a room position in {@code resume}): checks the name, the permission and
+     * the bound, answering {@code subscribe_refused} for each; else joins the node's subscribers of
+     * the stream (live events are held from now on), reads the head, answers {@code subscribed} with
+     * it, and then replays from {@code from} (or starts at the head when null) and goes live.
+     */
+    private void subscribe(String name, Position from) {
+        if (!StreamId.isValid(name) || name.startsWith(StreamId.USER_PREFIX)) {
+            refuse(name, SubscribeRefusedFrame.Reason.BAD_NAME, "not a room stream (r:<room>, 1..128 chars of [A-Za-z0-9._:-]) or b:all");
+            return;
+        }
+        StreamId target = StreamId.parse(name);
+        StreamSync existing = subscriptions == null ? null : subscriptions.get(target);
+        if (existing != null) {
+            ctx.metrics().subscription("repeated");
+            send(OutboundFrame.control(new SubscribedFrame(target, existing.position()))); // changes nothing
+            return;
+        }
+        String forbidden = RoomAccess.refusal(ctx.config().rooms().publicRooms(), target, roomClaim);
+        if (forbidden != null) {
+            refuse(name, SubscribeRefusedFrame.Reason.FORBIDDEN, forbidden);
+            return;
+        }
+        int max = ctx.config().rooms().maxSubscriptions();
+        if (subscriptions != null && subscriptions.size() >= max) {
+            ctx.metrics().limitHit("subscriptions");
+            refuse(name, SubscribeRefusedFrame.Reason.LIMIT, "this connection holds " + max + " subscriptions, the node's maximum");
+            return;
+        }
+        if (subscriptions == null) {
+            subscriptions = new HashMap<>(4);
+        }
+        StreamSync joined = new StreamSync(this, target, ctx);
+        subscriptions.put(target, joined);
+        ctx.table().join(target, this, () -> registerNode(target));
+        ctx.metrics().subscription("subscribed");
+        joined.readAnchor(() -> state == State.ACTIVE && subscriptions != null && subscriptions.get(target) == joined, () -> {
+            if (!send(OutboundFrame.control(new SubscribedFrame(target, joined.anchorHead())))) {
+                return;
+            }
+            if (from == null) {
+                joined.startFresh();
+            } else {
+                joined.resumeFrom(from);
+                joined.fetchNow();
+            }
+        });
+    }
+
+    private void refuse(String name, SubscribeRefusedFrame.Reason reason, String detail) {
+        ctx.metrics().subscription("refused_" + reason.wireName());
+        send(OutboundFrame.control(new SubscribeRefusedFrame(name, reason, detail)));
+    }
+
+    /** An {@code unsubscribe}: leaves the stream (idempotent) and answers {@code unsubscribed}. */
+    private void unsubscribe(String name) {
+        if (!StreamId.isValid(name) || name.startsWith(StreamId.USER_PREFIX)) {
+            refuse(name, SubscribeRefusedFrame.Reason.BAD_NAME, "not a room stream (r:<room>) or b:all");
+            return;
+        }
+        StreamId target = StreamId.parse(name);
+        if (subscriptions != null && subscriptions.remove(target) != null) {
+            ctx.table().leave(target, this, () -> unregisterNode(target));
+            ctx.metrics().subscription("unsubscribed");
+        }
+        send(OutboundFrame.control(new UnsubscribedFrame(target)));
+    }
+
+    /** The node's first subscriber of {@code room} joined: the registry routes the room here from now on. */
+    private void registerNode(StreamId room) {
+        registryWrite(ctx.registrar().register(room, ConnectionRef.WHOLE_NODE), "subscribe", "the node's subscription to " + room);
+    }
+
+    /** The node's last subscriber of {@code room} left. */
+    private void unregisterNode(StreamId room) {
+        registryWrite(ctx.registrar().unregister(room, ConnectionRef.WHOLE_NODE), "unsubscribe", null);
+    }
+
+    /**
+     * Counts a registry write that failed or was not confirmed in time ({@code registry_failures_total{op}});
+     * logs it when {@code what} is given. The registry keeps what it was told and writes it again.
+     */
+    private void registryWrite(java.util.concurrent.CompletionStage<Void> write, String op, String what) {
+        write.toCompletableFuture().orTimeout(REGISTER_TIMEOUT_MS, TimeUnit.MILLISECONDS).whenComplete((ok, error) -> {
+            if (error != null) {
+                ctx.metrics().registryFailure(op);
+                if (what != null) {
+                    LOG.warn("connection {}: {} failed ({}); serving anyway", id, what, error.toString());
+                }
+            }
+        });
     }
 
     /** A live event from the node topic; {@code encoded} is shared by all connections it goes to. */
     public synchronized void deliver(StreamEvent event, OutboundFrame encoded) {
-        if (!event.stream().equals(stream) || state == State.CLOSED) {
+        if (state == State.CLOSED) {
+            return;
+        }
+        StreamSync target = event.stream().equals(stream) ? sync
+                : subscriptions == null ? null : subscriptions.get(event.stream());
+        if (target == null) {
             return;
         }
         if (event instanceof SequencedEvent durable) {
-            sync.offerLive(durable, encoded);
+            target.offerLive(durable, encoded);
         } else if (state == State.ACTIVE && send(encoded)) {
             ctx.metrics().delivered(false, false);
         }
     }
 
     synchronized void onFetched(StreamSync target, FetchResult result) {
-        if (state == State.ACTIVE) {
+        if (state == State.ACTIVE && (target == sync || subscriptions != null && subscriptions.get(target.stream()) == target)) {
             target.onFetched(result);
         }
     }
@@ -249,7 +383,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         if (frame instanceof ResumeFrame resume) {
             if (state == State.STARTING && earlyResume == null) {
                 earlyResume = resume; // sent before our welcome: applied right after it
-                if (started && !resume.streams().isEmpty()) {
+                if (started && positionsOwnStream(resume)) {
                     welcome(); // it has a position: no anchor to wait for
                     sync.withdrawAnchor(); // not sent if it still waits in the batcher; its answer is ignored if it was
                 } // before open() (it came with the handshake's bytes), open() welcomes it, once live events are held
@@ -266,6 +400,10 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
             lastPongNanos = System.nanoTime();
         } else if (frame instanceof AckFrame) {
             ctx.metrics().ack();
+        } else if (frame instanceof SubscribeFrame subscribe) {
+            subscribe(subscribe.stream(), subscribe.position().orElse(null));
+        } else if (frame instanceof UnsubscribeFrame unsubscribe) {
+            unsubscribe(unsubscribe.stream());
         }
     }
 
@@ -302,6 +440,11 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
             transport.tick(nowNanos);
             if (state == State.ACTIVE) {
                 sync.tick(nowNanos);
+                if (subscriptions != null) {
+                    for (StreamSync room : subscriptions.values()) {
+                        room.tick(nowNanos);
+                    }
+                }
             }
         }
     }
@@ -347,14 +490,18 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
             return;
         }
         ctx.table().remove(this);
+        Map<StreamId, StreamSync> left;
+        synchronized (this) {
+            left = subscriptions;
+            subscriptions = null;
+        }
+        if (left != null) {
+            for (StreamId room : left.keySet()) {
+                ctx.table().leave(room, this, () -> unregisterNode(room));
+            }
+        }
         ctx.metrics().connectionClosed(transport.kind(), code);
-        ctx.registrar().unregister(stream, id).toCompletableFuture()
-                .orTimeout(REGISTER_TIMEOUT_MS, TimeUnit.MILLISECONDS)
-                .whenComplete((ok, error) -> {
-                    if (error != null) {
-                        ctx.metrics().registryFailure("unregister");
-                    }
-                });
+        registryWrite(ctx.registrar().unregister(stream, id), "unregister", null);
         LOG.debug("connection {} ({} {}) closed with {}", id, transport.kind(), stream, code);
     }
 }

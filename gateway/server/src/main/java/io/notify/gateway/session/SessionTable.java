@@ -2,21 +2,29 @@ package io.notify.gateway.session;
 
 import java.util.Collection;
 import java.util.List;
+import io.notify.schemas.stream.StreamId;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 /**
- * This node's open sessions, by connection id and by user. Lock-free reads for the delivery
+ * This node's open sessions, by connection id, by user, and by room or broadcast stream they
+ * subscribed to. Lock-free reads for the delivery
  * thread; a session is findable from before it registers in the registry (so live events routed
  * to it are held, not lost) until it is closed. A user's sessions are an immutable list replaced
  * on each change (a user has a handful at most, bounded by the per-user limit), so a user with
- * one connection costs one map entry and a one-element list, not a set of its own.
+ * one connection costs one map entry and a one-element list, not a set of its own. A room's
+ * subscribers are a concurrent set (a room may have 100,000 of them on one node), created with the
+ * first and dropped with the last.
  */
 public final class SessionTable {
 
     private final ConcurrentMap<String, Session> byId = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, List<Session>> byUser = new ConcurrentHashMap<>();
+    private final ConcurrentMap<StreamId, Set<Session>> byRoom = new ConcurrentHashMap<>();
+    private final AtomicInteger subscriptions = new AtomicInteger();
 
     public void add(Session session) {
         byId.put(session.id(), session);
@@ -38,6 +46,56 @@ public final class SessionTable {
     public Collection<Session> ofUser(String userId) {
         List<Session> list = byUser.get(userId);
         return list == null ? List.of() : list;
+    }
+
+    /**
+     * Adds {@code session} to the subscribers of {@code stream} (a room or b:all); when it is the
+     * node's first, runs {@code onFirst} while no other join or leave of that stream can interleave,
+     * so the registry writes of one stream (register on first, unregister on last) go out in the
+     * order the table changed. {@code onFirst} must not block. Adding twice is a no-op.
+     */
+    public void join(StreamId stream, Session session, Runnable onFirst) {
+        byRoom.compute(stream, (k, set) -> {
+            Set<Session> subscribers = set;
+            if (subscribers == null) {
+                subscribers = ConcurrentHashMap.newKeySet();
+                onFirst.run();
+            }
+            if (subscribers.add(session)) {
+                subscriptions.incrementAndGet();
+            }
+            return subscribers;
+        });
+    }
+
+    /** Removes {@code session} from the subscribers of {@code stream}; runs {@code onLast} when none is left (as {@link #join}). */
+    public void leave(StreamId stream, Session session, Runnable onLast) {
+        byRoom.computeIfPresent(stream, (k, set) -> {
+            if (set.remove(session)) {
+                subscriptions.decrementAndGet();
+            }
+            if (set.isEmpty()) {
+                onLast.run();
+                return null;
+            }
+            return set;
+        });
+    }
+
+    /** The sessions subscribed to a room or b:all (a live view). */
+    public Collection<Session> subscribers(StreamId stream) {
+        Set<Session> set = byRoom.get(stream);
+        return set == null ? List.of() : set;
+    }
+
+    /** Rooms (and b:all) with at least one local subscriber. */
+    public int rooms() {
+        return byRoom.size();
+    }
+
+    /** Subscriptions held by this node's sessions, all rooms together. */
+    public int subscriptions() {
+        return subscriptions.get();
     }
 
     public Collection<Session> all() {

@@ -102,6 +102,11 @@ public final class StreamCursor {
         anchorHead = head;
     }
 
+    /** The preset anchor: the head read before welcome or subscribe (null: none, or no history). */
+    public Position anchorHead() {
+        return anchorHead;
+    }
+
     /** The client has no position: start at the preset anchor (see the class comment), else live. */
     public Step startFresh() {
         return anchorKnown ? anchor(anchorHead) : startLive();

@@ -49,6 +49,16 @@ final class StreamSync {
         return cursor.stream();
     }
 
+    /** The head the anchor read found (null: none yet, no history, or no answer). */
+    Position anchorHead() {
+        return cursor.anchorHead();
+    }
+
+    /** The last position sent to the client (or adopted from it); null when none yet. */
+    Position position() {
+        return cursor.position();
+    }
+
     /** The client's position; the caller then starts the first fetch ({@link #fetchNow}). */
     void resumeFrom(Position position) {
         cursor.resumeFrom(position);
@@ -61,17 +71,18 @@ final class StreamSync {
     }
 
     /**
-     * Reads the stream's head before the client is welcomed (one batched query entry), the anchor
-     * of a fresh start; then runs {@code then} under the session's lock. Without an answer the
-     * connection is served anyway and a fresh start takes the first live event as its start.
+     * Reads the stream's head before the client is welcomed (or told {@code subscribed}): one
+     * batched query entry, the anchor of a fresh start; then, if {@code wanted} still holds, runs
+     * {@code then} under the session's lock. Without an answer the connection is served anyway and a
+     * fresh start takes the first live event as its start.
      */
-    void readAnchor(Runnable then) {
+    void readAnchor(java.util.function.BooleanSupplier wanted, Runnable then) {
         anchorRead = ctx.resumeSource().fetch(new FetchRequest(stream(), null, 1)).toCompletableFuture();
         anchorRead.orTimeout(ctx.config().fetchDeadline().toMillis(), TimeUnit.MILLISECONDS)
                 .whenComplete((result, error) -> session.runLocked(() -> {
                     anchorRead = null;
-                    if (!session.beforeWelcome()) {
-                        return; // welcomed meanwhile (its resume came first): the anchor is not needed
+                    if (!wanted.getAsBoolean()) {
+                        return; // welcomed meanwhile (its resume came first), or unsubscribed: the anchor is not needed
                     }
                     if (result instanceof FetchResult.Page page) {
                         cursor.presetAnchor(page.head());

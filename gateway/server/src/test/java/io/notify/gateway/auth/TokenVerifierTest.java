@@ -1,6 +1,9 @@
 package io.notify.gateway.auth;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -69,6 +72,34 @@ class TokenVerifierTest {
         var ok = assertInstanceOf(AuthResult.Authenticated.class, verifier.verify(rs256(rsa, claims().build())));
         assertEquals("42", ok.userId());
         assertEquals(NOW.plusSeconds(630), ok.expiresAt(), "expiry includes the skew");
+    }
+
+    @Test
+    void theRoomsClaimIsReadAndAForgedOneFailsTheSignature() throws Exception {
+        var none = assertInstanceOf(AuthResult.Authenticated.class, verifier.verify(rs256(rsa, claims().build())));
+        assertNull(none.rooms(), "no claim: public rooms only");
+        String token = rs256(rsa, claims().claim("rooms", List.of("chat-*", "org-7.*")).build());
+        var ok = assertInstanceOf(AuthResult.Authenticated.class, verifier.verify(token));
+        assertEquals(List.of("chat-*", "org-7.*"), ok.rooms().patterns());
+        assertTrue(ok.rooms().matches("chat-1"));
+        assertFalse(ok.rooms().matches("secret"));
+
+        // the same token with its payload swapped for one that claims every room: the signature no longer holds
+        String[] parts = token.split("\\.");
+        String forgedPayload = com.nimbusds.jose.util.Base64URL.encode(claims().claim("rooms", List.of("*")).build().toString())
+                .toString();
+        assertEquals(AuthRejection.BAD_SIGNATURE, rejection(parts[0] + "." + forgedPayload + "." + parts[2]));
+    }
+
+    @Test
+    void aMalformedRoomsClaimRefusesTheToken() throws Exception {
+        for (Object bad : List.of("chat-*", List.of("chat-*", 7), List.of("a b"), List.of(""), List.of("x|y"),
+                java.util.Collections.nCopies(65, "r"), java.util.Map.of("chat-*", true))) {
+            assertEquals(AuthRejection.BAD_ROOMS_CLAIM, rejection(rs256(rsa, claims().claim("rooms", bad).build())), bad.toString());
+        }
+        var empty = assertInstanceOf(AuthResult.Authenticated.class,
+                verifier.verify(rs256(rsa, claims().claim("rooms", List.of()).build())));
+        assertTrue(empty.rooms().isEmpty(), "an empty claim allows no room beyond the public ones");
     }
 
     @Test

@@ -126,6 +126,32 @@ public final class WsClient implements WebSocket.Listener, AutoCloseable {
         send("{\"t\":\"resume\",\"streams\":[{\"stream\":\"" + stream + "\",\"epoch\":\"" + epoch + "\",\"seq\":" + seq + "}]}");
     }
 
+    /** Sends {@code {"t":"subscribe","stream":...}}, from a position when epoch is not null. */
+    public void subscribe(String stream, String epoch, long seq) {
+        send("{\"t\":\"subscribe\",\"stream\":\"" + stream + "\"" + (epoch == null ? "" : ",\"epoch\":\"" + epoch
+                + "\",\"seq\":" + seq) + "}");
+    }
+
+    public void subscribe(String stream) {
+        subscribe(stream, null, 0);
+    }
+
+    public void unsubscribe(String stream) {
+        send("{\"t\":\"unsubscribe\",\"stream\":\"" + stream + "\"}");
+    }
+
+    /** The next frame that is not a ping, which must be a {@code type}. */
+    public <T extends ServerFrame> T expect(Class<T> type, Duration timeout) {
+        ServerFrame f = next(timeout);
+        while (f instanceof io.notify.schemas.protocol.PingFrame) {
+            f = next(timeout);
+        }
+        if (!type.isInstance(f)) {
+            throw new AssertionError("expected a " + type.getSimpleName() + ", got " + f);
+        }
+        return type.cast(f);
+    }
+
     /** The next frame, waiting at most {@code timeout}. */
     public ServerFrame next(Duration timeout) {
         try {

@@ -7,6 +7,8 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import io.notify.gateway.rooms.RoomPatterns;
+import java.util.List;
 import picocli.CommandLine.Option;
 
 /**
@@ -36,6 +38,11 @@ public final class TokenCommand implements Callable<Integer> {
     @Option(names = "--ttl", description = "Lifetime of a --user token, e.g. 30m, 12h (default: 12h).")
     String ttl;
 
+    @Option(names = "--rooms", split = ",", paramLabel = "PATTERN",
+            description = "With --user: the rooms claim, room patterns the user may join beyond the public ones, "
+                    + "comma-separated, e.g. 'chat-*,org-7.*' ('*' matches any run of room-name characters).")
+    List<String> rooms;
+
     @Option(names = "--data-dir", defaultValue = ".notify-dev", description = "Data dir of the dev stack (default: ${DEFAULT-VALUE}).")
     Path dataDir;
 
@@ -49,6 +56,18 @@ public final class TokenCommand implements Callable<Integer> {
             if (kind.service && ttl != null) {
                 throw new IllegalArgumentException("--ttl applies to --user tokens only: the service token does not expire");
             }
+            if (kind.service && rooms != null) {
+                throw new IllegalArgumentException("--rooms applies to --user tokens only");
+            }
+            if (rooms != null) {
+                for (String r : rooms) {
+                    if (!RoomPatterns.isPattern(r)) {
+                        throw new IllegalArgumentException("--rooms: '" + r + "' is not a room pattern (1..128 chars of "
+                                + "[A-Za-z0-9._:-] and '*')");
+                    }
+                }
+                RoomPatterns.of(rooms); // the count bound
+            }
             lifetime = io.notify.common.config.Settings.parseDurationArg("--ttl", ttl == null ? "12h" : ttl);
         } catch (RuntimeException e) {
             System.err.println("notifyctl token: " + e.getMessage());
@@ -56,7 +75,7 @@ public final class TokenCommand implements Callable<Integer> {
         }
         try {
             DevKeys keys = devKey ? DevKeys.inDataDir(dataDir) : DevKeys.existing(dataDir);
-            System.out.println(kind.service ? keys.queryToken() : keys.token(kind.user, lifetime));
+            System.out.println(kind.service ? keys.queryToken() : keys.token(kind.user, lifetime, rooms));
             return 0;
         } catch (IOException | IllegalArgumentException e) {
             System.err.println("notifyctl token: " + e.getMessage() + " — this command only prints dev tokens; pass --dev-key");

@@ -1,0 +1,242 @@
+package io.notify.e2e.stack;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.notify.devstack.Await;
+import io.notify.devstack.Infra;
+import io.notify.devstack.NotifyInfraExtension;
+import io.notify.gateway.GatewayServer;
+import io.notify.gateway.support.WsClient;
+import io.notify.platform.Platform;
+import io.notify.platform.Publishing;
+import io.notify.schemas.protocol.EventFrame;
+import io.notify.schemas.protocol.SubscribeRefusedFrame;
+import io.notify.schemas.protocol.SubscribedFrame;
+import io.notify.schemas.protocol.UnsubscribedFrame;
+import io.notify.schemas.protocol.WelcomeFrame;
+import io.notify.schemas.stream.Position;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Rooms and broadcast end to end (docs/protocol.md, "Rooms and broadcast"): ingest → fanout-streams
+ * (one room stream, sequenced and inboxed) → the node-level subscription registry in Redis → one
+ * delivery message per subscribed node → every local subscriber; resume of a room by position;
+ * refusals by name, permission and bound; the registry entry made by a node's first subscriber and
+ * removed with its last.
+ */
+@ExtendWith(NotifyInfraExtension.class)
+@Timeout(240)
+class RoomsIT {
+
+    static final Duration WAIT = Duration.ofSeconds(30);
+    static Platform stack;
+    static GatewayServer a;
+    static GatewayServer b;
+    static RedisClient redis;
+    static StatefulRedisConnection<String, String> redisConnection;
+
+    @BeforeAll
+    static void start(Infra infra, @TempDir Path dir) throws Exception {
+        stack = Platform.forTest(infra, dir)
+                .gateway("notify.gateway.rooms.public", "lobby,news:*")
+                .gateway("notify.gateway.rooms.max-subscriptions", "3")
+                .start();
+        a = stack.startGateway("gw-a");
+        b = stack.startGateway("gw-b");
+        redis = RedisClient.create(infra.redisUri());
+        redisConnection = redis.connect();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (redisConnection != null) {
+            redisConnection.close();
+            redis.shutdown();
+        }
+        if (stack != null) {
+            stack.close();
+        }
+    }
+
+    private static WsClient connect(GatewayServer node, String user, List<String> rooms) {
+        WsClient c = WsClient.connect(Platform.ws(node.port()), rooms == null ? stack.token(user) : stack.token(user, rooms));
+        c.expect(WelcomeFrame.class, WAIT);
+        c.resumeLive();
+        return c;
+    }
+
+    private static void publishToRoom(String room, String id) {
+        stack.publishing().publishJson(Publishing.event("{\"rooms\":[\"" + room + "\"]}", id, "durable"));
+    }
+
+    /** Members of the room's node-level subscription set: {@code node|incarnation} each. */
+    private static Set<String> nodesOf(String room) {
+        return Set.copyOf(redisConnection.sync().zrange(stack.config().prefix() + "nf:subs:{r:" + room + "}", 0, -1));
+    }
+
+    private static Set<String> nodeIds(Set<String> members) {
+        return members.stream().map(m -> m.substring(0, m.indexOf('|'))).collect(Collectors.toSet());
+    }
+
+    private static List<Long> seqs(List<EventFrame> events) {
+        return events.stream().map(EventFrame::seq).toList();
+    }
+
+    @Test
+    void aRoomReachesEverySubscriberOnEveryNodeOnceInOrder() {
+        try (WsClient alice = connect(a, "alice", List.of("chat-*"));
+             WsClient alice2 = connect(a, "alice2", List.of("chat-*"));
+             WsClient bob = connect(b, "bob", List.of("chat-*"))) {
+            for (WsClient c : List.of(alice, alice2, bob)) {
+                c.subscribe("r:chat-1");
+                SubscribedFrame ok = c.expect(SubscribedFrame.class, WAIT);
+                assertEquals("r:chat-1", ok.stream().value());
+                assertNull(ok.head(), "a room nobody wrote to has no head yet");
+            }
+            // the node-level registry: one member per node, not per subscriber
+            Await.until("both nodes registered for r:chat-1", WAIT, () -> nodeIds(nodesOf("chat-1")).equals(Set.of("gw-a", "gw-b")));
+            assertEquals(2, nodesOf("chat-1").size());
+
+            for (int i = 1; i <= 5; i++) {
+                publishToRoom("chat-1", "c1-" + i);
+            }
+            for (WsClient c : List.of(alice, alice2, bob)) {
+                List<EventFrame> got = c.events(5, WAIT);
+                assertEquals(List.of(1L, 2L, 3L, 4L, 5L), seqs(got));
+                assertEquals(IntStream.rangeClosed(1, 5).mapToObj(i -> "c1-" + i).toList(), got.stream().map(EventFrame::id).toList());
+                assertTrue(got.stream().allMatch(e -> e.stream().value().equals("r:chat-1")), got.toString());
+                assertTrue(c.quiet(Duration.ofMillis(300)), "nothing twice");
+            }
+
+            // the last subscriber of a node leaving removes that node's member; the other node stays
+            bob.unsubscribe("r:chat-1");
+            assertEquals("r:chat-1", bob.expect(UnsubscribedFrame.class, WAIT).stream().value());
+            Await.until("gw-b's member removed", WAIT, () -> nodeIds(nodesOf("chat-1")).equals(Set.of("gw-a")));
+            publishToRoom("chat-1", "c1-6");
+            assertEquals(6L, alice.events(1, WAIT).get(0).seq());
+            assertEquals(6L, alice2.events(1, WAIT).get(0).seq());
+            assertTrue(bob.quiet(Duration.ofSeconds(1)), "no event after unsubscribed");
+        }
+        Await.until("no member left once every subscriber closed", WAIT, () -> nodesOf("chat-1").isEmpty());
+    }
+
+    @Test
+    void aReconnectingDeviceResumesARoomFromItsPositionOnAnotherNode() {
+        Position last;
+        try (WsClient carol = connect(a, "carol", List.of("chat-*"))) {
+            carol.subscribe("r:chat-resume");
+            carol.expect(SubscribedFrame.class, WAIT);
+            for (int i = 1; i <= 3; i++) {
+                publishToRoom("chat-resume", "cr-" + i);
+            }
+            List<EventFrame> first = carol.events(3, WAIT);
+            assertEquals(List.of(1L, 2L, 3L), seqs(first));
+            last = first.get(2).position().orElseThrow();
+        }
+        for (int i = 4; i <= 7; i++) {
+            publishToRoom("chat-resume", "cr-" + i); // carol is away
+        }
+        // back on the other node: the room's position rides in resume, as the user's would
+        try (WsClient carol = WsClient.connect(Platform.ws(b.port()), stack.token("carol", List.of("chat-*")))) {
+            carol.expect(WelcomeFrame.class, WAIT);
+            carol.resume("r:chat-resume", last.epoch(), last.seq());
+            SubscribedFrame ok = carol.expect(SubscribedFrame.class, WAIT);
+            assertNotNull(ok.head());
+            assertEquals(last.epoch(), ok.head().epoch());
+            assertTrue(ok.head().seq() >= 3 && ok.head().seq() <= 7, "the head when subscribed (events 4-7 may still be in flight): "
+                    + ok.head());
+            List<EventFrame> missed = carol.events(4, WAIT);
+            assertEquals(List.of(4L, 5L, 6L, 7L), seqs(missed));
+            publishToRoom("chat-resume", "cr-8");
+            assertEquals(8L, carol.events(1, WAIT).get(0).seq());
+            assertTrue(carol.quiet(Duration.ofMillis(300)));
+        }
+        // and with an explicit subscribe from a position
+        try (WsClient carol = connect(a, "carol", List.of("chat-*"))) {
+            carol.subscribe("r:chat-resume", last.epoch(), 6);
+            carol.expect(SubscribedFrame.class, WAIT);
+            assertEquals(List.of(7L, 8L), seqs(carol.events(2, WAIT)));
+        }
+    }
+
+    @Test
+    void subscriptionsAreRefusedByNamePermissionAndBoundAndTheConnectionGoesOn() {
+        try (WsClient dave = connect(a, "dave", List.of("chat-*", "org-7.*"))) {
+            dave.subscribe("r:secret");
+            SubscribeRefusedFrame forbidden = dave.expect(SubscribeRefusedFrame.class, WAIT);
+            assertEquals(SubscribeRefusedFrame.Reason.FORBIDDEN, forbidden.reason());
+            assertEquals("r:secret", forbidden.stream());
+            dave.subscribe("r:org-70.ops"); // "org-7.*" does not reach org-70
+            assertEquals(SubscribeRefusedFrame.Reason.FORBIDDEN, dave.expect(SubscribeRefusedFrame.class, WAIT).reason());
+            for (String bad : List.of("r:a@b", "u:someone-else", "chat-1", "r:")) {
+                dave.subscribe(bad);
+                SubscribeRefusedFrame refused = dave.expect(SubscribeRefusedFrame.class, WAIT);
+                assertEquals(SubscribeRefusedFrame.Reason.BAD_NAME, refused.reason(), bad);
+                assertEquals(bad, refused.stream());
+            }
+            for (String ok : List.of("r:org-7.ops", "r:lobby", "b:all")) {
+                dave.subscribe(ok);
+                assertEquals(ok, dave.expect(SubscribedFrame.class, WAIT).stream().value());
+            }
+            dave.subscribe("r:chat-4"); // a fourth: over notify.gateway.rooms.max-subscriptions = 3
+            assertEquals(SubscribeRefusedFrame.Reason.LIMIT, dave.expect(SubscribeRefusedFrame.class, WAIT).reason());
+            // still served: its subscriptions and its own stream
+            publishToRoom("org-7.ops", "ops-1");
+            EventFrame e = dave.events(1, WAIT).get(0);
+            assertEquals("r:org-7.ops", e.stream().value());
+            stack.publish("dave", "dave-own-1");
+            assertEquals("u:dave", dave.events(1, WAIT).get(0).stream().value());
+        }
+        // no claim: public rooms only
+        try (WsClient erin = connect(b, "erin", null)) {
+            erin.subscribe("r:news:today");
+            erin.expect(SubscribedFrame.class, WAIT);
+            erin.subscribe("r:chat-1");
+            assertEquals(SubscribeRefusedFrame.Reason.FORBIDDEN, erin.expect(SubscribeRefusedFrame.class, WAIT).reason());
+        }
+    }
+
+    @Test
+    void broadcastAndEphemeralRoomEventsReachSubscribersOnly() {
+        try (WsClient frank = connect(a, "frank", null);
+             WsClient grace = connect(b, "grace", null);
+             WsClient heidi = connect(b, "heidi", null)) {
+            frank.subscribe("b:all");
+            frank.expect(SubscribedFrame.class, WAIT);
+            grace.subscribe("b:all");
+            grace.expect(SubscribedFrame.class, WAIT);
+            heidi.subscribe("r:lobby");
+            heidi.expect(SubscribedFrame.class, WAIT);
+            Await.until("both nodes registered for b:all", WAIT, () -> nodeIds(Set.copyOf(redisConnection.sync().zrange(stack.config().prefix() + "nf:subs:{b:all}", 0, -1)))
+                    .equals(Set.of("gw-a", "gw-b")));
+
+            stack.publishing().publishJson(Publishing.event("{\"broadcast\":true}", "banner-1", "durable"));
+            for (WsClient c : List.of(frank, grace)) {
+                EventFrame e = c.events(1, WAIT).get(0);
+                assertEquals("b:all", e.stream().value());
+                assertEquals("banner-1", e.id());
+            }
+            stack.publishing().publishJson(Publishing.event("{\"rooms\":[\"lobby\"]}", "typing-1", "ephemeral"));
+            EventFrame typing = heidi.events(1, WAIT).get(0);
+            assertEquals("typing-1", typing.id());
+            assertTrue(typing.position().isEmpty(), "ephemeral: no position");
+            assertTrue(frank.quiet(Duration.ofMillis(500)), "not subscribed to the lobby");
+        }
+    }
+}
