@@ -6,6 +6,7 @@ import io.notify.common.config.PlatformSettings;
 import io.notify.common.config.Redacted;
 import io.notify.common.config.Settings;
 import io.notify.fanout.inbox.InboxLimits;
+import io.notify.fanout.routing.HotRooms;
 import io.notify.common.tls.TlsSettings;
 import io.notify.common.http.OpsEndpoints;
 import io.notify.schemas.topic.TopicCatalog;
@@ -58,6 +59,7 @@ public record FanoutConfig(
         long cacheMaxBytes,
         Path stateDir,
         Duration routeTimeout,
+        HotRooms.Settings hotRooms,
         int streamPartitions,
         Duration nodeTopicsRefreshInterval,
         Duration nodeTopicsCheckTimeout,
@@ -185,6 +187,10 @@ public record FanoutConfig(
                 s.longIn("notify.fanout.cache-max-bytes", 10L * 1024 * 1024, 0, 64L * 1024 * 1024 * 1024),
                 Path.of(s.string("notify.fanout.state-dir", Path.of(System.getProperty("java.io.tmpdir"), "notify-fanout").toString())),
                 s.duration("notify.fanout.route-timeout", Duration.ofMillis(250), Duration.ofMillis(1), Duration.ofSeconds(10)),
+                new HotRooms.Settings(
+                        s.intIn("notify.fanout.hot-room.nodes", 16, 1, 100_000),
+                        s.intIn("notify.fanout.hot-room.events-per-second", 100, 1, 1_000_000),
+                        s.duration("notify.fanout.hot-room.hold", Duration.ofMinutes(5), Duration.ZERO, Duration.ofDays(1))),
                 s.intIn("notify.fanout.stream-partitions", 0, 0, 10_000),
                 s.duration("notify.fanout.node-topics.refresh-interval", Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofHours(1)),
                 s.duration("notify.fanout.node-topics.check-timeout", Duration.ofSeconds(1), Duration.ofMillis(10), Duration.ofSeconds(30)),
@@ -226,7 +232,7 @@ public record FanoutConfig(
     public FanoutConfig withStreamsOverrides(Map<String, String> overrides) {
         return new FanoutConfig(applicationId, bootstrapServers, topicPrefix, dedupWindow, inboxMaxEvents, inboxMaxAge, roomInbox, broadcastInbox,
                 inboxSweepInterval, inboxSweepStreams, inboxSweepMaxDeletes, commitInterval, linger, processingGuarantee,
-                standbyReplicas, streamThreads, cacheMaxBytes, stateDir, routeTimeout, streamPartitions,
+                standbyReplicas, streamThreads, cacheMaxBytes, stateDir, routeTimeout, hotRooms, streamPartitions,
                 nodeTopicsRefreshInterval, nodeTopicsCheckTimeout, nodeTopicsMissingTtl, shutdownTimeout, threadRestarts,
                 threadRestartWindow, unassignedAlarm, sessionTimeout, redisUri, registryKeyPrefix,
                 queryHost, queryPort, queryAdvertisedHost, queryTokens, overrides, kafkaClient, managementHost, managementPort, tls);
@@ -236,7 +242,7 @@ public record FanoutConfig(
     public FanoutConfig withQueryPort(int port) {
         return new FanoutConfig(applicationId, bootstrapServers, topicPrefix, dedupWindow, inboxMaxEvents, inboxMaxAge, roomInbox, broadcastInbox,
                 inboxSweepInterval, inboxSweepStreams, inboxSweepMaxDeletes, commitInterval, linger, processingGuarantee,
-                standbyReplicas, streamThreads, cacheMaxBytes, stateDir, routeTimeout, streamPartitions,
+                standbyReplicas, streamThreads, cacheMaxBytes, stateDir, routeTimeout, hotRooms, streamPartitions,
                 nodeTopicsRefreshInterval, nodeTopicsCheckTimeout, nodeTopicsMissingTtl, shutdownTimeout, threadRestarts,
                 threadRestartWindow, unassignedAlarm, sessionTimeout, redisUri, registryKeyPrefix,
                 queryHost, port, queryAdvertisedHost, queryTokens, streamsOverrides, kafkaClient, managementHost, managementPort, tls);

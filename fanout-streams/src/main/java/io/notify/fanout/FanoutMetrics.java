@@ -106,6 +106,12 @@ public final class FanoutMetrics {
                 .increment();
     }
 
+    /** A delivery written once to notify.all-nodes; why is {@code broadcast} or {@code hot_room}. */
+    public void allNodes(String why) {
+        counter("notify.fanout.all.nodes", "Deliveries written once to notify.all-nodes, by why (broadcast, hot_room)", "why", why)
+                .increment();
+    }
+
     /** A durable room or broadcast event that reached no node (it is in the inbox; no UndeliveredEvent is written). */
     public void unsubscribed(UndeliveredReason reason) {
         counter("notify.fanout.unsubscribed", "Durable room/broadcast events routed to no node (no subscriber), by reason",

@@ -42,6 +42,7 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  *   └── others → repartition by stream (&lt;app&gt;-by-stream-repartition) ──────────────────────┘
  *   → sequence [stream-heads, inbox] ─┬─ durable → notify.stream-log
  *                                     └─ route ─┬─ notify.node.&lt;nodeId&gt; (one DeliveryMessage per node)
+ *                                               ├─ notify.all-nodes (b:all and hot rooms: one for every node)
  *                                               └─ notify.undelivered
  * </pre>
  *
@@ -129,10 +130,11 @@ public final class FanoutTopology {
 
         // Route after the stream log: the registry lookup is the only step that waits on the network.
         Map<String, KStream<StreamId, Routed>> routed = sequenced
-                .process(() -> new Router(registry, nodeTopics, topics, config.routeTimeout(), clock, metrics),
+                .process(() -> new Router(registry, nodeTopics, topics, config.routeTimeout(), clock, metrics, config.hotRooms()),
                         Named.as("route"))
                 .split(Named.as("routed-"))
                 .branch((stream, r) -> r instanceof Routed.NodeDelivery, Branched.as("node"))
+                .branch((stream, r) -> r instanceof Routed.AllNodes, Branched.as("all-nodes"))
                 .defaultBranch(Branched.as("undelivered"));
 
         // The node id picks the topic; the router already skipped nodes whose topic is known missing.
@@ -140,6 +142,11 @@ public final class FanoutTopology {
                 .mapValues(r -> (Routed.NodeDelivery) r, Named.as("as-node-delivery"))
                 .to((stream, delivery, context) -> topics.node(delivery.nodeId()).name(),
                         Produced.with(NotifySerdes.streamId(), Routed.NodeDelivery.serde(topics)).withName("node-sink"));
+
+        routed.get("routed-all-nodes")
+                .mapValues(r -> ((Routed.AllNodes) r).message(), Named.as("as-all-nodes"))
+                .to(topics.allNodes().name(), Produced.with(NotifySerdes.streamId(), NotifySerdes.deliveryMessage())
+                        .withName("all-nodes-sink"));
 
         routed.get("routed-undelivered")
                 .mapValues(r -> ((Routed.Undelivered) r).event(), Named.as("as-undelivered"))

@@ -142,6 +142,10 @@ final class FanoutFixture implements AutoCloseable {
         return output(topics.node(nodeId)).readKeyValuesToList();
     }
 
+    List<KeyValue<StreamId, DeliveryMessage>> allNodes() {
+        return output(topics.allNodes()).readKeyValuesToList();
+    }
+
     List<KeyValue<StreamId, UndeliveredEvent>> undelivered() {
         return output(topics.undelivered()).readKeyValuesToList();
     }

@@ -97,7 +97,7 @@ public final class AdminNodeTopics implements NodeTopics, AutoCloseable {
         try {
             Set<String> names = admin.listTopics().names().get(30, TimeUnit.SECONDS);
             Set<String> nodeTopics = ConcurrentHashMap.newKeySet();
-            names.stream().filter(n -> topics.nodeIdOf(n).isPresent()).forEach(nodeTopics::add);
+            names.stream().filter(n -> topics.nodeIdOf(n).isPresent() || n.equals(topics.allNodes().name())).forEach(nodeTopics::add);
             known.addAll(nodeTopics);
             known.retainAll(nodeTopics);
             nodeTopics.forEach(missingSince::remove);

@@ -10,7 +10,11 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 
 /** What the router emits for one event: deliveries to nodes, or one undelivered record. */
-public sealed interface Routed permits Routed.NodeDelivery, Routed.Undelivered {
+public sealed interface Routed permits Routed.NodeDelivery, Routed.AllNodes, Routed.Undelivered {
+
+    /** A DeliveryMessage bound for {@code notify.all-nodes}, which every gateway node reads (b:all, hot rooms). */
+    record AllNodes(DeliveryMessage message) implements Routed {
+    }
 
     /**
      * A DeliveryMessage bound for node {@code nodeId}'s topic. The node id picks the topic

@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Step 7: routes one stream's event to the gateway nodes holding live connections of it: a user's
  * connections by id, or, for a room or {@code b:all}, every node with a subscriber (the gateway
- * finds its local subscribers itself).
+ * finds its local subscribers itself). {@code b:all} and hot rooms ({@link HotRooms}) go to
+ * {@code notify.all-nodes} as one message that every node reads, without a registry lookup.
  *
  * <p>Guarantees: at most one {@link Routed.NodeDelivery} per node per event, naming exactly that
  * node's live connection ids; members the registry reports stale are handed to
@@ -45,10 +46,12 @@ public final class Router implements Processor<StreamId, StreamEvent, StreamId, 
     private final Duration timeout;
     private final Clock clock;
     private final FanoutMetrics metrics;
+    private final HotRooms hot;
     private ProcessorContext<StreamId, Routed> context;
 
     public Router(RouteLookup registry, NodeTopics nodeTopics, TopicCatalog topics, Duration timeout, Clock clock,
-                  FanoutMetrics metrics) {
+                  FanoutMetrics metrics, HotRooms.Settings hotRooms) {
+        this.hot = new HotRooms(hotRooms);
         this.registry = registry;
         this.nodeTopics = nodeTopics;
         this.topics = topics;
@@ -66,6 +69,10 @@ public final class Router implements Processor<StreamId, StreamEvent, StreamId, 
     public void process(Record<StreamId, StreamEvent> record) {
         StreamId stream = record.key();
         StreamEvent event = record.value();
+        if (stream.isBroadcast() || stream.isRoom() && hot.onEvent(stream, clock.millis())) {
+            toAllNodes(record, stream.isBroadcast() ? "broadcast" : "hot_room");
+            return;
+        }
         Routes routes = lookup(stream);
         if (!routes.stale().isEmpty()) {
             removeStale(stream, routes);
@@ -75,6 +82,10 @@ public final class Router implements Processor<StreamId, StreamEvent, StreamId, 
             return;
         }
         long now = clock.millis();
+        if (stream.isRoom() && hot.onNodes(stream, routes.connectionsByNode().size(), now)) {
+            toAllNodes(record, "hot_room"); // subscribed on more nodes than the threshold: one message for all of them
+            return;
+        }
         Record<StreamId, StreamEvent> stamped = record.withHeaders(
                 HopTrace.stamped(record.headers(), HopTrace.ROUTE, HopTrace.nowMicros(clock)));
         int sent = 0;
@@ -96,6 +107,21 @@ public final class Router implements Processor<StreamId, StreamEvent, StreamId, 
         if (sent == 0) {
             miss(record, UndeliveredReason.NO_LIVE_CONNECTION);
         }
+    }
+
+    /** One message on notify.all-nodes, which every gateway reads (no registry lookup); skipped, counted, while the topic is missing. */
+    private void toAllNodes(Record<StreamId, StreamEvent> record, String why) {
+        if (!nodeTopics.exists(topics.allNodes().name())) {
+            metrics.nodeTopicMissing("route");
+            if (record.value().isDurable()) {
+                metrics.unsubscribed(UndeliveredReason.NO_LIVE_CONNECTION); // in the inbox; subscribers' rechecks find it
+            }
+            return;
+        }
+        long now = clock.millis();
+        context.forward(record.withValue((Routed) new Routed.AllNodes(DeliveryMessage.toAll(record.value(), now)))
+                .withHeaders(HopTrace.stamped(record.headers(), HopTrace.ROUTE, HopTrace.nowMicros(clock))));
+        metrics.allNodes(why);
     }
 
     private Routes lookup(StreamId stream) {

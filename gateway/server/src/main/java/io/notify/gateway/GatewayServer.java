@@ -99,7 +99,8 @@ public final class GatewayServer implements AutoCloseable {
             return t;
         });
         timer.setRemoveOnCancelPolicy(true);
-        this.consumer = new NodeTopicConsumer(TopicCatalog.of(config.topicPrefix()).node(config.nodeId()),
+        TopicCatalog topics = TopicCatalog.of(config.topicPrefix());
+        this.consumer = new NodeTopicConsumer(List.of(topics.node(config.nodeId()), topics.allNodes()),
                 PlatformSettings.kafkaProps(config.bootstrapServers(), config.kafkaClient()), config.nodeTopicPartitions(),
                 new Dispatcher(table, metrics), metrics);
         this.drainer = new Drainer(table, metrics, timer);

@@ -24,6 +24,7 @@ public final class TopicCatalog {
     public static final String EVENTS_DLQ = "notify.events.dlq";
     public static final String STREAM_LOG = "notify.stream-log";
     public static final String NODE_PREFIX = "notify.node.";
+    public static final String ALL_NODES = "notify.all-nodes";
     public static final String UNDELIVERED = "notify.undelivered";
 
     /** Leaves room in Kafka's 249-char limit for the longest topic (a node topic with a 64-char node id). */
@@ -90,6 +91,15 @@ public final class TopicCatalog {
         }
         return new Topic<>(prefix + NODE_PREFIX + nodeId, NotifySerdes.streamId(), NotifySerdes.deliveryMessage(),
                 STREAM_KEY, "DeliveryMessage JSON");
+    }
+
+    /**
+     * {@code notify.all-nodes}: deliveries every gateway node reads, whatever its subscribers: the
+     * broadcast stream's events and hot rooms' (docs/topics.md). Created by the gateway nodes, as their own topics are.
+     */
+    public Topic<StreamId, DeliveryMessage> allNodes() {
+        return new Topic<>(prefix + ALL_NODES, NotifySerdes.streamId(), NotifySerdes.deliveryMessage(), STREAM_KEY,
+                "DeliveryMessage JSON");
     }
 
     /** {@code notify.undelivered}: events that reached no live connection. */

@@ -30,10 +30,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Consumes this node's topic {@code notify.node.<nodeId>} on one dedicated thread and hands each
- * record to the {@link Dispatcher}, in partition order.
+ * Consumes this node's topic {@code notify.node.<nodeId>} and the topic every node reads,
+ * {@code notify.all-nodes} (broadcast and hot rooms), on one dedicated thread and hands each record
+ * to the {@link Dispatcher}, in partition order.
  *
- * <p>Guarantees: the topic exists and every partition is positioned at its end before
+ * <p>Guarantees: both topics exist and every partition is positioned at its end before
  * {@link #start} returns (older records belong to connections of a previous incarnation, which
  * are gone; their clients resume from the inbox); only committed records are read
  * ({@code read_committed}); no consumer group and no offset commits (a restart starts at the end
@@ -44,7 +45,8 @@ public final class NodeTopicConsumer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NodeTopicConsumer.class);
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(30);
 
-    private final Topic<?, DeliveryMessage> topic;
+    private final List<Topic<?, DeliveryMessage>> topics;
+    private final String names;
     private final Map<String, Object> kafkaProps;
     private final int partitions;
     private final Dispatcher dispatcher;
@@ -54,9 +56,10 @@ public final class NodeTopicConsumer implements AutoCloseable {
     private volatile boolean running;
 
     /** @param kafkaProps the bootstrap servers and the client settings every Kafka client of the node gets */
-    public NodeTopicConsumer(Topic<?, DeliveryMessage> topic, Map<String, Object> kafkaProps, int partitions,
+    public NodeTopicConsumer(List<Topic<?, DeliveryMessage>> topics, Map<String, Object> kafkaProps, int partitions,
                              Dispatcher dispatcher, GatewayMetrics metrics) {
-        this.topic = topic;
+        this.topics = List.copyOf(topics);
+        this.names = String.join(", ", topics.stream().map(Topic::name).toList());
         this.kafkaProps = Map.copyOf(kafkaProps);
         this.partitions = partitions;
         this.dispatcher = dispatcher;
@@ -64,15 +67,16 @@ public final class NodeTopicConsumer implements AutoCloseable {
     }
 
     public void start() {
-        ensureTopic();
+        topics.forEach(this::ensureTopic);
         Map<String, Object> props = new HashMap<>(kafkaProps);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "notify-gateway-" + topic.name());
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "notify-gateway-" + topics.get(0).name());
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1000);
         props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
         consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        List<TopicPartition> tps = awaitPartitions();
+        List<TopicPartition> tps = new java.util.ArrayList<>();
+        topics.forEach(t -> tps.addAll(awaitPartitions(t)));
         consumer.assign(tps);
         consumer.seekToEnd(tps);
         tps.forEach(tp -> consumer.position(tp, STARTUP_TIMEOUT)); // resolve the end now, not lazily at first poll
@@ -80,11 +84,11 @@ public final class NodeTopicConsumer implements AutoCloseable {
         thread = new Thread(this::run, "gateway-delivery");
         thread.setDaemon(true);
         thread.start();
-        LOG.info("consuming {} ({} partitions) from its end", topic.name(), tps.size());
+        LOG.info("consuming {} ({} partitions) from the end", names, tps.size());
     }
 
     /** The topic's partitions; right after creation metadata may not list them yet, so wait (bounded). */
-    private List<TopicPartition> awaitPartitions() {
+    private List<TopicPartition> awaitPartitions(Topic<?, DeliveryMessage> topic) {
         long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
         while (true) {
             List<TopicPartition> tps = consumer.partitionsFor(topic.name(), STARTUP_TIMEOUT).stream()
@@ -104,7 +108,7 @@ public final class NodeTopicConsumer implements AutoCloseable {
         }
     }
 
-    private void ensureTopic() {
+    private void ensureTopic(Topic<?, DeliveryMessage> topic) {
         try (Admin admin = Admin.create(kafkaProps)) {
             admin.createTopics(List.of(new NewTopic(topic.name(), Optional.of(partitions), Optional.empty())))
                     .all().get(STARTUP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
@@ -135,14 +139,14 @@ public final class NodeTopicConsumer implements AutoCloseable {
                 } catch (KafkaException e) {
                     // Broker away, fetch errors: keep the node serving and retry; clients resume what is missed.
                     metrics.deliveryMessage("consumer_error");
-                    LOG.warn("delivery consumer of {} failed to poll; retrying in 1 s: {}", topic.name(), e.toString());
+                    LOG.warn("delivery consumer of {} failed to poll; retrying in 1 s: {}", names, e.toString());
                     TimeUnit.SECONDS.sleep(1);
                 }
             }
         } catch (WakeupException | InterruptedException e) {
             // close() asked us to stop
         } catch (RuntimeException e) {
-            LOG.error("delivery consumer of {} stopped", topic.name(), e);
+            LOG.error("delivery consumer of {} stopped", names, e);
         } finally {
             running = false;
             consumer.close(Duration.ofSeconds(2));

@@ -247,7 +247,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         }
         StreamSync joined = new StreamSync(this, target, ctx);
         subscriptions.put(target, joined);
-        ctx.table().join(target, this, () -> registerNode(target));
+        ctx.table().join(target, this, () -> registerNode(target)); // b:all: every node reads notify.all-nodes, no registration
         ctx.metrics().subscription("subscribed");
         joined.readAnchor(() -> state == State.ACTIVE && subscriptions != null && subscriptions.get(target) == joined, () -> {
             if (!send(OutboundFrame.control(new SubscribedFrame(target, joined.anchorHead())))) {
@@ -283,11 +283,17 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
 
     /** The node's first subscriber of {@code room} joined: the registry routes the room here from now on. */
     private void registerNode(StreamId room) {
+        if (!room.isRoom()) {
+            return;
+        }
         registryWrite(ctx.registrar().register(room, ConnectionRef.WHOLE_NODE), "subscribe", "the node's subscription to " + room);
     }
 
     /** The node's last subscriber of {@code room} left. */
     private void unregisterNode(StreamId room) {
+        if (!room.isRoom()) {
+            return;
+        }
         registryWrite(ctx.registrar().unregister(room, ConnectionRef.WHOLE_NODE), "unsubscribe", null);
     }
 

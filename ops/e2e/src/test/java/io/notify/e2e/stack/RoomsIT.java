@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -56,6 +57,8 @@ class RoomsIT {
         stack = Platform.forTest(infra, dir)
                 .gateway("notify.gateway.rooms.public", "lobby,news:*")
                 .gateway("notify.gateway.rooms.max-subscriptions", "3")
+                .fanout("notify.fanout.hot-room.events-per-second", "20")
+                .fanout("notify.fanout.hot-room.hold", "2s")
                 .start();
         a = stack.startGateway("gw-a");
         b = stack.startGateway("gw-b");
@@ -213,6 +216,29 @@ class RoomsIT {
     }
 
     @Test
+    void aRoomThatTurnsHotMidStreamSwitchesToAllNodesWithNoGapNorDuplicate() throws Exception {
+        try (WsClient ivan = connect(a, "ivan", List.of("chat-*"));
+             WsClient judy = connect(b, "judy", List.of("chat-*"))) {
+            for (WsClient c : List.of(ivan, judy)) {
+                c.subscribe("r:chat-hot");
+                c.expect(SubscribedFrame.class, WAIT);
+            }
+            Await.until("both nodes registered for r:chat-hot", WAIT, () -> nodesOf("chat-hot").size() == 2);
+            // one NDJSON batch of 60: over 20 events/s, so the room turns hot part way and the rest goes through notify.all-nodes
+            String batch = String.join("\n", IntStream.rangeClosed(1, 60)
+                    .mapToObj(i -> Publishing.event("{\"rooms\":[\"chat-hot\"]}", "hot-" + i, "durable")).toList());
+            assertEquals(202, stack.publishing().post("application/x-ndjson", batch).statusCode());
+            for (WsClient c : List.of(ivan, judy)) {
+                List<EventFrame> got = c.events(60, WAIT);
+                assertEquals(LongStream.rangeClosed(1, 60).boxed().toList(), seqs(got), "every event once, in order");
+                assertTrue(c.quiet(Duration.ofMillis(300)));
+            }
+            assertTrue(stack.fanout().meters().counter("notify.fanout.all.nodes", "why", "hot_room").count() > 0,
+                    "some went through notify.all-nodes");
+        }
+    }
+
+    @Test
     void broadcastAndEphemeralRoomEventsReachSubscribersOnly() {
         try (WsClient frank = connect(a, "frank", null);
              WsClient grace = connect(b, "grace", null);
@@ -223,8 +249,6 @@ class RoomsIT {
             grace.expect(SubscribedFrame.class, WAIT);
             heidi.subscribe("r:lobby");
             heidi.expect(SubscribedFrame.class, WAIT);
-            Await.until("both nodes registered for b:all", WAIT, () -> nodeIds(Set.copyOf(redisConnection.sync().zrange(stack.config().prefix() + "nf:subs:{b:all}", 0, -1)))
-                    .equals(Set.of("gw-a", "gw-b")));
 
             stack.publishing().publishJson(Publishing.event("{\"broadcast\":true}", "banner-1", "durable"));
             for (WsClient c : List.of(frank, grace)) {
@@ -232,6 +256,8 @@ class RoomsIT {
                 assertEquals("b:all", e.stream().value());
                 assertEquals("banner-1", e.id());
             }
+            // b:all needs no registry entry: every node reads notify.all-nodes
+            assertEquals(Set.of(), Set.copyOf(redisConnection.sync().zrange(stack.config().prefix() + "nf:subs:{b:all}", 0, -1)));
             stack.publishing().publishJson(Publishing.event("{\"rooms\":[\"lobby\"]}", "typing-1", "ephemeral"));
             EventFrame typing = heidi.events(1, WAIT).get(0);
             assertEquals("typing-1", typing.id());
