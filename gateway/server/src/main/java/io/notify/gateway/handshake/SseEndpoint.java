@@ -12,7 +12,15 @@ import io.notify.gateway.transport.OutboundQueue;
 import io.notify.gateway.session.ConnectionIds;
 import io.notify.gateway.session.Session;
 import io.notify.gateway.session.SessionContext;
+import io.notify.gateway.session.SseStart;
+import io.notify.schemas.event.Recipients;
+import io.notify.schemas.protocol.ResumePoint;
+import io.notify.schemas.protocol.SseCursor;
 import io.notify.schemas.stream.Position;
+import io.notify.schemas.stream.StreamId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
@@ -31,6 +39,10 @@ import java.util.Deque;
 public final class SseEndpoint implements HttpHandler {
 
     public static final String LAST_EVENT_ID_PARAM = "lastEventId";
+    /** Rooms to subscribe to, comma-separated room names (docs/protocol.md §8, "SSE"). */
+    public static final String ROOMS_PARAM = "rooms";
+    /** {@code true}: subscribe to {@code b:all} too. */
+    public static final String BROADCAST_PARAM = "broadcast";
     private static final HttpString LAST_EVENT_ID = new HttpString("Last-Event-ID");
     private static final int TOO_MANY_RETRY_AFTER_SECONDS = 5;
 
@@ -57,9 +69,17 @@ public final class SseEndpoint implements HttpHandler {
         if (user == null) {
             return;
         }
-        Position position;
+        List<StreamId> subscriptions;
         try {
-            position = position(exchange);
+            subscriptions = subscriptions(exchange, ctx.config().rooms().maxSubscriptions());
+        } catch (IllegalArgumentException e) {
+            gate.refuse(exchange, "sse", "bad_rooms");
+            HttpResponses.problem(exchange, Problem.of(400, "bad-rooms", "Bad rooms", e.getMessage()));
+            return;
+        }
+        SseStart start;
+        try {
+            start = start(lastEventId(exchange), StreamId.forUser(user.userId()), subscriptions);
         } catch (IllegalArgumentException e) {
             gate.refuse(exchange, "sse", "bad_last_event_id");
             HttpResponses.problem(exchange, Problem.of(400, "bad-last-event-id", "Bad Last-Event-ID", e.getMessage()));
@@ -93,17 +113,83 @@ public final class SseEndpoint implements HttpHandler {
         // dispatched so the exchange stays open after this handler returns; runs right after it, on this I/O thread
         exchange.dispatch(SameThreadExecutor.INSTANCE, () -> {
             transport.send(OutboundFrame.sseMeta(SseFraming.retry(ctx.config().sseRetry().toMillis()), null));
-            new Session(ids.next(), user, transport, ctx).open(position);
+            new Session(ids.next(), user, transport, ctx).open(start);
         });
     }
 
-    /** The client's position: Last-Event-ID header, else the query parameter; null when absent or empty. */
-    static Position position(HttpServerExchange exchange) {
+    /** Last-Event-ID header, else the query parameter; null when absent or blank. */
+    static String lastEventId(HttpServerExchange exchange) {
         String value = exchange.getRequestHeaders().getFirst(LAST_EVENT_ID);
         if (value == null) {
             Deque<String> q = exchange.getQueryParameters().get(LAST_EVENT_ID_PARAM);
             value = q == null ? null : q.getFirst();
         }
-        return value == null || value.isBlank() ? null : Position.parse(value.trim());
+        return value == null || value.isBlank() ? null : value.trim();
+    }
+
+    /**
+     * The rooms of {@code ?rooms=a,b} (room names, comma-separated, also over several parameters) and
+     * {@code b:all} when {@code ?broadcast=true}: checked as names and against the bound here (400);
+     * permission is the session's, answered per room with {@code subscribe_refused}.
+     */
+    static List<StreamId> subscriptions(HttpServerExchange exchange, int max) {
+        List<StreamId> out = new ArrayList<>();
+        Deque<String> rooms = exchange.getQueryParameters().get(ROOMS_PARAM);
+        if (rooms != null) {
+            for (String list : rooms) {
+                for (String name : list.split(",", -1)) {
+                    if (!Recipients.isRoom(name)) {
+                        throw new IllegalArgumentException("rooms: '" + (name.length() > 40 ? name.substring(0, 40) + "…" : name)
+                                + "' is not a room name (1..128 chars of [A-Za-z0-9._:-])");
+                    }
+                    StreamId room = StreamId.forRoom(name);
+                    if (!out.contains(room)) {
+                        out.add(room);
+                    }
+                }
+            }
+        }
+        Deque<String> broadcast = exchange.getQueryParameters().get(BROADCAST_PARAM);
+        if (broadcast != null && "true".equals(broadcast.getFirst())) {
+            out.add(StreamId.BROADCAST);
+        }
+        if (out.size() > max) {
+            throw new IllegalArgumentException(out.size() + " subscriptions; this node allows at most " + max
+                    + " per connection (notify.gateway.rooms.max-subscriptions)");
+        }
+        return out;
+    }
+
+    /**
+     * The positions of {@code lastEventId} for the streams this connection serves: a plain position is
+     * the user stream's (a connection without rooms); a cursor ({@link SseCursor}) names each stream by
+     * its key, and entries of streams not asked for any more are ignored. Two asked streams with one
+     * key (a 32-bit hash collision, about 1 in 10^6 for 100 rooms) are refused: their positions could
+     * not be told apart.
+     */
+    static SseStart start(String lastEventId, StreamId own, List<StreamId> subscriptions) {
+        Map<String, Position> cursor = lastEventId == null ? Map.of()
+                : SseCursor.isCursor(lastEventId) ? SseCursor.parse(lastEventId)
+                : Map.of(SseCursor.key(own), Position.parse(lastEventId));
+        List<ResumePoint> positions = new ArrayList<>();
+        List<String> fresh = new ArrayList<>();
+        java.util.Set<String> keys = new java.util.HashSet<>();
+        List<StreamId> all = new ArrayList<>(subscriptions.size() + 1);
+        all.add(own);
+        all.addAll(subscriptions);
+        for (StreamId stream : all) {
+            String key = SseCursor.key(stream);
+            if (!keys.add(key)) {
+                throw new IllegalArgumentException(stream + " has the same cursor key as another stream of this connection; "
+                        + "rename the room");
+            }
+            Position p = cursor.get(key);
+            if (p != null) {
+                positions.add(ResumePoint.of(stream, p));
+            } else if (!stream.equals(own)) {
+                fresh.add(stream.value());
+            }
+        }
+        return new SseStart(positions, fresh);
     }
 }

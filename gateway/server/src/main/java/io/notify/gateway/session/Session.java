@@ -19,6 +19,7 @@ import io.notify.schemas.protocol.PongFrame;
 import io.notify.schemas.protocol.ProtocolException;
 import io.notify.schemas.protocol.ResumeFrame;
 import io.notify.schemas.protocol.ResumePoint;
+import io.notify.schemas.protocol.SseCursor;
 import io.notify.schemas.protocol.SubscribeFrame;
 import io.notify.schemas.protocol.SubscribeRefusedFrame;
 import io.notify.schemas.protocol.SubscribedFrame;
@@ -31,7 +32,7 @@ import io.notify.schemas.stream.StreamEvent;
 import io.notify.schemas.stream.StreamId;
 import io.notify.schemas.trace.HopTrace;
 import java.time.Instant;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -78,7 +79,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
     private State state = State.STARTING;
     private boolean started; // open() has put it in the table and sent its registration (under the lock)
     private ResumeFrame earlyResume;
-    private Position ssePosition;
+    private SseStart sseStart; // SSE: the positions of Last-Event-ID and the rooms to subscribe; null for WebSocket
     private long lastPongNanos;
     private long nextPingNanos;
     private long resumeDeadlineNanos;
@@ -119,18 +120,19 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
     }
 
     /**
-     * Starts the connect sequence; {@code position} is SSE's Last-Event-ID (null: none, or WebSocket).
+     * Starts the connect sequence; {@code start} is where an SSE client stands (null for WebSocket,
+     * whose client says so in {@code resume}).
      * The registration is not awaited: routing is a hint, and a fresh start's anchor read plus the
      * rechecks cover the moment before the routers see it (docs/gateway.md, "Connect, resume and live delivery").
      * A client that has a position is welcomed at once; one without waits for its anchor (the head),
      * unless its {@code resume} arrives meanwhile.
      */
-    public void open(Position position) {
+    public void open(SseStart start) {
         if (closedOnce != 0) {
             return; // the client left before we got here: nothing to register
         }
         opened = true;
-        this.ssePosition = position;
+        this.sseStart = start;
         ctx.metrics().connectionOpened(transport.kind());
         ctx.table().add(this);
         // Redis is a routing hint: a failed registration is counted and logged, the node keeps serving and registers again later
@@ -140,7 +142,8 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
                 return;
             }
             started = true;
-            if (!transport.bidirectional() && ssePosition != null || positionsOwnStream(earlyResume)) {
+            if (!transport.bidirectional() && sseStart != null && positionsOwnStream(sseStart.positions())
+                    || earlyResume != null && positionsOwnStream(earlyResume.streams())) {
                 welcome(); // the client said where it stands (a resume that came with the handshake's bytes): no anchor
             } else {
                 sync.readAnchor(this::beforeWelcome, this::welcome); // the client may start fresh: its anchor is the head before welcome
@@ -168,17 +171,22 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
                 resume(earlyResume.streams());
             }
         } else {
-            resume(ssePosition == null ? List.of() : List.of(ResumePoint.of(stream, ssePosition)));
+            SseStart start = sseStart == null ? SseStart.NONE : sseStart;
+            sseStart = null;
+            resume(start.positions());
+            for (String room : start.fresh()) {
+                if (state == State.ACTIVE) {
+                    subscribe(room, null);
+                }
+            }
         }
     }
 
     /** Whether a resume gives a position in this connection's own stream (then no anchor is needed before welcome). */
-    private boolean positionsOwnStream(ResumeFrame resume) {
-        if (resume != null) {
-            for (ResumePoint p : resume.streams()) {
-                if (p.stream().equals(stream)) {
-                    return true;
-                }
+    private boolean positionsOwnStream(List<ResumePoint> points) {
+        for (ResumePoint p : points) {
+            if (p.stream().equals(stream)) {
+                return true;
             }
         }
         return false;
@@ -243,14 +251,16 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
             return;
         }
         if (subscriptions == null) {
-            subscriptions = new HashMap<>(4);
+            subscriptions = new LinkedHashMap<>(4); // in subscribe order: the SSE cursor lists them so
         }
         StreamSync joined = new StreamSync(this, target, ctx);
         subscriptions.put(target, joined);
         ctx.table().join(target, this, () -> registerNode(target)); // b:all: every node reads notify.all-nodes, no registration
         ctx.metrics().subscription("subscribed");
         joined.readAnchor(() -> state == State.ACTIVE && subscriptions != null && subscriptions.get(target) == joined, () -> {
-            if (!send(OutboundFrame.control(new SubscribedFrame(target, joined.anchorHead())))) {
+            Position head = joined.anchorHead();
+            OutboundFrame subscribed = OutboundFrame.control(new SubscribedFrame(target, head));
+            if (!(head == null ? send(subscribed) : send(subscribed, target, head))) {
                 return;
             }
             if (from == null) {
@@ -350,6 +360,30 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         return state == State.ACTIVE;
     }
 
+    /**
+     * Enqueues a frame that moves the client to {@code position} in {@code stream} (an event, a reset,
+     * a {@code subscribed} with a head; {@code position} null: a reset to no history). On an SSE connection with
+     * subscriptions its {@code id:} becomes the composite cursor of every stream ({@code SseCursor}), so
+     * the browser's Last-Event-ID resumes them all; anywhere else the frame goes as it is.
+     */
+    boolean send(OutboundFrame frame, StreamId positioned, Position position) {
+        if (subscriptions == null || subscriptions.isEmpty() || transport.bidirectional()) {
+            return send(frame);
+        }
+        StringBuilder cursor = new StringBuilder(32 * (subscriptions.size() + 1));
+        Position own = positioned.equals(stream) ? position : sync.position();
+        if (own != null) {
+            SseCursor.append(cursor, stream, own);
+        }
+        for (Map.Entry<StreamId, StreamSync> e : subscriptions.entrySet()) {
+            Position p = e.getKey().equals(positioned) ? position : e.getValue().position();
+            if (p != null) {
+                SseCursor.append(cursor, e.getKey(), p);
+            }
+        }
+        return send(frame.withSseId(cursor.toString()));
+    }
+
     /** Enqueues a frame; false when the connection is closing (including because this frame overflowed). */
     boolean send(OutboundFrame frame) {
         OutboundQueue.Offer result = transport.send(frame);
@@ -389,7 +423,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         if (frame instanceof ResumeFrame resume) {
             if (state == State.STARTING && earlyResume == null) {
                 earlyResume = resume; // sent before our welcome: applied right after it
-                if (started && positionsOwnStream(resume)) {
+                if (started && positionsOwnStream(resume.streams())) {
                     welcome(); // it has a position: no anchor to wait for
                     sync.withdrawAnchor(); // not sent if it still waits in the batcher; its answer is ignored if it was
                 } // before open() (it came with the handshake's bytes), open() welcomes it, once live events are held

@@ -188,7 +188,7 @@ final class StreamSync {
         } else if (result instanceof FetchResult.Reset reset) {
             behindSinceNanos = 0;
             failures = 0;
-            if (!session.send(OutboundFrame.control(reset.frame()))) {
+            if (!session.send(OutboundFrame.control(reset.frame()), stream(), reset.frame().head())) {
                 return;
             }
             ctx.metrics().reset(reset.frame().reason().wireName());
@@ -248,7 +248,7 @@ final class StreamSync {
         for (int i = 0; i < step.send().size(); i++) {
             SequencedEvent e = step.send().get(i);
             boolean isLive = e == live;
-            if (!session.send(isLive ? liveFrame : OutboundFrame.event(e, false))) {
+            if (!session.send(isLive ? liveFrame : OutboundFrame.event(e, false), e.stream(), e.position())) {
                 return false;
             }
             ctx.metrics().delivered(true, i < step.fetched()); // held live events released after a page came live

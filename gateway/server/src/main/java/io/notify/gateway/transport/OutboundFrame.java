@@ -25,6 +25,11 @@ public record OutboundFrame(Kind kind, byte[] payload, String sseId, String coll
         this(kind, payload, sseId, collapseKey, ingestedAt, null);
     }
 
+    /** This frame with another SSE id (the payload is shared, not copied). */
+    public OutboundFrame withSseId(String id) {
+        return new OutboundFrame(kind, payload, id, collapseKey, ingestedAt, hops);
+    }
+
     /** How a frame is treated by a full queue. */
     public enum Kind {
         /** welcome, reset, ping, pong: never dropped; overflow closes the connection. */

@@ -94,7 +94,8 @@ abstract class SessionFixture {
                          Position anchorHead) {
         limiter.tryAcquire("42");
         Session s = new Session("c-1", "42", expiresAt, transport, context(config));
-        s.open(ssePosition);
+        s.open(transport.bidirectional() ? null : ssePosition == null ? SseStart.NONE
+                : new SseStart(List.of(io.notify.schemas.protocol.ResumePoint.of(s.stream(), ssePosition)), List.of()));
         if (ssePosition == null) {
             Await.until("the head read before welcome", Duration.ofSeconds(5), () -> source.requests.size() == 1);
             assertNull(source.requests.get(0).after());

@@ -11,18 +11,23 @@ import io.notify.devstack.Await;
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
 import io.notify.gateway.GatewayServer;
+import io.notify.gateway.support.SseClient;
 import io.notify.gateway.support.WsClient;
 import io.notify.platform.Platform;
 import io.notify.platform.Publishing;
 import io.notify.schemas.protocol.EventFrame;
+import io.notify.schemas.protocol.ServerFrame;
 import io.notify.schemas.protocol.SubscribeRefusedFrame;
 import io.notify.schemas.protocol.SubscribedFrame;
 import io.notify.schemas.protocol.UnsubscribedFrame;
 import io.notify.schemas.protocol.WelcomeFrame;
 import io.notify.schemas.stream.Position;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -235,6 +240,73 @@ class RoomsIT {
             }
             assertTrue(stack.fanout().meters().counter("notify.fanout.all.nodes", "why", "hot_room").count() > 0,
                     "some went through notify.all-nodes");
+        }
+    }
+
+    /** The SSE messages up to {@code n} event frames; subscribed/refused frames are collected into {@code others}. */
+    private static List<SseClient.Message> sseEvents(SseClient c, int n, List<ServerFrame> others) {
+        List<SseClient.Message> out = new java.util.ArrayList<>();
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (out.size() < n) {
+            SseClient.Message m = c.next(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+            if (m.data() == null || m.frame() instanceof io.notify.schemas.protocol.PingFrame) {
+                continue;
+            }
+            if (m.frame() instanceof EventFrame) {
+                out.add(m);
+            } else {
+                others.add(m.frame());
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void anSseClientSubscribesAtConnectAndOneLastEventIdResumesEveryStream() {
+        Map<String, String> headers = new HashMap<>(Map.of("Authorization", "Bearer " + stack.token("kim", List.of("chat-*"))));
+        URI uri = URI.create(Platform.sse(a.port()) + "?rooms=chat-sse,lobby,secret");
+        String lastId;
+        try (SseClient tooMany = SseClient.connect(URI.create(uri + "&broadcast=true"), headers)) {
+            assertEquals(400, tooMany.status(), "4 subscriptions where the node allows 3: refused at connect");
+        }
+        try (SseClient kim = SseClient.connect(uri, headers)) {
+            assertEquals(200, kim.status());
+            List<ServerFrame> others = new java.util.ArrayList<>();
+            Await.until("kim's subscriptions answered", WAIT, () -> {
+                SseClient.Message m = kim.next(WAIT);
+                if (m.data() != null && !(m.frame() instanceof io.notify.schemas.protocol.PingFrame)) {
+                    others.add(m.frame());
+                }
+                return others.stream().filter(f -> f instanceof SubscribedFrame || f instanceof SubscribeRefusedFrame).count() == 3;
+            });
+            assertEquals(Set.of("r:chat-sse", "r:lobby"), others.stream().filter(f -> f instanceof SubscribedFrame)
+                    .map(f -> ((SubscribedFrame) f).stream().value()).collect(Collectors.toSet()));
+            SubscribeRefusedFrame refused = (SubscribeRefusedFrame) others.stream().filter(f -> f instanceof SubscribeRefusedFrame)
+                    .findFirst().orElseThrow();
+            assertEquals("r:secret", refused.stream());
+            publishToRoom("chat-sse", "sse-1");
+            stack.publish("kim", "kim-1");
+            publishToRoom("lobby", "lob-1");
+            List<SseClient.Message> got = sseEvents(kim, 3, new java.util.ArrayList<>());
+            lastId = got.get(2).id();
+            assertTrue(io.notify.schemas.protocol.SseCursor.isCursor(lastId), "a composite cursor: " + lastId);
+            assertEquals(3, io.notify.schemas.protocol.SseCursor.parse(lastId).size(), "user, chat-sse and lobby: " + lastId);
+        }
+        publishToRoom("chat-sse", "sse-2");
+        publishToRoom("lobby", "lob-2");
+        stack.publish("kim", "kim-2");
+        // back on the other node with the same URL, as EventSource reconnects, and its Last-Event-ID
+        headers.put("Last-Event-ID", lastId);
+        try (SseClient kim = SseClient.connect(URI.create(Platform.sse(b.port()) + "?rooms=chat-sse,lobby,secret"),
+                headers)) {
+            List<SseClient.Message> missed = sseEvents(kim, 3, new java.util.ArrayList<>());
+            assertEquals(Set.of("sse-2", "lob-2", "kim-2"), missed.stream().map(m -> ((EventFrame) m.frame()).id())
+                    .collect(Collectors.toSet()));
+            for (SseClient.Message m : missed) {
+                EventFrame e = (EventFrame) m.frame();
+                assertEquals(2L, e.seq(), e.stream() + " continues right after its position");
+            }
+            assertTrue(kim.hasEnded() || kim.received().stream().noneMatch(m -> m.frame() instanceof EventFrame), "nothing twice");
         }
     }
 
