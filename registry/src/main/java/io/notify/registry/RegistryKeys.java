@@ -29,6 +29,14 @@ public record RegistryKeys(String prefix) {
         return prefix + (stream.isUser() ? "nf:conns:{" : "nf:subs:{") + stream.value() + "}";
     }
 
+    /**
+     * Sorted set of who is in a room, for presence: member {@code <userId>|<node>|<incarnation>} per
+     * user and node with a subscriber of the room there, score = lease expiry ms. Never read by routers.
+     */
+    public String presence(StreamId room) {
+        return prefix + "nf:presence:{" + room.value() + "}";
+    }
+
     /** A node's liveness key: value = its current incarnation, short TTL refreshed by the node. */
     public String alive(String nodeId) {
         return prefix + "nf:alive:" + nodeId;

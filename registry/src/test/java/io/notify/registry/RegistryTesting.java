@@ -86,6 +86,13 @@ public final class RegistryTesting implements AutoCloseable {
         return node;
     }
 
+    /** The presence side of {@code node} (same node id and incarnation), with {@code lease}. */
+    io.notify.registry.lease.NodePresence presence(NodeRegistry node, Duration lease) {
+        var presence = new io.notify.registry.lease.NodePresence(node.nodeId(), node.incarnation(), keys, client(), clock, lease);
+        closeables.add(presence);
+        return presence;
+    }
+
     /** A plain synchronous connection of its own (RESP3 default options), for setup and assertions. */
     public RedisCommands<String, String> raw() {
         if (raw == null) {

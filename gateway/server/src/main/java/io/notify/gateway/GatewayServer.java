@@ -27,7 +27,9 @@ import io.notify.gateway.resume.BatchingResumeSource;
 import io.notify.gateway.resume.ResumeSource;
 import io.notify.gateway.session.ConnectionIds;
 import io.notify.gateway.session.LivenessSweeper;
+import io.notify.gateway.session.Announcer;
 import io.notify.gateway.session.SessionContext;
+import io.notify.schemas.publish.NotifyPublisher;
 import io.notify.gateway.session.SessionTable;
 import io.notify.gateway.transport.AcceptingChannels;
 import io.notify.gateway.handshake.SseEndpoint;
@@ -71,6 +73,7 @@ public final class GatewayServer implements AutoCloseable {
     private final SessionTable table = new SessionTable();
     private final ScheduledThreadPoolExecutor timer;
     private final NodeTopicConsumer consumer;
+    private final NotifyPublisher presencePublisher; // null while no room has presence on
     private final Drainer drainer;
     private final SessionContext ctx;
     private final Undertow undertow;
@@ -107,8 +110,14 @@ public final class GatewayServer implements AutoCloseable {
         metrics.gauge("notify.gateway.rooms", "Rooms (and b:all) with at least one subscriber on this node", table::rooms);
         metrics.gauge("notify.gateway.subscriptions", "Room and broadcast subscriptions held by this node's connections",
                 table::subscriptions);
+        this.presencePublisher = config.rooms().presence().isEmpty() ? null : presencePublisher(config);
         this.ctx = new SessionContext(config, metrics, registrar, this.resumeSource, table,
-                new ConnectionLimiter(config.limits().maxConnectionsPerUser()), timer, clock);
+                new ConnectionLimiter(config.limits().maxConnectionsPerUser()), timer, clock,
+                presencePublisher == null ? Announcer.NONE : event -> presencePublisher.publish(event).whenComplete((ok, failure) -> {
+                    if (failure != null) {
+                        metrics.announceFailure();
+                    }
+                }));
         this.keys = config.jwt().jwks() != null ? RemoteKeySet.create(config.jwt().jwks(), metrics)
                 : KeyRing.fixed(KeySetLoader.load(config.jwt()));
         TokenVerifier verifier = new TokenVerifier(keys, config.jwt().issuer(), config.jwt().audience(), config.jwt().clockSkew(), clock);
@@ -229,6 +238,13 @@ public final class GatewayServer implements AutoCloseable {
         return report;
     }
 
+    /** The producer of presence's join/leave events: to notify.events, with the node's Kafka client settings. */
+    private static NotifyPublisher presencePublisher(GatewayConfig config) {
+        var builder = NotifyPublisher.builder().bootstrapServers(config.bootstrapServers()).topicPrefix(config.topicPrefix());
+        config.kafkaClient().forEach(builder::property);
+        return builder.build();
+    }
+
     /** Stops at once: listener, registry (removes what it still holds), delivery, timers. Idempotent. */
     public synchronized void stop() {
         if (!started) {
@@ -247,6 +263,9 @@ public final class GatewayServer implements AutoCloseable {
         }
         registrar.stop();
         consumer.close();
+        if (presencePublisher != null) {
+            presencePublisher.close();
+        }
         resumeSource.close();
         keys.close();
         timer.shutdownNow();

@@ -23,7 +23,9 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
         @JsonSubTypes.Type(value = UnsubscribeFrame.class, name = "unsubscribe"),
         @JsonSubTypes.Type(value = SubscribedFrame.class, name = "subscribed"),
         @JsonSubTypes.Type(value = UnsubscribedFrame.class, name = "unsubscribed"),
-        @JsonSubTypes.Type(value = SubscribeRefusedFrame.class, name = "subscribe_refused")})
+        @JsonSubTypes.Type(value = SubscribeRefusedFrame.class, name = "subscribe_refused"),
+        @JsonSubTypes.Type(value = PresenceFrame.class, name = "presence"),
+        @JsonSubTypes.Type(value = PresenceResultFrame.class, name = "presence_result")})
 public sealed interface Frame permits ClientFrame, ServerFrame {
 
     @JsonIgnore

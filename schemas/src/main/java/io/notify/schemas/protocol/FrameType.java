@@ -15,7 +15,9 @@ public enum FrameType {
     UNSUBSCRIBE("unsubscribe", UnsubscribeFrame.class, false, true),
     SUBSCRIBED("subscribed", SubscribedFrame.class, true, false),
     UNSUBSCRIBED("unsubscribed", UnsubscribedFrame.class, true, false),
-    SUBSCRIBE_REFUSED("subscribe_refused", SubscribeRefusedFrame.class, true, false);
+    SUBSCRIBE_REFUSED("subscribe_refused", SubscribeRefusedFrame.class, true, false),
+    PRESENCE("presence", PresenceFrame.class, false, true),
+    PRESENCE_RESULT("presence_result", PresenceResultFrame.class, true, false);
 
     private final String wireName;
     private final Class<? extends Frame> recordClass;

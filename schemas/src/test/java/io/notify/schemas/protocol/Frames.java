@@ -32,13 +32,17 @@ final class Frames {
     static final SubscribedFrame SUBSCRIBED = new SubscribedFrame(ROOM, Position.of(EPOCH, 12));
     static final SubscribedFrame SUBSCRIBED_EMPTY = new SubscribedFrame(StreamId.BROADCAST, null);
     static final UnsubscribedFrame UNSUBSCRIBED = new UnsubscribedFrame(ROOM);
+    static final PresenceFrame PRESENCE = new PresenceFrame("r:chat-1", null, null);
+    static final PresenceFrame PRESENCE_PAGE = new PresenceFrame("r:chat-1", "bob", 50);
+    static final PresenceResultFrame PRESENCE_RESULT = PresenceResultFrame.page("r:chat-1", 3, List.of("alice", "bob"), "bob");
+    static final PresenceResultFrame PRESENCE_OFF = PresenceResultFrame.error("r:lobby", PresenceResultFrame.Error.OFF);
     static final SubscribeRefusedFrame REFUSED = new SubscribeRefusedFrame("r:secret", SubscribeRefusedFrame.Reason.FORBIDDEN,
             "the token's rooms claim does not allow r:secret");
 
-    static final List<ServerFrame> SERVER = List.of(WELCOME, DURABLE, EPHEMERAL, RESET_TOO_OLD, RESET_EPOCH, RESET_UNKNOWN, SUBSCRIBED, SUBSCRIBED_EMPTY, UNSUBSCRIBED, REFUSED,
+    static final List<ServerFrame> SERVER = List.of(WELCOME, DURABLE, EPHEMERAL, RESET_TOO_OLD, RESET_EPOCH, RESET_UNKNOWN, SUBSCRIBED, SUBSCRIBED_EMPTY, UNSUBSCRIBED, REFUSED, PRESENCE_RESULT, PRESENCE_OFF,
             PingFrame.INSTANCE, PongFrame.INSTANCE);
     static final List<ClientFrame> CLIENT = List.of(RESUME, RESUME_LIVE, ACK, PingFrame.INSTANCE, PongFrame.INSTANCE, SUBSCRIBE,
-            SUBSCRIBE_FROM, UNSUBSCRIBE);
+            SUBSCRIBE_FROM, UNSUBSCRIBE, PRESENCE, PRESENCE_PAGE);
 
     private Frames() {
     }

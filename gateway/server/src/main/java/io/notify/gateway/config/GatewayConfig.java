@@ -9,6 +9,7 @@ import io.notify.common.config.Redacted;
 import io.notify.common.config.Settings;
 import io.notify.gateway.rooms.RoomPatterns;
 import io.notify.schemas.protocol.FrameCodec;
+import io.notify.schemas.protocol.PresenceFrame;
 import io.notify.schemas.protocol.ResumeFrame;
 import io.notify.schemas.protocol.WelcomeFrame;
 import io.notify.schemas.stream.Endpoints;
@@ -217,9 +218,10 @@ public record GatewayConfig(
      * {@code publicRooms} may be joined by any connection, the others only as the token's
      * {@code rooms} claim allows; a connection holds at most {@code maxSubscriptions} subscriptions
      * (rooms and {@code b:all}), so that a {@code resume} with the user's stream and every one of
-     * them fits its 100 entries.
+     * them fits its 100 entries; presence (who is in a room, join and leave events) is on for the rooms
+     * whose names match {@code presence}, answered {@code presencePageMax} members a page at most.
      */
-    public record Rooms(RoomPatterns publicRooms, int maxSubscriptions) {
+    public record Rooms(RoomPatterns publicRooms, int maxSubscriptions, RoomPatterns presence, int presencePageMax) {
         public static final int MAX_SUBSCRIPTIONS = ResumeFrame.MAX_STREAMS - 1;
     }
 
@@ -317,8 +319,10 @@ public record GatewayConfig(
                         s.duration("notify.gateway.ticket-ttl", Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofMinutes(5)),
                         s.intIn("notify.gateway.max-tickets", 100_000, 1, 10_000_000)),
                 new Rooms(
-                        publicRooms(s),
-                        s.intIn("notify.gateway.rooms.max-subscriptions", 50, 0, Rooms.MAX_SUBSCRIPTIONS)),
+                        patterns(s, "notify.gateway.rooms.public"),
+                        s.intIn("notify.gateway.rooms.max-subscriptions", 50, 0, Rooms.MAX_SUBSCRIPTIONS),
+                        patterns(s, "notify.gateway.rooms.presence"),
+                        s.intIn("notify.gateway.rooms.presence-page-max", 100, 1, PresenceFrame.MAX_LIMIT)),
                 ping,
                 s.duration("notify.gateway.pong-timeout", ping.multipliedBy(2).plusSeconds(5), Duration.ofSeconds(1), Duration.ofMinutes(15)),
                 s.duration("notify.gateway.resume-timeout", Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5)),
@@ -370,11 +374,11 @@ public record GatewayConfig(
                 s.duration("notify.gateway.jwt.jwks-fetch-timeout", Duration.ofSeconds(5), Duration.ofMillis(100), Duration.ofMinutes(1)));
     }
 
-    private static RoomPatterns publicRooms(Settings s) {
+    private static RoomPatterns patterns(Settings s, String key) {
         try {
-            return RoomPatterns.of(s.list("notify.gateway.rooms.public"));
+            return RoomPatterns.of(s.list(key));
         } catch (IllegalArgumentException e) {
-            throw new ConfigException("notify.gateway.rooms.public", e.getMessage());
+            throw new ConfigException(key, e.getMessage());
         }
     }
 

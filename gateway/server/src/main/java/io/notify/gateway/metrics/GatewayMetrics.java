@@ -243,6 +243,16 @@ public final class GatewayMetrics {
                 .increment();
     }
 
+    /** A presence request sent to the registry. */
+    public void presenceRequest() {
+        counter("notify.gateway.presence.requests", "Presence requests answered from the registry").increment();
+    }
+
+    /** A presence join/leave event the node could not publish (dropped: ephemeral). */
+    public void announceFailure() {
+        counter("notify.gateway.announce.failures", "Presence join/leave events that could not be published").increment();
+    }
+
     public void ack() {
         counter("notify.gateway.acks", "Client ack frames received").increment();
     }

@@ -17,6 +17,7 @@ public final class InMemoryRegistrar implements Registrar {
 
     private final String incarnation = UUID.randomUUID().toString().replace("-", "").substring(0, 16);
     private final Map<StreamId, Set<String>> registered = new ConcurrentHashMap<>();
+    private final Map<StreamId, Set<String>> present = new ConcurrentHashMap<>();
     private final List<String> log = java.util.Collections.synchronizedList(new ArrayList<>());
     private volatile boolean failing;
     private volatile boolean started;
@@ -33,19 +34,46 @@ public final class InMemoryRegistrar implements Registrar {
 
     @Override
     public CompletionStage<Void> register(StreamId stream, String connectionId) {
-        log.add("register " + stream + " " + connectionId);
-        registered.computeIfAbsent(stream, s -> ConcurrentHashMap.newKeySet()).add(connectionId);
-        return failing ? CompletableFuture.failedFuture(new IllegalStateException("registry down")) : CompletableFuture.completedFuture(null);
+        return change("register", registered, stream, connectionId, true);
     }
 
     @Override
     public CompletionStage<Void> unregister(StreamId stream, String connectionId) {
-        log.add("unregister " + stream + " " + connectionId);
-        Set<String> set = registered.get(stream);
-        if (set != null) {
-            set.remove(connectionId);
+        return change("unregister", registered, stream, connectionId, false);
+    }
+
+    @Override
+    public CompletionStage<Void> presenceJoin(StreamId room, String userId) {
+        return change("presence-join", present, room, userId, true);
+    }
+
+    @Override
+    public CompletionStage<Void> presenceLeave(StreamId room, String userId) {
+        return change("presence-leave", present, room, userId, false);
+    }
+
+    /** Logs the call, applies it to {@code map}, and fails it while {@link #failing(boolean)} is on. */
+    private CompletionStage<Void> change(String op, Map<StreamId, Set<String>> map, StreamId stream, String id, boolean add) {
+        log.add(op + " " + stream + " " + id);
+        if (add) {
+            map.computeIfAbsent(stream, s -> ConcurrentHashMap.newKeySet()).add(id);
+        } else {
+            Set<String> set = map.get(stream);
+            if (set != null) {
+                set.remove(id);
+            }
         }
         return failing ? CompletableFuture.failedFuture(new IllegalStateException("registry down")) : CompletableFuture.completedFuture(null);
+    }
+
+    /** The same paging as the Redis registrar, over this registrar's own members. */
+    @Override
+    public CompletionStage<io.notify.registry.lease.NodePresence.Page> presence(StreamId room, String after, int limit) {
+        if (failing) {
+            return CompletableFuture.failedFuture(new IllegalStateException("registry down"));
+        }
+        return CompletableFuture.completedFuture(io.notify.registry.lease.NodePresence.Page.of(
+                new java.util.TreeSet<>(present.getOrDefault(room, Set.of())), after, limit));
     }
 
     @Override

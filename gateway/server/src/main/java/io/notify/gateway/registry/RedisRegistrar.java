@@ -4,6 +4,7 @@ import io.lettuce.core.RedisClient;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.notify.registry.RegistryClients;
 import io.notify.registry.RegistryKeys;
+import io.notify.registry.lease.NodePresence;
 import io.notify.registry.lease.NodeRegistry;
 import io.notify.registry.lease.NodeRegistryConfig;
 import io.notify.schemas.stream.StreamId;
@@ -30,12 +31,17 @@ public final class RedisRegistrar implements Registrar {
 
     private static final Logger LOG = LoggerFactory.getLogger(RedisRegistrar.class);
 
+    /** How long a presence member lives without a refresh (refreshed every third of it). */
+    public static final Duration PRESENCE_LEASE = Duration.ofSeconds(60);
+
     private final NodeRegistry registry;
+    private final NodePresence presence;
     private final RedisClient client;
     private final Duration startTimeout;
 
-    public RedisRegistrar(NodeRegistry registry, RedisClient client, Duration startTimeout) {
+    public RedisRegistrar(NodeRegistry registry, NodePresence presence, RedisClient client, Duration startTimeout) {
         this.registry = registry;
+        this.presence = presence;
         this.client = client;
         this.startTimeout = startTimeout;
     }
@@ -47,9 +53,11 @@ public final class RedisRegistrar implements Registrar {
     public static RedisRegistrar create(String nodeId, String redisUri, String keyPrefix, NodeRegistryConfig config,
                                         MeterRegistry meters) {
         RedisClient client = RegistryClients.create(redisUri, config.writeTimeout());
-        NodeRegistry registry = new NodeRegistry(nodeId, NodeRegistry.newIncarnation(), config, new RegistryKeys(keyPrefix),
-                client, Clock.systemUTC(), meters);
-        return new RedisRegistrar(registry, client, Duration.ofSeconds(5));
+        String incarnation = NodeRegistry.newIncarnation();
+        RegistryKeys keys = new RegistryKeys(keyPrefix);
+        NodeRegistry registry = new NodeRegistry(nodeId, incarnation, config, keys, client, Clock.systemUTC(), meters);
+        NodePresence presence = new NodePresence(nodeId, incarnation, keys, client, Clock.systemUTC(), PRESENCE_LEASE);
+        return new RedisRegistrar(registry, presence, client, Duration.ofSeconds(5));
     }
 
     @Override
@@ -90,7 +98,35 @@ public final class RedisRegistrar implements Registrar {
     }
 
     @Override
+    public CompletionStage<Void> presenceJoin(StreamId room, String userId) {
+        try {
+            return presence.join(room, userId);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    @Override
+    public CompletionStage<Void> presenceLeave(StreamId room, String userId) {
+        try {
+            return presence.leave(room, userId);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    @Override
+    public CompletionStage<NodePresence.Page> presence(StreamId room, String after, int limit) {
+        try {
+            return presence.read(room, after, limit);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    @Override
     public void stop() {
+        presence.close();
         registry.stop();
         client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
     }

@@ -1,5 +1,6 @@
 package io.notify.gateway.registry;
 
+import io.notify.registry.lease.NodePresence;
 import io.notify.schemas.stream.StreamId;
 import java.util.concurrent.CompletionStage;
 
@@ -28,6 +29,15 @@ public interface Registrar {
     CompletionStage<Void> register(StreamId stream, String connectionId);
 
     CompletionStage<Void> unregister(StreamId stream, String connectionId);
+
+    /** Presence: {@code userId} has a subscriber of {@code room} on this node now (docs/protocol.md §8, "Presence"). */
+    CompletionStage<Void> presenceJoin(StreamId room, String userId);
+
+    /** Presence: {@code userId} has no subscriber of {@code room} on this node any more. */
+    CompletionStage<Void> presenceLeave(StreamId room, String userId);
+
+    /** Presence: one page of the room's members over every node, in user-id order. */
+    CompletionStage<NodePresence.Page> presence(StreamId room, String after, int limit);
 
     /** Stops renewing and removes every registration still held (drain), best effort and bounded. */
     void stop();

@@ -18,6 +18,8 @@ import io.notify.schemas.protocol.PingFrame;
 import io.notify.schemas.protocol.PongFrame;
 import io.notify.schemas.protocol.ProtocolException;
 import io.notify.schemas.protocol.ResumeFrame;
+import io.notify.schemas.protocol.PresenceFrame;
+import io.notify.schemas.protocol.PresenceResultFrame;
 import io.notify.schemas.protocol.ResumePoint;
 import io.notify.schemas.protocol.SseCursor;
 import io.notify.schemas.protocol.SubscribeFrame;
@@ -257,6 +259,9 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         subscriptions.put(target, joined);
         ctx.table().join(target, this, () -> registerNode(target)); // b:all: every node reads notify.all-nodes, no registration
         ctx.metrics().subscription("subscribed");
+        if (presenceOn(target)) {
+            ctx.table().presenceJoin(target, userId, () -> presence(target, true));
+        }
         joined.readAnchor(() -> state == State.ACTIVE && subscriptions != null && subscriptions.get(target) == joined, () -> {
             Position head = joined.anchorHead();
             OutboundFrame subscribed = OutboundFrame.control(new SubscribedFrame(target, head));
@@ -285,10 +290,62 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         }
         StreamId target = StreamId.parse(name);
         if (subscriptions != null && subscriptions.remove(target) != null) {
-            ctx.table().leave(target, this, () -> unregisterNode(target));
+            leave(target);
             ctx.metrics().subscription("unsubscribed");
         }
         send(OutboundFrame.control(new UnsubscribedFrame(target)));
+    }
+
+    /** Leaves the node's subscribers of {@code room} (and its presence). */
+    private void leave(StreamId room) {
+        ctx.table().leave(room, this, () -> unregisterNode(room));
+        if (presenceOn(room)) {
+            ctx.table().presenceLeave(room, userId, () -> presence(room, false));
+        }
+    }
+
+    private boolean presenceOn(StreamId stream) {
+        return stream.isRoom() && ctx.config().rooms().presence().matches(stream.room());
+    }
+
+    /**
+     * The user's first connection in {@code room} on this node joined, or its last left: the registry's
+     * presence set changes and the room hears {@code presence.join} / {@code presence.leave}, an
+     * ephemeral event with {@code {"user": …}}.
+     */
+    private void presence(StreamId room, boolean joined) {
+        registryWrite(joined ? ctx.registrar().presenceJoin(room, userId) : ctx.registrar().presenceLeave(room, userId),
+                joined ? "presence_join" : "presence_leave", null);
+        com.fasterxml.jackson.databind.node.ObjectNode data = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
+                .put("user", userId);
+        ctx.announcer().announce(new io.notify.schemas.event.EventEnvelope(io.notify.schemas.event.EventIds.generate(),
+                joined ? "presence.join" : "presence.leave", io.notify.schemas.event.Recipients.rooms(room.room()),
+                io.notify.schemas.event.EventClass.EPHEMERAL, data, null, null, "gateway:" + ctx.config().nodeId()));
+    }
+
+    /** A {@code presence} request: one page of the room's members over every node, answered when the registry answers. */
+    private void presenceRequest(PresenceFrame request) {
+        String name = request.stream();
+        StreamId room = StreamId.isValid(name) && name.startsWith(StreamId.ROOM_PREFIX) ? StreamId.parse(name) : null;
+        if (room == null || subscriptions == null || !subscriptions.containsKey(room)) {
+            send(OutboundFrame.control(PresenceResultFrame.error(name, PresenceResultFrame.Error.NOT_SUBSCRIBED)));
+            return;
+        }
+        if (!presenceOn(room)) {
+            send(OutboundFrame.control(PresenceResultFrame.error(name, PresenceResultFrame.Error.OFF)));
+            return;
+        }
+        int max = ctx.config().rooms().presencePageMax();
+        int limit = request.limit() == null ? max : Math.min(request.limit(), max);
+        if (request.limit() != null && request.limit() > max) {
+            ctx.metrics().limitHit("presence_page"); // answered with the node's maximum page, and next to go on
+        }
+        ctx.metrics().presenceRequest();
+        ctx.registrar().presence(room, request.after(), limit).toCompletableFuture()
+                .orTimeout(ctx.config().fetchDeadline().toMillis(), TimeUnit.MILLISECONDS)
+                .whenComplete((page, error) -> runLocked(() -> send(OutboundFrame.control(page != null
+                        ? PresenceResultFrame.page(name, page.online(), page.members(), page.next())
+                        : PresenceResultFrame.error(name, PresenceResultFrame.Error.UNAVAILABLE)))));
     }
 
     /** The node's first subscriber of {@code room} joined: the registry routes the room here from now on. */
@@ -444,6 +501,8 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
             subscribe(subscribe.stream(), subscribe.position().orElse(null));
         } else if (frame instanceof UnsubscribeFrame unsubscribe) {
             unsubscribe(unsubscribe.stream());
+        } else if (frame instanceof PresenceFrame presence) {
+            presenceRequest(presence);
         }
     }
 
@@ -537,7 +596,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         }
         if (left != null) {
             for (StreamId room : left.keySet()) {
-                ctx.table().leave(room, this, () -> unregisterNode(room));
+                leave(room);
             }
         }
         ctx.metrics().connectionClosed(transport.kind(), code);

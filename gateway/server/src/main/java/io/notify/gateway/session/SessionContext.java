@@ -9,7 +9,8 @@ import java.time.Clock;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
- * What every session of a node shares: configuration, collaborators and the timer thread. The
+ * What every session of a node shares: configuration, collaborators (the announcer publishes
+ * presence's join and leave events) and the timer thread. The
  * timer runs only short non-blocking tasks (ticks, retries, drain steps).
  */
 public record SessionContext(
@@ -20,5 +21,6 @@ public record SessionContext(
         SessionTable table,
         ConnectionLimiter limiter,
         ScheduledExecutorService timer,
-        Clock clock) {
+        Clock clock,
+        Announcer announcer) {
 }

@@ -25,6 +25,7 @@ public final class SessionTable {
     private final ConcurrentMap<String, List<Session>> byUser = new ConcurrentHashMap<>();
     private final ConcurrentMap<StreamId, Set<Session>> byRoom = new ConcurrentHashMap<>();
     private final AtomicInteger subscriptions = new AtomicInteger();
+    private final ConcurrentMap<Present, Integer> present = new ConcurrentHashMap<>(); // presence rooms only
 
     public void add(Session session) {
         byId.put(session.id(), session);
@@ -80,6 +81,34 @@ public final class SessionTable {
             }
             return set;
         });
+    }
+
+    /**
+     * Presence: counts {@code session}'s user in {@code room} on this node; runs {@code onFirst} (under
+     * the entry's lock, as {@link #join}) when it is the user's first connection in the room here.
+     */
+    public void presenceJoin(StreamId room, String userId, Runnable onFirst) {
+        present.compute(new Present(room, userId), (k, n) -> {
+            if (n == null) {
+                onFirst.run();
+                return 1;
+            }
+            return n + 1;
+        });
+    }
+
+    /** Presence: one connection of the user left the room here; runs {@code onLast} when it was the last. */
+    public void presenceLeave(StreamId room, String userId, Runnable onLast) {
+        present.computeIfPresent(new Present(room, userId), (k, n) -> {
+            if (n > 1) {
+                return n - 1;
+            }
+            onLast.run();
+            return null;
+        });
+    }
+
+    private record Present(StreamId room, String userId) {
     }
 
     /** The sessions subscribed to a room or b:all (a live view). */

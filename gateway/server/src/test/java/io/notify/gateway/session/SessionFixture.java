@@ -59,7 +59,7 @@ abstract class SessionFixture {
     /** The node's shared parts, with these settings over the test defaults. */
     SessionContext context(Map<String, String> config) {
         GatewayConfig c = TestConfig.with(config);
-        return new SessionContext(c, metrics, registrar, source, table, limiter, timer, Clock.systemUTC());
+        return new SessionContext(c, metrics, registrar, source, table, limiter, timer, Clock.systemUTC(), Announcer.NONE);
     }
 
     /** Answers fetches with futures the test completes. */
