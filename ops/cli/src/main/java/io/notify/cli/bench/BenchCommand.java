@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 @Command(name = "bench", description = "Run a benchmark scenario and write its results.",
         subcommands = {BaselineBench.class, IngestBench.class, FanoutBench.class,
                 io.notify.cli.bench.gateway.ConnectionsBench.class, io.notify.cli.bench.gateway.StormBench.class,
-                io.notify.cli.bench.gateway.RebalanceBench.class,
+                io.notify.cli.bench.gateway.RebalanceBench.class, io.notify.cli.bench.gateway.RoomsBench.class,
                 io.notify.cli.bench.pipeline.PipelineBench.class})
 public final class BenchCommand implements Runnable {
 

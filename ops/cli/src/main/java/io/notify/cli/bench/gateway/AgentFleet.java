@@ -1,5 +1,6 @@
 package io.notify.cli.bench.gateway;
 
+import io.notify.cli.bench.LatencySummary;
 import io.notify.schemas.NotifyJson;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -195,6 +196,20 @@ final class AgentFleet implements AutoCloseable {
     /** Per-client check after publishing {@code published} events, event n to client n % modulus. */
     List<LoadAgent.Verified> verify(long published, int modulus) throws IOException, InterruptedException {
         return ask("verify " + published + " " + modulus, "verified", LoadAgent.Verified.class, Duration.ofSeconds(30));
+    }
+
+    /** Every agent's event latency histogram (since its last reset), merged. */
+    LatencySummary latency() throws IOException, InterruptedException {
+        org.HdrHistogram.Histogram merged = LatencySummary.newHistogram();
+        List<String> histograms = ask("histogram", "histogram", Duration.ofSeconds(30));
+        for (int i = 0; i < histograms.size(); i++) {
+            try {
+                AgentHistograms.add(merged, histograms.get(i));
+            } catch (java.util.zip.DataFormatException e) {
+                throw new IOException("load agent " + i + " (clients-" + i + ".log) sent a bad histogram", e);
+            }
+        }
+        return LatencySummary.of(merged);
     }
 
     /** Sends {@code command} to every agent, then waits (up to {@code each} per agent) for every agent's {@code reply}. */

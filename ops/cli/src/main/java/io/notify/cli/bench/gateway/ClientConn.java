@@ -21,6 +21,9 @@ final class ClientConn {
     final InetAddress source;
     final String token;
     final ResumeTally tally;
+    /** The room or b:all this client subscribed to in a rooms bench, and its position there; null: none. */
+    String roomStream;
+    ResumeTally room;
 
     State state = State.IDLE;
     SocketChannel channel;

@@ -6,8 +6,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.zip.DataFormatException;
-import org.HdrHistogram.Histogram;
 
 /**
  * Public entry point to the {@link LoadAgent} fleet for benchmarks outside this package: users
@@ -145,16 +143,7 @@ public final class ClientFleet implements AutoCloseable {
             }
             last = Math.max(last, c.lastMs());
         }
-        Histogram merged = LatencySummary.newHistogram();
-        List<String> histograms = agents.ask("histogram", "histogram", REPLY_BOUND);
-        for (int i = 0; i < histograms.size(); i++) {
-            try {
-                AgentHistograms.add(merged, histograms.get(i));
-            } catch (DataFormatException e) {
-                throw new IOException("load agent " + i + " (clients-" + i + ".log) sent a bad histogram", e);
-            }
-        }
-        return new Delivered(events, first == Long.MAX_VALUE ? 0 : first, last, LatencySummary.of(merged), closed, reconnects);
+        return new Delivered(events, first == Long.MAX_VALUE ? 0 : first, last, agents.latency(), closed, reconnects);
     }
 
     @Override

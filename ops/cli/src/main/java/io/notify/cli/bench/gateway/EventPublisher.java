@@ -71,6 +71,12 @@ final class EventPublisher implements AutoCloseable {
      */
     long publishPaced(double ratePerSecond, Duration duration, IntFunction<String> userOf, String idPrefix)
             throws IOException, InterruptedException {
+        return pace(ratePerSecond, duration, n -> send(idPrefix + "-" + n, userOf.apply((int) n), n));
+    }
+
+    /** Calls {@code sendOne} with 0, 1, 2, ... at {@code ratePerSecond} for {@code duration}, in 10 ms ticks; waits for the acks. */
+    private long pace(double ratePerSecond, Duration duration, java.util.function.LongConsumer sendOne)
+            throws IOException, InterruptedException {
         long start = System.nanoTime();
         long end = start + duration.toNanos();
         long before = sent;
@@ -78,7 +84,7 @@ final class EventPublisher implements AutoCloseable {
         while (System.nanoTime() - end < 0 && failure.get() == null) {
             long due = (long) ((System.nanoTime() - start) / 1e9 * ratePerSecond);
             for (; n < due; n++) {
-                send(idPrefix + "-" + n, userOf.apply((int) n), n);
+                sendOne.accept(n);
             }
             TimeUnit.MILLISECONDS.sleep(10); // pacing tick of an open-loop publisher
         }
@@ -86,10 +92,26 @@ final class EventPublisher implements AutoCloseable {
         return sent - before;
     }
 
+    /**
+     * Sends events to one room or b:all ({@code stream}, e.g. {@code r:bench} or {@code b:all}) at
+     * {@code ratePerSecond} for {@code duration}; returns how many were acknowledged.
+     */
+    long publishPacedTo(double ratePerSecond, Duration duration, io.notify.schemas.stream.StreamId stream, String idPrefix)
+            throws IOException, InterruptedException {
+        String to = stream.isBroadcast() ? "{\"broadcast\":true}" : "{\"rooms\":[\"" + stream.room() + "\"]}";
+        return pace(ratePerSecond, duration, n -> send(stream.value(), ("{\"id\":\"" + idPrefix + "-" + n
+                + "\",\"type\":\"bench.room\",\"to\":" + to + ",\"class\":\"durable\",\"data\":{\"n\":" + n
+                + ",\"sentAtMs\":" + System.currentTimeMillis() + "}}").getBytes(StandardCharsets.US_ASCII)));
+    }
+
     private void send(String id, String user, long n) {
+        send("u:" + user, event(id, user, n, System.currentTimeMillis()));
+    }
+
+    private void send(String key, byte[] value) {
         sent++;
         long sentNanos = System.nanoTime();
-        producer.send(new ProducerRecord<>(topic, "u:" + user, event(id, user, n, System.currentTimeMillis())), (md, e) -> {
+        producer.send(new ProducerRecord<>(topic, key, value), (md, e) -> {
             if (e == null) {
                 ackMicros.recordValue(LatencySummary.clampMicros((System.nanoTime() - sentNanos) / 1000));
                 acked.incrementAndGet();

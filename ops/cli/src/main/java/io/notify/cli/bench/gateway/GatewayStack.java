@@ -82,6 +82,16 @@ final class GatewayStack implements AutoCloseable {
         return PrometheusText.sum(gatewayScrapes(), name, labels);
     }
 
+    /** The fanout-streams instance's /metrics now. */
+    PrometheusText fanoutMetrics() throws IOException, InterruptedException {
+        return PrometheusText.scrape(platform.fanouts().get(0));
+    }
+
+    /** A dev client token of this stack for {@code user}. */
+    String token(String user) {
+        return platform.keys().token(user, Duration.ofHours(2));
+    }
+
     /** Every gateway node's /metrics now, in node order. */
     List<PrometheusText> gatewayScrapes() throws IOException, InterruptedException {
         requireGateway();

@@ -133,6 +133,8 @@ final class Inbound {
             }
         } else if (frame instanceof ResetFrame r) {
             listener.reset(c, r);
+        } else if (frame instanceof io.notify.schemas.protocol.SubscribedFrame s) {
+            listener.subscribed(c, s);
         }
     }
 

@@ -40,6 +40,9 @@ import org.HdrHistogram.Histogram;
  *                                                        client a gateway closes outside a phase → "hold"
  *   histogram                                            the latency histogram (µs), compressed, base64 → "histogram &lt;b64&gt;"
  *   targets &lt;port,port,...&gt;                              new attempts go to one of these nodes at random → "targets &lt;n&gt;"
+ *   subscribe &lt;stream&gt;                                   every open client subscribes to a room or b:all → "subscribing &lt;n&gt;"
+ *   subscribed                                           subscribed answers received so far → "subscribed &lt;n&gt;"
+ *   room-verify &lt;published&gt;                             per-client check of the room's events → "verified {Verified}"
  *   exit
  * </pre>
  * It prints "ready" once its tokens are minted and "progress ..." every second. It exits by
@@ -79,6 +82,7 @@ public final class LoadAgent implements NioDriver.Listener {
     private boolean hold;
     private long reconnects;
     private long positionDrops;
+    private long subscribedAnswers;
 
     private final InetAddress host;
 
@@ -236,6 +240,21 @@ public final class LoadAgent implements NioDriver.Listener {
                 emit("targets " + a[1].split(",").length);
             }
             case "histogram" -> emit("histogram " + AgentHistograms.encode(latencyMicros));
+            case "subscribe" -> {
+                int n = 0;
+                String frame = "{\"t\":\"subscribe\",\"stream\":\"" + a[1] + "\"}";
+                for (ClientConn c : clients) {
+                    if (c.state == ClientConn.State.OPEN) {
+                        c.roomStream = a[1];
+                        c.room = null; // set by the subscribed answer, at the stream's head
+                        driver.write(c, WsCodec.text(frame, random.nextInt()));
+                        n++;
+                    }
+                }
+                emit("subscribing " + n);
+            }
+            case "room-verify" -> emitJson("verified", roomVerify(Long.parseLong(a[1])));
+            case "subscribed" -> emit("subscribed " + subscribedAnswers);
             case "exit" -> {
                 return false;
             }
@@ -272,6 +291,36 @@ public final class LoadAgent implements NioDriver.Listener {
         return new Verified(missing, extra, duplicates, shortClients);
     }
 
+    /** Every subscribed client got each of the {@code published} room events once, in order (none skipped). */
+    private Verified roomVerify(long published) {
+        long missing = 0;
+        long extra = 0;
+        long duplicates = 0;
+        List<Integer> shortClients = new ArrayList<>();
+        for (ClientConn c : clients) {
+            if (c.roomStream == null) {
+                continue;
+            }
+            long got = c.room == null ? 0 : c.room.received();
+            long skipped = c.room == null ? 0 : c.room.skipped();
+            missing += Math.max(0, published - got) + skipped;
+            extra += Math.max(0, got - published);
+            duplicates += c.room == null ? 0 : c.room.duplicates();
+            if (got < published && shortClients.size() < 20) {
+                shortClients.add(c.index);
+            }
+        }
+        return new Verified(missing, extra, duplicates, shortClients);
+    }
+
+    @Override
+    public void subscribed(ClientConn c, io.notify.schemas.protocol.SubscribedFrame f) {
+        if (f.stream().value().equals(c.roomStream) && c.room == null) {
+            c.room = f.head() == null ? new ResumeTally(null, 0) : new ResumeTally(f.head().epoch(), f.head().seq());
+            subscribedAnswers++;
+        }
+    }
+
     private void finishPhase() {
         AgentPhase p = phase;
         phase = null;
@@ -305,6 +354,10 @@ public final class LoadAgent implements NioDriver.Listener {
 
     @Override
     public void event(ClientConn c, EventFrame e, long nowNanos) {
+        if (!e.stream().isUser()) {
+            roomEvent(c, e);
+            return;
+        }
         String run = e.data().path("run").asText("");
         long n = e.data().path("n").asLong(-1);
         if (e.seq() != null && !c.tally.onEvent(e.epoch(), e.seq())) {
@@ -322,6 +375,25 @@ public final class LoadAgent implements NioDriver.Listener {
         }
         if (phase != null && phase.kind.equals(AgentPhase.STORM) && !c.done && c.tally.complete()) {
             phase.markDone(c, nowNanos);
+        }
+    }
+
+    /** A room's (or b:all's) event: counted once per client and seq, with its latency, as the SDK's dedup would. */
+    private void roomEvent(ClientConn c, EventFrame e) {
+        if (c.room == null || !e.stream().value().equals(c.roomStream)) {
+            return; // not subscribed (any more), or before the subscribed answer: the cursor held it back then
+        }
+        if (e.seq() != null && !c.room.onEvent(e.epoch(), e.seq())) {
+            positionDrops++;
+            return;
+        }
+        long nowMs = System.currentTimeMillis();
+        events++;
+        firstEventMs = firstEventMs == 0 ? nowMs : firstEventMs;
+        lastEventMs = nowMs;
+        long sentAtMs = e.data().path("sentAtMs").asLong(0);
+        if (sentAtMs > 0) {
+            latencyMicros.recordValue(Math.max(1, Math.min(60_000_000L, (nowMs - sentAtMs) * 1000)));
         }
     }
 

@@ -33,6 +33,10 @@ final class NioDriver implements AutoCloseable {
 
         void reset(ClientConn c, ResetFrame r);
 
+        /** A {@code subscribed} answer (rooms bench). */
+        default void subscribed(ClientConn c, io.notify.schemas.protocol.SubscribedFrame f) {
+        }
+
         /** The attempt failed or the connection ended; {@code status} is the HTTP status of a refusal or -1. */
         void ended(ClientConn c, String reason, int status, int retryAfterSeconds);
     }

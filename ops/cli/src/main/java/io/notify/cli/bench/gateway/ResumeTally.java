@@ -86,6 +86,11 @@ final class ResumeTally {
         return position;
     }
 
+    /** Seqs skipped by a gap (never delivered in this round, whatever came after). */
+    long skipped() {
+        return skipped;
+    }
+
     long received() {
         return inOrder + beyond;
     }

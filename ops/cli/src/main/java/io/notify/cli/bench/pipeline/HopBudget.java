@@ -35,12 +35,24 @@ public final class HopBudget {
                 continue;
             }
             double sumSeconds = total(after, METRIC + "_sum", hop) - total(before, METRIC + "_sum", hop);
-            NavigableMap<Double, Double> delta = new TreeMap<>();
-            after.forEach(m -> m.buckets(METRIC, "hop", hop).forEach((le, c) -> delta.merge(le, c, Double::sum)));
-            before.forEach(m -> m.buckets(METRIC, "hop", hop).forEach((le, c) -> delta.merge(le, -c, Double::sum)));
+            NavigableMap<Double, Double> delta = delta(before, after, METRIC, "hop", hop);
             out.add(new Hop(hop, (long) count, sumSeconds / count * 1000, quantile(delta, 0.5) * 1000, quantile(delta, 0.99) * 1000));
         }
         return out;
+    }
+
+    /** p50 and p99 (seconds) of histogram {@code metric} between two scrapes of every node, summed over the nodes. */
+    public static double[] quantiles(List<PrometheusText> before, List<PrometheusText> after, String metric) {
+        NavigableMap<Double, Double> delta = delta(before, after, metric);
+        return new double[] {quantile(delta, 0.5), quantile(delta, 0.99)};
+    }
+
+    private static NavigableMap<Double, Double> delta(List<PrometheusText> before, List<PrometheusText> after, String metric,
+                                                      String... labels) {
+        NavigableMap<Double, Double> delta = new TreeMap<>();
+        after.forEach(m -> m.buckets(metric, labels).forEach((le, c) -> delta.merge(le, c, Double::sum)));
+        before.forEach(m -> m.buckets(metric, labels).forEach((le, c) -> delta.merge(le, -c, Double::sum)));
+        return delta;
     }
 
     /** One line: count, then mean / p50 / p99 ms per hop. */

@@ -1,0 +1,216 @@
+package io.notify.cli.bench.gateway;
+
+import io.notify.cli.bench.LatencySummary;
+import io.notify.cli.bench.PrometheusText;
+import io.notify.cli.bench.pipeline.HopBudget;
+import io.notify.cli.bench.report.ResultFiles;
+import io.notify.common.config.Settings;
+import io.notify.schemas.stream.StreamId;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code notifyctl bench rooms}: one room (or {@code b:all}) with many subscribers, fed at a steady
+ * rate: how many frames the gateways write per second and how late, what each event costs the router
+ * (Kafka messages, Redis reads), and whether every subscriber got every event once, in order. With
+ * {@code --churn-rate}, more clients subscribe and unsubscribe meanwhile, and only the steady
+ * subscribers are checked (docs/BENCHMARKS.md, "Rooms").
+ */
+@Command(name = "rooms", mixinStandardHelpOptions = true,
+        description = "Broadcast / room fan-out: frames/s and latency at the gateways, Kafka messages and Redis reads per event, "
+                + "per-subscriber check; optional subscription churn.")
+public final class RoomsBench implements Callable<Integer> {
+
+    @Option(names = "--subscribers", description = "Connections, each subscribed to the stream (default: ${DEFAULT-VALUE}).",
+            defaultValue = "15000")
+    int subscribers;
+
+    @Option(names = "--stream", description = "b:all or r:<room> (default: ${DEFAULT-VALUE}).", defaultValue = "b:all")
+    String stream;
+
+    @Option(names = "--gateways", description = "Gateway nodes sharing the subscribers (default: ${DEFAULT-VALUE}).", defaultValue = "1")
+    int gateways;
+
+    @Option(names = "--rate", description = "Events/s published to the stream (default: ${DEFAULT-VALUE}).", defaultValue = "10")
+    double rate;
+
+    @Option(names = "--duration", description = "How long to publish (default: ${DEFAULT-VALUE}).", defaultValue = "20s")
+    String duration;
+
+    @Option(names = "--connect-rate", description = "New connections/s while ramping (default: ${DEFAULT-VALUE}).", defaultValue = "1500")
+    double connectRate;
+
+    @Option(names = "--churn-rate", description = "Subscribe + unsubscribe frames/s from extra clients while publishing "
+            + "(default: ${DEFAULT-VALUE}).", defaultValue = "0")
+    double churnRate;
+
+    @Option(names = "--churners", description = "Extra clients doing the churn (default: ${DEFAULT-VALUE}).", defaultValue = "200")
+    int churners;
+
+    @Mixin
+    FleetOptions agents;
+
+    /** What one run measured. */
+    record Report(String scenario, Instant at, Map<String, Object> machine, Map<String, Object> settings, long published,
+                  long expectedFrames, long received, double seconds, double framesPerSecond, LatencySummary clientLatencyMs,
+                  double gatewayP50Ms, double gatewayP99Ms, double kafkaMessagesPerEvent, double redisReadsPerEvent,
+                  long missing, long extra, long duplicates, List<Integer> shortClients, long churnFrames,
+                  Map<String, Double> subscriptionOutcomes, List<String> notes) {
+
+        void print(PrintStream out) {
+            out.printf("bench rooms: %s to %,d subscribers on %s gateway(s)%n", settings.get("stream"), settings.get("subscribers"),
+                    settings.get("gateways"));
+            out.printf("  published            %,d events at %.0f/s%n", published, (double) settings.get("rate"));
+            out.printf("  frames               %,d of %,d expected, in %.1f s: %,.0f frames/s%n", received, expectedFrames, seconds,
+                    framesPerSecond);
+            out.printf("  latency (client)     p50 %.1f ms, p99 %.1f ms, max %.1f ms (publish -> frame parsed by the load agent)%n",
+                    clientLatencyMs.p50(), clientLatencyMs.p99(), clientLatencyMs.max());
+            out.printf("  latency (gateway)    p50 %.1f ms, p99 %.1f ms (ingested -> written to the socket; histogram buckets)%n",
+                    gatewayP50Ms, gatewayP99Ms);
+            out.printf("  per event            %.2f Kafka delivery messages, %.3f Redis reads (router)%n", kafkaMessagesPerEvent,
+                    redisReadsPerEvent);
+            out.printf("  check                missing %,d, extra %,d, duplicates %,d%s%n", missing, extra, duplicates,
+                    shortClients.isEmpty() ? "" : ", short clients e.g. " + shortClients);
+            if (churnFrames > 0) {
+                out.printf("  churn                %,d subscribe/unsubscribe frames sent; gateway outcomes %s%n", churnFrames,
+                        subscriptionOutcomes);
+            }
+            notes.forEach(n -> out.println("  note: " + n));
+        }
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        StreamId target;
+        try {
+            target = StreamId.parse(stream);
+        } catch (IllegalArgumentException e) {
+            return usage("--stream: " + e.getMessage());
+        }
+        if (target.isUser() || subscribers < 1 || rate <= 0 || gateways < 1 || gateways > 16 || !agents.valid()
+                || churnRate < 0 || churners < 1) {
+            return usage("--stream b:all|r:<room>, --subscribers >= 1, --rate > 0, --gateways 1..16, --churners >= 1");
+        }
+        Duration publishFor = Settings.parseDurationArg("--duration", duration);
+        Path work = Files.createTempDirectory("notify-bench-rooms-");
+        List<String> notes = new ArrayList<>();
+        Map<String, String> gatewaySettings = new LinkedHashMap<>(agents.gatewaySettings);
+        gatewaySettings.putIfAbsent("notify.gateway.rooms.public", "*");
+        try (GatewayStack stack = GatewayStack.start(new GatewayStack.Options(agents.gatewayHeap, 1_000_000, 1_000_000, work,
+                gateways, gatewaySettings, agents.fanoutSettings), s -> System.err.println("bench rooms: " + s))) {
+            List<String> sources = AgentFleet.sourceAddresses(agents.sourceAddresses);
+            Duration lifetime = publishFor.plusSeconds((long) (subscribers / connectRate) * 3 + 900);
+            try (AgentFleet fleet = AgentFleet.start("127.0.0.1", stack.gatewayPorts(), "ws", work, subscribers, agents.perAgent,
+                    sources, null, lifetime, "512m")) {
+                Duration bound = Duration.ofSeconds((long) (subscribers / connectRate * 10) + 60);
+                System.err.printf("bench rooms: opening %,d connections at %,.0f/s%n", subscribers, connectRate);
+                BenchMath.Ramp ramp = BenchMath.ramp(fleet.open(subscribers, connectRate, 500, bound));
+                System.err.printf("bench rooms: %,d established in %.1f s%n", ramp.established(), ramp.seconds());
+                fleet.ask("subscribe " + target.value(), "subscribing", Duration.ofSeconds(30));
+                long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+                long answered = 0;
+                while (System.nanoTime() - deadline < 0) {
+                    answered = fleet.ask("subscribed", "subscribed", Duration.ofSeconds(30)).stream().mapToLong(Long::parseLong).sum();
+                    if (answered >= ramp.established()) {
+                        break;
+                    }
+                    Thread.sleep(500); // poll interval of a bounded wait for the subscribed answers
+                }
+                System.err.printf("bench rooms: %,d subscribed%n", answered);
+                fleet.ask("reset", "reset", Duration.ofSeconds(30));
+                List<PrometheusText> gatewaysBefore = stack.gatewayScrapes();
+                PrometheusText fanoutBefore = stack.fanoutMetrics();
+                long published;
+                long churnFrames = 0;
+                try (EventPublisher pub = new EventPublisher(stack.bootstrapServers(), stack.topics().events().name());
+                     Churn churn = churnRate > 0 ? Churn.start(stack, target, churners, churnRate) : null) {
+                    published = pub.publishPacedTo(rate, publishFor, target, "room");
+                    long expected = published * answered;
+                    long waitUntil = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+                    while (received(fleet) < expected && System.nanoTime() - waitUntil < 0) {
+                        Thread.sleep(500); // poll interval of a bounded wait for the last frames
+                    }
+                    if (churn != null) {
+                        churnFrames = churn.stop();
+                    }
+                }
+                List<PrometheusText> gatewaysAfter = stack.gatewayScrapes();
+                PrometheusText fanoutAfter = stack.fanoutMetrics();
+                List<LoadAgent.Counts> counts = fleet.counts();
+                long first = counts.stream().filter(c -> c.events() > 0).mapToLong(LoadAgent.Counts::firstMs).min().orElse(0);
+                long last = counts.stream().mapToLong(LoadAgent.Counts::lastMs).max().orElse(0);
+                double seconds = (last - first) / 1000.0;
+                long got = counts.stream().mapToLong(LoadAgent.Counts::events).sum();
+                List<LoadAgent.Verified> checks = fleet.ask("room-verify " + published, "verified", LoadAgent.Verified.class,
+                        Duration.ofSeconds(30));
+                List<Integer> shortClients = new ArrayList<>();
+                checks.forEach(v -> shortClients.addAll(v.shortClients()));
+                double kafka = delta(fanoutBefore, fanoutAfter, "notify_fanout_deliveries_total")
+                        + delta(fanoutBefore, fanoutAfter, "notify_fanout_all_nodes_total");
+                double redis = delta(fanoutBefore, fanoutAfter, "notify_registry_lookups_total", "outcome", "miss")
+                        + delta(fanoutBefore, fanoutAfter, "notify_registry_prefetches_total", "outcome", "started");
+                double[] gw = HopBudget.quantiles(gatewaysBefore, gatewaysAfter, "notify_gateway_delivery_latency_seconds");
+                Map<String, Double> outcomes = new LinkedHashMap<>();
+                for (String o : List.of("subscribed", "unsubscribed", "repeated", "refused_limit")) {
+                    outcomes.put(o, PrometheusText.sum(gatewaysAfter, "notify_gateway_subscription_requests_total", "outcome", o)
+                            - PrometheusText.sum(gatewaysBefore, "notify_gateway_subscription_requests_total", "outcome", o));
+                }
+                notes.add("gateway frames/s = event frames the load agents parsed over the span from the first to the last; the "
+                        + "agents share the 2 cores with the gateways, broker, fanout and Redis");
+                Report report = new Report("rooms", Instant.now(), ResultFiles.machine(), settings(), published, published * answered,
+                        got, seconds, BenchMath.rate(got, seconds), fleet.latency(), gw[0] * 1000, gw[1] * 1000,
+                        published == 0 ? 0 : kafka / published, published == 0 ? 0 : redis / published,
+                        checks.stream().mapToLong(LoadAgent.Verified::missing).sum(),
+                        checks.stream().mapToLong(LoadAgent.Verified::extra).sum(),
+                        checks.stream().mapToLong(LoadAgent.Verified::duplicates).sum(), shortClients, churnFrames, outcomes, notes);
+                report.print(System.out);
+                System.err.println("wrote " + ResultFiles.write(agents.results.out(), "rooms", report.at(), report));
+            }
+        } catch (Exception e) {
+            System.err.println("bench rooms failed: " + e + "\n  logs kept in " + work);
+            return 1;
+        }
+        ResultFiles.deleteTree(work);
+        return 0;
+    }
+
+    private static long received(AgentFleet fleet) throws Exception {
+        return fleet.counts().stream().mapToLong(LoadAgent.Counts::events).sum();
+    }
+
+    private static double delta(PrometheusText before, PrometheusText after, String name, String... labels) {
+        return after.sum(name, labels) - before.sum(name, labels);
+    }
+
+    private Map<String, Object> settings() {
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("stream", stream);
+        s.put("subscribers", subscribers);
+        s.put("gateways", gateways);
+        s.put("rate", rate);
+        s.put("duration", duration);
+        s.put("connectRate", connectRate);
+        s.put("churnRate", churnRate);
+        s.put("churners", churners);
+        s.put("clientsPerAgent", agents.perAgent);
+        s.put("gatewayJvm", agents.gatewayJvm() + (agents.gatewaySettings.isEmpty() ? "" : "; " + agents.gatewaySettings));
+        s.put("fanoutSettings", agents.fanoutSettings);
+        return s;
+    }
+
+    private static int usage(String message) {
+        System.err.println(message);
+        return 2;
+    }
+}
