@@ -364,14 +364,7 @@ public final class LoadAgent implements NioDriver.Listener {
             positionDrops++; // already processed: an SDK drops it before the app
             ledger.late(c.index, run, n);
         } else if (!ledger.tracking() || ledger.record(c.index, run, n)) {
-            long nowMs = System.currentTimeMillis();
-            events++;
-            firstEventMs = firstEventMs == 0 ? nowMs : firstEventMs;
-            lastEventMs = nowMs;
-            long sentAtMs = e.data().path("sentAtMs").asLong(0);
-            if (sentAtMs > 0) {
-                latencyMicros.recordValue(Math.max(1, Math.min(60_000_000L, (nowMs - sentAtMs) * 1000)));
-            }
+            counted(e);
         }
         if (phase != null && phase.kind.equals(AgentPhase.STORM) && !c.done && c.tally.complete()) {
             phase.markDone(c, nowNanos);
@@ -387,6 +380,11 @@ public final class LoadAgent implements NioDriver.Listener {
             positionDrops++;
             return;
         }
+        counted(e);
+    }
+
+    /** An event the app would see: counted, its arrival time kept, its latency from data.sentAtMs recorded. */
+    private void counted(EventFrame e) {
         long nowMs = System.currentTimeMillis();
         events++;
         firstEventMs = firstEventMs == 0 ? nowMs : firstEventMs;
