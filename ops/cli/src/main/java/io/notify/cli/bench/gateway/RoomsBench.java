@@ -58,34 +58,54 @@ public final class RoomsBench implements Callable<Integer> {
     @Option(names = "--churners", description = "Extra clients doing the churn (default: ${DEFAULT-VALUE}).", defaultValue = "200")
     int churners;
 
+    @Option(names = "--baseline-rate", description = "Events/s of the baseline pass run first on the same subscribers: the "
+            + "latency floor of this stack and box (default: ${DEFAULT-VALUE}; 0: none).", defaultValue = "1")
+    double baselineRate;
+
+    @Option(names = "--baseline-duration", description = "How long the baseline pass publishes (default: ${DEFAULT-VALUE}).",
+            defaultValue = "5s")
+    String baselineDuration;
+
     @Mixin
     FleetOptions agents;
 
-    /** What one run measured. */
-    record Report(String scenario, Instant at, Map<String, Object> machine, Map<String, Object> settings, long published,
-                  long expectedFrames, long received, double seconds, double framesPerSecond, LatencySummary clientLatencyMs,
-                  double gatewayP50Ms, double gatewayP99Ms, double kafkaMessagesPerEvent, double redisReadsPerEvent,
-                  long missing, long extra, long duplicates, List<Integer> shortClients, long churnFrames,
-                  Map<String, Double> subscriptionOutcomes, List<String> notes) {
+    /** One publishing pass over the subscribers. */
+    record Pass(double rate, long published, long expectedFrames, long received, double seconds, double framesPerSecond,
+                LatencySummary clientLatencyMs, double gatewayP50Ms, double gatewayP99Ms, double kafkaMessagesPerEvent,
+                double redisReadsPerEvent, long missing, long extra, long duplicates, List<Integer> shortClients, long churnFrames,
+                Map<String, Double> subscriptionOutcomes, List<HopBudget.Hop> hops) {
 
-        void print(PrintStream out) {
-            out.printf("bench rooms: %s to %,d subscribers on %s gateway(s)%n", settings.get("stream"), settings.get("subscribers"),
-                    settings.get("gateways"));
-            out.printf("  published            %,d events at %.0f/s%n", published, (double) settings.get("rate"));
-            out.printf("  frames               %,d of %,d expected, in %.1f s: %,.0f frames/s%n", received, expectedFrames, seconds,
+        void print(PrintStream out, String label) {
+            out.printf("  %s: %,d events at %.0f/s%n", label, published, rate);
+            out.printf("    frames             %,d of %,d expected, in %.1f s: %,.0f frames/s%n", received, expectedFrames, seconds,
                     framesPerSecond);
-            out.printf("  latency (client)     p50 %.1f ms, p99 %.1f ms, max %.1f ms (publish -> frame parsed by the load agent)%n",
+            out.printf("    latency (client)   p50 %.1f ms, p99 %.1f ms, max %.1f ms (publish -> frame parsed by the load agent)%n",
                     clientLatencyMs.p50(), clientLatencyMs.p99(), clientLatencyMs.max());
-            out.printf("  latency (gateway)    p50 %.1f ms, p99 %.1f ms (ingested -> written to the socket; histogram buckets)%n",
+            out.printf("    latency (gateway)  p50 %.1f ms, p99 %.1f ms (ingested -> written to the socket; histogram buckets)%n",
                     gatewayP50Ms, gatewayP99Ms);
-            out.printf("  per event            %.2f Kafka delivery messages, %.3f Redis reads (router)%n", kafkaMessagesPerEvent,
+            out.println("    hops               " + HopBudget.line(hops) + " (dispatch = node topic polled -> written to the socket)");
+            out.printf("    per event          %.2f Kafka delivery messages, %.3f Redis reads (router)%n", kafkaMessagesPerEvent,
                     redisReadsPerEvent);
-            out.printf("  check                missing %,d, extra %,d, duplicates %,d%s%n", missing, extra, duplicates,
+            out.printf("    check              missing %,d, extra %,d, duplicates %,d%s%n", missing, extra, duplicates,
                     shortClients.isEmpty() ? "" : ", short clients e.g. " + shortClients);
             if (churnFrames > 0) {
-                out.printf("  churn                %,d subscribe/unsubscribe frames sent; gateway outcomes %s%n", churnFrames,
+                out.printf("    churn              %,d subscribe/unsubscribe frames sent; gateway outcomes %s%n", churnFrames,
                         subscriptionOutcomes);
             }
+        }
+    }
+
+    /** What one run measured: the baseline pass (null when off) and the measured pass. */
+    record Report(String scenario, Instant at, Map<String, Object> machine, Map<String, Object> settings, long subscribed,
+                  Pass baseline, Pass measured, List<String> notes) {
+
+        void print(PrintStream out) {
+            out.printf("bench rooms: %s to %,d subscribers on %s gateway(s)%n", settings.get("stream"), subscribed,
+                    settings.get("gateways"));
+            if (baseline != null) {
+                baseline.print(out, "baseline");
+            }
+            measured.print(out, "measured");
             notes.forEach(n -> out.println("  note: " + n));
         }
     }
@@ -128,52 +148,15 @@ public final class RoomsBench implements Callable<Integer> {
                     Thread.sleep(500); // poll interval of a bounded wait for the subscribed answers
                 }
                 System.err.printf("bench rooms: %,d subscribed%n", answered);
-                fleet.ask("reset", "reset", Duration.ofSeconds(30));
-                List<PrometheusText> gatewaysBefore = stack.gatewayScrapes();
-                PrometheusText fanoutBefore = stack.fanoutMetrics();
-                long published;
-                long churnFrames = 0;
-                try (EventPublisher pub = new EventPublisher(stack.bootstrapServers(), stack.topics().events().name());
-                     Churn churn = churnRate > 0 ? Churn.start(stack, target, churners, churnRate) : null) {
-                    published = pub.publishPacedTo(rate, publishFor, target, "room");
-                    long expected = published * answered;
-                    long waitUntil = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-                    while (received(fleet) < expected && System.nanoTime() - waitUntil < 0) {
-                        Thread.sleep(500); // poll interval of a bounded wait for the last frames
-                    }
-                    if (churn != null) {
-                        churnFrames = churn.stop();
-                    }
-                }
-                List<PrometheusText> gatewaysAfter = stack.gatewayScrapes();
-                PrometheusText fanoutAfter = stack.fanoutMetrics();
-                List<LoadAgent.Counts> counts = fleet.counts();
-                long first = counts.stream().filter(c -> c.events() > 0).mapToLong(LoadAgent.Counts::firstMs).min().orElse(0);
-                long last = counts.stream().mapToLong(LoadAgent.Counts::lastMs).max().orElse(0);
-                double seconds = (last - first) / 1000.0;
-                long got = counts.stream().mapToLong(LoadAgent.Counts::events).sum();
-                List<LoadAgent.Verified> checks = fleet.ask("room-verify " + published, "verified", LoadAgent.Verified.class,
-                        Duration.ofSeconds(30));
-                List<Integer> shortClients = new ArrayList<>();
-                checks.forEach(v -> shortClients.addAll(v.shortClients()));
-                double kafka = delta(fanoutBefore, fanoutAfter, "notify_fanout_deliveries_total")
-                        + delta(fanoutBefore, fanoutAfter, "notify_fanout_all_nodes_total");
-                double redis = delta(fanoutBefore, fanoutAfter, "notify_registry_lookups_total", "outcome", "miss")
-                        + delta(fanoutBefore, fanoutAfter, "notify_registry_prefetches_total", "outcome", "started");
-                double[] gw = HopBudget.quantiles(gatewaysBefore, gatewaysAfter, "notify_gateway_delivery_latency_seconds");
-                Map<String, Double> outcomes = new LinkedHashMap<>();
-                for (String o : List.of("subscribed", "unsubscribed", "repeated", "refused_limit")) {
-                    outcomes.put(o, PrometheusText.sum(gatewaysAfter, "notify_gateway_subscription_requests_total", "outcome", o)
-                            - PrometheusText.sum(gatewaysBefore, "notify_gateway_subscription_requests_total", "outcome", o));
-                }
-                notes.add("gateway frames/s = event frames the load agents parsed over the span from the first to the last; the "
+                Pass baseline = baselineRate > 0
+                        ? pass(stack, fleet, target, answered, baselineRate, Settings.parseDurationArg("--baseline-duration",
+                        baselineDuration), "baseline", 0) : null;
+                Pass measured = pass(stack, fleet, target, answered, rate, publishFor, "measured", churnRate);
+                notes.add("frames/s = event frames the load agents parsed over the span from the first to the last; the "
                         + "agents share the 2 cores with the gateways, broker, fanout and Redis");
-                Report report = new Report("rooms", Instant.now(), ResultFiles.machine(), settings(), published, published * answered,
-                        got, seconds, BenchMath.rate(got, seconds), fleet.latency(), gw[0] * 1000, gw[1] * 1000,
-                        published == 0 ? 0 : kafka / published, published == 0 ? 0 : redis / published,
-                        checks.stream().mapToLong(LoadAgent.Verified::missing).sum(),
-                        checks.stream().mapToLong(LoadAgent.Verified::extra).sum(),
-                        checks.stream().mapToLong(LoadAgent.Verified::duplicates).sum(), shortClients, churnFrames, outcomes, notes);
+                notes.add("rooms are public for the bench (notify.gateway.rooms.public=*), so the agents' tokens need no rooms claim");
+                Report report = new Report("rooms", Instant.now(), ResultFiles.machine(), settings(), answered, baseline, measured,
+                        notes);
                 report.print(System.out);
                 System.err.println("wrote " + ResultFiles.write(agents.results.out(), "rooms", report.at(), report));
             }
@@ -183,6 +166,59 @@ public final class RoomsBench implements Callable<Integer> {
         }
         ResultFiles.deleteTree(work);
         return 0;
+    }
+
+    /** Publishes at {@code rate} for {@code duration} (with churn when {@code churn > 0}), waits for the frames, measures. */
+    private Pass pass(GatewayStack stack, AgentFleet fleet, StreamId target, long subscribed, double rate, Duration duration,
+                      String label, double churn) throws Exception {
+        System.err.printf("bench rooms: %s pass, %.0f events/s for %s%n", label, rate, duration);
+        fleet.ask("reset", "reset", Duration.ofSeconds(30));
+        long before = fleet.ask("room-verify 0", "verified", LoadAgent.Verified.class, Duration.ofSeconds(30)).stream()
+                .mapToLong(LoadAgent.Verified::extra).sum(); // events each subscriber received before this pass
+        List<PrometheusText> gatewaysBefore = stack.gatewayScrapes();
+        PrometheusText fanoutBefore = stack.fanoutMetrics();
+        long published;
+        long churnFrames = 0;
+        try (EventPublisher pub = new EventPublisher(stack.bootstrapServers(), stack.topics().events().name());
+             Churn churner = churn > 0 ? Churn.start(stack, target, churners, churn) : null) {
+            published = pub.publishPacedTo(rate, duration, target, label);
+            long expected = published * subscribed;
+            long waitUntil = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+            while (received(fleet) < expected && System.nanoTime() - waitUntil < 0) {
+                Thread.sleep(500); // poll interval of a bounded wait for the last frames
+            }
+            if (churner != null) {
+                churnFrames = churner.stop();
+            }
+        }
+        List<PrometheusText> gatewaysAfter = stack.gatewayScrapes();
+        PrometheusText fanoutAfter = stack.fanoutMetrics();
+        List<LoadAgent.Counts> counts = fleet.counts();
+        long first = counts.stream().filter(c -> c.events() > 0).mapToLong(LoadAgent.Counts::firstMs).min().orElse(0);
+        long last = counts.stream().mapToLong(LoadAgent.Counts::lastMs).max().orElse(0);
+        double seconds = (last - first) / 1000.0;
+        long got = counts.stream().mapToLong(LoadAgent.Counts::events).sum();
+        // each subscriber's room tally counts since it subscribed: this pass's events are what it got beyond the earlier ones
+        List<LoadAgent.Verified> checks = fleet.ask("room-verify " + (published * subscribed + before) / Math.max(1, subscribed),
+                "verified", LoadAgent.Verified.class, Duration.ofSeconds(30));
+        List<Integer> shortClients = new ArrayList<>();
+        checks.forEach(v -> shortClients.addAll(v.shortClients()));
+        double kafka = delta(fanoutBefore, fanoutAfter, "notify_fanout_deliveries_total")
+                + delta(fanoutBefore, fanoutAfter, "notify_fanout_all_nodes_total");
+        double redis = delta(fanoutBefore, fanoutAfter, "notify_registry_lookups_total", "outcome", "miss")
+                + delta(fanoutBefore, fanoutAfter, "notify_registry_prefetches_total", "outcome", "started");
+        double[] gw = HopBudget.quantiles(gatewaysBefore, gatewaysAfter, "notify_gateway_delivery_latency_seconds");
+        Map<String, Double> outcomes = new LinkedHashMap<>();
+        for (String o : List.of("subscribed", "unsubscribed", "repeated", "refused_limit")) {
+            outcomes.put(o, PrometheusText.sum(gatewaysAfter, "notify_gateway_subscription_requests_total", "outcome", o)
+                    - PrometheusText.sum(gatewaysBefore, "notify_gateway_subscription_requests_total", "outcome", o));
+        }
+        return new Pass(rate, published, published * subscribed, got, seconds, BenchMath.rate(got, seconds), fleet.latency(),
+                gw[0] * 1000, gw[1] * 1000, published == 0 ? 0 : kafka / published, published == 0 ? 0 : redis / published,
+                checks.stream().mapToLong(LoadAgent.Verified::missing).sum(),
+                checks.stream().mapToLong(LoadAgent.Verified::extra).sum(),
+                checks.stream().mapToLong(LoadAgent.Verified::duplicates).sum(), shortClients, churnFrames, outcomes,
+                HopBudget.between(gatewaysBefore, gatewaysAfter));
     }
 
     private static long received(AgentFleet fleet) throws Exception {
@@ -203,6 +239,8 @@ public final class RoomsBench implements Callable<Integer> {
         s.put("connectRate", connectRate);
         s.put("churnRate", churnRate);
         s.put("churners", churners);
+        s.put("baselineRate", baselineRate);
+        s.put("baselineDuration", baselineDuration);
         s.put("clientsPerAgent", agents.perAgent);
         s.put("gatewayJvm", agents.gatewayJvm() + (agents.gatewaySettings.isEmpty() ? "" : "; " + agents.gatewaySettings));
         s.put("fanoutSettings", agents.fanoutSettings);
