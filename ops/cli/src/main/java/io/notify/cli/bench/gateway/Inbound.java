@@ -107,6 +107,11 @@ final class Inbound {
     }
 
     private void onText(ClientConn c, String text) {
+        EventFrame scanned = EventScan.read(text);
+        if (scanned != null) {
+            listener.event(c, scanned, System.nanoTime());
+            return;
+        }
         ServerFrame frame;
         try {
             frame = FrameCodec.v1().decodeServerFrame(text);
