@@ -2,9 +2,7 @@ package io.notify.gateway.session;
 
 import io.notify.gateway.admission.Limit;
 import io.notify.gateway.auth.AuthResult;
-import io.notify.gateway.rooms.RoomAccess;
 import io.notify.gateway.rooms.RoomPatterns;
-import io.notify.registry.ConnectionRef;
 import io.notify.gateway.transport.OutboundFrame;
 import io.notify.gateway.transport.OutboundQueue;
 import io.notify.gateway.resume.FetchResult;
@@ -19,14 +17,10 @@ import io.notify.schemas.protocol.PongFrame;
 import io.notify.schemas.protocol.ProtocolException;
 import io.notify.schemas.protocol.ResumeFrame;
 import io.notify.schemas.protocol.PresenceFrame;
-import io.notify.schemas.protocol.PresenceResultFrame;
 import io.notify.schemas.protocol.ResumePoint;
 import io.notify.schemas.protocol.SseCursor;
 import io.notify.schemas.protocol.SubscribeFrame;
-import io.notify.schemas.protocol.SubscribeRefusedFrame;
-import io.notify.schemas.protocol.SubscribedFrame;
 import io.notify.schemas.protocol.UnsubscribeFrame;
-import io.notify.schemas.protocol.UnsubscribedFrame;
 import io.notify.schemas.protocol.WelcomeFrame;
 import io.notify.schemas.stream.Position;
 import io.notify.schemas.stream.SequencedEvent;
@@ -34,9 +28,7 @@ import io.notify.schemas.stream.StreamEvent;
 import io.notify.schemas.stream.StreamId;
 import io.notify.schemas.trace.HopTrace;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
@@ -75,7 +67,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
     private final SessionContext ctx;
     private final long expiresAtMs;
     private final StreamSync sync;
-    private Map<StreamId, StreamSync> subscriptions; // rooms and b:all; null until the first subscribe (most connections)
+    private Subscriptions subscriptions; // rooms and b:all; null until the first subscribe (most connections)
     private volatile int closedOnce; // 1 once the transport reported the connection gone
     private volatile boolean opened;
     private State state = State.STARTING;
@@ -178,7 +170,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
             resume(start.positions());
             for (String room : start.fresh()) {
                 if (state == State.ACTIVE) {
-                    subscribe(room, null);
+                    subscriptions().subscribe(room, null);
                 }
             }
         }
@@ -218,157 +210,29 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         }
         for (ResumePoint p : points) {
             if (!p.stream().isUser() && state == State.ACTIVE) {
-                subscribe(p.stream().value(), p.position());
+                subscriptions().subscribe(p.stream().value(), p.position());
             }
         }
     }
 
-    /**
-     * A {@code subscribe} (or a room position in {@code resume}): checks the name, the permission and
-     * the bound, answering {@code subscribe_refused} for each; else joins the node's subscribers of
-     * the stream (live events are held from now on), reads the head, answers {@code subscribed} with
-     * it, and then replays from {@code from} (or starts at the head when null) and goes live.
-     */
-    private void subscribe(String name, Position from) {
-        if (!StreamId.isValid(name) || name.startsWith(StreamId.USER_PREFIX)) {
-            refuse(name, SubscribeRefusedFrame.Reason.BAD_NAME, "not a room stream (r:<room>, 1..128 chars of [A-Za-z0-9._:-]) or b:all");
-            return;
-        }
-        StreamId target = StreamId.parse(name);
-        StreamSync existing = subscriptions == null ? null : subscriptions.get(target);
-        if (existing != null) {
-            ctx.metrics().subscription("repeated");
-            send(OutboundFrame.control(new SubscribedFrame(target, existing.position()))); // changes nothing
-            return;
-        }
-        String forbidden = RoomAccess.refusal(ctx.config().rooms().publicRooms(), target, roomClaim);
-        if (forbidden != null) {
-            refuse(name, SubscribeRefusedFrame.Reason.FORBIDDEN, forbidden);
-            return;
-        }
-        int max = ctx.config().rooms().maxSubscriptions();
-        if (subscriptions != null && subscriptions.size() >= max) {
-            ctx.metrics().limitHit("subscriptions");
-            refuse(name, SubscribeRefusedFrame.Reason.LIMIT, "this connection holds " + max + " subscriptions, the node's maximum");
-            return;
-        }
+    /** The session's subscriptions, made at the first subscribe (call under the lock). */
+    private Subscriptions subscriptions() {
         if (subscriptions == null) {
-            subscriptions = new LinkedHashMap<>(4); // in subscribe order: the SSE cursor lists them so
+            subscriptions = new Subscriptions(this, ctx, roomClaim);
         }
-        StreamSync joined = new StreamSync(this, target, ctx);
-        subscriptions.put(target, joined);
-        ctx.table().join(target, this, () -> registerNode(target)); // b:all: every node reads notify.all-nodes, no registration
-        ctx.metrics().subscription("subscribed");
-        if (presenceOn(target)) {
-            ctx.table().presenceJoin(target, userId, () -> presence(target, true));
-        }
-        joined.readAnchor(() -> state == State.ACTIVE && subscriptions != null && subscriptions.get(target) == joined, () -> {
-            Position head = joined.anchorHead();
-            OutboundFrame subscribed = OutboundFrame.control(new SubscribedFrame(target, head));
-            if (!(head == null ? send(subscribed) : send(subscribed, target, head))) {
-                return;
-            }
-            if (from == null) {
-                joined.startFresh();
-            } else {
-                joined.resumeFrom(from);
-                joined.fetchNow();
-            }
-        });
+        return subscriptions;
     }
 
-    private void refuse(String name, SubscribeRefusedFrame.Reason reason, String detail) {
-        ctx.metrics().subscription("refused_" + reason.wireName());
-        send(OutboundFrame.control(new SubscribeRefusedFrame(name, reason, detail)));
-    }
-
-    /** An {@code unsubscribe}: leaves the stream (idempotent) and answers {@code unsubscribed}. */
-    private void unsubscribe(String name) {
-        if (!StreamId.isValid(name) || name.startsWith(StreamId.USER_PREFIX)) {
-            refuse(name, SubscribeRefusedFrame.Reason.BAD_NAME, "not a room stream (r:<room>) or b:all");
-            return;
-        }
-        StreamId target = StreamId.parse(name);
-        if (subscriptions != null && subscriptions.remove(target) != null) {
-            leave(target);
-            ctx.metrics().subscription("unsubscribed");
-        }
-        send(OutboundFrame.control(new UnsubscribedFrame(target)));
-    }
-
-    /** Leaves the node's subscribers of {@code room} (and its presence). */
-    private void leave(StreamId room) {
-        ctx.table().leave(room, this, () -> unregisterNode(room));
-        if (presenceOn(room)) {
-            ctx.table().presenceLeave(room, userId, () -> presence(room, false));
-        }
-    }
-
-    private boolean presenceOn(StreamId stream) {
-        return stream.isRoom() && ctx.config().rooms().presence().matches(stream.room());
-    }
-
-    /**
-     * The user's first connection in {@code room} on this node joined, or its last left: the registry's
-     * presence set changes and the room hears {@code presence.join} / {@code presence.leave}, an
-     * ephemeral event with {@code {"user": …}}.
-     */
-    private void presence(StreamId room, boolean joined) {
-        registryWrite(joined ? ctx.registrar().presenceJoin(room, userId) : ctx.registrar().presenceLeave(room, userId),
-                joined ? "presence_join" : "presence_leave", null);
-        com.fasterxml.jackson.databind.node.ObjectNode data = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
-                .put("user", userId);
-        ctx.announcer().announce(new io.notify.schemas.event.EventEnvelope(io.notify.schemas.event.EventIds.generate(),
-                joined ? "presence.join" : "presence.leave", io.notify.schemas.event.Recipients.rooms(room.room()),
-                io.notify.schemas.event.EventClass.EPHEMERAL, data, null, null, "gateway:" + ctx.config().nodeId()));
-    }
-
-    /** A {@code presence} request: one page of the room's members over every node, answered when the registry answers. */
-    private void presenceRequest(PresenceFrame request) {
-        String name = request.stream();
-        StreamId room = StreamId.isValid(name) && name.startsWith(StreamId.ROOM_PREFIX) ? StreamId.parse(name) : null;
-        if (room == null || subscriptions == null || !subscriptions.containsKey(room)) {
-            send(OutboundFrame.control(PresenceResultFrame.error(name, PresenceResultFrame.Error.NOT_SUBSCRIBED)));
-            return;
-        }
-        if (!presenceOn(room)) {
-            send(OutboundFrame.control(PresenceResultFrame.error(name, PresenceResultFrame.Error.OFF)));
-            return;
-        }
-        int max = ctx.config().rooms().presencePageMax();
-        int limit = request.limit() == null ? max : Math.min(request.limit(), max);
-        if (request.limit() != null && request.limit() > max) {
-            ctx.metrics().limitHit("presence_page"); // answered with the node's maximum page, and next to go on
-        }
-        ctx.metrics().presenceRequest();
-        ctx.registrar().presence(room, request.after(), limit).toCompletableFuture()
-                .orTimeout(ctx.config().fetchDeadline().toMillis(), TimeUnit.MILLISECONDS)
-                .whenComplete((page, error) -> runLocked(() -> send(OutboundFrame.control(page != null
-                        ? PresenceResultFrame.page(name, page.online(), page.members(), page.next())
-                        : PresenceResultFrame.error(name, PresenceResultFrame.Error.UNAVAILABLE)))));
-    }
-
-    /** The node's first subscriber of {@code room} joined: the registry routes the room here from now on. */
-    private void registerNode(StreamId room) {
-        if (!room.isRoom()) {
-            return;
-        }
-        registryWrite(ctx.registrar().register(room, ConnectionRef.WHOLE_NODE), "subscribe", "the node's subscription to " + room);
-    }
-
-    /** The node's last subscriber of {@code room} left. */
-    private void unregisterNode(StreamId room) {
-        if (!room.isRoom()) {
-            return;
-        }
-        registryWrite(ctx.registrar().unregister(room, ConnectionRef.WHOLE_NODE), "unsubscribe", null);
+    /** Whether the session is active (call under the lock). */
+    boolean activeLocked() {
+        return state == State.ACTIVE;
     }
 
     /**
      * Counts a registry write that failed or was not confirmed in time ({@code registry_failures_total{op}});
      * logs it when {@code what} is given. The registry keeps what it was told and writes it again.
      */
-    private void registryWrite(java.util.concurrent.CompletionStage<Void> write, String op, String what) {
+    void registryWrite(java.util.concurrent.CompletionStage<Void> write, String op, String what) {
         write.toCompletableFuture().orTimeout(REGISTER_TIMEOUT_MS, TimeUnit.MILLISECONDS).whenComplete((ok, error) -> {
             if (error != null) {
                 ctx.metrics().registryFailure(op);
@@ -397,7 +261,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
     }
 
     synchronized void onFetched(StreamSync target, FetchResult result) {
-        if (state == State.ACTIVE && (target == sync || subscriptions != null && subscriptions.get(target.stream()) == target)) {
+        if (state == State.ACTIVE && (target == sync || subscriptions != null && subscriptions.holds(target))) {
             target.onFetched(result);
         }
     }
@@ -432,12 +296,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         if (own != null) {
             SseCursor.append(cursor, stream, own);
         }
-        for (Map.Entry<StreamId, StreamSync> e : subscriptions.entrySet()) {
-            Position p = e.getKey().equals(positioned) ? position : e.getValue().position();
-            if (p != null) {
-                SseCursor.append(cursor, e.getKey(), p);
-            }
-        }
+        subscriptions.appendCursor(cursor, positioned, position);
         return send(frame.withSseId(cursor.toString()));
     }
 
@@ -498,11 +357,11 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         } else if (frame instanceof AckFrame) {
             ctx.metrics().ack();
         } else if (frame instanceof SubscribeFrame subscribe) {
-            subscribe(subscribe.stream(), subscribe.position().orElse(null));
+            subscriptions().subscribe(subscribe.stream(), subscribe.position().orElse(null));
         } else if (frame instanceof UnsubscribeFrame unsubscribe) {
-            unsubscribe(unsubscribe.stream());
+            subscriptions().unsubscribe(unsubscribe.stream());
         } else if (frame instanceof PresenceFrame presence) {
-            presenceRequest(presence);
+            subscriptions().presence(presence);
         }
     }
 
@@ -540,9 +399,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
             if (state == State.ACTIVE) {
                 sync.tick(nowNanos);
                 if (subscriptions != null) {
-                    for (StreamSync room : subscriptions.values()) {
-                        room.tick(nowNanos);
-                    }
+                    subscriptions.tick(nowNanos);
                 }
             }
         }
@@ -589,15 +446,13 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
             return;
         }
         ctx.table().remove(this);
-        Map<StreamId, StreamSync> left;
+        Subscriptions left;
         synchronized (this) {
             left = subscriptions;
             subscriptions = null;
         }
         if (left != null) {
-            for (StreamId room : left.keySet()) {
-                leave(room);
-            }
+            left.leaveAll();
         }
         ctx.metrics().connectionClosed(transport.kind(), code);
         registryWrite(ctx.registrar().unregister(stream, id), "unregister", null);
