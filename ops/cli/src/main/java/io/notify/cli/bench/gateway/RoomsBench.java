@@ -5,6 +5,7 @@ import io.notify.cli.bench.PrometheusText;
 import io.notify.cli.bench.pipeline.HopBudget;
 import io.notify.cli.bench.report.ResultFiles;
 import io.notify.common.config.Settings;
+import io.notify.gateway.admission.Limit;
 import io.notify.schemas.stream.StreamId;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -72,8 +73,9 @@ public final class RoomsBench implements Callable<Integer> {
     /** One publishing pass over the subscribers. */
     record Pass(double rate, long published, long expectedFrames, long received, double seconds, double framesPerSecond,
                 LatencySummary clientLatencyMs, double gatewayP50Ms, double gatewayP99Ms, double kafkaMessagesPerEvent,
-                double redisReadsPerEvent, long missing, long extra, long duplicates, List<Integer> shortClients, long churnFrames,
-                Map<String, Double> subscriptionOutcomes, List<HopBudget.Hop> hops) {
+                double redisReadsPerEvent, long missing, long extra, long duplicates, List<Integer> shortClients,
+                Map<String, Double> closedByGateway, Churn.Tally churn, Map<String, Double> subscriptionOutcomes,
+                List<HopBudget.Hop> hops) {
 
         void print(PrintStream out, String label) {
             out.printf("  %s: %,d events at %.0f/s%n", label, published, rate);
@@ -88,9 +90,14 @@ public final class RoomsBench implements Callable<Integer> {
                     redisReadsPerEvent);
             out.printf("    check              missing %,d, extra %,d, duplicates %,d%s%n", missing, extra, duplicates,
                     shortClients.isEmpty() ? "" : ", short clients e.g. " + shortClients);
-            if (churnFrames > 0) {
-                out.printf("    churn              %,d subscribe/unsubscribe frames sent; gateway outcomes %s%n", churnFrames,
-                        subscriptionOutcomes);
+            if (!closedByGateway.isEmpty()) {
+                out.printf("    closed by gateway  %s (limits hit during the pass: a closed subscriber stops receiving; "
+                        + "a real client would resume, the load agents do not)%n", closedByGateway);
+            }
+            if (churn != null) {
+                out.printf("    churn              %,d subscribe/unsubscribe frames sent while publishing (%.0f/s), %,d answered "
+                        + "(subscribed/unsubscribed), %,d refused, %,d sends failed; gateway outcomes %s%n", churn.sent(),
+                        churn.sentPerSecond(), churn.answered(), churn.refused(), churn.failed(), subscriptionOutcomes);
             }
         }
     }
@@ -178,17 +185,17 @@ public final class RoomsBench implements Callable<Integer> {
         List<PrometheusText> gatewaysBefore = stack.gatewayScrapes();
         PrometheusText fanoutBefore = stack.fanoutMetrics();
         long published;
-        long churnFrames = 0;
+        Churn.Tally churnTally = null;
         try (EventPublisher pub = new EventPublisher(stack.bootstrapServers(), stack.topics().events().name());
              Churn churner = churn > 0 ? Churn.start(stack, target, churners, churn) : null) {
             published = pub.publishPacedTo(rate, duration, target, label);
+            if (churner != null) {
+                churnTally = churner.stop(); // the churn runs while publishing, not through the wait for the last frames
+            }
             long expected = published * subscribed;
             long waitUntil = System.nanoTime() + Duration.ofSeconds(120).toNanos();
             while (received(fleet) < expected && System.nanoTime() - waitUntil < 0) {
                 Thread.sleep(500); // poll interval of a bounded wait for the last frames
-            }
-            if (churner != null) {
-                churnFrames = churner.stop();
             }
         }
         List<PrometheusText> gatewaysAfter = stack.gatewayScrapes();
@@ -208,6 +215,14 @@ public final class RoomsBench implements Callable<Integer> {
         double redis = delta(fanoutBefore, fanoutAfter, "notify_registry_lookups_total", "outcome", "miss")
                 + delta(fanoutBefore, fanoutAfter, "notify_registry_prefetches_total", "outcome", "started");
         double[] gw = HopBudget.quantiles(gatewaysBefore, gatewaysAfter, "notify_gateway_delivery_latency_seconds");
+        Map<String, Double> closed = new LinkedHashMap<>();
+        for (Limit limit : Limit.values()) {
+            double n = PrometheusText.sum(gatewaysAfter, "notify_gateway_limit_hits_total", "limit", limit.slug())
+                    - PrometheusText.sum(gatewaysBefore, "notify_gateway_limit_hits_total", "limit", limit.slug());
+            if (n > 0) {
+                closed.put(limit.slug(), n);
+            }
+        }
         Map<String, Double> outcomes = new LinkedHashMap<>();
         for (String o : List.of("subscribed", "unsubscribed", "repeated", "refused_limit")) {
             outcomes.put(o, PrometheusText.sum(gatewaysAfter, "notify_gateway_subscription_requests_total", "outcome", o)
@@ -217,7 +232,7 @@ public final class RoomsBench implements Callable<Integer> {
                 gw[0] * 1000, gw[1] * 1000, published == 0 ? 0 : kafka / published, published == 0 ? 0 : redis / published,
                 checks.stream().mapToLong(LoadAgent.Verified::missing).sum(),
                 checks.stream().mapToLong(LoadAgent.Verified::extra).sum(),
-                checks.stream().mapToLong(LoadAgent.Verified::duplicates).sum(), shortClients, churnFrames, outcomes,
+                checks.stream().mapToLong(LoadAgent.Verified::duplicates).sum(), shortClients, closed, churnTally, outcomes,
                 HopBudget.between(gatewaysBefore, gatewaysAfter));
     }
 
