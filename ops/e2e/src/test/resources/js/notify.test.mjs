@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import {
   Backoff, Sequencer, connect, memoryPositions, localStoragePositions, parsePosition, formatPosition,
   reconnectPolicy, webSocketUrl, sseUrl, ticketUrl, requestTicket, TicketError, tokenClaims, PROMPT_MAX_MS, ACK_DELAY_MS,
+  BROADCAST, PACE_BURST, PACE_PER_SECOND, roomStream, cursorKey, compositeCursor,
 } from './notify.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -125,6 +126,7 @@ function harness(opts = {}) {
     fetch,
     timers,
     random: opts.random || (() => 0.5),
+    now: () => timers.now,
     backoff: opts.backoff,
   });
   return { client, timers, log, events, states, resets, store, tokenCalls, fetch,
@@ -618,5 +620,342 @@ describe('helpers', () => {
     assert.throws(() => connect({ gateways: [], token: 't' }), TypeError);
     assert.throws(() => connect({ gateways: ['http://h'] }), TypeError);
     assert.throws(() => connect({ gateways: ['http://h'], token: 't', transport: 'carrier-pigeon' }), TypeError);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// rooms and broadcast (docs/protocol.md §8)
+
+/** Room handlers for client.subscribe() that record what reaches them. */
+function roomLog() {
+  const r = { events: [], subscribed: [], refused: [], resets: [], unsubscribed: [] };
+  r.handlers = {
+    onEvent: (e) => r.events.push(e),
+    onSubscribed: (x) => r.subscribed.push(x),
+    onRefused: (x) => r.refused.push(x),
+    onReset: (x) => r.resets.push(x),
+    onUnsubscribed: (x) => r.unsubscribed.push(x),
+  };
+  r.seqs = () => r.events.filter((e) => e.class === 'durable').map((e) => e.seq);
+  return r;
+}
+
+const sentOf = (ws, t) => ws.sent.filter((f) => f.t === t);
+
+/** A client over WebSocket that subscribed to `room` (handlers recorded in `log`) and got its welcome. */
+async function inRoom(room, opts) {
+  const h = harness(opts);
+  const log = roomLog();
+  h.client.subscribe(room, log.handlers);
+  await tick();
+  const ws = FakeWebSocket.last();
+  ws.frame(welcome());
+  return { h, log, ws };
+}
+
+/** The connection dropped: the backoff runs out, the next ticket and socket follow. */
+async function nextSocket(h) {
+  h.timers.advance(60000);
+  await tick();
+  return FakeWebSocket.last();
+}
+
+/** Records when each frame of `ws` was sent, on the harness clock. */
+function clocked(ws, timers) {
+  ws.at = [];
+  const send = ws.send.bind(ws);
+  ws.send = (text) => { ws.at.push(timers.now); send(text); };
+  return ws;
+}
+
+/** The gateway's inbound limit (protocol §6: 10 frames/s, bursts of 20) over the send times: true when never exceeded. */
+function withinGatewayLimit(times, burst = 20, perSecond = 10) {
+  let tokens = burst;
+  let last = 0;
+  for (const t of times) {
+    tokens = Math.min(burst, tokens + ((t - last) * perSecond) / 1000);
+    last = t;
+    if (tokens < 1) return false;
+    tokens -= 1;
+  }
+  return true;
+}
+
+describe('rooms and broadcast', () => {
+  test('room names: r:<room>, BROADCAST is b:all; a name the gateway would refuse throws', () => {
+    assert.equal(roomStream('chat-1'), 'r:chat-1');
+    assert.equal(roomStream('demo:lobby'), 'r:demo:lobby');
+    assert.equal(roomStream(BROADCAST), 'b:all');
+    for (const bad of ['', 'a b', 'x'.repeat(129), 'chat?', null, 7]) assert.throws(() => roomStream(bad), TypeError, String(bad));
+    const h = harness();
+    assert.throws(() => h.client.subscribe('no spaces'), TypeError);
+  });
+
+  test('subscribe: sent after resume on welcome, with the stored position; a fresh room adopts the head of `subscribed`', async () => {
+    const h = harness({ positions: { 'u:42': { epoch: 'e1', seq: 5 }, 'r:chat-1': { epoch: 'r1', seq: 9 } } });
+    const chat = roomLog(); const news = roomLog(); const all = roomLog();
+    assert.equal(h.client.subscribe('chat-1', chat.handlers), 'r:chat-1');
+    h.client.subscribe('news', news.handlers);
+    h.client.subscribe(BROADCAST, all.handlers);
+    await tick();
+    const ws = FakeWebSocket.last();
+    ws.onopen();
+    assert.deepEqual(ws.sent, [{ t: 'resume', streams: [{ stream: 'u:42', epoch: 'e1', seq: 5 }] }], 'rooms wait for the welcome');
+    ws.frame(welcome());
+    assert.deepEqual(ws.sent.slice(1), [
+      { t: 'subscribe', stream: 'r:chat-1', epoch: 'r1', seq: 9 },
+      { t: 'subscribe', stream: 'r:news' },
+      { t: 'subscribe', stream: 'b:all' },
+    ]);
+    ws.frame({ t: 'subscribed', stream: 'r:chat-1', head: { epoch: 'r1', seq: 11 } });
+    ws.frame({ t: 'subscribed', stream: 'r:news', head: { epoch: 'n1', seq: 40 } });
+    ws.frame({ t: 'subscribed', stream: 'b:all' }); // no history yet
+    assert.deepEqual(chat.subscribed, [{ stream: 'r:chat-1', head: { epoch: 'r1', seq: 11 } }]);
+    assert.deepEqual(all.subscribed, [{ stream: 'b:all', head: null }]);
+    assert.deepEqual(h.store.get('r:chat-1'), { epoch: 'r1', seq: 9 }, 'a stored position is kept: the replay follows');
+    assert.deepEqual(h.store.get('r:news'), { epoch: 'n1', seq: 40 }, 'a fresh room starts at its head');
+    assert.equal(h.store.get('b:all'), null);
+    for (const seq of [10, 11, 12]) ws.frame(ev(seq, 'r1', 'r:chat-1'));
+    ws.frame(ev(40, 'n1', 'r:news'));
+    ws.frame(ev(41, 'n1', 'r:news'));
+    ws.frame(ev(1, 'b1', 'b:all'));
+    assert.deepEqual(chat.seqs(), [10, 11, 12]);
+    assert.deepEqual(news.seqs(), [41], 'the head itself is history');
+    assert.deepEqual(all.seqs(), [1]);
+    assert.deepEqual(h.events, [], "room events reach the room's handlers, not the client's");
+    assert.deepEqual(h.client.subscriptions(), ['r:chat-1', 'r:news', 'b:all']);
+  });
+
+  test('a room resumes on the next node from its stored position: no gap, no duplicate, dedup by (stream, epoch, seq)', async () => {
+    let { h, log: chat, ws } = await inRoom('chat-1');
+    assert.deepEqual(sentOf(ws, 'subscribe'), [{ t: 'subscribe', stream: 'r:chat-1' }]);
+    ws.frame({ t: 'subscribed', stream: 'r:chat-1', head: { epoch: 'r1', seq: 3 } });
+    ws.frame(ev(4, 'r1', 'r:chat-1'));
+    ws.frame(ev(5, 'r1', 'r:chat-1'));
+    ws.serverClose(1006); // the node died
+    ws = await nextSocket(h);
+    assert.match(ws.url, /^ws:\/\/b\.test:8082\//);
+    ws.frame(welcome({ nodeId: 'gw-2' }));
+    assert.deepEqual(sentOf(ws, 'subscribe'), [{ t: 'subscribe', stream: 'r:chat-1', epoch: 'r1', seq: 5 }]);
+    ws.frame({ t: 'subscribed', stream: 'r:chat-1', head: { epoch: 'r1', seq: 8 } });
+    assert.deepEqual(h.store.get('r:chat-1'), { epoch: 'r1', seq: 5 }, "a resumed room's head is not adopted");
+    for (const seq of [4, 5, 6, 7, 6, 8]) ws.frame(ev(seq, 'r1', 'r:chat-1')); // replay overlapping live events
+    ws.frame(ev(9, 'other', 'r:chat-1')); // another epoch without a reset
+    ws.frame(ev(9, 'r1', 'u:42')); // the user's stream is another stream: its seqs are its own
+    assert.deepEqual(chat.seqs(), [4, 5, 6, 7, 8]);
+    assert.deepEqual(h.events.map((e) => e.seq), [9]);
+    assert.deepEqual(h.store.get('r:chat-1'), { epoch: 'r1', seq: 8 });
+    ws.frame(ev(10, 'r1', 'r:chat-1')); // a gap: the connection resumes from what was processed
+    assert.equal(ws.closedWith.code, 4000);
+    ws = await nextSocket(h);
+    ws.frame(welcome());
+    assert.deepEqual(sentOf(ws, 'subscribe'), [{ t: 'subscribe', stream: 'r:chat-1', epoch: 'r1', seq: 8 }]);
+    ws.frame(ev(9, 'r1', 'r:chat-1'));
+    ws.frame(ev(10, 'r1', 'r:chat-1'));
+    assert.deepEqual(chat.seqs(), [4, 5, 6, 7, 8, 9, 10]);
+  });
+
+  test('subscribe_refused: onRefused, the room is dropped and not asked for again', async () => {
+    const h = harness();
+    const secret = roomLog(); const open = roomLog();
+    h.client.subscribe('secret', secret.handlers);
+    h.client.subscribe('open', open.handlers);
+    await tick();
+    let ws = FakeWebSocket.last();
+    ws.frame(welcome());
+    ws.frame({ t: 'subscribe_refused', stream: 'r:secret', reason: 'forbidden', detail: "the token's rooms claim does not allow room 'secret'" });
+    assert.deepEqual(secret.refused, [{ stream: 'r:secret', reason: 'forbidden', detail: "the token's rooms claim does not allow room 'secret'" }]);
+    assert.deepEqual(h.client.subscriptions(), ['r:open']);
+    ws.frame(ev(1, 's1', 'r:secret'));
+    assert.deepEqual(secret.events, []);
+    assert.deepEqual(h.events, [], 'nor does the client-wide onEvent see it');
+    ws.serverClose(1001);
+    ws = await nextSocket(h);
+    ws.frame(welcome());
+    assert.deepEqual(sentOf(ws, 'subscribe'), [{ t: 'subscribe', stream: 'r:open' }]);
+    assert.equal(secret.refused.length, 1);
+  });
+
+  test('unsubscribe: the frame, events in flight dropped, onUnsubscribed on the answer, the position kept for a later join', async () => {
+    let { h, log: chat, ws } = await inRoom('chat-1');
+    ws.frame({ t: 'subscribed', stream: 'r:chat-1' });
+    ws.frame(ev(1, 'r1', 'r:chat-1'));
+    h.client.unsubscribe('chat-1');
+    assert.deepEqual(ws.sent.at(-1), { t: 'unsubscribe', stream: 'r:chat-1' });
+    ws.frame(ev(2, 'r1', 'r:chat-1'));
+    ws.frame({ t: 'reset', stream: 'r:chat-1', reason: 'unknown_stream' });
+    assert.deepEqual(chat.unsubscribed, []);
+    ws.frame({ t: 'unsubscribed', stream: 'r:chat-1' });
+    assert.deepEqual(chat.unsubscribed, [{ stream: 'r:chat-1' }]);
+    assert.deepEqual(chat.seqs(), [1]);
+    assert.deepEqual(chat.resets, []);
+    assert.deepEqual(h.resets, [], 'a left room is nobody’s business');
+    assert.deepEqual(h.store.get('r:chat-1'), { epoch: 'r1', seq: 1 });
+    h.client.unsubscribe('chat-1'); // not subscribed: nothing
+    ws.serverClose(1001);
+    ws = await nextSocket(h);
+    ws.frame(welcome());
+    assert.deepEqual(sentOf(ws, 'subscribe'), [], 'a room left is not subscribed again');
+    h.client.subscribe('chat-1', chat.handlers);
+    assert.deepEqual(ws.sent.at(-1), { t: 'subscribe', stream: 'r:chat-1', epoch: 'r1', seq: 1 }, 'joining again resumes');
+  });
+
+  test('an unsubscribe whose answer never came counts as done when the connection ends', async () => {
+    let { h, log: chat, ws } = await inRoom('chat-1');
+    h.client.unsubscribe('chat-1');
+    ws.serverClose(1006);
+    assert.deepEqual(chat.unsubscribed, [{ stream: 'r:chat-1' }]);
+    ws = await nextSocket(h);
+    ws.frame(welcome());
+    assert.deepEqual(sentOf(ws, 'subscribe'), []);
+  });
+
+  test("subscribes are paced under the gateway's frame limit; an unsubscribe takes back a subscribe not sent yet", async () => {
+    const h = harness();
+    await tick();
+    const ws = clocked(FakeWebSocket.last(), h.timers);
+    ws.frame(welcome());
+    const names = Array.from({ length: 40 }, (_, i) => 'room-' + i);
+    const last = roomLog();
+    for (const name of names) h.client.subscribe(name, name === 'room-39' ? last.handlers : {});
+    assert.equal(sentOf(ws, 'subscribe').length, PACE_BURST, 'a burst at once');
+    h.client.unsubscribe('room-39');
+    assert.deepEqual(last.unsubscribed, [{ stream: 'r:room-39' }], 'never sent: done at once');
+    h.timers.advance(1000);
+    assert.equal(sentOf(ws, 'subscribe').length, PACE_BURST + PACE_PER_SECOND, 'then PACE_PER_SECOND a second');
+    h.timers.advance(10000);
+    assert.deepEqual(sentOf(ws, 'subscribe').map((f) => f.stream), names.slice(0, 39).map((n) => 'r:' + n), 'all, in order');
+    assert.equal(sentOf(ws, 'unsubscribe').length, 0);
+    for (let i = 0; i < 12; i++) ws.frame({ t: 'ping' }); // pongs are not paced, but count at the gateway
+    h.client.subscribe('late', {});
+    assert.ok(withinGatewayLimit(ws.at), `frames at ${ws.at.join(',')}`);
+  });
+
+  test('acks of many rooms wait behind subscribes and keep one per stream, with its latest seq', async () => {
+    const h = harness();
+    await tick();
+    const ws = clocked(FakeWebSocket.last(), h.timers);
+    ws.frame(welcome());
+    const streams = Array.from({ length: 24 }, (_, i) => h.client.subscribe('room-' + i, {}));
+    for (let round = 1; round <= 8; round++) {
+      for (const s of streams) ws.frame(ev(round, 'r1', s));
+      h.timers.advance(250);
+    }
+    h.timers.advance(10000);
+    const acks = sentOf(ws, 'ack');
+    for (const s of streams) {
+      const mine = acks.filter((a) => a.stream === s).map((a) => a.seq);
+      assert.equal(mine.at(-1), 8, `${s} acked up to its last seq: ${mine}`);
+      assert.deepEqual(mine, [...mine].sort((a, b) => a - b), 'cumulative, never back');
+      assert.ok(mine.length <= 4, `${s}: ${mine.length} acks for 8 events in 2 s`);
+    }
+    assert.equal(sentOf(ws, 'subscribe').length, 24);
+    assert.ok(ws.sent.findIndex((f) => f.t === 'ack') > ws.sent.findLastIndex((f) => f.t === 'subscribe'), 'subscribes first');
+    assert.ok(withinGatewayLimit(ws.at));
+  });
+
+  test('presence: a promise per question, one in flight per room; errors and a lost connection reject', async () => {
+    const { h, ws } = await inRoom('team-1');
+    const first = h.client.presence('team-1');
+    const second = h.client.presence('team-1', { after: 'bob', limit: 2 });
+    assert.deepEqual(sentOf(ws, 'presence'), [{ t: 'presence', stream: 'r:team-1' }], 'the answer names no page: one at a time');
+    ws.frame({ t: 'presence_result', stream: 'r:team-1', online: 3, members: ['alice', 'bob'], next: 'bob' });
+    assert.deepEqual(await first, { stream: 'r:team-1', online: 3, members: ['alice', 'bob'], next: 'bob' });
+    assert.deepEqual(sentOf(ws, 'presence')[1], { t: 'presence', stream: 'r:team-1', after: 'bob', limit: 2 });
+    ws.frame({ t: 'presence_result', stream: 'r:team-1', online: 3, members: ['carol'] });
+    assert.deepEqual(await second, { stream: 'r:team-1', online: 3, members: ['carol'], next: null });
+    const off = h.client.presence('team-1');
+    ws.frame({ t: 'presence_result', stream: 'r:team-1', error: 'off' });
+    await assert.rejects(off, (e) => e.code === 'off' && e.stream === 'r:team-1');
+    const lost = h.client.presence('team-1');
+    ws.serverClose(1006);
+    await assert.rejects(lost, (e) => e.code === 'disconnected');
+    await assert.rejects(h.client.presence('team-1'), (e) => e.code === 'disconnected', 'no connection: at once');
+  });
+
+  test("presence.join / presence.leave are the room's ephemeral events: each delivered, no position", async () => {
+    const { h, log: team, ws } = await inRoom('team-1');
+    ws.frame({ t: 'subscribed', stream: 'r:team-1', head: { epoch: 't1', seq: 2 } });
+    const join = { t: 'event', stream: 'r:team-1', id: 'p-1', type: 'presence.join', class: 'ephemeral', data: { user: '7' } };
+    ws.frame(join);
+    ws.frame(join); // a user with devices on two nodes is announced twice
+    ws.frame({ ...join, id: 'p-2', type: 'presence.leave' });
+    assert.deepEqual(team.events.map((e) => `${e.type} ${e.data.user}`), ['presence.join 7', 'presence.join 7', 'presence.leave 7']);
+    assert.deepEqual(h.store.get('r:team-1'), { epoch: 't1', seq: 2 });
+  });
+
+  test("reset of a room goes to its onReset and moves its position; a room without handlers uses the client's", async () => {
+    const h = harness({ positions: { 'r:a': { epoch: 'old', seq: 4 }, 'r:b': { epoch: 'old', seq: 4 } } });
+    const a = roomLog();
+    h.client.subscribe('a', a.handlers);
+    h.client.subscribe('b'); // no handlers: the client's onEvent and onReset
+    await tick();
+    const ws = FakeWebSocket.last();
+    ws.frame(welcome());
+    ws.frame({ t: 'reset', stream: 'r:a', reason: 'epoch_mismatch', head: { epoch: 'new', seq: 2 }, firstSeq: 1 });
+    ws.frame({ t: 'reset', stream: 'r:b', reason: 'position_too_old', head: { epoch: 'old', seq: 900 }, firstSeq: 100 });
+    ws.frame(ev(3, 'new', 'r:a'));
+    ws.frame(ev(901, 'old', 'r:b'));
+    assert.deepEqual(a.resets, [{ stream: 'r:a', reason: 'epoch_mismatch', head: { epoch: 'new', seq: 2 }, firstSeq: 1 }]);
+    assert.deepEqual(a.seqs(), [3]);
+    assert.deepEqual(h.resets.map((r) => r.stream), ['r:b']);
+    assert.deepEqual(h.events.map((e) => `${e.stream} ${e.seq}`), ['r:b 901']);
+  });
+
+  test('SSE: rooms in ?rooms= and &broadcast=true, one composite Last-Event-ID; a change of rooms is one reconnect', async () => {
+    const h = harness({ transport: 'sse', positions: { 'u:42': { epoch: 'e1', seq: 7 }, 'r:chat-1': { epoch: 'r1', seq: 3 } } });
+    const chat = roomLog(); const all = roomLog(); const news = roomLog();
+    h.client.subscribe('chat-1', chat.handlers);
+    h.client.subscribe(BROADCAST, all.handlers);
+    await tick();
+    assert.equal(FakeEventSource.all.length, 1);
+    let es = FakeEventSource.last();
+    const cursor1 = `${cursorKey('u:42')}=e1:7,${cursorKey('r:chat-1')}=r1:3`;
+    assert.equal(es.url, `http://a.test:8081/v1/sse?ticket=t1&lastEventId=${encodeURIComponent(cursor1)}&rooms=chat-1&broadcast=true`);
+    es.frame(welcome());
+    es.frame({ t: 'subscribed', stream: 'r:chat-1', head: { epoch: 'r1', seq: 5 } });
+    es.frame({ t: 'subscribed', stream: 'b:all', head: { epoch: 'b1', seq: 2 } });
+    for (const seq of [3, 4, 5]) es.frame(ev(seq, 'r1', 'r:chat-1'));
+    es.frame(ev(3, 'b1', 'b:all'));
+    assert.deepEqual(chat.seqs(), [4, 5]);
+    assert.deepEqual(all.seqs(), [3], 'b:all started at its head');
+    await assert.rejects(h.client.presence('chat-1'), (e) => e.code === 'disconnected', 'SSE cannot ask');
+    // two changes in one task: one new request, to the same gateway, resumed by the cursor
+    h.client.subscribe('news', news.handlers);
+    h.client.unsubscribe(BROADCAST);
+    assert.deepEqual(all.unsubscribed, [{ stream: 'b:all' }], 'SSE has no answer to wait for');
+    await tick();
+    assert.equal(es.closed, true);
+    assert.equal(FakeEventSource.all.length, 2);
+    es = FakeEventSource.last();
+    const cursor2 = `${cursorKey('u:42')}=e1:7,${cursorKey('r:chat-1')}=r1:5`;
+    assert.equal(es.url, `http://a.test:8081/v1/sse?ticket=t2&lastEventId=${encodeURIComponent(cursor2)}&rooms=chat-1,news`);
+    es.frame(welcome());
+    es.frame({ t: 'subscribed', stream: 'r:news' });
+    es.frame(ev(5, 'r1', 'r:chat-1'));
+    es.frame(ev(6, 'r1', 'r:chat-1'));
+    es.frame(ev(1, 'n1', 'r:news'));
+    assert.deepEqual(chat.seqs(), [4, 5, 6]);
+    assert.deepEqual(news.seqs(), [1]);
+    // a drop: the next gateway, the same rooms, the cursor of what was processed
+    es.fail();
+    h.timers.advance(60000);
+    await tick();
+    const cursor3 = `${cursorKey('u:42')}=e1:7,${cursorKey('r:chat-1')}=r1:6,${cursorKey('r:news')}=n1:1`;
+    assert.equal(FakeEventSource.last().url,
+      `http://b.test:8082/v1/sse?ticket=t3&lastEventId=${encodeURIComponent(cursor3)}&rooms=chat-1,news`);
+    assert.equal(FakeWebSocket.all.length, 0);
+  });
+
+  test('SSE without rooms keeps the plain position; cursor keys are the server’s (SseCursor.key)', () => {
+    assert.equal(sseUrl('http://h', { ticket: 'k' }, { epoch: 'e', seq: 3 }, []), 'http://h/v1/sse?ticket=k&lastEventId=e%3A3');
+    assert.equal(sseUrl('http://h', { ticket: 'k' }, null, ['r:a', 'b:all']), 'http://h/v1/sse?ticket=k&rooms=a&broadcast=true');
+    const expected = process.env.NOTIFY_CURSOR_KEYS
+      ? JSON.parse(process.env.NOTIFY_CURSOR_KEYS) // from io.notify.schemas.protocol.SseCursor, via NotifyJsTest
+      : { 'u:42': '23xr7', 'r:chat-1': 'ubitxg', 'b:all': '1iyxzd', 'r:demo:lobby': 'b7vh53' };
+    assert.ok(Object.keys(expected).length >= 4);
+    for (const [stream, key] of Object.entries(expected)) assert.equal(cursorKey(stream), key, stream);
+    assert.equal(compositeCursor([{ stream: 'u:42', pos: null }, { stream: 'r:chat-1', pos: { epoch: 'e', seq: 1 } }]),
+      `${cursorKey('r:chat-1')}=e:1`, 'streams without a position are left out');
   });
 });

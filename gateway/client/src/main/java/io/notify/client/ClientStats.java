@@ -3,13 +3,17 @@ package io.notify.client;
 /**
  * Counters of one {@link NotifyClient} since it was built.
  *
- * @param delivered         events handed to {@link NotifyListener#onEvent} (durable and ephemeral)
+ * @param delivered         events handed to {@link NotifyListener#onEvent} or a {@link RoomListener}
+ *                          (durable and ephemeral)
  * @param duplicatesDropped durable events dropped because they were at or below the stored position
  *                          (replay overlapping live delivery, a node's in-flight frames after a
  *                          failover) or of another epoch
  * @param resets            {@code reset} frames handled
  * @param connects          connections that reached {@code welcome}
  * @param disconnects       connections and attempts that ended (any cause but {@link NotifyClient#close})
+ * @param unsubscribedDropped events of a room or {@code b:all} the application does not hold (any
+ *                          more), dropped: e.g. in flight when it unsubscribed
  */
-public record ClientStats(long delivered, long duplicatesDropped, long resets, long connects, long disconnects) {
+public record ClientStats(long delivered, long duplicatesDropped, long resets, long connects, long disconnects,
+                          long unsubscribedDropped) {
 }

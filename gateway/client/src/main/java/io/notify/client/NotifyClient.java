@@ -6,7 +6,9 @@ import io.notify.client.store.PositionStore;
 import io.notify.schemas.stream.Position;
 import io.notify.schemas.stream.StreamId;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -39,8 +41,8 @@ public final class NotifyClient implements AutoCloseable {
     private final PositionStore store;
     private final AtomicBoolean started = new AtomicBoolean();
 
-    NotifyClient(ClientSettings settings) {
-        this.loop = new ClientLoop(settings);
+    NotifyClient(ClientSettings settings, Map<StreamId, RoomListener> rooms) {
+        this.loop = new ClientLoop(settings, rooms);
         this.store = settings.store();
     }
 
@@ -84,6 +86,48 @@ public final class NotifyClient implements AutoCloseable {
     /** The stored position of {@code stream}: the last durable event the listener processed. */
     public Optional<Position> position(StreamId stream) {
         return store.load(stream);
+    }
+
+    /**
+     * Subscribes to room {@code room} ({@code r:<room>}; docs/protocol.md §8). Durable events of the
+     * room reach {@code listener} once each, in seq order, resumed from the stored position after
+     * every reconnect like the user's own stream; with no stored position the client starts at the
+     * head the gateway names in {@code subscribed}. Subscribing again replaces the listener. Callable
+     * from any thread, listener callbacks included; takes effect on the current connection (over
+     * SSE: by reconnecting the stream with the new set) and every later one.
+     *
+     * @throws IllegalArgumentException when {@code room} is not 1..128 characters of {@code [A-Za-z0-9._:-]}
+     */
+    public void subscribe(String room, RoomListener listener) {
+        subscribe(StreamId.forRoom(room), listener);
+    }
+
+    /** Subscribes to a room or the broadcast stream ({@link StreamId#BROADCAST}); a user stream is refused. */
+    public void subscribe(StreamId stream, RoomListener listener) {
+        loop.subscribe(stream, java.util.Objects.requireNonNull(listener, "listener"));
+    }
+
+    /** Subscribes to the broadcast stream {@code b:all}. */
+    public void subscribeBroadcast(RoomListener listener) {
+        subscribe(StreamId.BROADCAST, listener);
+    }
+
+    /**
+     * Leaves room {@code room}: no event of it reaches the listener after this call returns to the
+     * client's thread; {@link RoomListener#onUnsubscribed} follows the gateway's confirmation. The
+     * stored position is kept: subscribing again resumes from it (within the room's inbox bounds).
+     */
+    public void unsubscribe(String room) {
+        unsubscribe(StreamId.forRoom(room));
+    }
+
+    public void unsubscribe(StreamId stream) {
+        loop.unsubscribe(stream);
+    }
+
+    /** The rooms (and {@code b:all}) subscribed to now, refused ones excluded. */
+    public Set<StreamId> subscriptions() {
+        return loop.subscriptions();
     }
 
     public ClientStats stats() {

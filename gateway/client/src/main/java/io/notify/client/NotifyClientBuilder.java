@@ -2,14 +2,18 @@ package io.notify.client;
 
 import io.notify.client.internal.ClientSettings;
 import io.notify.client.internal.Endpoints;
+import io.notify.client.internal.Rooms;
 import io.notify.client.reconnect.Backoff;
 import io.notify.client.store.InMemoryPositionStore;
 import io.notify.client.store.PositionStore;
+import io.notify.schemas.stream.StreamId;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.random.RandomGenerator;
@@ -20,6 +24,8 @@ import java.util.random.RandomGenerator;
  * full jitter, prompt reconnects within 1 s, in-memory positions.
  */
 public final class NotifyClientBuilder {
+
+    private final Map<StreamId, RoomListener> rooms = new LinkedHashMap<>();
 
     private final List<Endpoints> gateways = new ArrayList<>();
     private TokenSupplier token;
@@ -141,7 +147,23 @@ public final class NotifyClientBuilder {
         }
         return new NotifyClient(new ClientSettings(gateways, token, mode, sseFallback, store, listener, backoffBase,
                 backoffCap, promptly, connectTimeout, ackInterval, maxRetryAfter,
-                random != null ? random : new SplittableRandom(), http));
+                random != null ? random : new SplittableRandom(), http), rooms);
+    }
+
+    /** A room subscription in place from the first connect (as {@link NotifyClient#subscribe(String, RoomListener)}). */
+    public NotifyClientBuilder subscribe(String room, RoomListener listener) {
+        return subscribe(StreamId.forRoom(room), listener);
+    }
+
+    /** A room or {@code b:all} subscription in place from the first connect; a user stream is refused. */
+    public NotifyClientBuilder subscribe(StreamId stream, RoomListener listener) {
+        rooms.put(Rooms.check(stream), Objects.requireNonNull(listener, "listener"));
+        return this;
+    }
+
+    /** The broadcast stream {@code b:all}, from the first connect. */
+    public NotifyClientBuilder subscribeBroadcast(RoomListener listener) {
+        return subscribe(StreamId.BROADCAST, listener);
     }
 
     /** {@link #build()} and {@link NotifyClient#start()}. */

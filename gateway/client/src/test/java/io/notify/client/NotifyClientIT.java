@@ -180,4 +180,106 @@ class NotifyClientIT {
         assertEquals(LongStream.rangeClosed(6, 13).boxed().toList(), second.seqs());
         assertTrue(second.errors.isEmpty(), "errors: " + second.errors);
     }
+
+    /** A room's events as one client's {@link RoomListener} saw them, with its confirmations and refusals. */
+    private static final class RoomLog implements RoomListener {
+        final List<String> ids = java.util.Collections.synchronizedList(new ArrayList<>());
+        final List<String> notes = java.util.Collections.synchronizedList(new ArrayList<>());
+
+        @Override
+        public void onEvent(ClientEvent event) {
+            if (event.durable()) {
+                ids.add(event.id());
+            }
+        }
+
+        @Override
+        public void onSubscribed(StreamId stream, Optional<Position> head) {
+            notes.add("subscribed " + stream);
+        }
+
+        @Override
+        public void onRefused(StreamId stream, String reason) {
+            notes.add("refused " + stream + " " + reason);
+        }
+
+        @Override
+        public void onReset(StreamId stream, io.notify.schemas.protocol.ResetReason reason, Optional<Position> head) {
+            notes.add("reset " + stream + " " + reason.wireName());
+        }
+
+        void awaitIds(int n) {
+            Await.until(n + " room events (have " + ids + ")", WAIT, () -> ids.size() >= n);
+        }
+    }
+
+    private static void publishTo(String toJson, List<String> ids) {
+        ids.forEach(id -> stack.publishing().publishJson(io.notify.platform.Publishing.event(toJson, id, "durable")));
+    }
+
+    @Test
+    void aRoomResumesOnTheOtherNodeAfterItsNodeIsKilledWithNoGapAndNoDuplicateAndAForbiddenRoomIsRefused() throws Exception {
+        String room = "it-room-kill";
+        String to = "{\"rooms\":[\"" + room + "\"]}";
+        ServiceProcess nodeA = stack.startChildGateway("gw-room-a");
+        RoomLog onA = new RoomLog();
+        RoomLog onB = new RoomLog();
+        List<String> claim = List.of("it-room-*");
+        try (NotifyClient a = NotifyClient.builder()
+                .gateways(List.of(URI.create(nodeA.baseUrl()), gatewayB))
+                .token(stack.token("room-user-a", claim))
+                .listener(e -> { })
+                .subscribe(room, onA)
+                .connect();
+             NotifyClient b = NotifyClient.builder().gateways(List.of(gatewayB)).token(stack.token("room-user-b", claim))
+                     .listener(e -> { }).connect()) {
+            b.subscribe(room, onB);
+            b.subscribe("secret-1", onB); // not in the claim, and not public
+            Await.until("both subscribed", WAIT, () -> onA.notes.contains("subscribed r:" + room)
+                    && onB.notes.contains("subscribed r:" + room) && onB.notes.size() >= 2);
+            // two rooms, two answers in either order: the refusal needs no head read, the subscribe does
+            assertEquals(java.util.Set.of("subscribed r:" + room, "refused r:secret-1 forbidden"), java.util.Set.copyOf(onB.notes));
+            assertEquals(2, onB.notes.size(), "one answer per subscribe: " + onB.notes);
+            assertEquals(java.util.Set.of(StreamId.forRoom(room)), b.subscriptions(), "a refused room is dropped");
+            assertEquals(Optional.of("gw-room-a"), a.nodeId());
+
+            publishTo(to, ids("rk-", 1, 10));
+            onA.awaitIds(10);
+            nodeA.kill();
+            publishTo(to, ids("rk-", 11, 30)); // while client a reconnects to gw-b
+            onA.awaitIds(30);
+            onB.awaitIds(30);
+            assertEquals(ids("rk-", 1, 30), List.copyOf(onA.ids), "no gap, no duplicate, in order across the kill");
+            assertEquals(ids("rk-", 1, 30), List.copyOf(onB.ids));
+            assertEquals(Optional.of("gw-b"), a.nodeId());
+            assertEquals(0, a.stats().resets(), "resumed from its position, not reset: " + onA.notes);
+        }
+    }
+
+    @Test
+    void anSseClientGetsItsRoomsAndTheBroadcastAndResumesThemWhenItsRoomSetChanges() throws Exception {
+        String room = "it-room-sse";
+        RoomLog roomLog = new RoomLog();
+        RoomLog broadcast = new RoomLog();
+        RoomLog second = new RoomLog();
+        try (NotifyClient c = NotifyClient.builder().gateways(List.of(gatewayB)).transport(TransportMode.SSE)
+                .sseFallback(false).token(stack.token("room-user-sse", List.of("it-room-*"))).listener(e -> { })
+                .subscribe(room, roomLog).subscribeBroadcast(broadcast).connect()) {
+            Await.until("subscribed over SSE", WAIT, () -> roomLog.notes.size() == 1 && broadcast.notes.size() == 1);
+            publishTo("{\"rooms\":[\"" + room + "\"]}", ids("rs-", 1, 5));
+            publishTo("{\"broadcast\":true}", List.of("bc-1"));
+            roomLog.awaitIds(5);
+            broadcast.awaitIds(1);
+
+            c.subscribe("it-room-sse-2", second); // SSE: a new request with the new set, resumed by the composite cursor
+            publishTo("{\"rooms\":[\"" + room + "\"]}", ids("rs-", 6, 15)); // partly while it reconnects
+            publishTo("{\"broadcast\":true}", List.of("bc-2"));
+            roomLog.awaitIds(15);
+            broadcast.awaitIds(2);
+            assertEquals(ids("rs-", 1, 15), List.copyOf(roomLog.ids));
+            assertEquals(List.of("bc-1", "bc-2"), List.copyOf(broadcast.ids));
+            assertEquals(List.of("subscribed r:it-room-sse-2"), List.copyOf(second.notes));
+            assertEquals(Optional.of(TransportMode.SSE), c.transport());
+        }
+    }
 }

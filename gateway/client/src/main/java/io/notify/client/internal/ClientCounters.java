@@ -10,8 +10,10 @@ public final class ClientCounters {
     final AtomicLong resets = new AtomicLong();
     final AtomicLong connects = new AtomicLong();
     final AtomicLong disconnects = new AtomicLong();
+    final AtomicLong unsubscribedDropped = new AtomicLong();
 
     public ClientStats snapshot() {
-        return new ClientStats(delivered.get(), duplicatesDropped.get(), resets.get(), connects.get(), disconnects.get());
+        return new ClientStats(delivered.get(), duplicatesDropped.get(), resets.get(), connects.get(), disconnects.get(),
+                unsubscribedDropped.get());
     }
 }

@@ -1,6 +1,7 @@
 package io.notify.client.internal;
 
 import io.notify.client.ConnectionState;
+import io.notify.client.RoomListener;
 import io.notify.client.NotifyClientException;
 import io.notify.client.NotifyClientException.Kind;
 import io.notify.client.TransportMode;
@@ -8,13 +9,18 @@ import io.notify.client.reconnect.Backoff;
 import io.notify.client.reconnect.Disconnect;
 import io.notify.client.reconnect.ReconnectPlan;
 import io.notify.client.reconnect.ReconnectPolicy;
+import io.notify.schemas.protocol.ClientFrame;
 import io.notify.schemas.protocol.EventFrame;
 import io.notify.schemas.protocol.FrameCodec;
 import io.notify.schemas.protocol.ProtocolException;
 import io.notify.schemas.protocol.ServerFrame;
+import io.notify.schemas.protocol.UnsubscribeFrame;
 import io.notify.schemas.protocol.WelcomeFrame;
+import io.notify.schemas.stream.StreamId;
 import java.net.http.HttpClient;
 import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledFuture;
@@ -28,7 +34,9 @@ import org.slf4j.LoggerFactory;
  * connects (token on the token thread, then the transport), treats the gateway's {@code welcome}
  * as the only proof of a successful open (backoff reset, CONNECTED), watches for silence
  * (no welcome within the connect timeout; then no frame for {@code pingInterval + max(3 s, pingInterval / 2)}),
- * paces acks, and on every end asks {@link ReconnectPolicy} what to do: stop, or reconnect after a
+ * paces its own frames ({@link FramePacer}: acks, subscribes, unsubscribes), subscribes to every
+ * room after each {@code welcome} (over SSE the rooms go in the URL, and a change of them reconnects
+ * the stream), and on every end asks {@link ReconnectPolicy} what to do: stop, or reconnect after a
  * delay to the next gateway URL (the same URL when falling back to SSE).
  */
 public final class ClientLoop {
@@ -43,6 +51,8 @@ public final class ClientLoop {
     private final FrameHandler frames;
     private final ClientCounters counters = new ClientCounters();
     private final ListenerCalls calls;
+    private final Rooms rooms = new Rooms();
+    private final FramePacer pacer = new FramePacer();
     // confined to the loop thread
     private int generation;
     private Transport transport;
@@ -56,11 +66,18 @@ public final class ClientLoop {
     private int silenceArm;
     private ScheduledFuture<?> reconnectTimer;
     private ScheduledFuture<?> ackTimer;
+    private ScheduledFuture<?> pacerTimer;
+    private boolean welcomed; // the current connection got its welcome
     // read from any thread
     private volatile String nodeId;
     private volatile TransportMode activeMode;
 
     public ClientLoop(ClientSettings settings) {
+        this(settings, Map.of());
+    }
+
+    /** With the subscriptions made on the builder, in place before the first connect. */
+    public ClientLoop(ClientSettings settings, Map<StreamId, RoomListener> initialRooms) {
         this.settings = settings;
         this.threads = new LoopThreads();
         this.http = settings.http() != null ? settings.http() : HttpClient.newBuilder()
@@ -70,7 +87,9 @@ public final class ClientLoop {
         this.backoff = new Backoff(settings.backoffBase(), settings.backoffCap(), settings.random());
         this.policy = new ReconnectPolicy(backoff, settings.promptly(), settings.maxRetryAfter());
         this.calls = new ListenerCalls(settings.listener());
-        this.frames = new FrameHandler(settings.listener(), new StreamPositions(settings.store()), calls::error, counters);
+        this.frames = new FrameHandler(settings.listener(), new StreamPositions(settings.store()), calls::error, counters,
+                rooms);
+        initialRooms.forEach(rooms::add);
         this.onSse = settings.mode() == TransportMode.SSE;
     }
 
@@ -99,11 +118,55 @@ public final class ClientLoop {
             }
             closed = true;
             cancel(reconnectTimer);
-            flushAcks();
+            if (transport != null) {
+                frames.takeAcks().forEach(transport::send); // last acks directly: nothing paces a closing connection
+            }
             drop();
             calls.state(ConnectionState.CLOSED);
         }, timeout);
         threads.shutdown();
+    }
+
+    /** Subscribes to a room or b:all (from any thread); see {@link io.notify.client.NotifyClient#subscribe}. */
+    public void subscribe(StreamId stream, RoomListener listener) {
+        Rooms.check(stream);
+        threads.run(() -> {
+            if (closed || !rooms.add(stream, listener) || transport == null) {
+                return; // not connected: the next welcome (or SSE request) carries it
+            }
+            if (onSse) {
+                restartSse();
+            } else if (welcomed) {
+                sendPaced(frames.subscribeFrame(stream));
+            }
+        });
+    }
+
+    /** Leaves a room or b:all (from any thread). */
+    public void unsubscribe(StreamId stream) {
+        threads.run(() -> {
+            if (closed || rooms.remove(stream) == null) {
+                return;
+            }
+            if (transport != null && welcomed && !onSse) {
+                sendPaced(new UnsubscribeFrame(stream.value())); // onUnsubscribed when the gateway confirms
+                return;
+            }
+            frames.unsubscribed(stream);
+            if (transport != null && onSse) {
+                restartSse();
+            }
+        });
+    }
+
+    public Set<StreamId> subscriptions() {
+        return rooms.snapshot();
+    }
+
+    /** SSE names its rooms in the request: a new set is a new request, resumed from the stored positions. */
+    private void restartSse() {
+        drop();
+        connect();
     }
 
     public ConnectionState state() {
@@ -155,8 +218,9 @@ public final class ClientLoop {
         }
         TransportEvents events = events(gen);
         frames.connecting();
+        pacer.reset(System.nanoTime());
         transport = onSse
-                ? SseTransport.connect(http, gateway.sse(), token, frames.ssePosition(), events)
+                ? SseTransport.connect(http, gateway.sse(rooms.streams()), token, frames.sseLastEventId(), events)
                 : WebSocketTransport.connect(http, gateway.webSocket(), token, settings.connectTimeout(), events);
         LOG.debug("connecting to {} over {}", gateway.base(), transport.mode());
         watchSilence(gen, settings.connectTimeout()); // the welcome must come within it
@@ -230,7 +294,11 @@ public final class ClientLoop {
             int arm = ++silenceArm; // the connect timeout's check gives way to the ping-based one
             threads.schedule(() -> checkSilence(gen, arm), Duration.ofMillis(silenceMs));
             LOG.info("connected to {} over {} ({})", nodeId, current.mode(), outcome.welcome().connectionId());
+            welcomed = true;
             calls.state(ConnectionState.CONNECTED);
+            if (gen == generation && !closed && current.canSend()) {
+                frames.subscribeFrames().forEach(this::sendPaced); // after the resume, from the stored positions
+            }
         } else if (outcome.resync()) {
             giveUp(new Disconnect.Resync(outcome.resyncReason()));
         } else if (frame instanceof EventFrame e && e.isDurable() && current.canSend() && ackTimer == null) {
@@ -243,7 +311,29 @@ public final class ClientLoop {
 
     private void flushAcks() {
         if (transport != null) {
-            frames.takeAcks().forEach(transport::send);
+            frames.takeAcks().forEach(this::sendPaced);
+        }
+    }
+
+    /** Sends a frame of the client's own as the gateway's inbound rate allows (now, or from a timer). */
+    private void sendPaced(ClientFrame frame) {
+        pacer.offer(frame);
+        pumpPacer(generation);
+    }
+
+    private void pumpPacer(int gen) {
+        if (gen != generation || transport == null) {
+            return;
+        }
+        pacerTimer = null;
+        long now = System.nanoTime();
+        ClientFrame next;
+        while ((next = pacer.poll(now)) != null) {
+            transport.send(next);
+        }
+        long wait = pacer.nanosUntilNext(now);
+        if (wait > 0 && pacerTimer == null) {
+            pacerTimer = threads.schedule(() -> pumpPacer(gen), Duration.ofNanos(wait));
         }
     }
 
@@ -302,9 +392,15 @@ public final class ClientLoop {
     /** Forgets the current connection: later events of it are ignored, pending acks dropped. */
     private void drop() {
         generation++;
+        welcomed = false;
         cancel(ackTimer);
         ackTimer = null;
+        cancel(pacerTimer);
+        pacerTimer = null;
+        pacer.reset(System.nanoTime());
         frames.takeAcks();
+        // an unsubscribe not yet confirmed is complete: the next connection does not subscribe again
+        rooms.drainLeaving().forEach((stream, l) -> frames.unsubscribedNow(stream, l));
         Transport t = transport;
         transport = null;
         if (t != null) {

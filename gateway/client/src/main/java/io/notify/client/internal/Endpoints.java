@@ -36,4 +36,25 @@ public record Endpoints(URI base, URI webSocket, URI sse) {
                 URI.create((secure ? "wss://" : "ws://") + authority + path + WS_PATH),
                 URI.create((secure ? "https://" : "http://") + authority + path + SSE_PATH));
     }
+
+    /**
+     * The SSE URL with the rooms to subscribe at connect (docs/protocol.md §8): {@code ?rooms=a,b}
+     * and {@code &broadcast=true} for {@code b:all}; the plain {@link #sse()} without any.
+     */
+    public URI sse(java.util.List<io.notify.schemas.stream.StreamId> streams) {
+        StringBuilder names = new StringBuilder();
+        boolean broadcast = false;
+        for (io.notify.schemas.stream.StreamId s : streams) {
+            if (s.isBroadcast()) {
+                broadcast = true;
+            } else if (s.isRoom()) {
+                names.append(names.length() == 0 ? "" : ",").append(s.room()); // room names need no escaping: [A-Za-z0-9._:-]
+            }
+        }
+        if (names.length() == 0 && !broadcast) {
+            return sse;
+        }
+        String query = (names.length() > 0 ? "rooms=" + names : "") + (broadcast ? (names.length() > 0 ? "&" : "") + "broadcast=true" : "");
+        return URI.create(sse + "?" + query);
+    }
 }

@@ -4,7 +4,6 @@ import io.notify.client.TransportMode;
 import io.notify.client.reconnect.Disconnect;
 import io.notify.schemas.protocol.ClientFrame;
 import io.notify.schemas.protocol.FrameCodec;
-import io.notify.schemas.stream.Position;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -54,7 +53,7 @@ public final class SseTransport implements Transport, Flow.Subscriber<String> {
     }
 
     /** Starts the request; the outcome arrives through {@code events}. */
-    public static SseTransport connect(HttpClient http, URI uri, String token, Optional<Position> lastEventId,
+    public static SseTransport connect(HttpClient http, URI uri, String token, Optional<String> lastEventId,
                                        TransportEvents events) {
         SseTransport t = new SseTransport(events);
         HttpRequest.Builder request = HttpRequest.newBuilder(uri)
@@ -62,7 +61,7 @@ public final class SseTransport implements Transport, Flow.Subscriber<String> {
                 .header("Cache-Control", "no-cache")
                 .header("Authorization", "Bearer " + token)
                 .GET(); // no request timeout: it could cut a healthy stream; the loop's welcome deadline bounds the wait
-        lastEventId.ifPresent(p -> request.header("Last-Event-ID", p.format()));
+        lastEventId.ifPresent(id -> request.header("Last-Event-ID", id)); // a position, or the composite cursor of §8
         t.exchange = http.sendAsync(request.build(), t::handler);
         t.exchange.whenComplete((response, error) -> {
                     if (error != null) {

@@ -35,6 +35,17 @@
  * - It answers pings, acks cumulatively (at most one ack per stream every ACK_DELAY_MS, well under
  *   the gateway's inbound rate limit), and treats a connection with no frame for
  *   pingIntervalMs + max(3 s, pingIntervalMs / 2) as dead.
+ * - Rooms and broadcast (docs/protocol.md §8): client.subscribe('chat-1', { onEvent, onSubscribed,
+ *   onRefused, onReset, onUnsubscribed }) and client.subscribe(BROADCAST, ...). Each room is its own
+ *   stream with its own stored position, subscribed again from it (`subscribe` with epoch and seq)
+ *   after every welcome, on whichever node; over SSE the rooms are named in the URL and resumed by
+ *   the composite Last-Event-ID. Room events are deduplicated by (stream, epoch, seq) like the
+ *   user's. A room without a position starts at the head its `subscribed` names. A refused room is
+ *   dropped, never asked for again. client.presence(room) asks who is in it; join and leave arrive
+ *   as the room's ephemeral presence.join / presence.leave events.
+ * - The client's own frames other than resume and pong (subscribes, unsubscribes, presence, acks)
+ *   are paced: a burst of PACE_BURST, then PACE_PER_SECOND per second, under the gateway's inbound
+ *   limit (10 frames/s, bursts of 20); acks wait behind the others and keep one per stream.
  */
 
 export const PROTOCOL = 'notify.v1';
@@ -45,6 +56,39 @@ export const PROMPT_MAX_MS = 1000;
 export const ACK_DELAY_MS = 500;
 /** WebSocket attempts in a row that fail before `welcome`; after this many, 'auto' mode tries SSE. */
 export const WS_FAILURES_BEFORE_SSE = 2;
+
+/** The broadcast stream: client.subscribe(BROADCAST, handlers). */
+export const BROADCAST = 'b:all';
+/** The client's own frames: this many at once, then PACE_PER_SECOND per second (the gateway allows 10/s, burst 20). */
+export const PACE_BURST = 10;
+export const PACE_PER_SECOND = 8;
+const ROOM = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The stream of a room name (or of BROADCAST); throws a TypeError for a name the gateway would refuse. */
+export function roomStream(room) {
+  if (room === BROADCAST) return BROADCAST;
+  if (typeof room !== 'string' || !ROOM.test(room)) {
+    throw new TypeError(`notify: a room name is 1..128 characters of [A-Za-z0-9._:-], got '${room}'`);
+  }
+  return 'r:' + room;
+}
+
+/** The key of a stream in the SSE composite cursor: Java's String.hashCode, sign bit cleared, base 36 (SseCursor). */
+export function cursorKey(stream) {
+  let h = 0;
+  for (let i = 0; i < stream.length; i++) h = (Math.imul(31, h) + stream.charCodeAt(i)) | 0;
+  return (h & 0x7fffffff).toString(36);
+}
+
+/** The composite Last-Event-ID of protocol §8: `<key>=<epoch>:<seq>` per stream with a position, joined by ','. */
+export function compositeCursor(entries) {
+  return entries.filter((e) => e.pos).map((e) => `${cursorKey(e.stream)}=${formatPosition(e.pos)}`).join(',');
+}
+
+/** The rejection of client.presence(): `code` is the presence_result's error, or 'disconnected'. */
+function presenceError(stream, code, detail) {
+  return Object.assign(new Error(`notify: presence of ${stream}: ${code}${detail ? ' (' + detail + ')' : ''}`), { code, stream });
+}
 
 /** Close code the client uses when it ends a connection in order to reconnect (gap, dead link, bad frame). */
 const CLIENT_RECONNECT = 4000;
@@ -210,11 +254,18 @@ export function webSocketUrl(gateway, credential) {
   return `${b.secure ? 'wss' : 'ws'}://${b.host}${b.path}/v1/ws?${credentialParam(credential)}`;
 }
 
-/** The SSE URL of a gateway; `credential` as for webSocketUrl. */
-export function sseUrl(gateway, credential, position) {
+/**
+ * The SSE URL of a gateway; `credential` as for webSocketUrl. `position`: a position, or a Last-Event-ID
+ * string (the composite cursor); `streams`: the rooms (r:<room>) and b:all to subscribe at connect.
+ */
+export function sseUrl(gateway, credential, position, streams = []) {
   const b = gatewayBase(gateway);
-  const resume = position ? `&lastEventId=${encodeURIComponent(formatPosition(position))}` : '';
-  return `${b.secure ? 'https' : 'http'}://${b.host}${b.path}/v1/sse?${credentialParam(credential)}${resume}`;
+  const id = typeof position === 'string' ? position : position ? formatPosition(position) : '';
+  const resume = id ? `&lastEventId=${encodeURIComponent(id)}` : '';
+  const rooms = streams.filter((s) => s.startsWith('r:')).map((s) => s.slice(2));
+  const roomsParam = rooms.length > 0 ? `&rooms=${rooms.join(',')}` : ''; // room names need no escaping
+  const broadcast = streams.includes(BROADCAST) ? '&broadcast=true' : '';
+  return `${b.secure ? 'https' : 'http'}://${b.host}${b.path}/v1/sse?${credentialParam(credential)}${resume}${roomsParam}${broadcast}`;
 }
 
 /** Where a gateway issues connect tickets: POST, with `Authorization: Bearer <jwt>`. */
@@ -269,7 +320,8 @@ export function connect(options) {
  *   transport  'auto' (default), 'ws' or 'sse'
  *   backoff    { baseMs: 1000, capMs: 60000 }
  *   connectTimeoutMs  no `welcome` within it (the ticket request included): the attempt counts as failed (default 15000)
- * Injection points for tests: WebSocket, EventSource, fetch, timers { setTimeout, clearTimeout }, random.
+ * Rooms: subscribe(room | BROADCAST, handlers), unsubscribe(room), presence(room, { after, limit }).
+ * Injection points for tests: WebSocket, EventSource, fetch, timers { setTimeout, clearTimeout }, random, now.
  */
 export class NotifyClient {
   constructor(options) {
@@ -297,6 +349,9 @@ export class NotifyClient {
     const timers = o.timers || globalThis;
     this.setTimer = (fn, ms) => timers.setTimeout(fn, ms);
     this.clearTimer = (id) => timers.clearTimeout(id);
+    this.now = o.now || (() => Date.now());
+    this.rooms = new Map(); // stream → handlers, in subscription order
+    this.leaving = new Map(); // stream → handlers, until `unsubscribed`
 
     this.gatewayIndex = 0;
     this.wsFailuresInARow = 0;
@@ -333,6 +388,144 @@ export class NotifyClient {
     return this.sequencer.position(stream);
   }
 
+  /**
+   * Subscribes to a room (or BROADCAST) and returns its stream id (r:<room>, b:all). handlers:
+   *   onEvent(event)                            the room's events, durable and ephemeral (presence.join / presence.leave)
+   *   onSubscribed({stream, head})              the gateway's `subscribed`, after every (re)connect
+   *   onRefused({stream, reason, detail})       `subscribe_refused` (forbidden, limit, bad_name): the room is dropped
+   *   onReset({stream, reason, head, firstSeq}) the room's position could not be continued: reload its state
+   *   onUnsubscribed({stream})                  after unsubscribe()
+   * A room without onEvent (onReset) uses the client's. Subscribing again only replaces the handlers.
+   * Over WebSocket the subscription is sent at once (paced) and after every welcome, from the stored
+   * position; over SSE a change of rooms reconnects the stream with the new ?rooms= list.
+   */
+  subscribe(room, handlers = {}) {
+    const stream = roomStream(room);
+    const isNew = !this.rooms.has(stream);
+    this.leaving.delete(stream);
+    this.rooms.set(stream, handlers || {});
+    if (!isNew) return stream;
+    const conn = this.conn;
+    if (conn && conn.kind === 'ws' && conn.welcomed) this.paced(conn, this.subscribeFrame(stream));
+    else if (conn && conn.kind === 'sse') this.restartSoon(conn);
+    return stream;
+  }
+
+  /** Leaves a room: none of its events reach the handlers any more; onUnsubscribed follows the gateway's answer. */
+  unsubscribe(room) {
+    const stream = roomStream(room);
+    const handlers = this.rooms.get(stream);
+    if (!handlers) return;
+    this.rooms.delete(stream);
+    const conn = this.conn;
+    if (conn && conn.kind === 'ws' && conn.welcomed) {
+      const queued = conn.outbox.findIndex((f) => f.t === 'subscribe' && f.stream === stream);
+      if (queued < 0) {
+        this.leaving.set(stream, handlers);
+        this.paced(conn, { t: 'unsubscribe', stream });
+        return;
+      }
+      conn.outbox.splice(queued, 1); // never sent: the gateway has nothing to undo
+    }
+    this.callRoom(handlers, 'onUnsubscribed', { stream });
+    if (conn && conn.kind === 'sse') this.restartSoon(conn);
+  }
+
+  /** The subscribed streams (r:<room>, b:all), in subscription order. */
+  subscriptions() {
+    return [...this.rooms.keys()];
+  }
+
+  /**
+   * Who is in a subscribed room (WebSocket only; presence must be on for the room at the gateway):
+   * resolves with { stream, online, members, next } (one page of members in user-id order; pass
+   * `next` as `after` for the following page), rejects with an Error whose `code` is the
+   * presence_result's error (not_subscribed, off, unavailable) or 'disconnected' (no WebSocket
+   * connection, or it ended before the answer). One request per room is in flight at a time.
+   */
+  presence(room, { after, limit } = {}) {
+    const stream = roomStream(room);
+    const conn = this.conn;
+    if (!conn || conn.kind !== 'ws' || !conn.welcomed) {
+      return Promise.reject(presenceError(stream, 'disconnected', 'presence needs a connected WebSocket'));
+    }
+    const frame = { t: 'presence', stream };
+    if (after != null) frame.after = after;
+    if (limit != null) frame.limit = limit;
+    return new Promise((resolve, reject) => {
+      const asks = conn.presence.get(stream) || [];
+      asks.push({ frame, resolve, reject });
+      conn.presence.set(stream, asks);
+      if (asks.length === 1) this.paced(conn, frame); // the answer names no page: one question per room at a time
+    });
+  }
+
+  subscribeFrame(stream) {
+    const pos = this.sequencer.position(stream);
+    return pos ? { t: 'subscribe', stream, epoch: pos.epoch, seq: pos.seq } : { t: 'subscribe', stream };
+  }
+
+  /**
+   * SSE names its rooms in the URL: a new set is a new request to the same gateway, resumed by the
+   * composite cursor. Changes made together (in one task) cost one reconnect.
+   */
+  restartSoon(conn) {
+    if (conn.restarting) return;
+    conn.restarting = true;
+    Promise.resolve().then(() => {
+      if (conn !== this.conn || this.stopped) return;
+      this.conn = null;
+      this.teardown(conn, CLIENT_RECONNECT, 'rooms changed');
+      this.open();
+    });
+  }
+
+  callRoom(handlers, name, arg) {
+    const fn = handlers && handlers[name];
+    if (typeof fn !== 'function') return;
+    try {
+      fn(arg);
+    } catch (e) {
+      this.onError(e);
+    }
+  }
+
+  /** Sends one of the client's own frames now, or as soon as the pace allows (after the frames queued before it). */
+  paced(conn, frame) {
+    conn.outbox.push(frame);
+    this.pump(conn);
+  }
+
+  /**
+   * The pace of the client's own frames: a token bucket of PACE_BURST refilled at PACE_PER_SECOND.
+   * Subscribes, unsubscribes and presence questions go first, in order; acks that are due follow,
+   * one per stream with its latest seq, so a busy connection's acks never pile up.
+   */
+  pump(conn) {
+    if (conn !== this.conn) return;
+    const now = this.now();
+    conn.tokens = Math.min(PACE_BURST, conn.tokens + ((now - conn.refilledAt) * PACE_PER_SECOND) / 1000);
+    conn.refilledAt = now;
+    while (conn.tokens >= 1) {
+      let frame = conn.outbox.shift();
+      if (!frame) {
+        const due = conn.acksDue.entries().next();
+        if (due.done) break;
+        conn.acksDue.delete(due.value[0]);
+        frame = { t: 'ack', stream: due.value[0], seq: due.value[1] };
+      }
+      conn.tokens -= 1;
+      this.send(conn, frame);
+    }
+    if ((conn.outbox.length > 0 || conn.acksDue.size > 0) && !conn.timers.pace) {
+      const waitMs = Math.ceil(((1 - conn.tokens) * 1000) / PACE_PER_SECOND);
+      conn.timers.pace = this.setTimer(() => {
+        conn.timers.pace = null;
+        this.pump(conn);
+      }, waitMs);
+    }
+  }
+
   pickTransport() {
     if (this.mode !== 'auto') return this.mode;
     return this.wsFailuresInARow >= WS_FAILURES_BEFORE_SSE && this.EventSourceImpl ? 'sse' : 'ws';
@@ -357,7 +550,8 @@ export class NotifyClient {
     }
     if (this.stopped) return;
     this.lastToken = token;
-    const conn = { kind, gateway, welcomed: false, socket: null, timers: {}, acks: new Map(), pingIntervalMs: 0, abort: null };
+    const conn = { kind, gateway, welcomed: false, socket: null, timers: {}, acks: new Map(), pingIntervalMs: 0, abort: null,
+      outbox: [], acksDue: new Map(), tokens: PACE_BURST, refilledAt: this.now(), presence: new Map(), restarting: false };
     this.conn = conn;
     conn.timers.connect = this.setTimer(() => this.end(conn, 1006, 'no welcome within ' + this.connectTimeoutMs + ' ms'),
       this.connectTimeoutMs);
@@ -407,7 +601,11 @@ export class NotifyClient {
 
   openEventSource(conn, credential, token) {
     const stream = this.sseStream(token);
-    const es = new this.EventSourceImpl(sseUrl(conn.gateway, credential, stream ? this.sequencer.position(stream) : null));
+    const own = stream ? this.sequencer.position(stream) : null;
+    const rooms = this.subscriptions();
+    const resume = rooms.length === 0 ? own
+      : compositeCursor([{ stream, pos: own }, ...rooms.map((s) => ({ stream: s, pos: this.sequencer.position(s) }))]);
+    const es = new this.EventSourceImpl(sseUrl(conn.gateway, credential, resume || null, rooms));
     conn.socket = es;
     es.onmessage = (m) => this.onMessage(conn, m.data);
     // EventSource would retry the same node by itself; the client takes over instead (rotation,
@@ -468,6 +666,10 @@ export class NotifyClient {
       case 'event': this.onEventFrame(conn, frame); break;
       case 'reset': this.onResetFrame(conn, frame); break;
       case 'ping': if (conn.kind === 'ws') this.send(conn, { t: 'pong' }); break;
+      case 'subscribed': this.onSubscribedFrame(frame); break;
+      case 'unsubscribed': this.onUnsubscribedFrame(frame); break;
+      case 'subscribe_refused': this.onRefusedFrame(frame); break;
+      case 'presence_result': this.onPresenceResult(conn, frame); break;
       default: break; // pong, and frame types a newer server may add (protocol §7)
     }
   }
@@ -489,11 +691,59 @@ export class NotifyClient {
       }
       this.send(conn, { t: 'resume', streams: points });
     }
+    if (conn.kind === 'ws') {
+      for (const stream of this.rooms.keys()) this.paced(conn, this.subscribeFrame(stream)); // from the stored positions
+    }
     this.setState('connected', { gateway: conn.gateway, transport: conn.kind, nodeId: this.nodeId,
       connectionId: frame.connectionId, streams: this.streams });
   }
 
+  onSubscribedFrame(frame) {
+    const handlers = this.rooms.get(frame.stream);
+    if (!handlers) return;
+    const head = frame.head && typeof frame.head.seq === 'number' ? { epoch: frame.head.epoch, seq: frame.head.seq } : null;
+    if (head && !this.sequencer.position(frame.stream)) this.sequencer.advance(frame.stream, head); // a fresh room starts at its head
+    this.callRoom(handlers, 'onSubscribed', { stream: frame.stream, head });
+  }
+
+  onUnsubscribedFrame(frame) {
+    const handlers = this.leaving.get(frame.stream);
+    if (!handlers) return;
+    this.leaving.delete(frame.stream);
+    this.callRoom(handlers, 'onUnsubscribed', { stream: frame.stream });
+  }
+
+  onRefusedFrame(frame) {
+    const handlers = this.rooms.get(frame.stream) || this.leaving.get(frame.stream);
+    if (!handlers) return;
+    this.rooms.delete(frame.stream); // refused for good: not asked for again
+    this.leaving.delete(frame.stream);
+    this.callRoom(handlers, 'onRefused', { stream: frame.stream, reason: frame.reason, detail: frame.detail });
+  }
+
+  onPresenceResult(conn, frame) {
+    const asks = conn.presence.get(frame.stream);
+    const ask = asks && asks.shift();
+    if (!ask) return;
+    if (asks.length > 0) this.paced(conn, asks[0].frame);
+    else conn.presence.delete(frame.stream);
+    if (frame.error) ask.reject(presenceError(frame.stream, frame.error));
+    else ask.resolve({ stream: frame.stream, online: frame.online, members: frame.members || [], next: frame.next ?? null });
+  }
+
+  /** Whether events of `stream` reach the application: the user's stream, and the rooms it holds (a room left is dropped). */
+  isHeld(stream) {
+    return typeof stream !== 'string' || stream.startsWith('u:') || this.rooms.has(stream);
+  }
+
+  /** The room handler `name` of the frame's stream, or null: then the client-wide callback applies. */
+  roomHandler(stream, name) {
+    const room = typeof stream === 'string' && !stream.startsWith('u:') ? this.rooms.get(stream) : null;
+    return room && typeof room[name] === 'function' ? room : null;
+  }
+
   onEventFrame(conn, frame) {
+    if (!this.isHeld(frame.stream)) return; // a room left (or never joined): its events in flight are dropped
     if (frame.class !== 'durable') {
       this.deliver(frame); // ephemeral: no position, never deduplicated
       return;
@@ -514,6 +764,11 @@ export class NotifyClient {
   }
 
   deliver(frame) {
+    const room = this.roomHandler(frame.stream, 'onEvent');
+    if (room) {
+      this.callRoom(room, 'onEvent', frame);
+      return;
+    }
     try {
       this.onEvent(frame);
     } catch (e) {
@@ -522,11 +777,18 @@ export class NotifyClient {
   }
 
   onResetFrame(conn, frame) {
+    if (!this.isHeld(frame.stream)) return; // a room left meanwhile: its next subscribe starts from what is stored
     const head = frame.head && typeof frame.head.seq === 'number' ? { epoch: frame.head.epoch, seq: frame.head.seq } : null;
-    try {
-      this.onReset({ stream: frame.stream, reason: frame.reason, head, firstSeq: frame.firstSeq ?? null });
-    } catch (e) {
-      this.onError(e);
+    const room = this.roomHandler(frame.stream, 'onReset');
+    const info = { stream: frame.stream, reason: frame.reason, head, firstSeq: frame.firstSeq ?? null };
+    if (room) {
+      this.callRoom(room, 'onReset', info);
+    } else {
+      try {
+        this.onReset(info);
+      } catch (e) {
+        this.onError(e);
+      }
     }
     this.sequencer.advance(frame.stream, head);
   }
@@ -536,8 +798,9 @@ export class NotifyClient {
     if (conn.timers.ack) return;
     conn.timers.ack = this.setTimer(() => {
       conn.timers.ack = null;
-      for (const [s, q] of conn.acks) this.send(conn, { t: 'ack', stream: s, seq: q });
+      for (const [s, q] of conn.acks) conn.acksDue.set(s, q); // one per stream, the latest seq: bounded however busy
       conn.acks.clear();
+      this.pump(conn);
     }, ACK_DELAY_MS);
   }
 
@@ -591,6 +854,11 @@ export class NotifyClient {
   teardown(conn, code, reason) {
     for (const id of Object.values(conn.timers)) if (id) this.clearTimer(id);
     conn.timers = {};
+    for (const [stream, asks] of conn.presence) for (const ask of asks) ask.reject(presenceError(stream, 'disconnected', 'the connection ended'));
+    conn.presence.clear();
+    // unsubscribes not yet confirmed are over: the next connection does not subscribe them again
+    for (const [stream, handlers] of this.leaving) this.callRoom(handlers, 'onUnsubscribed', { stream });
+    this.leaving.clear();
     if (conn.abort) {
       try { conn.abort.abort(); } catch { /* already settled */ }
       conn.abort = null;

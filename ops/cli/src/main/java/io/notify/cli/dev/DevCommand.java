@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
 /**
  * {@code notifyctl dev}: the whole platform locally, on embedded defaults, until Ctrl-C (which
  * drains the gateways and stops everything cleanly). Prints the URLs, a ready-made client token
- * and a curl line that publishes an event.
+ * (allowed the demo rooms, {@link LocalPlatform#DEMO_ROOMS}) and a curl line that publishes an event.
  */
 @Command(name = "dev", mixinStandardHelpOptions = true,
         description = "Run Kafka, Redis, ingest, fanout-streams and gateway nodes locally (Ctrl-C stops).")
@@ -59,7 +59,7 @@ public final class DevCommand implements Callable<Integer> {
             platform.close();
             stopped.countDown();
         }, "notifyctl-dev-stop"));
-        String token = platform.keys().token("42", Duration.ofHours(12));
+        String token = platform.keys().token("42", Duration.ofHours(12), List.of(LocalPlatform.DEMO_ROOMS));
         System.out.printf("""
 
                 Notify is running (started in %.1f s; data in %s)
@@ -73,10 +73,10 @@ public final class DevCommand implements Callable<Integer> {
                 %s
                 The keys and tokens printed here are dev-only (their secret is in the data dir).
 
-                A client token for user 42 (12 h):
+                A client token for user 42 (12 h; it may join the rooms %s):
                   %s
 
-                The demo page (live feed, connection state, publish form):
+                The demo page (live feed, connection state, publish form; rooms with members online):
                   %s
 
                 Publish an event to user 42:
@@ -87,7 +87,8 @@ public final class DevCommand implements Callable<Integer> {
                 Ctrl-C stops everything (gateways drain first).
                 """, (System.nanoTime() - start) / 1e9, dataDir.toAbsolutePath(), platform.bootstrapServers(),
                 platform.redisUri(), platform.ingestPort(), DevKeys.PRODUCER_KEY, platform.queryPort(),
-                gatewayLines(platform.gatewayPorts()), managementLines(platform), token, demoUrl(platform, token),
+                gatewayLines(platform.gatewayPorts()), managementLines(platform), LocalPlatform.DEMO_ROOMS, token,
+                demoUrl(platform, token),
                 platform.ingestPort(),
                 DevKeys.PRODUCER_KEY);
         System.out.flush();
@@ -102,7 +103,7 @@ public final class DevCommand implements Callable<Integer> {
             gateways.append(gateways.length() == 0 ? "" : ",").append("http://localhost:").append(p);
         }
         return "http://localhost:" + ports.get(0) + "/?token=" + token + "&gateways=" + gateways
-                + "&ingest=http://localhost:" + platform.ingestPort() + "&key=" + DevKeys.PRODUCER_KEY;
+                + "&ingest=http://localhost:" + platform.ingestPort() + "&key=" + DevKeys.PRODUCER_KEY + "&rooms=demo:lobby";
     }
 
     private static String managementLines(LocalPlatform platform) {

@@ -12,10 +12,13 @@ import java.util.List;
  * {@code notifyctl dev}: the whole platform in one process on embedded defaults — Kafka (KRaft) and
  * Redis from devstack, then the platform kit's {@link Platform} with production topic names, the
  * data dir's {@link DevKeys}, fixed ports and gateways {@code gw-1..N} whose demo pages may connect
- * to every node and publish through ingest. {@link #close} drains the gateways first, then stops
- * everything in reverse order.
+ * to every node and publish through ingest, with presence on for the demo's rooms ({@link #DEMO_ROOMS}).
+ * {@link #close} drains the gateways first, then stops everything in reverse order.
  */
 public final class LocalPlatform implements AutoCloseable {
+
+    /** The rooms of the demo page: the dev token's {@code rooms} claim allows them, and presence is on for them. */
+    public static final String DEMO_ROOMS = "demo:*";
 
     /** Ports and sizes of a local platform. */
     public record Options(Path dataDir, int kafkaPort, int redisPort, int ingestPort, int queryPort,
@@ -42,7 +45,8 @@ public final class LocalPlatform implements AutoCloseable {
                     .browserOrigins()
                     .drainOnClose()
                     .gateway("notify.gateway.drain-window", o.drainWindow())
-                    .gateway("notify.gateway.drain-grace", "1s");
+                    .gateway("notify.gateway.drain-grace", "1s")
+                    .gateway("notify.gateway.rooms.presence", DEMO_ROOMS);
             for (int i = 1; i <= o.gatewayPorts().size(); i++) {
                 b.gateways("gw-" + i);
             }

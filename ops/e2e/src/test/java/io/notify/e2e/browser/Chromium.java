@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * A real headless Chromium (the Debian package at {@value #BINARY}), driven over the Chrome
@@ -46,6 +47,11 @@ final class Chromium implements AutoCloseable {
     /** True where the Debian chromium package is installed (.ci/run installs it). */
     static boolean installed() {
         return Files.isExecutable(Path.of(BINARY));
+    }
+
+    /** Skips the calling test where Chromium is not installed. */
+    static void assumeInstalled() {
+        Assumptions.assumeTrue(installed(), BINARY + " not installed (apt-get install chromium): skipped");
     }
 
     static Chromium launch(Path dir) throws IOException {

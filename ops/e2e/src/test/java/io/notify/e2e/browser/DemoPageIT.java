@@ -19,13 +19,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The demo page in real headless Chromium against the whole platform: the page connects to gateway
@@ -43,12 +39,11 @@ class DemoPageIT {
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final String FEED = "[...document.querySelectorAll('#feed li[data-kind=event]')]";
 
-    @ParameterizedTest(name = "transport={0}")
-    @ValueSource(strings = {"ws", "sse"})
+    @EachTransport
     @Timeout(150)
     void pageFollowsItsUserAcrossANodeStopWithoutLossOrDuplicates(String transport, Infra infra, @TempDir Path dir)
             throws Exception {
-        Assumptions.assumeTrue(Chromium.installed(), Chromium.BINARY + " not installed (apt-get install chromium): skipped");
+        Chromium.assumeInstalled();
         String user = USER;
         // the page served by gw-a connects to both gateways and publishes through ingest: their origins are allowed
         try (Platform stack = Platform.forTest(infra, dir).gateways("gw-a", "gw-b").browserOrigins().start();
@@ -111,8 +106,16 @@ class DemoPageIT {
         Map<String, GatewayServer> gateways = new LinkedHashMap<>(stack.gateways());
         List<String> order = new ArrayList<>(List.of(nodeId));
         gateways.keySet().stream().filter(n -> !n.equals(nodeId)).forEach(order::add);
-        String gatewayList = order.stream().map(n -> Platform.http(gateways.get(n).port()).toString()).collect(Collectors.joining(","));
-        return Platform.http(gateways.get(nodeId).port()) + "/?token=" + enc(token) + "&gateways=" + enc(gatewayList)
+        return demoUrl(stack, Platform.http(gateways.get(nodeId).port()).toString(),
+                order.stream().map(n -> Platform.http(gateways.get(n).port()).toString()).toList(), token, transport);
+    }
+
+    /**
+     * The demo page served by the gateway at {@code origin}, in dev mode (publish forms on, through the
+     * stack's ingest), connecting with {@code token} to {@code gateways} in that order over {@code transport}.
+     */
+    static String demoUrl(Platform stack, String origin, List<String> gateways, String token, String transport) {
+        return origin + "/?token=" + enc(token) + "&gateways=" + enc(String.join(",", gateways))
                 + "&transport=" + transport + "&ingest=" + enc(Platform.http(stack.ingestPort()).toString())
                 + "&key=" + enc(DevKeys.PRODUCER_KEY);
     }
@@ -146,7 +149,8 @@ class DemoPageIT {
         return sb.toString();
     }
 
-    private static String connectedTo(String nodeId, String transport) {
+    /** A JS condition: the demo page is connected to {@code nodeId} over {@code transport}. */
+    static String connectedTo(String nodeId, String transport) {
         return "document.getElementById('state').dataset.state === 'connected'"
                 + " && document.getElementById('node').textContent === '" + nodeId + "'"
                 + " && document.getElementById('transport').textContent === '" + transport + "'";

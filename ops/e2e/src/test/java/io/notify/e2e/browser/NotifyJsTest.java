@@ -4,12 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.schemas.protocol.CloseCode;
+import io.notify.schemas.protocol.SseCursor;
+import io.notify.schemas.stream.StreamId;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.List;
 import java.util.Locale;
 import java.util.StringJoiner;
 import java.util.concurrent.TimeUnit;
@@ -19,10 +22,11 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Runs the browser client's unit tests ({@code src/test/resources/js/*.test.mjs}: backoff
- * distribution and reset, dedup and order, close codes, SSE fallback) on Node's built-in test
+ * distribution and reset, dedup and order, close codes, SSE fallback, rooms) on Node's built-in test
  * runner, against the notify.js the gateway serves (taken from its jar on the classpath). The
- * close-code policies are handed over from {@link CloseCode}, so the JS table cannot drift from the
- * server's. Skipped where {@code node} (18 or newer) is not installed.
+ * close-code policies are handed over from {@link CloseCode} and the SSE cursor keys of a few streams
+ * from {@link SseCursor#key}, so neither can drift from the server's. Skipped where {@code node} (18
+ * or newer) is not installed.
  */
 class NotifyJsTest {
 
@@ -40,6 +44,7 @@ class NotifyJsTest {
         ProcessBuilder pb = new ProcessBuilder("node", "--test", "--test-reporter=spec", "notify.test.mjs")
                 .directory(dir.toFile()).redirectErrorStream(true);
         pb.environment().put("NOTIFY_CLOSE_POLICIES", closePolicies());
+        pb.environment().put("NOTIFY_CURSOR_KEYS", cursorKeys());
         pb.environment().put("NO_COLOR", "1");
         Process node = pb.start();
         String output;
@@ -57,6 +62,15 @@ class NotifyJsTest {
         StringJoiner json = new StringJoiner(",", "{", "}");
         for (CloseCode c : CloseCode.values()) {
             json.add("\"" + c.code() + "\":\"" + c.policy().name().toLowerCase(Locale.ROOT) + "\"");
+        }
+        return json.toString();
+    }
+
+    /** {"u:42":"23xr7",...}: the composite SSE cursor's key of a few streams, from the server's SseCursor. */
+    static String cursorKeys() {
+        StringJoiner json = new StringJoiner(",", "{", "}");
+        for (String stream : List.of("u:42", "r:chat-1", "b:all", "r:demo:lobby", "r:" + "Zz9._:-".repeat(18))) {
+            json.add("\"" + stream + "\":\"" + SseCursor.key(StreamId.parse(stream)) + "\"");
         }
         return json.toString();
     }
