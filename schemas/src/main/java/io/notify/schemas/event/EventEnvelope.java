@@ -60,8 +60,12 @@ public record EventEnvelope(
 
     /** A durable event for the given users with a generated id. */
     public static EventEnvelope durable(String type, ObjectNode data, String... users) {
-        return new EventEnvelope(EventIds.generate(), type, Recipients.users(users), EventClass.DURABLE,
-                data, null, null, null);
+        return durable(type, data, Recipients.users(users));
+    }
+
+    /** A durable event for the given recipients (users, rooms, everyone) with a generated id. */
+    public static EventEnvelope durable(String type, ObjectNode data, Recipients to) {
+        return new EventEnvelope(EventIds.generate(), type, to, EventClass.DURABLE, data, null, null, null);
     }
 
     public EventEnvelope withId(String newId) {

@@ -35,7 +35,7 @@ import java.util.concurrent.TimeUnit;
  * exits by itself at end of stdin (the parent is gone) or after its lifetime.
  *
  * <p>Arguments (key=value): gateways (comma-separated base URLs), bootstrap, prefix, keys (dev key
- * dir), users, devices, lifetime (seconds).
+ * dir), users, devices, rooms (0: none), lifetime (seconds).
  */
 public final class ChaosAgent {
 
@@ -62,18 +62,24 @@ public final class ChaosAgent {
     private Devices.FaultMark mark = new Devices.FaultMark(List.of(), System.nanoTime());
 
     private ChaosAgent(Map<String, String> a) throws IOException {
-        int users = Integer.parseInt(a.get("users"));
-        int perUser = Integer.parseInt(a.get("devices"));
+        Verifier.Audience audience = new Verifier.Audience(Integer.parseInt(a.get("users")),
+                Integer.parseInt(a.get("devices")), Integer.parseInt(a.getOrDefault("rooms", "0")));
         DevKeys keys = DevKeys.existing(Path.of(a.get("keys")));
-        this.verifier = new Verifier(users, perUser);
+        this.verifier = new Verifier(audience);
         this.producer = new SteadyProducer(NotifyPublisher.builder().bootstrapServers(a.get("bootstrap"))
-                .topicPrefix(a.get("prefix")).clientId("chaos-producer").build(), verifier, users);
-        this.devices = new Devices(Arrays.asList(a.get("gateways").split(",")), users, perUser,
-                u -> keys.token(userId(u), Duration.ofHours(6)), verifier, pauses);
+                .topicPrefix(a.get("prefix")).clientId("chaos-producer").build(), verifier);
+        this.devices = new Devices(Arrays.asList(a.get("gateways").split(",")), audience,
+                u -> keys.token(userId(u), Duration.ofHours(6), List.of(ROOM_PREFIX + "*")), verifier, pauses);
     }
+
+    private static final String ROOM_PREFIX = "chaos-room-";
 
     static String userId(int user) {
         return "chaos-user-" + user;
+    }
+
+    static String roomName(int room) {
+        return ROOM_PREFIX + room;
     }
 
     public static void main(String[] args) throws Exception {

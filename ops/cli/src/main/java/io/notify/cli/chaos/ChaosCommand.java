@@ -40,6 +40,11 @@ public final class ChaosCommand implements Callable<Integer> {
             defaultValue = "2")
     int devices;
 
+    @Option(names = "--rooms", description = "Rooms the devices subscribe to, one each (device d: room d %% rooms); "
+            + "room events are published round-robin with the user events and judged per (device, room, seq); "
+            + "0 = user streams only (default: ${DEFAULT-VALUE}).", defaultValue = "4")
+    int rooms;
+
     @Option(names = "--rate", description = "Events/s published during the run (default: ${DEFAULT-VALUE}).", defaultValue = "100")
     double rate;
 
@@ -58,12 +63,13 @@ public final class ChaosCommand implements Callable<Integer> {
             System.err.println("notifyctl chaos: " + e.getMessage());
             return 2;
         }
-        if (users < 1 || devices < 1 || users * devices > 2000 || rate <= 0 || rate > 5000 || faults < 0) {
+        if (users < 1 || devices < 1 || users * devices > 2000 || rate <= 0 || rate > 5000 || faults < 0
+                || rooms < 0 || rooms > users * devices) {
             System.err.println("notifyctl chaos: --users and --devices >= 1 with at most 2000 clients in all; "
-                    + "0 < --rate <= 5000; --faults >= 0");
+                    + "0 < --rate <= 5000; --faults >= 0; 0 <= --rooms <= clients");
             return 2;
         }
-        ChaosOptions o = ChaosOptions.of(scenarios, quick, faults, users, devices, rate);
+        ChaosOptions o = ChaosOptions.of(scenarios, quick, faults, users, devices, rooms, rate);
         long s = seed != null ? seed : System.currentTimeMillis();
         Path work = Files.createTempDirectory("notify-chaos-");
         Instant at = Instant.now();

@@ -14,15 +14,18 @@ import java.util.Map;
  * router has judged it dead and removed its members ({@link #frozenFor}).
  *
  * @param faults     faults per scenario, 0 = the mode's default (kill-gateway 20, others 3; quick 2)
+ * @param rooms      rooms the devices are spread over (device {@code d} subscribes to room {@code d % rooms});
+ *                   0 = user streams only
  * @param observe    how long a run watches deliveries after a router or infrastructure fault
  * @param downFor    how long the broker or Redis stays down in a restart scenario
  * @param settle     bound of the final wait for every acknowledged event to reach every device
  */
 record ChaosOptions(List<Scenario> scenarios, boolean quick, int faults, Duration intervalMin, Duration intervalMax,
-                    int users, int devicesPerUser, double rate, Duration observe, Duration downFor, Duration settle,
+                    int users, int devicesPerUser, int rooms, double rate, Duration observe, Duration downFor, Duration settle,
                     Map<String, String> registryTimings) {
 
-    static ChaosOptions of(List<Scenario> scenarios, boolean quick, int faults, int users, int devices, double rate) {
+    static ChaosOptions of(List<Scenario> scenarios, boolean quick, int faults, int users, int devices, int rooms,
+                           double rate) {
         Map<String, String> timings = new LinkedHashMap<>();
         if (quick) {
             timings.put("notify.registry.lease", "12s");
@@ -32,7 +35,7 @@ record ChaosOptions(List<Scenario> scenarios, boolean quick, int faults, Duratio
         }
         return new ChaosOptions(scenarios, quick, faults,
                 quick ? Duration.ofSeconds(4) : Duration.ofSeconds(30), quick ? Duration.ofSeconds(8) : Duration.ofSeconds(60),
-                users, devices, rate, quick ? Duration.ofSeconds(8) : Duration.ofSeconds(20),
+                users, devices, rooms, rate, quick ? Duration.ofSeconds(8) : Duration.ofSeconds(20),
                 quick ? Duration.ofSeconds(3) : Duration.ofSeconds(10), Duration.ofSeconds(quick ? 60 : 120), timings);
     }
 

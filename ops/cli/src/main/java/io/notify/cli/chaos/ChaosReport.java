@@ -15,13 +15,13 @@ import java.util.Map;
 
 /**
  * The outcome of a chaos run: per scenario the verdict (acked, delivered, lost, duplicates, out of
- * order, gaps, latency) and the medians of each per-fault figure, as a table and as JSON.
+ * order, gaps, latency; and how many of the acknowledged events and deliveries were room events) and the medians of each per-fault figure, as a table and as JSON.
  */
-record ChaosReport(Instant at, long seed, boolean quick, int users, int devicesPerUser, double rate,
+record ChaosReport(Instant at, long seed, boolean quick, int users, int devicesPerUser, int rooms, double rate,
                    Map<String, Object> machine, List<ChaosRun.ScenarioResult> scenarios) {
 
     static ChaosReport of(ChaosOptions o, long seed, Instant at, List<ChaosRun.ScenarioResult> results) {
-        return new ChaosReport(at, seed, o.quick(), o.users(), o.devicesPerUser(), o.rate(), ResultFiles.machine(), results);
+        return new ChaosReport(at, seed, o.quick(), o.users(), o.devicesPerUser(), o.rooms(), o.rate(), ResultFiles.machine(), results);
     }
 
     /**
@@ -47,16 +47,16 @@ record ChaosReport(Instant at, long seed, boolean quick, int users, int devicesP
 
     String table() {
         StringBuilder b = new StringBuilder();
-        b.append(String.format("%n%-15s %6s %8s %9s %5s %5s %5s %5s %8s %8s  %s%n", "scenario", "faults", "acked",
-                "delivered", "lost", "dup", "ooo", "gaps", "p50 ms", "p99 ms", "verdict"));
+        b.append(String.format("%n%-15s %6s %8s %9s %8s %9s %5s %5s %5s %5s %8s %8s  %s%n", "scenario", "faults", "acked",
+                "delivered", "room ev", "room dlv", "lost", "dup", "ooo", "gaps", "p50 ms", "p99 ms", "verdict"));
         for (ChaosRun.ScenarioResult r : scenarios) {
             Verifier.Verdict v = r.verdict();
             if (v == null) {
                 b.append(String.format("%-15s %6d  FAIL: could not finish: %s%n", r.scenario(), r.faults().size(), r.error()));
                 continue;
             }
-            b.append(String.format("%-15s %6d %8d %9d %5d %5d %5d %5d %8.1f %8.1f  %s%n", r.scenario(), r.faults().size(),
-                    v.acked(), v.delivered(), v.lost(), v.duplicates(), v.outOfOrder(), v.gaps(), v.latencyMs().p50(),
+            b.append(String.format("%-15s %6d %8d %9d %8d %9d %5d %5d %5d %5d %8.1f %8.1f  %s%n", r.scenario(),
+                    r.faults().size(), v.acked(), v.delivered(), v.roomAcked(), v.roomDelivered(), v.lost(), v.duplicates(), v.outOfOrder(), v.gaps(), v.latencyMs().p50(),
                     v.latencyMs().p99(), r.passed() ? "PASS" : "FAIL" + (r.servicesDownAtEnd().isEmpty() ? ""
                             : " (down: " + r.servicesDownAtEnd() + ")")));
         }

@@ -49,7 +49,7 @@ final class ChaosRun {
              RouteWatch routes = new RouteWatch(stack).warmUp()) {
             Faults faults = new Faults(stack, agent, routes, o, new SplittableRandom(seed));
             SplittableRandom pacing = new SplittableRandom(seed + 1);
-            progress.accept("warming up: one event per user until every device has one");
+            progress.accept("warming up: one event per user and per room until every device has one on each stream");
             ChaosAgent.Warm warm = agent.call("warmup 120000", "warm", ChaosAgent.Warm.class, Duration.ofSeconds(180));
             if (warm.devicesWithEvents() < o.users() * o.devicesPerUser()) {
                 throw new IllegalStateException("only " + warm.devicesWithEvents() + " devices got a warm-up event in "
@@ -76,11 +76,12 @@ final class ChaosRun {
             throws Exception {
         int clients = o.users() * o.devicesPerUser();
         progress.accept("starting the load agent: " + clients + " SDK clients (" + o.users() + " users × "
-                + o.devicesPerUser() + " devices) over " + stack.gateways().size() + " gateways");
+                + o.devicesPerUser() + " devices, spread over " + o.rooms() + " rooms) over " + stack.gateways().size()
+                + " gateways");
         String gateways = String.join(",", stack.gateways().stream().map(g -> g.baseUrl()).toList());
         ChildAgent agent = ChildAgent.start(ChaosAgent.class.getName(), List.of("-Xmx512m", "-Xss512k"), List.of(
                 "gateways=" + gateways, "bootstrap=" + stack.bootstrapServers(), "prefix=" + stack.prefix(),
-                "keys=" + work, "users=" + o.users(), "devices=" + o.devicesPerUser(), "lifetime=7200"),
+                "keys=" + work, "users=" + o.users(), "devices=" + o.devicesPerUser(), "rooms=" + o.rooms(), "lifetime=7200"),
                 work.resolve("agent.log"));
         try {
             agent.await("ready", READY_BOUND);

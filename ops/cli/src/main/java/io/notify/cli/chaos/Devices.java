@@ -4,7 +4,9 @@ import io.notify.client.ClientEvent;
 import io.notify.client.ConnectionState;
 import io.notify.client.NotifyClient;
 import io.notify.client.NotifyClientException;
+import io.notify.client.NotifyClientBuilder;
 import io.notify.client.NotifyListener;
+import io.notify.client.RoomListener;
 import io.notify.schemas.stream.Position;
 import io.notify.schemas.protocol.ResetReason;
 import io.notify.schemas.stream.StreamId;
@@ -22,7 +24,10 @@ import java.util.function.IntFunction;
  * The simulated devices of a chaos run: {@code users × devicesPerUser} real {@link NotifyClient}s
  * (the Java SDK, so duplicates and gaps are what an application would see), each given the gateway
  * list rotated by its index so they start spread over the nodes and move to the next node when one
- * fails. Every durable event goes to the {@link Verifier}; every delivery to {@link DeliveryPauses}.
+ * fails. When the run has rooms, each device also subscribes to its room ({@link Verifier.Audience})
+ * through the SDK, which resumes it from its stored position on every reconnect. Every durable
+ * event, of the user stream or the room, goes to the {@link Verifier}; every delivery to
+ * {@link DeliveryPauses}.
  */
 final class Devices implements AutoCloseable {
 
@@ -42,9 +47,9 @@ final class Devices implements AutoCloseable {
     private final AtomicLong resets = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
 
-    Devices(List<String> gateways, int users, int devicesPerUser, IntFunction<String> tokenForUser, Verifier verifier,
+    Devices(List<String> gateways, Verifier.Audience audience, IntFunction<String> tokenForUser, Verifier verifier,
             DeliveryPauses pauses) {
-        this.states = new State[users * devicesPerUser];
+        this.states = new State[audience.devices()];
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5)).build();
         for (int d = 0; d < states.length; d++) {
@@ -55,9 +60,14 @@ final class Devices implements AutoCloseable {
             for (int i = 0; i < gateways.size(); i++) {
                 rotated.add(gateways.get((d + i) % gateways.size()));
             }
-            String token = tokenForUser.apply(d / devicesPerUser);
+            String token = tokenForUser.apply(d / audience.devicesPerUser());
             NotifyClient[] self = new NotifyClient[1];
-            self[0] = NotifyClient.builder()
+            NotifyClientBuilder builder = NotifyClient.builder();
+            if (audience.rooms() > 0) {
+                builder.subscribe(ChaosAgent.roomName(Verifier.Audience.roomOf(d, audience.rooms())),
+                        roomListener(device, verifier, pauses));
+            }
+            self[0] = builder
                     .gateways(rotated.toArray(String[]::new))
                     .token(token)
                     .httpClient(http)
@@ -65,16 +75,7 @@ final class Devices implements AutoCloseable {
                     .listener(new NotifyListener() {
                         @Override
                         public void onEvent(ClientEvent e) {
-                            if (e.position().isEmpty()) {
-                                return;
-                            }
-                            Position p = e.position().get();
-                            long micros = -1;
-                            if (e.data().has("sentAtMs")) {
-                                micros = Math.max(0, (System.currentTimeMillis() - e.data().get("sentAtMs").asLong()) * 1000);
-                            }
-                            verifier.delivered(device, e.id(), p.epoch(), p.seq(), micros);
-                            pauses.delivered(System.nanoTime());
+                            delivered(device, "user", e, verifier, pauses);
                         }
 
                         @Override
@@ -104,6 +105,50 @@ final class Devices implements AutoCloseable {
             clients.add(self[0]);
         }
         clients.forEach(NotifyClient::start);
+    }
+
+    /** What the device's room subscription tells the verifier: events, the head it joined at, resets. */
+    private RoomListener roomListener(int device, Verifier verifier, DeliveryPauses pauses) {
+        return new RoomListener() {
+            @Override
+            public void onEvent(ClientEvent e) {
+                delivered(device, e.stream().value(), e, verifier, pauses);
+            }
+
+            @Override
+            public void onSubscribed(StreamId stream, Optional<Position> head) {
+                verifier.subscribed(device, stream.value(), head.map(Position::epoch).orElse(null),
+                        head.map(Position::seq).orElse(0L));
+            }
+
+            @Override
+            public void onRefused(StreamId stream, String reason) {
+                // The device will miss the room's events: they show up as lost, this says why.
+                errors.incrementAndGet();
+                System.err.println("device " + device + ": subscribe to " + stream + " refused: " + reason);
+            }
+
+            @Override
+            public void onReset(StreamId stream, ResetReason reason, Optional<Position> head) {
+                resets.incrementAndGet();
+                verifier.reset(device, stream.value(), reason.toString(), head.map(Position::epoch).orElse(null),
+                        head.map(Position::seq).orElse(0L));
+            }
+        };
+    }
+
+    /** A durable event reached the device's application callback (ephemeral ones are not judged). */
+    private static void delivered(int device, String stream, ClientEvent e, Verifier verifier, DeliveryPauses pauses) {
+        if (e.position().isEmpty()) {
+            return;
+        }
+        Position p = e.position().get();
+        long micros = -1;
+        if (e.data().has("sentAtMs")) {
+            micros = Math.max(0, (System.currentTimeMillis() - e.data().get("sentAtMs").asLong()) * 1000);
+        }
+        verifier.delivered(device, stream, e.id(), p.epoch(), p.seq(), micros);
+        pauses.delivered(System.nanoTime());
     }
 
     int size() {

@@ -3,6 +3,7 @@ package io.notify.cli.chaos;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.notify.schemas.event.EventEnvelope;
+import io.notify.schemas.event.Recipients;
 import io.notify.schemas.publish.NotifyPublisher;
 import io.notify.schemas.publish.PublishException;
 import java.util.concurrent.CompletionException;
@@ -12,8 +13,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Publishes durable events straight to Kafka at a steady rate, round-robin over the users, and
- * tells the {@link Verifier} about each acknowledgment. A retriable failure (the broker is
+ * Publishes durable events straight to Kafka at a steady rate, round-robin over the targets of the
+ * {@link Verifier.Audience} (each user, then each room: {@code to.rooms}), and tells the
+ * {@link Verifier} about each acknowledgment. A retriable failure (the broker is
  * restarting) is sent again with the same event id — fanout-streams deduplicates by id — until
  * {@link #RETRY_FOR_NANOS}; events not yet acknowledged are bounded by {@link #MAX_IN_FLIGHT} (over
  * it, ticks are skipped and counted).
@@ -27,7 +29,7 @@ final class SteadyProducer implements AutoCloseable {
 
     private final NotifyPublisher publisher;
     private final Verifier verifier;
-    private final int users;
+    private final Verifier.Audience audience;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "chaos-producer");
         t.setDaemon(true);
@@ -41,10 +43,10 @@ final class SteadyProducer implements AutoCloseable {
     private double owed;
     private long n;
 
-    SteadyProducer(NotifyPublisher publisher, Verifier verifier, int users) {
+    SteadyProducer(NotifyPublisher publisher, Verifier verifier) {
         this.publisher = publisher;
         this.verifier = verifier;
-        this.users = users;
+        this.audience = verifier.audience();
         timer.scheduleAtFixedRate(this::tick, TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
     }
 
@@ -52,11 +54,11 @@ final class SteadyProducer implements AutoCloseable {
         ratePerSecond = perSecond;
     }
 
-    /** One event to every user now (from the caller's thread). */
+    /** One event to every user and every room, now (from the caller's thread). */
     void oneEach() {
         timer.execute(() -> {
-            for (int u = 0; u < users; u++) {
-                publishTo(u);
+            for (int t = 0; t < audience.targets(); t++) {
+                publishTo(t);
             }
         });
     }
@@ -72,23 +74,25 @@ final class SteadyProducer implements AutoCloseable {
                 skipped.incrementAndGet();
                 continue;
             }
-            publishTo((int) (n % users));
+            publishTo((int) (n % audience.targets()));
         }
     }
 
-    private void publishTo(int user) {
+    private void publishTo(int target) {
         n++;
         ObjectNode data = JsonNodeFactory.instance.objectNode().put("n", n).put("sentAtMs", System.currentTimeMillis());
-        EventEnvelope e = EventEnvelope.durable("chaos.tick", data, ChaosAgent.userId(user));
+        EventEnvelope e = audience.isRoom(target)
+                ? EventEnvelope.durable("chaos.tick", data, Recipients.rooms(ChaosAgent.roomName(target - audience.users())))
+                : EventEnvelope.durable("chaos.tick", data, ChaosAgent.userId(target));
         inFlight.incrementAndGet();
         published.incrementAndGet();
-        send(e, user, System.nanoTime());
+        send(e, target, System.nanoTime());
     }
 
-    private void send(EventEnvelope e, int user, long firstNanos) {
+    private void send(EventEnvelope e, int target, long firstNanos) {
         publisher.publish(e).whenComplete((ok, failure) -> {
             if (failure == null) {
-                verifier.acked(e.id(), user);
+                verifier.acked(e.id(), target);
                 inFlight.decrementAndGet();
                 return;
             }
@@ -96,7 +100,7 @@ final class SteadyProducer implements AutoCloseable {
             boolean retriable = !(cause instanceof PublishException pe) || pe.isRetriable();
             if (retriable && System.nanoTime() - firstNanos < RETRY_FOR_NANOS) {
                 retries.incrementAndGet();
-                timer.schedule(() -> send(e, user, firstNanos), RETRY_DELAY_MS, TimeUnit.MILLISECONDS);
+                timer.schedule(() -> send(e, target, firstNanos), RETRY_DELAY_MS, TimeUnit.MILLISECONDS);
             } else {
                 verifier.publishFailed();
                 inFlight.decrementAndGet();

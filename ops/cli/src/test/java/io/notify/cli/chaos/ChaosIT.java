@@ -12,14 +12,15 @@ import org.junit.jupiter.api.Test;
 /**
  * Every chaos scenario in quick mode, one after another on one multi-process stack (its own broker
  * and Redis child processes — the scenarios kill and restart them, so the module's shared broker
- * cannot serve): asserts correctness only — every acknowledged event reached every device exactly
- * once, in order, with no silent gap, and every service is running at the end. Never speed.
+ * cannot serve): asserts correctness only — every acknowledged event, to a user or to one of the 4
+ * rooms the devices subscribe to, reached every device it was for exactly once, in order, with no
+ * silent gap, and every service is running at the end. Never speed.
  */
 class ChaosIT {
 
     @Test
     void everyScenarioLosesNothing() throws Exception {
-        ChaosOptions o = ChaosOptions.of(Scenario.parse("all"), true, 1, 20, 2, 50);
+        ChaosOptions o = ChaosOptions.of(Scenario.parse("all"), true, 1, 20, 2, 4, 50);
         Path work = Files.createTempDirectory("notify-chaos-it-");
         List<ChaosRun.ScenarioResult> results = ChaosRun.run(o, work, 42, line -> System.err.println("chaos-it: " + line));
         String table = ChaosReport.of(o, 42, java.time.Instant.now(), results).table();
@@ -32,6 +33,7 @@ class ChaosIT {
             Verifier.Verdict v = r.verdict();
             assertEquals(1, r.faults().size(), why);
             assertTrue(v.acked() > 0, "nothing was acknowledged in " + why);
+            assertTrue(v.roomAcked() > 0 && v.roomDelivered() > 0, "no room event was judged in " + why);
             assertEquals(v.expectedDeliveries(), v.delivered(), "deliveries in " + why);
             assertEquals(0, v.lost(), "lost in " + why);
             assertEquals(0, v.duplicates(), "duplicates in " + why);

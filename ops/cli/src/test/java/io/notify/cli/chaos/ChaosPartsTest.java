@@ -21,17 +21,17 @@ class ChaosPartsTest {
 
     @Test
     void faultCountsFollowTheMode() {
-        ChaosOptions full = ChaosOptions.of(Scenario.parse("all"), false, 0, 10, 1, 10);
+        ChaosOptions full = ChaosOptions.of(Scenario.parse("all"), false, 0, 10, 1, 2, 10);
         assertEquals(20, full.faultsFor(Scenario.KILL_GATEWAY));
         assertEquals(3, full.faultsFor(Scenario.RESTART_BROKER));
         assertEquals(Duration.ofMinutes(30), full.lease(), "the full mode keeps the registry defaults");
         assertEquals(Duration.ofSeconds(14), full.frozenFor(), "frozen past three liveness TTLs (4 s), not the 30 min lease");
-        ChaosOptions quick = ChaosOptions.of(Scenario.parse("all"), true, 0, 10, 1, 10);
+        ChaosOptions quick = ChaosOptions.of(Scenario.parse("all"), true, 0, 10, 1, 2, 10);
         assertEquals(2, quick.faultsFor(Scenario.KILL_GATEWAY));
         assertEquals(Duration.ofSeconds(12), quick.lease());
         assertEquals(Duration.ofSeconds(5), quick.aliveTtl());
         assertEquals(Duration.ofSeconds(14), quick.frozenFor(), "quick: past the 12 s lease, as before");
-        assertEquals(7, ChaosOptions.of(Scenario.parse("all"), true, 7, 10, 1, 10).faultsFor(Scenario.KILL_ROUTER));
+        assertEquals(7, ChaosOptions.of(Scenario.parse("all"), true, 7, 10, 1, 2, 10).faultsFor(Scenario.KILL_ROUTER));
     }
 
     @Test

@@ -66,7 +66,7 @@ class VerifierTest {
         v.delivered(0, "z", "e2", 8, -1);
         Verifier.Verdict verdict = v.verdict();
         assertEquals(2, verdict.gaps());
-        assertEquals(List.of("device 0: first event at e1:3"), verdict.anomalies());
+        assertEquals(List.of("device 0: first event of user at e1:3"), verdict.anomalies());
     }
 
     @Test
@@ -99,5 +99,66 @@ class VerifierTest {
     @Test
     void noAcknowledgedEventIsNoPass() {
         assertFalse(new Verifier(1, 1).verdict().passed(), "a run that published nothing proves nothing");
+    }
+
+    @Test
+    void roomEventsAreJudgedPerSubscribedDeviceAndPerStream() {
+        // 2 users × 2 devices, 2 rooms: room 0 is devices 0 and 2, room 1 devices 1 and 3.
+        Verifier v = new Verifier(new Verifier.Audience(2, 2, 2));
+        int room0 = v.audience().roomTarget(0);
+        v.subscribed(0, "r:chat-0", "e9", 40); // joined at the head: the next room event is 41
+        v.subscribed(2, "r:chat-0", "e9", 40);
+        v.subscribed(2, "r:chat-0", "e9", 45); // a later confirmation (after a resume) does not move it
+        v.acked("u1", 0);
+        v.acked("r1", room0);
+        v.delivered(0, "user", "u1", "e1", 1, -1);
+        v.delivered(1, "user", "u1", "e1", 1, -1);
+        v.delivered(0, "r:chat-0", "r1", "e9", 41, -1);
+        assertEquals(1, v.missing(), "device 2 has not had the room event yet");
+        assertEquals(1, v.devicesWithEvents(), "only device 0 has had an event on both of its streams");
+        v.delivered(2, "r:chat-0", "r1", "e9", 41, -1);
+        Verifier.Verdict verdict = v.verdict();
+        assertTrue(verdict.passed(), verdict.toString());
+        assertEquals(2 + 2, verdict.expectedDeliveries(), "a user event to 2 devices, a room event to 2");
+        assertEquals(1, verdict.roomAcked());
+        assertEquals(2, verdict.roomDelivered());
+    }
+
+    @Test
+    void aRoomStreamHasItsOwnSeqsAndItsOwnLosses() {
+        Verifier v = new Verifier(new Verifier.Audience(1, 2, 1));
+        int room = v.audience().roomTarget(0);
+        v.subscribed(0, "r:a", "e1", 0);
+        v.subscribed(1, "r:a", "e1", 0);
+        v.acked("r1", room);
+        v.acked("r2", room);
+        v.acked("r3", room);
+        v.delivered(0, "user", "u1", "e7", 1, -1);      // the user stream's seq 1 ...
+        v.delivered(0, "r:a", "r1", "e1", 1, -1);       // ... does not collide with the room's
+        v.delivered(0, "r:a", "r3", "e1", 3, -1);       // r2 skipped on device 0
+        v.delivered(1, "r:a", "r1", "e1", 1, -1);
+        v.delivered(1, "r:a", "r2", "e1", 2, -1);
+        v.delivered(1, "r:a", "r2", "e1", 2, -1);       // twice on device 1
+        v.delivered(1, "r:a", "r3", "e1", 3, -1);
+        v.reset(1, "r:a", "TRIMMED", "e1", 10);
+        Verifier.Verdict verdict = v.verdict();
+        assertEquals(1, verdict.lost());
+        assertEquals(List.of("r2→room-0/device-0"), verdict.lostSamples());
+        assertEquals(1, verdict.gaps());
+        assertEquals(1, verdict.duplicates());
+        assertEquals(0, verdict.outOfOrder());
+        assertEquals(1, verdict.resets());
+        assertEquals(1, verdict.unackedDeliveries(), "u1 was never acknowledged");
+        assertFalse(verdict.passed());
+    }
+
+    @Test
+    void theAudienceSpreadsDevicesOverRooms() {
+        Verifier.Audience a = new Verifier.Audience(3, 2, 4);
+        assertEquals(7, a.targets());
+        assertEquals(List.of(4, 5), java.util.Arrays.stream(a.devicesOf(2)).boxed().toList());
+        assertEquals(List.of(1, 5), java.util.Arrays.stream(a.devicesOf(a.roomTarget(1))).boxed().toList());
+        assertEquals(List.of(3), java.util.Arrays.stream(a.devicesOf(a.roomTarget(3))).boxed().toList());
+        assertEquals("room-3", a.describe(a.roomTarget(3)));
     }
 }
