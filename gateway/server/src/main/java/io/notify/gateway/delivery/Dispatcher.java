@@ -6,7 +6,10 @@ import io.notify.gateway.metrics.HopStamps;
 import io.notify.gateway.session.Session;
 import io.notify.gateway.session.SessionTable;
 import io.notify.schemas.stream.DeliveryMessage;
+import io.notify.schemas.stream.SequencedEvent;
+import io.notify.schemas.stream.StreamEvent;
 import java.util.Collection;
+import java.util.List;
 
 /**
  * Hands one {@link DeliveryMessage} to the local connections it is for: every connection of the
@@ -35,14 +38,25 @@ public final class Dispatcher {
             metrics.deliveryMessage("no_connection");
             return;
         }
-        OutboundFrame frame = OutboundFrame.event(message.event(), true, hops);
-        int delivered = 0;
+        StreamEvent event = message.event();
+        OutboundFrame frame = OutboundFrame.event(event, true, hops);
+        if (hops != null) {
+            metrics.upstreamHops(hops); // the same for every frame of the fan-out: once per message
+        }
+        boolean all = message.targetsAllConnections();
+        List<String> only = message.connections();
+        int matched = 0;
+        int sent = 0;
         for (Session s : sessions) {
-            if (message.targetsAllConnections() || message.connections().contains(s.id())) {
-                s.deliver(message.event(), frame);
-                delivered++;
+            if (all || only.contains(s.id())) {
+                matched++;
+                if (s.deliver(event, frame)) {
+                    sent++;
+                }
             }
         }
-        metrics.deliveryMessage(delivered > 0 ? "delivered" : "no_connection");
+        // one counter update per message, not per frame (a broadcast reaches every local subscriber)
+        metrics.deliveredLive(event instanceof SequencedEvent, sent);
+        metrics.deliveryMessage(matched > 0 ? "delivered" : "no_connection");
     }
 }

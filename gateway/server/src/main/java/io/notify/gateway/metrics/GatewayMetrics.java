@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Supplier;
 
 /**
@@ -25,7 +26,7 @@ import java.util.function.Supplier;
  * {@code query_latency_seconds}, {@code resume_retries_total}, {@code delivery_messages_total{outcome}},
  * {@code acks_total}, {@code registry_failures_total{op}}, {@code drain_remaining} (gauge),
  * {@code drain_closed_total}, {@code resume_batch_size} (summary: streams per batched query request),
- * {@code resume_batch_bounds_total{bound}}, {@code resume_queue_depth} and {@code resume_batches_in_flight}
+ * {@code resume_batch_bounds_total{bound}}, {@code resume_fetches_coalesced_total}, {@code resume_queue_depth} and {@code resume_batches_in_flight}
  * (gauges), and with a JWKS URL {@code jwks_refreshes_total{trigger}}, {@code jwks_fetch_failures_total{trigger}},
  * {@code jwks_refetches_limited_total}, {@code jwks_expirations_total} and {@code jwks_keys} (gauge); connect tickets:
  * {@code tickets_issued_total}, {@code tickets_redeemed_total}, {@code tickets_refused_total{reason}} and
@@ -34,10 +35,22 @@ import java.util.function.Supplier;
  */
 public final class GatewayMetrics {
 
+    /** The hops of {@code hop_latency_seconds{hop}}, in pipeline order; the last two end when the frame is written. */
+    private static final String[] HOPS = {"ingest", "events_topic", "repartition", "route", "node_topic", "dispatch", "total"};
+    private static final int DISPATCH = 5;
+    private static final int TOTAL = 6;
+
     private final MeterRegistry registry;
     private final ConcurrentMap<String, Counter> counters = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, AtomicLong> connections = new ConcurrentHashMap<>();
-    private final ConcurrentMap<String, Timer> hopTimers = new ConcurrentHashMap<>();
+    /** The hop timers by {@link #HOPS} index, registered at their first record (a hop never seen has no series). */
+    private final AtomicReferenceArray<Timer> hopTimers = new AtomicReferenceArray<>(HOPS.length);
+    // Meters of the per-frame path, looked up once: a broadcast counts 100,000+ frames/s, and building the
+    // lookup key per call was a visible share of the delivery thread (docs/BENCHMARKS.md, "Rooms and broadcast")
+    private final Counter deliveredDurableLive;
+    private final Counter deliveredEphemeralLive;
+    private final Counter deliveryMessagesDelivered;
+    private final Counter deliveryMessagesNoConnection;
     private final Timer deliveryLatency;
     private final Timer queryLatency;
     private final DistributionSummary resumeBatchSize;
@@ -65,6 +78,10 @@ public final class GatewayMetrics {
         for (String t : new String[]{"ws", "sse"}) {
             connectionGauge(t);
         }
+        this.deliveredDurableLive = deliveredCounter(true, false);
+        this.deliveredEphemeralLive = deliveredCounter(false, false);
+        this.deliveryMessagesDelivered = deliveryMessageCounter("delivered");
+        this.deliveryMessagesNoConnection = deliveryMessageCounter("no_connection");
     }
 
     public MeterRegistry registry() {
@@ -120,11 +137,28 @@ public final class GatewayMetrics {
         counter("notify.gateway.limit.hits", "Limits hit, by limit", "limit", limit).increment();
     }
 
+    private Counter deliveredCounter(boolean durable, boolean replay) {
+        return counter("notify.gateway.events.delivered", "Event frames handed to client connections",
+                "class", durable ? "durable" : "ephemeral", "path", replay ? "replay" : "live");
+    }
+
+    private Counter deliveryMessageCounter(String outcome) {
+        return counter("notify.gateway.delivery.messages", "Node-topic records consumed, by outcome", "outcome", outcome);
+    }
+
     public void delivered(boolean durable, boolean replay) {
-        counter("notify.gateway.events.delivered", "Event frames handed to client connections",
-                "class", durable ? "durable" : "ephemeral", "path", replay ? "replay" : "live").increment();
-        if (replay) {
-            counter("notify.gateway.events.replayed", "Durable events sent from the query API (resume and gap fill)").increment();
+        if (!replay) {
+            deliveredLive(durable, 1);
+            return;
+        }
+        deliveredCounter(durable, true).increment();
+        counter("notify.gateway.events.replayed", "Durable events sent from the query API (resume and gap fill)").increment();
+    }
+
+    /** {@code n} live event frames handed to connections (one delivery message's local fan-out, counted once). */
+    public void deliveredLive(boolean durable, int n) {
+        if (n > 0) {
+            (durable ? deliveredDurableLive : deliveredEphemeralLive).increment(n);
         }
     }
 
@@ -134,26 +168,43 @@ public final class GatewayMetrics {
      * written); a hop with a missing stamp on either side is skipped.
      */
     public void hops(HopStamps h, long writtenMicros) {
-        hop("ingest", h.accept(), h.produced());
-        hop("events_topic", h.produced(), h.intake());
-        hop("repartition", h.intake(), h.sequence());
-        hop("route", h.sequence(), h.route());
-        hop("node_topic", h.route(), h.polled());
-        hop("dispatch", h.polled(), writtenMicros);
-        hop("total", h.accept(), writtenMicros);
+        upstreamHops(h);
+        writtenHops(h, writtenMicros);
     }
 
-    private void hop(String hop, long fromMicros, long toMicros) {
+    /**
+     * The hops of one live event up to the node topic's poll (ingest .. node_topic): the same for every
+     * frame of its fan-out, so a delivery message records them once, whatever the number of connections.
+     */
+    public void upstreamHops(HopStamps h) {
+        hop(0, h.accept(), h.produced());
+        hop(1, h.produced(), h.intake());
+        hop(2, h.intake(), h.sequence());
+        hop(3, h.sequence(), h.route());
+        hop(4, h.route(), h.polled());
+    }
+
+    /** The hops of one frame that end when it is written: dispatch (polled to written) and total (accept to written). */
+    public void writtenHops(HopStamps h, long writtenMicros) {
+        hop(DISPATCH, h.polled(), writtenMicros);
+        hop(TOTAL, h.accept(), writtenMicros);
+    }
+
+    private void hop(int hop, long fromMicros, long toMicros) {
         if (fromMicros == HopTrace.NONE || toMicros == HopTrace.NONE) {
             return;
         }
-        Timer t = hopTimers.computeIfAbsent(hop, k -> Timer.builder("notify.gateway.hop.latency")
-                .description("Time an event spent in one hop of the pipeline (see docs/topics.md, trace headers)")
-                .tag("hop", k)
-                .publishPercentileHistogram()
-                .minimumExpectedValue(Duration.ofNanos(100_000))
-                .maximumExpectedValue(Duration.ofSeconds(60))
-                .register(registry));
+        Timer t = hopTimers.get(hop);
+        if (t == null) {
+            t = Timer.builder("notify.gateway.hop.latency")
+                    .description("Time an event spent in one hop of the pipeline (see docs/topics.md, trace headers)")
+                    .tag("hop", HOPS[hop])
+                    .publishPercentileHistogram()
+                    .minimumExpectedValue(Duration.ofNanos(100_000))
+                    .maximumExpectedValue(Duration.ofSeconds(60))
+                    .register(registry); // idempotent: a racing first record gets the same timer
+            hopTimers.set(hop, t);
+        }
         t.record(Math.max(0, toMicros - fromMicros), TimeUnit.MICROSECONDS);
     }
 
@@ -225,13 +276,25 @@ public final class GatewayMetrics {
         }
     }
 
+    /** {@code n} fetches went as an identical fetch's entry of a batch request and share its answer. */
+    public void resumeCoalesced(int n) {
+        if (n > 0) {
+            counter("notify.gateway.resume.fetches.coalesced",
+                    "Fetches that shared an identical fetch's entry of a batched query API request").increment(n);
+        }
+    }
+
     public void resumeRetry() {
         counter("notify.gateway.resume.retries", "Query API fetches retried after a failure").increment();
     }
 
     /** outcome: delivered (to >= 1 local connection), no_connection, poison (unreadable record). */
     public void deliveryMessage(String outcome) {
-        counter("notify.gateway.delivery.messages", "Node-topic records consumed, by outcome", "outcome", outcome).increment();
+        switch (outcome) {
+            case "delivered" -> deliveryMessagesDelivered.increment();
+            case "no_connection" -> deliveryMessagesNoConnection.increment();
+            default -> deliveryMessageCounter(outcome).increment();
+        }
     }
 
     /**

@@ -5,7 +5,10 @@ import io.notify.gateway.metrics.GatewayMetrics;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
@@ -19,7 +22,7 @@ import java.util.concurrent.TimeoutException;
  * {@code POST /v1/streams:events} per batch — so a reconnect storm costs a few requests, not one
  * per client (docs/gateway.md, "Resume batching").
  *
- * <p>A fetch waits in a bounded queue until one of: the queue holds a full batch and a request slot
+ * <p>A fetch waits in a bounded queue until one of: the queue holds a full batch (of distinct fetches) and a request slot
  * is free; {@code linger} has passed; a request slot frees up (whatever waited meanwhile goes at
  * once). Bounds, each enforced and counted in {@code resume_batch_bounds_total{bound}}: at most
  * {@code maxQueue} waiting fetches (more are answered {@link FetchResult.Failed} at once:
@@ -31,6 +34,12 @@ import java.util.concurrent.TimeoutException;
  * waited (withdrawn: a session's head read made needless by an early {@code resume}) is not sent
  * either, and not counted.
  *
+ * <p>Identical fetches (same stream, position and limit) waiting together go as one entry of the
+ * request and share its answer ({@code resume_fetches_coalesced_total}): the subscribers of one room or
+ * of {@code b:all} on a node stand at the same position, so their rechecks — all due at once when
+ * they subscribed together — cost one entry, not one per connection. {@code maxBatch} counts
+ * distinct entries.
+ *
  * <p>Each fetch gets its own result: the delegate's answer for its stream, or a {@code Failed} of its
  * own, which the session retries with backoff exactly as before. Like every {@link ResumeSource} it
  * never completes exceptionally. Futures are completed outside this object's lock (callers hold
@@ -41,8 +50,12 @@ public final class BatchingResumeSource implements ResumeSource {
     private record Waiter(FetchRequest request, CompletableFuture<FetchResult> result, long enqueuedNanos) {
     }
 
+    /** One entry of a batch request: a fetch and the identical ones that wait for the same answer. */
+    private record Entry(FetchRequest request, List<Waiter> waiters) {
+    }
+
     /** What may go now (a slot reserved for each batch), and fetches that waited too long. */
-    private record Ready(List<List<Waiter>> batches, List<Waiter> expired) {
+    private record Ready(List<List<Entry>> batches, List<Waiter> expired) {
         static final Ready NONE = new Ready(List.of(), List.of());
     }
 
@@ -55,6 +68,7 @@ public final class BatchingResumeSource implements ResumeSource {
     private final GatewayMetrics metrics;
     private final ScheduledExecutorService timer;
     private final ArrayDeque<Waiter> queue = new ArrayDeque<>();
+    private final Map<FetchRequest, Integer> distinct = new HashMap<>(); // the waiting fetches, by request: a full batch is maxBatch of these
     private int inFlight;
     private boolean flushScheduled;
     private boolean closed;
@@ -91,6 +105,7 @@ public final class BatchingResumeSource implements ResumeSource {
                         "resume queue full (" + maxQueue + " waiting)"));
             }
             queue.add(new Waiter(request, result, System.nanoTime()));
+            distinct.merge(request, 1, Integer::sum);
             if (inFlight >= maxInFlight) {
                 metrics.resumeBatchBound("in_flight", 1);
             }
@@ -126,19 +141,27 @@ public final class BatchingResumeSource implements ResumeSource {
      * always may; a partial one only when {@code partial} (linger passed, or a slot just freed).
      */
     private Ready takeReady(boolean partial) {
-        List<List<Waiter>> out = new ArrayList<>();
+        List<List<Entry>> out = new ArrayList<>();
         List<Waiter> expired = new ArrayList<>();
         long now = System.nanoTime();
-        while (inFlight < maxInFlight && !queue.isEmpty() && (partial || queue.size() >= maxBatch)) {
-            List<Waiter> batch = new ArrayList<>(Math.min(maxBatch, queue.size()));
-            while (batch.size() < maxBatch && !queue.isEmpty()) {
+        int coalesced = 0;
+        while (inFlight < maxInFlight && !queue.isEmpty() && (partial || distinct.size() >= maxBatch)) {
+            Map<FetchRequest, Entry> batch = new LinkedHashMap<>();
+            while (!queue.isEmpty() && (batch.size() < maxBatch || batch.containsKey(queue.peek().request()))) {
                 Waiter w = queue.poll();
+                distinct.computeIfPresent(w.request(), (r, n) -> n == 1 ? null : n - 1);
                 if (w.result().isCompletedExceptionally() || now - w.enqueuedNanos() > timeout.toNanos()) {
                     expired.add(w);
                 } else if (w.result().isDone()) {
                     continue; // withdrawn by its caller (a head read a resume made needless): dropped, not counted
                 } else {
-                    batch.add(w);
+                    Entry same = batch.get(w.request());
+                    if (same == null) {
+                        batch.put(w.request(), new Entry(w.request(), new ArrayList<>(List.of(w))));
+                    } else {
+                        same.waiters().add(w);
+                        coalesced++;
+                    }
                 }
             }
             if (!batch.isEmpty()) {
@@ -146,10 +169,11 @@ public final class BatchingResumeSource implements ResumeSource {
                     metrics.resumeBatchBound("max_batch", 1);
                 }
                 inFlight++;
-                out.add(batch);
+                out.add(List.copyOf(batch.values()));
             }
         }
         metrics.resumeBatchBound("queue_wait", expired.size());
+        metrics.resumeCoalesced(coalesced);
         return out.isEmpty() && expired.isEmpty() ? Ready.NONE : new Ready(out, expired);
     }
 
@@ -159,9 +183,9 @@ public final class BatchingResumeSource implements ResumeSource {
             w.result().complete(new FetchResult.Failed(w.request().stream(),
                     "waited longer than " + timeout.toMillis() + " ms for a query API request"));
         }
-        for (List<Waiter> batch : ready.batches()) {
+        for (List<Entry> batch : ready.batches()) {
             metrics.resumeBatch(batch.size());
-            List<FetchRequest> requests = batch.stream().map(Waiter::request).toList();
+            List<FetchRequest> requests = batch.stream().map(Entry::request).toList();
             CompletableFuture<List<FetchResult>> call;
             try {
                 call = delegate.fetchAll(requests).toCompletableFuture();
@@ -173,7 +197,7 @@ public final class BatchingResumeSource implements ResumeSource {
         }
     }
 
-    private void answered(List<Waiter> batch, List<FetchResult> results, Throwable error) {
+    private void answered(List<Entry> batch, List<FetchResult> results, Throwable error) {
         Ready ready;
         synchronized (this) {
             inFlight--;
@@ -183,13 +207,15 @@ public final class BatchingResumeSource implements ResumeSource {
             metrics.resumeBatchBound("timeout", 1);
         }
         for (int i = 0; i < batch.size(); i++) {
-            Waiter w = batch.get(i);
+            Entry e = batch.get(i);
             FetchResult r = results != null && results.size() == batch.size() ? results.get(i) : null;
-            if (r == null || !r.stream().equals(w.request().stream())) {
-                r = new FetchResult.Failed(w.request().stream(), error != null
+            if (r == null || !r.stream().equals(e.request().stream())) {
+                r = new FetchResult.Failed(e.request().stream(), error != null
                         ? "batch request failed: " + error : "batch answer does not match its requests");
             }
-            w.result().complete(r);
+            for (Waiter w : e.waiters()) {
+                w.result().complete(r); // results are immutable: the identical fetches share one
+            }
         }
         send(ready);
     }
@@ -209,6 +235,7 @@ public final class BatchingResumeSource implements ResumeSource {
             closed = true;
             left = new ArrayList<>(queue);
             queue.clear();
+            distinct.clear();
         }
         left.forEach(w -> w.result().complete(new FetchResult.Failed(w.request().stream(), "gateway is stopping")));
         timer.shutdownNow();

@@ -243,26 +243,30 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         });
     }
 
-    /** A live event from the node topic; {@code encoded} is shared by all connections it goes to. */
-    public synchronized void deliver(StreamEvent event, OutboundFrame encoded) {
+    /**
+     * A live event from the node topic; {@code encoded} is shared by all connections it goes to.
+     * True when its frame was queued at once, in order: the caller counts those for the whole
+     * fan-out ({@code events_delivered_total{path="live"}}); any other outcome (held while syncing,
+     * a duplicate, a gap) is handled and counted here.
+     */
+    public synchronized boolean deliver(StreamEvent event, OutboundFrame encoded) {
         if (state == State.CLOSED || !transport.isOpen()) {
             // Closing (a limit hit, a close frame on its way): nothing more is queued. Checked here,
             // once per frame, rather than found out by a refused send deep in StreamSync, whose
             // compiled code treats that refusal as an uncommon trap — at 10,000 refusals/s (a
             // broadcast reaching thousands of closing connections) every one fell back to the
             // interpreter (JFR: 152,926 deoptimizations of StreamSync.apply in 15 s).
-            return;
+            return false;
         }
         StreamSync target = event.stream().equals(stream) ? sync
                 : subscriptions == null ? null : subscriptions.get(event.stream());
         if (target == null) {
-            return;
+            return false;
         }
         if (event instanceof SequencedEvent durable) {
-            target.offerLive(durable, encoded);
-        } else if (state == State.ACTIVE && send(encoded)) {
-            ctx.metrics().delivered(false, false);
+            return target.offerLive(durable, encoded);
         }
+        return state == State.ACTIVE && send(encoded);
     }
 
     synchronized void onFetched(StreamSync target, FetchResult result) {
@@ -303,6 +307,14 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         }
         subscriptions.appendCursor(cursor, positioned, position);
         return send(frame.withSseId(cursor.toString()));
+    }
+
+    /** Enqueues the frame of a durable event, positioned at it (see {@link #send(OutboundFrame, StreamId, Position)}). */
+    boolean send(OutboundFrame frame, SequencedEvent event) {
+        if (subscriptions == null || transport.bidirectional()) {
+            return send(frame); // the common case, without building the event's position
+        }
+        return send(frame, event.stream(), event.position());
     }
 
     /** Enqueues a frame; false when the connection is closing (including because this frame overflowed). */
@@ -434,7 +446,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
             ctx.metrics().writeLatency(frame.ingestedAt(), ctx.clock().millis());
         }
         if (frame.hops() != null) {
-            ctx.metrics().hops(frame.hops(), HopTrace.nowMicros(ctx.clock()));
+            ctx.metrics().writtenHops(frame.hops(), HopTrace.nowMicros(ctx.clock())); // the upstream hops: once per message (Dispatcher)
         }
     }
 

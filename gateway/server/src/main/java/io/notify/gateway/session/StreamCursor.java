@@ -125,6 +125,20 @@ public final class StreamCursor {
         return new Step(List.of(), 0, true, false, true);
     }
 
+    /**
+     * The common case of a live durable event, decided without building a {@link Step}: when the
+     * cursor is live (not syncing) and {@code e} is the next seq of the position's epoch, the
+     * position moves to it and the caller sends it; otherwise nothing changes and the caller hands
+     * it to {@link #offerLive}. Same outcome as {@link #offerLive} returning {@code e} alone.
+     */
+    public boolean advanceLive(SequencedEvent e) {
+        if (syncing || position == null || e.seq() != position.seq() + 1 || !e.epoch().equals(position.epoch())) {
+            return false;
+        }
+        position = e.position();
+        return true;
+    }
+
     /** A live durable event from the node topic. */
     public Step offerLive(SequencedEvent e) {
         Acc acc = new Acc();

@@ -155,8 +155,17 @@ final class StreamSync {
         return true;
     }
 
-    void offerLive(SequencedEvent event, OutboundFrame encoded) {
+    /**
+     * A live durable event. True when it was the next one and went out at once (the common case, which
+     * the caller counts for the whole fan-out); false when the cursor decided otherwise (held, a
+     * duplicate, a gap to fetch: handled and counted here) or the connection is closing.
+     */
+    boolean offerLive(SequencedEvent event, OutboundFrame encoded) {
+        if (cursor.advanceLive(event)) {
+            return session.send(encoded, event);
+        }
         apply(cursor.offerLive(event), event, encoded);
+        return false;
     }
 
     void onFetched(FetchResult result) {
@@ -248,7 +257,7 @@ final class StreamSync {
         for (int i = 0; i < step.send().size(); i++) {
             SequencedEvent e = step.send().get(i);
             boolean isLive = e == live;
-            if (!session.send(isLive ? liveFrame : OutboundFrame.event(e, false), e.stream(), e.position())) {
+            if (!session.send(isLive ? liveFrame : OutboundFrame.event(e, false), e)) {
                 return false;
             }
             ctx.metrics().delivered(true, i < step.fetched()); // held live events released after a page came live

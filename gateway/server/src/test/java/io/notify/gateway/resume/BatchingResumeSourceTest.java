@@ -112,6 +112,29 @@ class BatchingResumeSourceTest {
     }
 
     @Test
+    void identicalFetchesShareOneEntryAndItsAnswerWhileOthersKeepTheirOwn() {
+        batcher(2, Duration.ofMillis(20), 1, 100, LONG);
+        FetchRequest room = new FetchRequest(StreamId.BROADCAST, new Position("ep", 40), 100);
+        List<CompletableFuture<FetchResult>> same = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            same.add(batcher.fetch(room).toCompletableFuture()); // every subscriber of b:all rechecks from the same position
+        }
+        FetchRequest later = new FetchRequest(StreamId.BROADCAST, new Position("ep", 41), 100);
+        CompletableFuture<FetchResult> other = batcher.fetch(later).toCompletableFuture();
+        CompletableFuture<FetchResult> third = batcher.fetch(request(7)).toCompletableFuture();
+        assertEquals(1, delegate.batches.size(), "two distinct entries fill a batch, whatever the number of fetches");
+        assertEquals(List.of(room, later), delegate.batches.get(0));
+        assertEquals(49.0, metrics.count("notify.gateway.resume.fetches.coalesced"));
+        FetchResult.Page page = new FetchResult.Page(StreamId.BROADCAST, List.of(Events.durable(StreamId.BROADCAST, "ep", 41)), false);
+        delegate.answers.get(0).complete(List.of(page, new FetchResult.Failed(StreamId.BROADCAST, "query API: 503")));
+        assertTrue(same.stream().allMatch(f -> f.join() == page), "the 50 identical fetches share the one answer");
+        assertInstanceOf(FetchResult.Failed.class, other.join());
+        assertEquals(2, delegate.batches.size(), "the freed slot sends the third stream");
+        assertEquals(List.of(request(7)), delegate.batches.get(1));
+        assertTrue(!third.isDone());
+    }
+
+    @Test
     void aPartialBatchGoesAfterTheLinger() {
         batcher(256, Duration.ofMillis(20), 4, 100, LONG);
         List<CompletableFuture<FetchResult>> results = fetch(0, 3);

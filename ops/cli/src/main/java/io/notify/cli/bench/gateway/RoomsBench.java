@@ -59,6 +59,14 @@ public final class RoomsBench implements Callable<Integer> {
     @Option(names = "--churners", description = "Extra clients doing the churn (default: ${DEFAULT-VALUE}).", defaultValue = "200")
     int churners;
 
+    @Option(names = "--warmup", description = "How long a warm-up pass publishes before the others, at --warmup-rate; "
+            + "it is printed but measures a JVM still compiling its hot paths (default: ${DEFAULT-VALUE}; 0s: none).",
+            defaultValue = "10s")
+    String warmup;
+
+    @Option(names = "--warmup-rate", description = "Events/s of the warm-up pass (default: ${DEFAULT-VALUE}).", defaultValue = "2")
+    double warmupRate;
+
     @Option(names = "--baseline-rate", description = "Events/s of the baseline pass run first on the same subscribers: the "
             + "latency floor of this stack and box (default: ${DEFAULT-VALUE}; 0: none).", defaultValue = "1")
     double baselineRate;
@@ -102,13 +110,16 @@ public final class RoomsBench implements Callable<Integer> {
         }
     }
 
-    /** What one run measured: the baseline pass (null when off) and the measured pass. */
+    /** What one run measured: the warm-up and baseline passes (null when off) and the measured pass. */
     record Report(String scenario, Instant at, Map<String, Object> machine, Map<String, Object> settings, long subscribed,
-                  Pass baseline, Pass measured, List<String> notes) {
+                  Pass warmup, Pass baseline, Pass measured, List<String> notes) {
 
         void print(PrintStream out) {
             out.printf("bench rooms: %s to %,d subscribers on %s gateway(s)%n", settings.get("stream"), subscribed,
                     settings.get("gateways"));
+            if (warmup != null) {
+                warmup.print(out, "warm-up");
+            }
             if (baseline != null) {
                 baseline.print(out, "baseline");
             }
@@ -130,6 +141,10 @@ public final class RoomsBench implements Callable<Integer> {
             return usage("--stream b:all|r:<room>, --subscribers >= 1, --rate > 0, --gateways 1..16, --churners >= 1");
         }
         Duration publishFor = Settings.parseDurationArg("--duration", duration);
+        Duration warmFor = Settings.parseDurationArg("--warmup", warmup);
+        if (warmupRate <= 0 && !warmFor.isZero()) {
+            return usage("--warmup-rate > 0");
+        }
         Path work = Files.createTempDirectory("notify-bench-rooms-");
         List<String> notes = new ArrayList<>();
         Map<String, String> gatewaySettings = new LinkedHashMap<>(agents.gatewaySettings);
@@ -155,6 +170,7 @@ public final class RoomsBench implements Callable<Integer> {
                     Thread.sleep(500); // poll interval of a bounded wait for the subscribed answers
                 }
                 System.err.printf("bench rooms: %,d subscribed%n", answered);
+                Pass warm = warmFor.isZero() ? null : pass(stack, fleet, target, answered, warmupRate, warmFor, "warm-up", 0);
                 Pass baseline = baselineRate > 0
                         ? pass(stack, fleet, target, answered, baselineRate, Settings.parseDurationArg("--baseline-duration",
                         baselineDuration), "baseline", 0) : null;
@@ -162,7 +178,7 @@ public final class RoomsBench implements Callable<Integer> {
                 notes.add("frames/s = event frames the load agents parsed over the span from the first to the last; the "
                         + "agents share the 2 cores with the gateways, broker, fanout and Redis");
                 notes.add("rooms are public for the bench (notify.gateway.rooms.public=*), so the agents' tokens need no rooms claim");
-                Report report = new Report("rooms", Instant.now(), ResultFiles.machine(), settings(), answered, baseline, measured,
+                Report report = new Report("rooms", Instant.now(), ResultFiles.machine(), settings(), answered, warm, baseline, measured,
                         notes);
                 report.print(System.out);
                 System.err.println("wrote " + ResultFiles.write(agents.results.out(), "rooms", report.at(), report));
@@ -254,6 +270,8 @@ public final class RoomsBench implements Callable<Integer> {
         s.put("connectRate", connectRate);
         s.put("churnRate", churnRate);
         s.put("churners", churners);
+        s.put("warmup", warmup);
+        s.put("warmupRate", warmupRate);
         s.put("baselineRate", baselineRate);
         s.put("baselineDuration", baselineDuration);
         s.put("clientsPerAgent", agents.perAgent);

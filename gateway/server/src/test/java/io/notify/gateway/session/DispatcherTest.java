@@ -1,0 +1,57 @@
+package io.notify.gateway.session;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.notify.gateway.delivery.Dispatcher;
+import io.notify.gateway.metrics.HopStamps;
+import io.notify.gateway.support.Events;
+import io.notify.gateway.support.FakeTransport;
+import io.notify.schemas.stream.DeliveryMessage;
+import io.notify.schemas.stream.SequencedEvent;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The node's dispatch of delivery messages to a live session: frames in order, and the per-message
+ * counting of the fan-out (events delivered live, delivery messages, the upstream hops), which is
+ * done once per message rather than per frame.
+ */
+class DispatcherTest extends SessionFixture {
+
+    private static DeliveryMessage toAll(SequencedEvent e) {
+        return new DeliveryMessage(e.stream(), List.of(), e, System.currentTimeMillis());
+    }
+
+    private double count(String name, String... tags) {
+        return metrics.count(name, tags);
+    }
+
+    @Test
+    void inOrderEventsAreCountedLiveOncePerMessageAndOthersWhereTheyAreDecided() {
+        FakeTransport t = new FakeTransport("ws", 100, 1 << 20);
+        freshAtSeven(t, Map.of("notify.gateway.recheck-after", "0s"));
+        Dispatcher dispatcher = new Dispatcher(table, metrics);
+        long now = System.currentTimeMillis() * 1000;
+        HopStamps hops = new HopStamps(now - 5_000, now - 4_000, now - 3_000, now - 2_000, now - 1_000, now);
+
+        dispatcher.dispatch(toAll(Events.durable(U, E, 8)), hops);
+        dispatcher.dispatch(toAll(Events.durable(U, E, 9)), hops);
+        assertEquals(List.of(8L, 9L), seqs(t));
+        assertEquals(2.0, count("notify.gateway.events.delivered", "class", "durable", "path", "live"));
+        assertEquals(2.0, count("notify.gateway.delivery.messages", "outcome", "delivered"));
+        assertEquals(2L, metrics.registry().get("notify.gateway.hop.latency").tag("hop", "route").timer().count(),
+                "the upstream hops: once per message");
+
+        dispatcher.dispatch(toAll(Events.durable(U, E, 9)), null); // a duplicate: dropped and counted by the session
+        assertEquals(1.0, count("notify.gateway.duplicates.dropped"));
+        assertEquals(2.0, count("notify.gateway.events.delivered", "class", "durable", "path", "live"));
+
+        dispatcher.dispatch(toAll(Events.durable(U, E, 11)), null); // a gap: held, 10 fetched
+        assertEquals(List.of(8L, 9L), seqs(t));
+        assertEquals(1.0, count("notify.gateway.gap.fills"));
+
+        dispatcher.dispatch(new DeliveryMessage(U, List.of("c-other"), Events.durable(U, E, 12), System.currentTimeMillis()), null);
+        assertEquals(1.0, count("notify.gateway.delivery.messages", "outcome", "no_connection"), "names no local connection");
+    }
+}
