@@ -74,7 +74,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
     private boolean started; // open() has put it in the table and sent its registration (under the lock)
     private ResumeFrame earlyResume;
     private SseStart sseStart; // SSE: the positions of Last-Event-ID and the rooms to subscribe; null for WebSocket
-    private long lastPongNanos;
+    private long pingOutNanos = NEVER; // when the first ping written since the last pong went out; NEVER: none unanswered
     private long nextPingNanos;
     private long resumeDeadlineNanos;
     private long recycleAtNanos = NEVER; // the connection's lifetime ends (docs/gateway.md, "Connection recycling")
@@ -155,7 +155,6 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
                 ctx.clock().millis())))) {
             return;
         }
-        lastPongNanos = now;
         nextPingNanos = now + TimeUnit.MILLISECONDS.toNanos(interval);
         recycleAtNanos = lifetimeEnd(now);
         if (transport.bidirectional()) {
@@ -370,7 +369,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         } else if (frame instanceof PingFrame) {
             send(PONG);
         } else if (frame instanceof PongFrame) {
-            lastPongNanos = System.nanoTime();
+            ponged();
         } else if (frame instanceof AckFrame) {
             ctx.metrics().ack();
         } else if (frame instanceof SubscribeFrame subscribe) {
@@ -390,7 +389,12 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
 
     @Override
     public synchronized void pong() {
-        lastPongNanos = System.nanoTime();
+        ponged();
+    }
+
+    /** A pong (application or WebSocket): every ping written so far is answered (call under the lock). */
+    private void ponged() {
+        pingOutNanos = NEVER;
     }
 
     /** Timers of this connection (pings, deadlines, periodic rechecks), driven by the node's sweeper; never blocks. */
@@ -402,7 +406,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
             hit(Limit.TOKEN_EXPIRED, null);
         } else if (state == State.AWAITING_RESUME && nowNanos >= resumeDeadlineNanos) {
             hit(Limit.RESUME_TIMEOUT, "no resume frame within " + ctx.config().resumeTimeout().toMillis() + " ms");
-        } else if (transport.bidirectional() && nowNanos - lastPongNanos > ctx.config().pongTimeout().toNanos()) {
+        } else if (transport.bidirectional() && pingOutNanos != NEVER && nowNanos - pingOutNanos > ctx.config().pongTimeout().toNanos()) {
             hit(Limit.MISSED_PONGS, "missed pongs");
         } else if (recycleAtNanos != NEVER && nowNanos - recycleAtNanos >= 0) {
             ctx.metrics().recycled();
@@ -442,6 +446,15 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
 
     @Override
     public void written(OutboundFrame frame) {
+        if (frame == PING) {
+            synchronized (this) {
+                if (pingOutNanos == NEVER) {
+                    // the pong deadline counts from the ping's write, not its queueing: a node whose own
+                    // writes lag (a broadcast it is catching up on) does not blame its clients for it
+                    pingOutNanos = System.nanoTime();
+                }
+            }
+        }
         if (frame.ingestedAt() >= 0) {
             ctx.metrics().writeLatency(frame.ingestedAt(), ctx.clock().millis());
         }

@@ -1,11 +1,13 @@
 package io.notify.gateway.transport;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 
 /**
- * A connection's outbound queue, bounded in frames and in bytes (the frame being written counts
- * until it is written). On overflow: an ephemeral frame replaces a queued ephemeral frame with the
+ * A connection's outbound queue, bounded in frames and in bytes (the frames being written count
+ * until they are written). On overflow: an ephemeral frame replaces a queued ephemeral frame with the
  * same collapse key (latest wins, in the older one's place) or is dropped; a durable or control
  * frame is refused with {@link Offer#OVERFLOW}, on which the session closes the connection as a
  * slow consumer (4008) — durable events are never dropped silently. Thread-safe.
@@ -98,9 +100,49 @@ public final class OutboundQueue {
         return f;
     }
 
+    /**
+     * The next frames to write as one (a gathered write): the first always, then more while there are
+     * at most {@code max} and at most {@code maxBytes} in all; each counted as in flight until
+     * {@link #written(List)}. Empty when nothing waits.
+     */
+    public synchronized List<OutboundFrame> pollUpTo(int max, long maxBytes) {
+        if (queued == null) {
+            return List.of();
+        }
+        OutboundFrame first = queued.pollFirst();
+        long size = first.size();
+        List<OutboundFrame> out;
+        if (max <= 1 || queued.isEmpty() || size + queued.peekFirst().size() > maxBytes) {
+            out = List.of(first);
+        } else {
+            out = new ArrayList<>(Math.min(max, queued.size() + 1));
+            out.add(first);
+            while (out.size() < max && !queued.isEmpty() && size + queued.peekFirst().size() <= maxBytes) {
+                OutboundFrame f = queued.pollFirst();
+                size += f.size();
+                out.add(f);
+            }
+        }
+        if (queued.isEmpty()) {
+            queued = null;
+        }
+        bytes -= size;
+        inFlightCount += out.size();
+        inFlightBytes += size;
+        return out;
+    }
+
     public synchronized void written(OutboundFrame frame) {
         inFlightCount--;
         inFlightBytes -= frame.size();
+    }
+
+    /** Frames of one {@link #pollUpTo} are written (or failed): no longer in flight. */
+    public synchronized void written(List<OutboundFrame> frames) {
+        for (OutboundFrame f : frames) {
+            inFlightCount--;
+            inFlightBytes -= f.size();
+        }
     }
 
     /** Refuses further frames and discards the queued ones (the client resumes; nothing durable is lost). */

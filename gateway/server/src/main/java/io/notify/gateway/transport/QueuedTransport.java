@@ -1,14 +1,16 @@
 package io.notify.gateway.transport;
 
 import io.notify.schemas.protocol.CloseCode;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import org.xnio.XnioIoThread;
 
 /**
  * The write pump shared by both transports: frames go into a bounded {@link OutboundQueue} from
- * any thread; one pump on the connection's I/O thread writes them one at a time, each write
- * completing (possibly synchronously) before the next starts, so the socket layer never buffers
- * more than one frame beyond the queue's bound. Subclasses write one frame and close the
+ * any thread; one pump on the connection's I/O thread writes them one write at a time (a write
+ * takes up to {@link #maxGather()} queued frames, gathered), each write completing (possibly
+ * synchronously) before the next starts; frames being written count against the queue's bound until
+ * they are written, so the socket layer never holds more than the bound. Subclasses write frames and close the
  * underlying channel; they must call {@link #closedBy()} when the channel is gone, and
  * {@link #closeSeen} when a close went over the wire.
  *
@@ -27,6 +29,8 @@ public abstract class QueuedTransport implements Transport {
         void failed(Throwable error);
     }
 
+    /** Bytes one gathered write takes at most (beyond its first frame, which always goes). */
+    static final long MAX_GATHER_BYTES = 64 * 1024;
     private static final int PUMPING = 1;
     private static final int CLOSING = 2;
     private static final int CLOSED = 4;
@@ -36,6 +40,8 @@ public abstract class QueuedTransport implements Transport {
     private final OutboundQueue queue;
     /** The connection's I/O thread: the pump, closes and the subclasses' timers run on it. */
     protected final XnioIoThread io;
+    private final IoPumps pumps; // the I/O thread's batch of due pumps
+    QueuedTransport nextDue; // the next transport in the pumps' stack of due transports (IoPumps only)
     private volatile int flags; // PUMPING | CLOSING | CLOSED, one word for the three (an idle connection is mostly fields)
     private volatile Listener listener;
     private volatile int closeCode = 1006; // the first close on the wire (closeSeen); 1006 until there is one
@@ -46,6 +52,7 @@ public abstract class QueuedTransport implements Transport {
     protected QueuedTransport(OutboundQueue queue, XnioIoThread io) {
         this.queue = queue;
         this.io = io;
+        this.pumps = IoPumps.of(io);
     }
 
     @Override
@@ -67,14 +74,15 @@ public abstract class QueuedTransport implements Transport {
 
     private void kick() {
         if (setFlag(PUMPING)) {
-            io.execute(this::pump);
+            pumps.add(this); // runs pump() on the I/O thread, with the other connections due there (IoPumps)
         }
     }
 
-    private void pump() {
+    /** Writes what is queued; on the I/O thread only (IoPumps, or a write's completion). */
+    void pump() {
         while (true) {
-            OutboundFrame next = closing() ? null : queue.poll();
-            if (next == null) {
+            List<OutboundFrame> next = closing() ? List.of() : queue.pollUpTo(maxGather(), MAX_GATHER_BYTES);
+            if (next.isEmpty()) {
                 clearFlag(PUMPING);
                 if (!closing() && !queue.isEmpty()) {
                     kick(); // a frame arrived between poll() and set(false)
@@ -89,7 +97,9 @@ public abstract class QueuedTransport implements Transport {
                     queue.written(next);
                     Listener l = listener;
                     if (l != null) {
-                        l.written(next);
+                        for (int i = 0; i < next.size(); i++) {
+                            l.written(next.get(i));
+                        }
                     }
                     if (inWrite) {
                         completedInWrite = true;
@@ -200,7 +210,21 @@ public abstract class QueuedTransport implements Transport {
         }
     }
 
-    protected abstract void write(OutboundFrame frame, WriteCallback callback);
+    /**
+     * Writes {@code frames} (at most {@link #maxGather()} of them, in queue order) as one write and
+     * calls {@code callback} once they are all written; a frame that has nothing to write on this
+     * transport (an SSE id update on a WebSocket) is skipped.
+     */
+    protected abstract void write(List<OutboundFrame> frames, WriteCallback callback);
+
+    /**
+     * How many queued frames one write may take; 1 by default. A connection that fell behind then
+     * catches up with one system call for many frames instead of one each, so a node under a
+     * broadcast spends less per frame exactly when it is behind (docs/gateway.md, "Connect, resume and live delivery").
+     */
+    protected int maxGather() {
+        return 1;
+    }
 
     /** Ends the connection gracefully with {@code code}; runs on the I/O thread. */
     protected abstract void closeChannel(CloseCode code, String reason);

@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.Channel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.xnio.ChannelListener;
@@ -85,7 +86,11 @@ public final class SseTransport extends QueuedTransport implements ChannelListen
     }
 
     @Override
-    protected void write(OutboundFrame frame, WriteCallback callback) {
+    protected void write(List<OutboundFrame> frames, WriteCallback callback) {
+        write(frames.get(0), callback); // one frame per write (maxGather 1): the headers go with the first
+    }
+
+    private void write(OutboundFrame frame, WriteCallback callback) {
         writing = true;
         writeAll(SseFraming.encode(frame), new WriteCallback() {
             @Override

@@ -7,6 +7,7 @@ import io.notify.schemas.protocol.WsOpcode;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channel;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.xnio.ChannelListener;
@@ -46,6 +47,7 @@ public final class WebSocketTransport extends QueuedTransport implements WsFrame
     }
 
     private static final long CLOSE_TIMEOUT_MS = 5_000;
+    static final int MAX_GATHER = 32;
     private static final long BROKEN_CLOSE_DELAY_MS = 1_000;
 
     private final StreamConnection connection;
@@ -199,14 +201,33 @@ public final class WebSocketTransport extends QueuedTransport implements WsFrame
         close(limit.answer(), detail == null ? limit.answer().reason() : detail);
     }
 
+    /** Queued frames one write gathers at most: a connection that is behind catches up with one writev for many frames. */
     @Override
-    protected void write(OutboundFrame frame, WriteCallback callback) {
-        if (frame.kind() == OutboundFrame.Kind.SSE_META || closeSent) {
+    protected int maxGather() {
+        return MAX_GATHER;
+    }
+
+    @Override
+    protected void write(List<OutboundFrame> frames, WriteCallback callback) {
+        int n = 0;
+        for (int i = 0; i < frames.size(); i++) {
+            n += frames.get(i).kind() == OutboundFrame.Kind.SSE_META ? 0 : 1;
+        }
+        if (n == 0 || closeSent) {
             callback.done();
             return;
         }
-        int opcode = frame.kind() == OutboundFrame.Kind.WS_PONG ? WsOpcode.PONG : WsOpcode.TEXT;
-        out = new ByteBuffer[]{WsCodec.header(opcode, frame.size()), ByteBuffer.wrap(frame.payload())};
+        ByteBuffer[] buffers = new ByteBuffer[2 * n];
+        int b = 0;
+        for (int i = 0; i < frames.size(); i++) {
+            OutboundFrame frame = frames.get(i);
+            if (frame.kind() != OutboundFrame.Kind.SSE_META) {
+                int opcode = frame.kind() == OutboundFrame.Kind.WS_PONG ? WsOpcode.PONG : WsOpcode.TEXT;
+                buffers[b++] = WsCodec.header(opcode, frame.size());
+                buffers[b++] = ByteBuffer.wrap(frame.payload());
+            }
+        }
+        out = buffers;
         outDone = callback;
         flush();
     }

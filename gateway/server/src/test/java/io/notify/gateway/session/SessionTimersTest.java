@@ -60,6 +60,29 @@ class SessionTimersTest extends SessionFixture {
     }
 
     @Test
+    void thePongDeadlineCountsFromThePingsWriteNotFromItsQueueing() {
+        FakeTransport behind = new FakeTransport("ws", 100, 1 << 20);
+        Session s = open(behind, Map.of("notify.gateway.recheck-after", "0s"), Instant.now().plusSeconds(3600), null);
+        s.text("{\"t\":\"resume\",\"streams\":[]}");
+        behind.stall(); // the node's own writes lag: the ping waits in the queue behind what it is catching up on
+        long now = System.nanoTime();
+        s.tick(now + Duration.ofSeconds(6).toNanos(), System.currentTimeMillis()); // ping queued, not written
+        s.tick(now + Duration.ofSeconds(40).toNanos(), System.currentTimeMillis());
+        assertNull(behind.closedWith(), "no ping reached the client: nothing to answer yet");
+        behind.unstall(); // the ping is written now
+        long written = System.nanoTime();
+        s.tick(written + Duration.ofSeconds(14).toNanos(), System.currentTimeMillis());
+        assertNull(behind.closedWith(), "within pong-timeout (15 s) of the ping's write");
+        s.pong();
+        s.tick(written + Duration.ofSeconds(20).toNanos(), System.currentTimeMillis());
+        assertNull(behind.closedWith(), "the pong answered every ping written before it");
+        s.tick(now + Duration.ofSeconds(50).toNanos(), System.currentTimeMillis()); // the next ping, written at once
+        long pinged = System.nanoTime();
+        s.tick(pinged + Duration.ofSeconds(16).toNanos(), System.currentTimeMillis());
+        assertEquals(CloseCode.GOING_AWAY, behind.closedWith(), "the next ping, written and unanswered for pong-timeout");
+    }
+
+    @Test
     void timersPingExpireTokensAndDropSilentClients() {
         FakeTransport pinged = new FakeTransport("ws", 100, 1 << 20);
         // ticks far ahead would also run the periodic recheck (a fetch); this test is about the other timers

@@ -45,17 +45,27 @@ public final class FakeTransport implements Transport {
         this.listener = listener;
     }
 
+    /** The socket takes frames again: writes what was queued meanwhile, and from now on each frame at once. */
+    public synchronized void unstall() {
+        stalled = false;
+        drain();
+    }
+
     @Override
     public synchronized OutboundQueue.Offer send(OutboundFrame frame) {
         OutboundQueue.Offer offer = queue.offer(frame);
         if (!stalled) {
-            for (OutboundFrame f = queue.poll(); f != null; f = queue.poll()) {
-                queue.written(f);
-                written.add(f);
-                listener.written(f);
-            }
+            drain();
         }
         return offer;
+    }
+
+    private void drain() {
+        for (OutboundFrame f = queue.poll(); f != null; f = queue.poll()) {
+            queue.written(f);
+            written.add(f);
+            listener.written(f);
+        }
     }
 
     @Override

@@ -36,6 +36,27 @@ class OutboundQueueTest {
     }
 
     @Test
+    void aGatheredWriteTakesFramesUpToItsCountAndBytesAndTheyCountInFlightUntilWritten() {
+        OutboundQueue q = new OutboundQueue(10, 10_000);
+        OutboundFrame[] f = new OutboundFrame[6];
+        for (int i = 0; i < f.length; i++) {
+            f[i] = frame(OutboundFrame.Kind.DURABLE, 100 * (i + 1), null);
+            q.offer(f[i]);
+        }
+        assertEquals(java.util.List.of(f[0], f[1]), q.pollUpTo(2, 10_000), "count bound");
+        assertEquals(java.util.List.of(f[2], f[3]), q.pollUpTo(8, 700), "bytes bound: 300 + 400, not + 500");
+        assertEquals(java.util.List.of(f[4]), q.pollUpTo(8, 100), "the first frame always goes, whatever its size");
+        assertEquals(6, q.frames(), "polled frames are in flight");
+        assertEquals(2100, q.bytes());
+        q.written(java.util.List.of(f[0], f[1]));
+        assertEquals(4, q.frames());
+        assertEquals(1800, q.bytes());
+        assertEquals(java.util.List.of(f[5]), q.pollUpTo(8, 10_000));
+        assertEquals(java.util.List.of(), q.pollUpTo(8, 10_000), "empty");
+        assertEquals(true, q.isEmpty());
+    }
+
+    @Test
     void fullQueueCoalescesEphemeralEventsByCollapseKeyLatestWinsInPlace() {
         OutboundQueue q = new OutboundQueue(3, 10_000);
         OutboundFrame typingA1 = OutboundFrame.event(Events.ephemeral(U, "a1", "typing:a"), true);
