@@ -15,8 +15,8 @@ import org.xnio.XnioIoThread;
  * <ul>
  *   <li>XNIO's I/O thread runs every queued task, including those queued while it runs them, before
  *       it selects again. Fed one pump task per connection per event by the delivery thread, it
- *       hardly ever selected: the clients' pongs sat unread in the sockets (tens of thousands of
- *       bytes of Recv-Q) until every connection was closed for missed pongs. This task takes a
+ *       hardly ever selected: the clients' pongs sat unread in the sockets (300–460 KB of
+ *       receive queues across 9,000–15,000 sockets) until every connection was closed for missed pongs. This task takes a
  *       snapshot of what is due and runs only that; what becomes due meanwhile runs after the
  *       selector has had its turn ({@code executeAfter}, 1 ms), so reads are served between batches.</li>
  *   <li>One task (and at most one selector wake-up) per I/O thread per batch, not per connection.</li>
