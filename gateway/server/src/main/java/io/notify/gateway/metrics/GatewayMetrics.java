@@ -163,16 +163,6 @@ public final class GatewayMetrics {
     }
 
     /**
-     * Per-hop latencies of one live event, from its {@link HopStamps} to {@code writtenMicros}
-     * (hop = ingest, events_topic, repartition, route, node_topic, dispatch, and total = accept to
-     * written); a hop with a missing stamp on either side is skipped.
-     */
-    public void hops(HopStamps h, long writtenMicros) {
-        upstreamHops(h);
-        writtenHops(h, writtenMicros);
-    }
-
-    /**
      * The hops of one live event up to the node topic's poll (ingest .. node_topic): the same for every
      * frame of its fan-out, so a delivery message records them once, whatever the number of connections.
      */

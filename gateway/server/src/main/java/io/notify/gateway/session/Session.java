@@ -29,7 +29,6 @@ import io.notify.schemas.stream.StreamId;
 import io.notify.schemas.trace.HopTrace;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import org.slf4j.Logger;
@@ -54,7 +53,6 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
     /** Encoded once, shared by every connection (frames are immutable). */
     private static final OutboundFrame PING = OutboundFrame.control(PingFrame.INSTANCE);
     private static final OutboundFrame PONG = OutboundFrame.control(PongFrame.INSTANCE);
-    private static final long NEVER = Long.MAX_VALUE;
     private static final AtomicIntegerFieldUpdater<Session> CLOSED_ONCE = AtomicIntegerFieldUpdater.newUpdater(Session.class, "closedOnce");
 
     private enum State { STARTING, AWAITING_RESUME, ACTIVE, CLOSED }
@@ -65,7 +63,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
     private final RoomPatterns roomClaim; // the token's rooms claim; null: none
     private final Transport transport;
     private final SessionContext ctx;
-    private final long expiresAtMs;
+    private final ConnectionTimers timers;
     private final StreamSync sync;
     private Subscriptions subscriptions; // rooms and b:all; null until the first subscribe (most connections)
     private volatile int closedOnce; // 1 once the transport reported the connection gone
@@ -74,10 +72,6 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
     private boolean started; // open() has put it in the table and sent its registration (under the lock)
     private ResumeFrame earlyResume;
     private SseStart sseStart; // SSE: the positions of Last-Event-ID and the rooms to subscribe; null for WebSocket
-    private long pingOutNanos = NEVER; // when the first ping written since the last pong went out; NEVER: none unanswered
-    private long nextPingNanos;
-    private long resumeDeadlineNanos;
-    private long recycleAtNanos = NEVER; // the connection's lifetime ends (docs/gateway.md, "Connection recycling")
 
     public Session(String id, String userId, Instant expiresAt, Transport transport, SessionContext ctx) {
         this(id, new AuthResult.Authenticated(userId, expiresAt), transport, ctx);
@@ -92,7 +86,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         this.stream = StreamId.forUser(userId);
         this.transport = transport;
         this.ctx = ctx;
-        this.expiresAtMs = expiresAt.toEpochMilli();
+        this.timers = new ConnectionTimers(expiresAt.toEpochMilli());
         this.sync = new StreamSync(this, stream, ctx);
         transport.listener(this);
     }
@@ -149,17 +143,13 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         if (state != State.STARTING) {
             return;
         }
-        long now = System.nanoTime();
-        long interval = ctx.config().pingInterval().toMillis();
-        if (!send(OutboundFrame.control(WelcomeFrame.v1(ctx.config().nodeId(), id, List.of(stream), interval,
-                ctx.clock().millis())))) {
+        if (!send(OutboundFrame.control(WelcomeFrame.v1(ctx.config().nodeId(), id, List.of(stream),
+                ctx.config().pingInterval().toMillis(), ctx.clock().millis())))) {
             return;
         }
-        nextPingNanos = now + TimeUnit.MILLISECONDS.toNanos(interval);
-        recycleAtNanos = lifetimeEnd(now);
+        timers.welcomed(System.nanoTime(), ctx.config(), transport.bidirectional());
         if (transport.bidirectional()) {
             state = State.AWAITING_RESUME;
-            resumeDeadlineNanos = now + ctx.config().resumeTimeout().toNanos();
             if (earlyResume != null) {
                 resume(earlyResume.streams());
             }
@@ -200,6 +190,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
             }
         }
         state = State.ACTIVE;
+        timers.resumed();
         if (own == null) {
             sync.startFresh();
         } else {
@@ -369,7 +360,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         } else if (frame instanceof PingFrame) {
             send(PONG);
         } else if (frame instanceof PongFrame) {
-            ponged();
+            timers.ponged();
         } else if (frame instanceof AckFrame) {
             ctx.metrics().ack();
         } else if (frame instanceof SubscribeFrame subscribe) {
@@ -388,13 +379,8 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
     }
 
     @Override
-    public synchronized void pong() {
-        ponged();
-    }
-
-    /** A pong (application or WebSocket): every ping written so far is answered (call under the lock). */
-    private void ponged() {
-        pingOutNanos = NEVER;
+    public void pong() {
+        timers.ponged(); // on the I/O thread, like pingWritten: no lock needed (ConnectionTimers)
     }
 
     /** Timers of this connection (pings, deadlines, periodic rechecks), driven by the node's sweeper; never blocks. */
@@ -402,18 +388,16 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         if (state == State.CLOSED || state == State.STARTING || !transport.isOpen()) {
             return; // a closing connection has no timers left: its close is counted once, not once per tick
         }
-        if (nowMs >= expiresAtMs) {
-            hit(Limit.TOKEN_EXPIRED, null);
-        } else if (state == State.AWAITING_RESUME && nowNanos >= resumeDeadlineNanos) {
-            hit(Limit.RESUME_TIMEOUT, "no resume frame within " + ctx.config().resumeTimeout().toMillis() + " ms");
-        } else if (transport.bidirectional() && pingOutNanos != NEVER && nowNanos - pingOutNanos > ctx.config().pongTimeout().toNanos()) {
-            hit(Limit.MISSED_PONGS, "missed pongs");
-        } else if (recycleAtNanos != NEVER && nowNanos - recycleAtNanos >= 0) {
+        ConnectionTimers.Due due = timers.due(nowNanos, nowMs, ctx.config(), transport.bidirectional());
+        if (due.limit != null) {
+            hit(due.limit, due == ConnectionTimers.Due.RESUME_TIMEOUT
+                    ? "no resume frame within " + ctx.config().resumeTimeout().toMillis() + " ms"
+                    : due == ConnectionTimers.Due.MISSED_PONGS ? "missed pongs" : null);
+        } else if (due == ConnectionTimers.Due.RECYCLE) {
             ctx.metrics().recycled();
             close(CloseCode.RECYCLED);
         } else {
-            if (nowNanos >= nextPingNanos) {
-                nextPingNanos = nowNanos + ctx.config().pingInterval().toNanos();
+            if (due == ConnectionTimers.Due.PING) {
                 send(PING);
             }
             transport.tick(nowNanos);
@@ -424,16 +408,6 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
                 }
             }
         }
-    }
-
-    /** When a connection welcomed at {@code nowNanos} is recycled: lifetime minus a uniform random jitter; NEVER when off. */
-    private long lifetimeEnd(long nowNanos) {
-        long lifetime = ctx.config().maxConnectionLifetime().toNanos();
-        if (lifetime == 0) {
-            return NEVER;
-        }
-        long jitter = ctx.config().connectionLifetimeJitter().toNanos();
-        return nowNanos + lifetime - (jitter == 0 ? 0 : ThreadLocalRandom.current().nextLong(jitter + 1));
     }
 
     public void close(CloseCode code) {
@@ -447,13 +421,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
     @Override
     public void written(OutboundFrame frame) {
         if (frame == PING) {
-            synchronized (this) {
-                if (pingOutNanos == NEVER) {
-                    // the pong deadline counts from the ping's write, not its queueing: a node whose own
-                    // writes lag (a broadcast it is catching up on) does not blame its clients for it
-                    pingOutNanos = System.nanoTime();
-                }
-            }
+            timers.pingWritten(); // the pong deadline counts from the write, not the queueing (ConnectionTimers)
         }
         if (frame.ingestedAt() >= 0) {
             ctx.metrics().writeLatency(frame.ingestedAt(), ctx.clock().millis());
