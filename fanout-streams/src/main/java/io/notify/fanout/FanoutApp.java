@@ -41,7 +41,6 @@ public final class FanoutApp implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(FanoutApp.class);
     /** Bound of reading notify.events' partition count at start. */
-    static final Duration PLACEMENT_CHECK_TIMEOUT = Duration.ofSeconds(30);
     /** How often the instance's task count is checked. */
     static final Duration TASK_CHECK_INTERVAL = Duration.ofSeconds(1);
 
@@ -73,7 +72,7 @@ public final class FanoutApp implements AutoCloseable {
         this.admin = Admin.create(PlatformSettings.kafkaProps(config.bootstrapServers(), config.kafkaClient()));
         this.nodeTopics = nodeTopicsFactory.apply(admin);
         Properties props = FanoutStreamsConfig.properties(config, nodeTopics, metrics, registry);
-        this.placement = placement(admin, config);
+        this.placement = TopicLayout.prepare(admin, config);
         Topology topology = FanoutTopology.build(config, placement, registry, nodeTopics, clock, metrics);
         this.streams = new KafkaStreams(topology, props);
         streams.setUncaughtExceptionHandler(new ThreadRestartPolicy(config.threadRestarts(),
@@ -82,28 +81,6 @@ public final class FanoutApp implements AutoCloseable {
         Gauge.builder("notify.fanout.unassigned.seconds", tasks, TaskWatch::unassignedSeconds)
                 .description("Seconds this running instance has held no task (0 while it holds one)")
                 .register(metrics.registry());
-    }
-
-    /**
-     * Which recipient copies skip the repartition: notify.events' partition count, read once at
-     * start (the by-stream topic gets the same count unless {@code notify.fanout.stream-partitions}
-     * says otherwise). If it cannot be read in time, every copy is repartitioned, which is always correct:
-     * both paths end in the task that owns the stream.
-     */
-    private static RecipientPlacement placement(Admin admin, FanoutConfig config) {
-        String events = config.topics().events().name();
-        try {
-            int partitions = admin.describeTopics(List.of(events)).allTopicNames()
-                    .get(PLACEMENT_CHECK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).get(events).partitions().size();
-            return RecipientPlacement.forTopics(partitions, config.streamPartitions());
-        } catch (ExecutionException | TimeoutException e) {
-            LOG.warn("cannot read the partition count of {} ({}); every recipient copy goes through the by-stream topic", events,
-                    e.toString());
-            return RecipientPlacement.none();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return RecipientPlacement.none();
-        }
     }
 
     public FanoutApp start() {

@@ -25,6 +25,7 @@ import java.util.regex.Pattern;
  * @param applicationId   Kafka Streams application id before the topic prefix (see {@link #streamsApplicationId()})
  * @param linger          {@code linger.ms} of the app's producers (repartition, changelogs, stream log, node topics)
  * @param streamPartitions partitions of the by-stream repartition topic; 0 = as many as notify.events
+ * @param inboxState      {@code notify.fanout.inbox-state.*}: the read state and delivery receipts of user streams
  * @param unassignedAlarm how long a running instance may hold no task before it reports not ready ({@link TaskWatch})
  * @param queryTokens     the service tokens the query API accepts as {@code Authorization: Bearer <token>}
  *                        (several during a rotation); at least one — there is no open mode
@@ -51,6 +52,7 @@ public record FanoutConfig(
         Duration inboxSweepInterval,
         int inboxSweepStreams,
         int inboxSweepMaxDeletes,
+        InboxStateSettings inboxState,
         Duration commitInterval,
         Duration linger,
         ProcessingGuarantee processingGuarantee,
@@ -80,6 +82,16 @@ public record FanoutConfig(
         String managementHost,
         int managementPort,
         TlsSettings tls) {
+
+    /**
+     * {@code notify.fanout.inbox-state.*} (docs/inbox.md).
+     *
+     * @param maxDevices      devices whose last ack a stream's state keeps (least recently heard dropped first)
+     * @param publishInterval how often states changed only by acks are written to notify.inbox-state
+     *                        (marks are written at once)
+     */
+    public record InboxStateSettings(int maxDevices, Duration publishInterval) {
+    }
 
     /** Secrets shown as {@code ***} ({@link Redacted}). */
     @Override
@@ -177,6 +189,10 @@ public record FanoutConfig(
                 s.duration("notify.fanout.inbox.sweep-interval", Duration.ofMinutes(1), Duration.ofSeconds(1), Duration.ofDays(1)),
                 s.intIn("notify.fanout.inbox.sweep-streams", 1000, 1, 1_000_000),
                 s.intIn("notify.fanout.inbox.sweep-max-deletes", 10_000, 1, 10_000_000),
+                new InboxStateSettings(
+                        s.intIn("notify.fanout.inbox-state.max-devices", 20, 1, 1000),
+                        s.duration("notify.fanout.inbox-state.publish-interval", Duration.ofSeconds(1), Duration.ofMillis(100),
+                                Duration.ofMinutes(10))),
                 s.duration("notify.fanout.commit-interval",
                         guarantee == ProcessingGuarantee.EXACTLY_ONCE_V2 ? EOS_COMMIT_INTERVAL : ALOS_COMMIT_INTERVAL,
                         Duration.ZERO, Duration.ofMinutes(10)),
@@ -231,7 +247,7 @@ public record FanoutConfig(
     /** A copy with other Kafka Streams overrides (tests: e.g. a smaller max.block.ms). */
     public FanoutConfig withStreamsOverrides(Map<String, String> overrides) {
         return new FanoutConfig(applicationId, bootstrapServers, topicPrefix, dedupWindow, inboxMaxEvents, inboxMaxAge, roomInbox, broadcastInbox,
-                inboxSweepInterval, inboxSweepStreams, inboxSweepMaxDeletes, commitInterval, linger, processingGuarantee,
+                inboxSweepInterval, inboxSweepStreams, inboxSweepMaxDeletes, inboxState, commitInterval, linger, processingGuarantee,
                 standbyReplicas, streamThreads, cacheMaxBytes, stateDir, routeTimeout, hotRooms, streamPartitions,
                 nodeTopicsRefreshInterval, nodeTopicsCheckTimeout, nodeTopicsMissingTtl, shutdownTimeout, threadRestarts,
                 threadRestartWindow, unassignedAlarm, sessionTimeout, redisUri, registryKeyPrefix,
@@ -241,7 +257,7 @@ public record FanoutConfig(
     /** A copy listening on {@code port} (the port a port-0 query listener actually bound). */
     public FanoutConfig withQueryPort(int port) {
         return new FanoutConfig(applicationId, bootstrapServers, topicPrefix, dedupWindow, inboxMaxEvents, inboxMaxAge, roomInbox, broadcastInbox,
-                inboxSweepInterval, inboxSweepStreams, inboxSweepMaxDeletes, commitInterval, linger, processingGuarantee,
+                inboxSweepInterval, inboxSweepStreams, inboxSweepMaxDeletes, inboxState, commitInterval, linger, processingGuarantee,
                 standbyReplicas, streamThreads, cacheMaxBytes, stateDir, routeTimeout, hotRooms, streamPartitions,
                 nodeTopicsRefreshInterval, nodeTopicsCheckTimeout, nodeTopicsMissingTtl, shutdownTimeout, threadRestarts,
                 threadRestartWindow, unassignedAlarm, sessionTimeout, redisUri, registryKeyPrefix,

@@ -144,4 +144,15 @@ public final class FanoutMetrics {
         return tagged.computeIfAbsent(name + '|' + value,
                 k -> Counter.builder(name).description(description).tag(tag, value).register(registry));
     }
+
+    private Counter counter(String name, String description, String tag1, String value1, String tag2, String value2) {
+        return tagged.computeIfAbsent(name + '|' + value1 + '|' + value2,
+                k -> Counter.builder(name).description(description).tag(tag1, value1).tag(tag2, value2).register(registry));
+    }
+
+    /** One receipt of notify.receipts handled: {@code applied}, or dropped with the reason (ReceiptApplier). */
+    public void receipt(String kind, String outcome) {
+        counter("notify.fanout.receipts", "Records of notify.receipts, by kind and outcome (applied or why dropped)",
+                "kind", kind, "outcome", outcome).increment();
+    }
 }

@@ -11,6 +11,8 @@ import io.notify.fanout.recipients.RecipientPlacement;
 import io.notify.fanout.routing.NodeTopics;
 import io.notify.fanout.routing.Routed;
 import io.notify.fanout.routing.Router;
+import io.notify.fanout.receipts.ReceiptApplier;
+import io.notify.fanout.receipts.StateUpdate;
 import io.notify.fanout.sequencing.Sequencer;
 import io.notify.registry.RouteLookup;
 import io.notify.schemas.serde.NotifySerdes;
@@ -44,6 +46,8 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  *                                     └─ route ─┬─ notify.node.&lt;nodeId&gt; (one DeliveryMessage per node)
  *                                               ├─ notify.all-nodes (b:all and hot rooms: one for every node)
  *                                               └─ notify.undelivered
+ * notify.receipts (bytes) → apply-receipts [stream-heads, inbox, inbox-state] ─┬─ notify.inbox-state
+ *                                                                               └─ marks: state frame → route (above)
  * </pre>
  *
  * The local branch and the repartition topic's source feed one sequencer, so Kafka Streams runs
@@ -76,6 +80,7 @@ public final class FanoutTopology {
         builder.addStateStore(DedupProcessor.storeBuilder(config.dedupWindow()));
         builder.addStateStore(InboxStores.headsBuilder());
         builder.addStateStore(InboxStores.inboxBuilder());
+        builder.addStateStore(InboxStores.inboxStateBuilder());
 
         // Raw bytes in: parsing happens in our processor, so a poison pill becomes a DLQ record instead of a dead thread.
         KStream<byte[], byte[]> raw = builder.stream(topics.events().name(),
@@ -128,8 +133,25 @@ public final class FanoutTopology {
                 .to(topics.streamLog().name(), Produced.with(NotifySerdes.streamId(), NotifySerdes.sequencedEvent())
                         .withName("stream-log-sink"));
 
+        // Receipts (devices' acks, users' marks) meet the inbox in the task that owns it: notify.receipts is
+        // partitioned like the by-stream topic (FanoutApp checks the count), and the shared stores put the
+        // applier in the sequencer's sub-topology. Bytes in: a record we cannot read is counted, not fatal.
+        KStream<StreamId, StateUpdate> stateUpdates = builder.stream(topics.receipts().name(),
+                        Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("receipts-source"))
+                .process(() -> new ReceiptApplier(config.inboxState(), clock, metrics), Named.as("apply-receipts"),
+                        InboxStores.HEADS, InboxStores.INBOX, InboxStores.INBOX_STATE);
+        stateUpdates
+                .mapValues(StateUpdate::state, Named.as("as-inbox-state"))
+                .to(topics.inboxState().name(), Produced.with(NotifySerdes.streamId(), NotifySerdes.inboxState())
+                        .withName("inbox-state-sink"));
+        // A mark's state frame goes to the user's devices like any ephemeral event of the stream.
+        KStream<StreamId, StreamEvent> stateFrames = stateUpdates
+                .filter((stream, u) -> u.frame() != null, Named.as("marks-only"))
+                .mapValues(u -> (StreamEvent) u.frame(), Named.as("as-state-frame"));
+
         // Route after the stream log: the registry lookup is the only step that waits on the network.
         Map<String, KStream<StreamId, Routed>> routed = sequenced
+                .merge(stateFrames, Named.as("events-and-state-frames"))
                 .process(() -> new Router(registry, nodeTopics, topics, config.routeTimeout(), clock, metrics, config.hotRooms()),
                         Named.as("route"))
                 .split(Named.as("routed-"))

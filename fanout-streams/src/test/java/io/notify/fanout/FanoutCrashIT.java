@@ -1,5 +1,24 @@
 package io.notify.fanout;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.notify.devstack.Await;
+import io.notify.schemas.NotifyJson;
+import io.notify.schemas.inbox.InboxState;
+import io.notify.schemas.inbox.Receipt;
+import io.notify.schemas.inbox.ReceiptKind;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.io.IOException;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -97,6 +116,8 @@ class FanoutCrashIT {
                 }
                 if (i == total / 3) {
                     awaitStreamLog(infra, topics, i / 2);
+                    markRead(infra, topics, MARKED_BEFORE_KILL);
+                    awaitStates(infra, topics, MARKED_BEFORE_KILL);
                     a.kill();
                     killedAt = System.nanoTime();
                 }
@@ -117,10 +138,75 @@ class FanoutCrashIT {
                         "every event of " + user + " exactly once");
             }
             assertEquals(copies, log.size(), "no duplicate in notify.stream-log");
+            // read state marked before the kill is still there, on whichever instance owns the stream now
+            int port = queryPort(b);
+            for (int u = 0; u < USERS; u++) {
+                JsonNode state = stateOf(port, "user-" + u);
+                assertEquals(MARKED_BEFORE_KILL, state.path("state").path("read").path("upTo").asLong(), state.toString());
+                assertEquals(sent.get("user-" + u).size() - MARKED_BEFORE_KILL, state.path("unread").asLong(), state.toString());
+            }
+            markRead(infra, topics, MARKED_BEFORE_KILL + 1);
+            awaitStates(infra, topics, MARKED_BEFORE_KILL + 1);
+            assertEquals(2, stateOf(port, "user-0").path("version").asLong(), "the survivor goes on from the restored state");
             System.out.printf("FanoutCrashIT: %d events (%d copies, %d through the by-stream topic) exactly once; "
                     + "last event sequenced %d ms after the kill%n", total, copies, repartitioned,
                     TimeUnit.NANOSECONDS.toMillis(recovered - killedAt));
         }
+    }
+
+    static final long MARKED_BEFORE_KILL = 5;
+
+    /** Every user marks its first {@code upTo} events read (the gateways' POST /v1/inbox/read). */
+    private static void markRead(Infra infra, TopicCatalog topics, long upTo) throws Exception {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.bootstrapServers());
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        try (KafkaProducer<StreamId, Receipt> producer = new KafkaProducer<>(p, topics.receipts().keySerde().serializer(),
+                topics.receipts().valueSerde().serializer())) {
+            for (int u = 0; u < USERS; u++) {
+                StreamId stream = StreamId.forUser("user-" + u);
+                producer.send(new ProducerRecord<>(topics.receipts().name(), stream,
+                        Receipt.markUpTo(stream, ReceiptKind.READ, null, upTo, "crash-it", System.currentTimeMillis())));
+            }
+            producer.flush();
+        }
+    }
+
+    /** Waits until notify.inbox-state holds, for every user, a committed state read up to {@code upTo}. */
+    private static void awaitStates(Infra infra, TopicCatalog topics, long upTo) {
+        List<ConsumerRecord<StreamId, InboxState>> states = ItKafka.readCommitted(infra.bootstrapServers(),
+                topics.inboxState().name(), topics.inboxState().keySerde().deserializer(),
+                topics.inboxState().valueSerde().deserializer(), Duration.ofSeconds(90),
+                r -> r.stream().filter(s -> s.value().read().upTo() == upTo).map(ConsumerRecord::key).distinct().count() == USERS);
+        assertEquals(USERS, states.stream().filter(s -> s.value().read().upTo() == upTo).map(ConsumerRecord::key).distinct().count(),
+                "every user's state read up to " + upTo + " on notify.inbox-state");
+    }
+
+    private static int queryPort(JavaProcess instance) throws Exception {
+        Matcher m = Pattern.compile("query API on port (\\d+)").matcher(Files.readString(instance.logFile()));
+        assertTrue(m.find(), "no query port in " + instance.logFile());
+        return Integer.parseInt(m.group(1));
+    }
+
+    /** GET /v1/streams/u:<user>/state from the query API, retried while ownership settles (503). */
+    private static JsonNode stateOf(int port, String user) throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        HttpRequest req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/streams/u:" + user + "/state"))
+                .header("Authorization", "Bearer " + FanoutFixture.QUERY_TOKEN).timeout(Duration.ofSeconds(10)).build();
+        AtomicReference<String> body = new AtomicReference<>();
+        Await.until("the state of " + user, Duration.ofSeconds(60), () -> {
+            try {
+                HttpResponse<String> answer = http.send(req, HttpResponse.BodyHandlers.ofString());
+                body.set(answer.statusCode() == 200 ? answer.body() : null);
+            } catch (IOException e) {
+                body.set(null);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            return body.get() != null;
+        });
+        return NotifyJson.mapper().readTree(body.get());
     }
 
     /** The notify.events partition the publisher's key (the first recipient's stream) picks. */

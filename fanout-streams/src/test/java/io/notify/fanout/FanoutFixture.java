@@ -11,6 +11,8 @@ import io.notify.fanout.routing.NodeTopics;
 import io.notify.fanout.inbox.StreamHead;
 import io.notify.registry.ConnectionRef;
 import io.notify.registry.route.InMemoryRouteLookup;
+import io.notify.schemas.inbox.InboxState;
+import io.notify.schemas.inbox.Receipt;
 import io.notify.schemas.serde.NotifySerdes;
 import io.notify.schemas.stream.DeliveryMessage;
 import io.notify.schemas.stream.SequencedEvent;
@@ -113,6 +115,20 @@ final class FanoutFixture implements AutoCloseable {
 
     void send(byte[] key, byte[] value, RecordHeaders headers) {
         events.pipeInput(new TestRecord<>(key, value, headers, clock.instant()));
+    }
+
+    /** Pipes a receipt into notify.receipts, keyed by its stream, stamped with the clock's time. */
+    void receipt(Receipt r) {
+        receipt(NotifySerdes.streamId().serializer().serialize(null, r.stream()), NotifySerdes.receipt().serializer().serialize(null, r));
+    }
+
+    void receipt(byte[] key, byte[] value) {
+        driver.createInputTopic(topics.receipts().name(), new ByteArraySerializer(), new ByteArraySerializer())
+                .pipeInput(new TestRecord<>(key, value, new RecordHeaders(), clock.instant()));
+    }
+
+    List<KeyValue<StreamId, InboxState>> inboxStates() {
+        return output(topics.inboxState()).readKeyValuesToList();
     }
 
     void sendDurable(String id, String... users) {

@@ -105,8 +105,9 @@ class FanoutQueryIT {
             Await.until("both RUNNING after the writes", Duration.ofSeconds(60), () ->
                     a.app().streams().state() == KafkaStreams.State.RUNNING
                             && b.app().streams().state() == KafkaStreams.State.RUNNING);
-            // the consumers' assigned-partitions metric TaskWatch counts: notify.events and the by-stream topic, split in two
-            assertEquals(2 * FanoutStreamsIT.EVENTS_PARTITIONS, a.app().heldWork() + b.app().heldWork());
+            // the consumers' assigned-partitions metric TaskWatch counts: notify.events, the by-stream topic and
+            // notify.receipts (created by the instances with the by-stream count), split in two
+            assertEquals(3 * FanoutStreamsIT.EVENTS_PARTITIONS, a.app().heldWork() + b.app().heldWork());
             for (FanoutService s : List.of(a, b)) { // each holds tasks, so its readiness is Kafka Streams' own
                 HttpResponse<String> ready = http.send(HttpRequest.newBuilder(
                         URI.create("http://127.0.0.1:" + s.queryPort() + "/readyz")).build(), HttpResponse.BodyHandlers.ofString());
@@ -128,6 +129,14 @@ class FanoutQueryIT {
                 assertEquals(5, head.get("head").get("seq").asLong());
                 JsonNode reset = get(a.queryPort(), "/v1/streams/" + stream + "/events?after=2&epoch=otherEpoch");
                 assertEquals("epoch_mismatch", reset.get("reset").get("reason").asText());
+                // the read-state endpoints are forwarded to the owner like the others
+                JsonNode inboxA = get(a.queryPort(), "/v1/streams/" + stream + "/inbox?limit=2");
+                assertEquals(inboxA, get(b.queryPort(), "/v1/streams/" + stream + "/inbox?limit=2"));
+                assertEquals(List.of(5L, 4L), inboxA.get("events").findValues("event").stream().map(e -> e.get("seq").asLong()).toList());
+                assertEquals(4, inboxA.get("next").asLong());
+                assertEquals(5, get(b.queryPort(), "/v1/streams/" + stream + "/state").get("unread").asLong());
+                assertEquals(400, send(a.queryPort(), "/v1/streams/r:room/state", "Bearer " + NEW_TOKEN).statusCode(),
+                        "rooms have no read state");
             }
 
             StringBuilder batch = new StringBuilder("{\"requests\":[");

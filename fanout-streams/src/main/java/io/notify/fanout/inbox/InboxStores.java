@@ -1,5 +1,6 @@
 package io.notify.fanout.inbox;
 
+import io.notify.schemas.inbox.InboxState;
 import io.notify.schemas.serde.NotifySerdes;
 import io.notify.schemas.stream.SequencedEvent;
 import io.notify.schemas.stream.StreamId;
@@ -21,10 +22,12 @@ import org.apache.kafka.streams.state.Stores;
  *   <li>{@value #HEADS}: {@link StreamId} → {@link StreamHead} (epoch, firstSeq, lastSeq)</li>
  *   <li>{@value #INBOX}: {@link InboxKey} (stream, seq) → {@link SequencedEvent}, holding exactly the
  *       seqs {@code head.firstSeq..head.lastSeq} of each stream</li>
+ *   <li>{@value #INBOX_STATE}: {@link StreamId} → {@link InboxState}, the read state of user streams,
+ *       written by {@code ReceiptApplier} only</li>
  * </ul>
  * Both are partitioned like the {@code by-stream} repartition topic, so the instance owning a
  * stream is {@code KafkaStreams.queryMetadataForKey(HEADS, stream, NotifySerdes.streamId().serializer())}.
- * Both are written only by the sequencer, in the same task and (under exactly_once_v2) the same
+ * The first two are written only by the sequencer, in the same task and (under exactly_once_v2) the same
  * transaction as the stream-log record. Reads are not isolated from a running transaction: a
  * reader may see a position whose transaction later aborts (see README "Reading the inbox").
  */
@@ -32,6 +35,7 @@ public final class InboxStores {
 
     public static final String HEADS = "stream-heads";
     public static final String INBOX = "inbox";
+    public static final String INBOX_STATE = "inbox-state";
 
     private InboxStores() {
     }
@@ -48,6 +52,17 @@ public final class InboxStores {
                 NotifySerdes.sequencedEvent()).withCachingEnabled();
     }
 
+    /** Store for user streams' read state ({@code ReceiptApplier}); caching on, so a stream's many acks reach the changelog once per commit. */
+    public static StoreBuilder<KeyValueStore<StreamId, InboxState>> inboxStateBuilder() {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INBOX_STATE), NotifySerdes.streamId(),
+                NotifySerdes.inboxState()).withCachingEnabled();
+    }
+
+    /** Parameters for {@code KafkaStreams.store(...)} to open the inbox-state store of this instance. */
+    public static StoreQueryParameters<ReadOnlyKeyValueStore<StreamId, InboxState>> inboxStateQuery() {
+        return StoreQueryParameters.fromNameAndType(INBOX_STATE, QueryableStoreTypes.keyValueStore());
+    }
+
     /** Parameters for {@code KafkaStreams.store(...)} to open the heads store of this instance. */
     public static StoreQueryParameters<ReadOnlyKeyValueStore<StreamId, StreamHead>> headsQuery() {
         return StoreQueryParameters.fromNameAndType(HEADS, QueryableStoreTypes.keyValueStore());
@@ -61,6 +76,21 @@ public final class InboxStores {
     /** The head of a stream; empty when the stream never had a durable event (on this store). */
     public static Optional<StreamHead> head(ReadOnlyKeyValueStore<StreamId, StreamHead> heads, StreamId stream) {
         return Optional.ofNullable(heads.get(stream));
+    }
+
+    /** Up to {@code limit} events of {@code stream} with seq < {@code beforeSeq}, newest first. */
+    public static List<SequencedEvent> newestFirst(ReadOnlyKeyValueStore<InboxKey, SequencedEvent> inbox, StreamId stream,
+                                                   long beforeSeq, int limit) {
+        if (beforeSeq <= 1) {
+            return List.of();
+        }
+        List<SequencedEvent> out = new ArrayList<>(Math.min(limit, 1024));
+        try (KeyValueIterator<InboxKey, SequencedEvent> it = inbox.reverseRange(new InboxKey(stream, 0), new InboxKey(stream, beforeSeq - 1))) {
+            while (it.hasNext() && out.size() < limit) {
+                out.add(it.next().value);
+            }
+        }
+        return out;
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.notify.fanout.query;
 
 import io.notify.fanout.inbox.StreamHead;
+import io.notify.schemas.inbox.InboxState;
 import io.notify.schemas.stream.SequencedEvent;
 import io.notify.schemas.stream.StreamId;
 import java.util.List;
@@ -23,6 +24,12 @@ public final class InboxReader {
         Optional<StreamHead> head(StreamId stream);
 
         List<SequencedEvent> range(StreamId stream, long afterSeq, int limit);
+
+        /** Up to {@code limit} events with seq < {@code beforeSeq}, newest first. */
+        List<SequencedEvent> newestFirst(StreamId stream, long beforeSeq, int limit);
+
+        /** The read state of a user stream; empty when nothing was ever marked or acked. */
+        Optional<InboxState> inboxState(StreamId stream);
     }
 
     public static final int DEFAULT_LIMIT = 100;

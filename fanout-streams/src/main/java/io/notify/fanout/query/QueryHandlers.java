@@ -56,11 +56,38 @@ public final class QueryHandlers {
     }
 
     public HttpHandler head() {
-        return onWorker(ex -> single(ex, false));
+        return onWorker(ex -> single(ex, "head", q -> (state, stream) -> InboxReader.head(state, stream)));
     }
 
     public HttpHandler events() {
-        return onWorker(ex -> single(ex, true));
+        return onWorker(ex -> single(ex, "events", q -> {
+            Query query = Query.parse(param(q, "epoch", null), param(q, "after", "0"), param(q, "limit", null));
+            return (state, stream) -> InboxReader.eventsAfter(state, stream, query.epoch(), query.after(), query.limit());
+        }));
+    }
+
+    /** {@code GET /v1/streams/{stream}/inbox}: a page newest first with each event's state (docs/inbox.md). */
+    public HttpHandler inbox() {
+        return onWorker(ex -> single(ex, "inbox", q -> {
+            String before = param(q, "before", null);
+            Long beforeSeq = before == null ? null : Query.number("before", before);
+            int limit = (int) Query.number("limit", param(q, "limit", Integer.toString(InboxPages.DEFAULT_LIMIT)));
+            InboxPages.Archived archived = InboxPages.Archived.parse(param(q, "archived", null));
+            return (state, stream) -> InboxPages.page(state, stream, beforeSeq, limit, archived);
+        }));
+    }
+
+    /** {@code GET /v1/streams/{stream}/state}: unread and unseen counts and the read state. */
+    public HttpHandler state() {
+        return onWorker(ex -> single(ex, "state", q -> InboxPages::counts));
+    }
+
+    /** {@code GET /v1/streams/{stream}/status?seq=}: one event's state and the devices that acknowledged it. */
+    public HttpHandler status() {
+        return onWorker(ex -> single(ex, "status", q -> {
+            long seq = Query.number("seq", param(q, "seq", null));
+            return (state, stream) -> InboxPages.status(state, stream, seq);
+        }));
     }
 
     public HttpHandler batch() {
@@ -81,15 +108,25 @@ public final class QueryHandlers {
         };
     }
 
-    private void single(HttpServerExchange ex, boolean eventsMode) {
+    /** What one stream's endpoint answers from the owner's stores. */
+    @FunctionalInterface
+    private interface LocalRead {
+        Object read(InboxReader.StreamState state, StreamId stream);
+    }
+
+    /** Parses the request's parameters into a read; IllegalArgumentException for a malformed request (400, not forwarded). */
+    @FunctionalInterface
+    private interface ReadParser {
+        LocalRead parse(HttpServerExchange ex);
+    }
+
+    private void single(HttpServerExchange ex, String kind, ReadParser parser) {
         long start = System.nanoTime();
-        String kind = eventsMode ? "events" : "head";
         StreamId stream;
-        Query query;
+        LocalRead read;
         try {
             stream = StreamId.parse(param(ex, "stream", null));
-            query = eventsMode ? Query.parse(param(ex, "epoch", null), param(ex, "after", "0"), param(ex, "limit", null))
-                    : null;
+            read = parser.parse(ex);
         } catch (IllegalArgumentException e) {
             metrics.request(kind, "bad_request", start);
             HttpResponses.problem(ex, Problem.of(400, "bad-request", "Bad request", e.getMessage()));
@@ -110,9 +147,9 @@ public final class QueryHandlers {
                     }));
             return;
         }
-        StreamAnswer answer;
+        Object answer;
         try {
-            answer = answerLocally(o, owner, stream, query);
+            answer = answerLocally(o, owner, stream, read);
         } catch (UnavailableException e) {
             metrics.request(kind, "unavailable", start);
             unavailable(ex, e.getMessage());
@@ -122,7 +159,7 @@ public final class QueryHandlers {
             HttpResponses.problem(ex, Problem.of(400, "bad-request", "Bad request", e.getMessage()));
             return;
         }
-        metrics.request(kind, answer.reset() != null ? "reset" : "ok", start);
+        metrics.request(kind, answer instanceof StreamAnswer a && a.reset() != null ? "reset" : "ok", start);
         HttpResponses.json(ex, 200, answer);
     }
 
@@ -133,7 +170,10 @@ public final class QueryHandlers {
                     limit == null ? InboxReader.DEFAULT_LIMIT : (int) number("limit", limit));
         }
 
-        private static long number(String name, String value) {
+        static long number(String name, String value) {
+            if (value == null) {
+                throw new IllegalArgumentException(name + " is required");
+            }
             try {
                 return Long.parseLong(value);
             } catch (NumberFormatException e) {
@@ -149,7 +189,7 @@ public final class QueryHandlers {
     }
 
     /** Answers from this instance's stores; IllegalArgumentException for a malformed query is the caller's. */
-    private StreamAnswer answerLocally(StreamOwners o, StreamOwners.Owner owner, StreamId stream, Query query)
+    private Object answerLocally(StreamOwners o, StreamOwners.Owner owner, StreamId stream, LocalRead read)
             throws UnavailableException {
         if (owner instanceof StreamOwners.Unavailable u) {
             throw new UnavailableException(u.reason());
@@ -158,9 +198,7 @@ public final class QueryHandlers {
             throw new UnavailableException("ownership of " + stream.value() + " is moving; retry");
         }
         try {
-            InboxReader.StreamState state = o.local(local.partition());
-            return query == null ? InboxReader.head(state, stream)
-                    : InboxReader.eventsAfter(state, stream, query.epoch(), query.after(), query.limit());
+            return read.read(o.local(local.partition()), stream);
         } catch (InvalidStateStoreException e) {
             throw new UnavailableException("store for " + stream.value() + " is not queryable now: " + e.getMessage());
         }
@@ -194,7 +232,8 @@ public final class QueryHandlers {
                 if (owner instanceof StreamOwners.Remote r && !isForwarded(ex)) {
                     remote.computeIfAbsent(r.host(), h -> new ArrayList<>()).add(i);
                 } else {
-                    results[i] = answerLocally(o, owner, stream, q);
+                    results[i] = (StreamAnswer) answerLocally(o, owner, stream,
+                            (state, s) -> InboxReader.eventsAfter(state, s, q.epoch(), q.after(), q.limit()));
                 }
             } catch (IllegalArgumentException | NullPointerException e) {
                 results[i] = StreamAnswer.error(name, 400, String.valueOf(e.getMessage()));

@@ -54,6 +54,9 @@ public final class QueryServer implements AutoCloseable {
         RoutingHandler routes = new RoutingHandler()
                 .get("/v1/streams/{stream}", auth.guard("head", handlers.head()))
                 .get("/v1/streams/{stream}/events", auth.guard("events", handlers.events()))
+                .get("/v1/streams/{stream}/inbox", auth.guard("inbox", handlers.inbox()))
+                .get("/v1/streams/{stream}/state", auth.guard("state", handlers.state()))
+                .get("/v1/streams/{stream}/status", auth.guard("status", handlers.status()))
                 .post(QueryHandlers.BATCH_PATH, auth.guard("batch", handlers.batch()))
                 .setFallbackHandler(ex -> HttpResponses.problem(ex,
                         Problem.of(404, "not-found", "Not found", "no route for " + ex.getRequestPath())))

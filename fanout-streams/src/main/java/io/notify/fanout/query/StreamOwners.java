@@ -3,6 +3,7 @@ package io.notify.fanout.query;
 import io.notify.fanout.inbox.InboxKey;
 import io.notify.fanout.inbox.InboxStores;
 import io.notify.fanout.inbox.StreamHead;
+import io.notify.schemas.inbox.InboxState;
 import io.notify.schemas.serde.NotifySerdes;
 import io.notify.schemas.stream.SequencedEvent;
 import io.notify.schemas.stream.StreamId;
@@ -77,6 +78,7 @@ public final class StreamOwners {
     public InboxReader.StreamState local(int partition) {
         ReadOnlyKeyValueStore<StreamId, StreamHead> heads = streams.store(InboxStores.headsQuery().withPartition(partition));
         ReadOnlyKeyValueStore<InboxKey, SequencedEvent> inbox = streams.store(InboxStores.inboxQuery().withPartition(partition));
+        ReadOnlyKeyValueStore<StreamId, InboxState> states = streams.store(InboxStores.inboxStateQuery().withPartition(partition));
         return new InboxReader.StreamState() {
             @Override
             public Optional<StreamHead> head(StreamId stream) {
@@ -86,6 +88,16 @@ public final class StreamOwners {
             @Override
             public List<SequencedEvent> range(StreamId stream, long afterSeq, int limit) {
                 return InboxStores.range(inbox, stream, afterSeq, limit);
+            }
+
+            @Override
+            public List<SequencedEvent> newestFirst(StreamId stream, long beforeSeq, int limit) {
+                return InboxStores.newestFirst(inbox, stream, beforeSeq, limit);
+            }
+
+            @Override
+            public Optional<InboxState> inboxState(StreamId stream) {
+                return Optional.ofNullable(states.get(stream));
             }
         };
     }

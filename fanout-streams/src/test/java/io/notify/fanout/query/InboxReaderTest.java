@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.fanout.inbox.StreamHead;
 import io.notify.schemas.event.EventEnvelope;
+import io.notify.schemas.inbox.InboxState;
 import io.notify.schemas.stream.Position;
 import io.notify.schemas.stream.SequencedEvent;
 import io.notify.schemas.stream.StreamId;
@@ -39,9 +40,21 @@ class InboxReaderTest {
             return Optional.ofNullable(head);
         }
 
+        InboxState state;
+
         @Override
         public List<SequencedEvent> range(StreamId stream, long afterSeq, int limit) {
             return events.tailMap(afterSeq, false).values().stream().limit(limit).toList();
+        }
+
+        @Override
+        public List<SequencedEvent> newestFirst(StreamId stream, long beforeSeq, int limit) {
+            return events.headMap(beforeSeq, false).descendingMap().values().stream().limit(limit).toList();
+        }
+
+        @Override
+        public Optional<InboxState> inboxState(StreamId stream) {
+            return Optional.ofNullable(state);
         }
     }
 

@@ -32,6 +32,8 @@ public record EventEnvelope(
     public static final Pattern TYPE = Pattern.compile("^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$");
     public static final int MAX_DATA_BYTES = 64 * 1024;
     public static final int MAX_TEXT_LENGTH = 128;
+    /** Types Notify gives its own events; a producer's event may not use them. */
+    public static final String RESERVED_TYPE_PREFIX = "notify.";
 
     public EventEnvelope {
         if (!EventIds.isValid(id)) {
@@ -39,6 +41,10 @@ public record EventEnvelope(
         }
         if (!isType(type)) {
             throw new IllegalArgumentException("type must match " + TYPE.pattern() + ", got '" + type + "'");
+        }
+        if (type.startsWith(RESERVED_TYPE_PREFIX)) {
+            throw new IllegalArgumentException("type '" + type + "' is reserved: types starting with '" + RESERVED_TYPE_PREFIX
+                    + "' are Notify's own (e.g. the inbox state it sends a user's devices)");
         }
         Objects.requireNonNull(to, "to");
         eventClass = eventClass == null ? EventClass.DURABLE : eventClass;

@@ -25,7 +25,8 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
         @JsonSubTypes.Type(value = UnsubscribedFrame.class, name = "unsubscribed"),
         @JsonSubTypes.Type(value = SubscribeRefusedFrame.class, name = "subscribe_refused"),
         @JsonSubTypes.Type(value = PresenceFrame.class, name = "presence"),
-        @JsonSubTypes.Type(value = PresenceResultFrame.class, name = "presence_result")})
+        @JsonSubTypes.Type(value = PresenceResultFrame.class, name = "presence_result"),
+        @JsonSubTypes.Type(value = StateFrame.class, name = "state")})
 public sealed interface Frame permits ClientFrame, ServerFrame {
 
     @JsonIgnore

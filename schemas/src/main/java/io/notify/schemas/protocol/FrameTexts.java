@@ -1,12 +1,12 @@
 package io.notify.schemas.protocol;
 
 /** Keeps error messages bounded when they quote untrusted input. */
-final class FrameTexts {
+public final class FrameTexts {
 
     private FrameTexts() {
     }
 
-    static String clip(String s) {
+    public static String clip(String s) {
         if (s == null) {
             return "null";
         }

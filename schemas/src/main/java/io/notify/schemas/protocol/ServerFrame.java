@@ -2,5 +2,6 @@ package io.notify.schemas.protocol;
 
 /** A frame the gateway may send to a client. */
 public sealed interface ServerFrame extends Frame permits WelcomeFrame, EventFrame, ResetFrame, PingFrame, PongFrame, SubscribedFrame,
-        UnsubscribedFrame, SubscribeRefusedFrame, PresenceResultFrame {
+        UnsubscribedFrame, SubscribeRefusedFrame, PresenceResultFrame,
+        StateFrame {
 }

@@ -1,6 +1,8 @@
 package io.notify.schemas.serde;
 
 import io.notify.schemas.event.EventEnvelope;
+import io.notify.schemas.inbox.InboxState;
+import io.notify.schemas.inbox.Receipt;
 import io.notify.schemas.stream.DeliveryMessage;
 import io.notify.schemas.stream.SequencedEvent;
 import io.notify.schemas.stream.StreamEvent;
@@ -21,6 +23,8 @@ public final class NotifySerdes {
     private static final JsonSerde<DeliveryMessage> DELIVERY_MESSAGE =
             JsonSerde.embeddingWrittenOnce(DeliveryMessage.class, SequencedEvent.class);
     private static final JsonSerde<UndeliveredEvent> UNDELIVERED_EVENT = JsonSerde.of(UndeliveredEvent.class);
+    private static final JsonSerde<Receipt> RECEIPT = JsonSerde.of(Receipt.class);
+    private static final JsonSerde<InboxState> INBOX_STATE = JsonSerde.of(InboxState.class);
 
     private NotifySerdes() {
     }
@@ -56,5 +60,15 @@ public final class NotifySerdes {
     /** {@code notify.undelivered} values. */
     public static Serde<UndeliveredEvent> undeliveredEvent() {
         return UNDELIVERED_EVENT;
+    }
+
+    /** {@code notify.receipts} values. */
+    public static Serde<Receipt> receipt() {
+        return RECEIPT;
+    }
+
+    /** {@code notify.inbox-state} values and fanout-streams' inbox-state store. */
+    public static Serde<InboxState> inboxState() {
+        return INBOX_STATE;
     }
 }

@@ -1,6 +1,8 @@
 package io.notify.schemas.topic;
 
 import io.notify.schemas.event.EventEnvelope;
+import io.notify.schemas.inbox.InboxState;
+import io.notify.schemas.inbox.Receipt;
 import io.notify.schemas.serde.NotifySerdes;
 import io.notify.schemas.stream.DeliveryMessage;
 import io.notify.schemas.stream.Endpoints;
@@ -26,6 +28,8 @@ public final class TopicCatalog {
     public static final String NODE_PREFIX = "notify.node.";
     public static final String ALL_NODES = "notify.all-nodes";
     public static final String UNDELIVERED = "notify.undelivered";
+    public static final String RECEIPTS = "notify.receipts";
+    public static final String INBOX_STATE = "notify.inbox-state";
 
     /** Leaves room in Kafka's 249-char limit for the longest topic (a node topic with a 64-char node id). */
     public static final Pattern PREFIX = Pattern.compile("^[A-Za-z0-9._-]{0,100}$");
@@ -37,6 +41,8 @@ public final class TopicCatalog {
     private final Topic<byte[], byte[]> eventsDlq;
     private final Topic<StreamId, SequencedEvent> streamLog;
     private final Topic<StreamId, UndeliveredEvent> undelivered;
+    private final Topic<StreamId, Receipt> receipts;
+    private final Topic<StreamId, InboxState> inboxState;
 
     private TopicCatalog(String prefix) {
         this.prefix = prefix;
@@ -48,6 +54,9 @@ public final class TopicCatalog {
                 STREAM_KEY, "SequencedEvent JSON");
         this.undelivered = new Topic<>(prefix + UNDELIVERED, NotifySerdes.streamId(), NotifySerdes.undeliveredEvent(),
                 STREAM_KEY, "UndeliveredEvent JSON");
+        this.receipts = new Topic<>(prefix + RECEIPTS, NotifySerdes.streamId(), NotifySerdes.receipt(), STREAM_KEY, "Receipt JSON");
+        this.inboxState = new Topic<>(prefix + INBOX_STATE, NotifySerdes.streamId(), NotifySerdes.inboxState(), STREAM_KEY,
+                "InboxState JSON (compacted: the latest per stream)");
     }
 
     /** A catalog whose topic names all start with {@code prefix}; {@code ""} is production. */
@@ -107,9 +116,23 @@ public final class TopicCatalog {
         return undelivered;
     }
 
+    /**
+     * {@code notify.receipts}: devices' acks and users' seen/read/archive marks, written by the
+     * gateways, applied by fanout-streams in the task owning the stream's inbox (so it has as many
+     * partitions as the by-stream topic).
+     */
+    public Topic<StreamId, Receipt> receipts() {
+        return receipts;
+    }
+
+    /** {@code notify.inbox-state}: the read state of each user stream, compacted (the latest per stream). */
+    public Topic<StreamId, InboxState> inboxState() {
+        return inboxState;
+    }
+
     /** The fixed topics (node topics are per node and not listed). */
     public List<Topic<?, ?>> fixedTopics() {
-        return List.of(events, eventsDlq, streamLog, undelivered);
+        return List.of(events, eventsDlq, streamLog, undelivered, receipts, inboxState);
     }
 
     /** Matches the names of all node topics under this prefix; group 1 is the node id. */

@@ -2,6 +2,7 @@ package io.notify.schemas.protocol;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.notify.schemas.event.EventClass;
+import io.notify.schemas.inbox.ReceiptKind;
 import io.notify.schemas.stream.Position;
 import io.notify.schemas.stream.StreamId;
 import java.time.OffsetDateTime;
@@ -36,10 +37,15 @@ final class Frames {
     static final PresenceFrame PRESENCE_PAGE = new PresenceFrame("r:chat-1", "bob", 50);
     static final PresenceResultFrame PRESENCE_RESULT = PresenceResultFrame.page("r:chat-1", 3, List.of("alice", "bob"), "bob");
     static final PresenceResultFrame PRESENCE_OFF = PresenceResultFrame.error("r:lobby", PresenceResultFrame.Error.OFF);
+    static final StateFrame STATE_READ_UP_TO = new StateFrame(StreamId.forUser("42"), "k3x9m2p8q7rdw5ta", 20, 3, 1, 12,
+            ReceiptKind.READ, 17L, null, "phone-1");
+    static final StateFrame STATE_ARCHIVED = new StateFrame(StreamId.forUser("42"), "k3x9m2p8q7rdw5ta", 20, 2, 0, 13,
+            ReceiptKind.ARCHIVE, null, List.of(18L, 19L), null);
     static final SubscribeRefusedFrame REFUSED = new SubscribeRefusedFrame("r:secret", SubscribeRefusedFrame.Reason.FORBIDDEN,
             "the token's rooms claim does not allow r:secret");
 
     static final List<ServerFrame> SERVER = List.of(WELCOME, DURABLE, EPHEMERAL, RESET_TOO_OLD, RESET_EPOCH, RESET_UNKNOWN, SUBSCRIBED, SUBSCRIBED_EMPTY, UNSUBSCRIBED, REFUSED, PRESENCE_RESULT, PRESENCE_OFF,
+            STATE_READ_UP_TO, STATE_ARCHIVED,
             PingFrame.INSTANCE, PongFrame.INSTANCE);
     static final List<ClientFrame> CLIENT = List.of(RESUME, RESUME_LIVE, ACK, PingFrame.INSTANCE, PongFrame.INSTANCE, SUBSCRIBE,
             SUBSCRIBE_FROM, UNSUBSCRIBE, PRESENCE, PRESENCE_PAGE);
