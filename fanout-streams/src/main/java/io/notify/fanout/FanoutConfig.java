@@ -26,6 +26,7 @@ import java.util.regex.Pattern;
  * @param linger          {@code linger.ms} of the app's producers (repartition, changelogs, stream log, node topics)
  * @param streamPartitions partitions of the by-stream repartition topic; 0 = as many as notify.events
  * @param inboxState      {@code notify.fanout.inbox-state.*}: the read state and delivery receipts of user streams
+ * @param fallback        {@code notify.fanout.fallback.*}: the offline fallback timer
  * @param unassignedAlarm how long a running instance may hold no task before it reports not ready ({@link TaskWatch})
  * @param queryTokens     the service tokens the query API accepts as {@code Authorization: Bearer <token>}
  *                        (several during a rotation); at least one — there is no open mode
@@ -53,6 +54,7 @@ public record FanoutConfig(
         int inboxSweepStreams,
         int inboxSweepMaxDeletes,
         InboxStateSettings inboxState,
+        FallbackSettings fallback,
         Duration commitInterval,
         Duration linger,
         ProcessingGuarantee processingGuarantee,
@@ -91,6 +93,16 @@ public record FanoutConfig(
      *                        (marks are written at once)
      */
     public record InboxStateSettings(int maxDevices, Duration publishInterval) {
+    }
+
+    /**
+     * {@code notify.fanout.fallback.*} (docs/inbox.md, "Offline fallback").
+     *
+     * @param checkInterval how often each task looks for due fallbacks: the timer's resolution
+     * @param maxPerRun     fallbacks decided per task and check at most (the rest wait for the next check)
+     * @param maxPending    pending fallbacks per task at most; more are not scheduled (counted)
+     */
+    public record FallbackSettings(Duration checkInterval, int maxPerRun, long maxPending) {
     }
 
     /** Secrets shown as {@code ***} ({@link Redacted}). */
@@ -193,6 +205,11 @@ public record FanoutConfig(
                         s.intIn("notify.fanout.inbox-state.max-devices", 20, 1, 1000),
                         s.duration("notify.fanout.inbox-state.publish-interval", Duration.ofSeconds(1), Duration.ofMillis(100),
                                 Duration.ofMinutes(10))),
+                new FallbackSettings(
+                        s.duration("notify.fanout.fallback.check-interval", Duration.ofSeconds(1), Duration.ofMillis(100),
+                                Duration.ofMinutes(1)),
+                        s.intIn("notify.fanout.fallback.max-per-run", 10_000, 1, 1_000_000),
+                        s.longIn("notify.fanout.fallback.max-pending", 10_000_000L, 1, 1_000_000_000L)),
                 s.duration("notify.fanout.commit-interval",
                         guarantee == ProcessingGuarantee.EXACTLY_ONCE_V2 ? EOS_COMMIT_INTERVAL : ALOS_COMMIT_INTERVAL,
                         Duration.ZERO, Duration.ofMinutes(10)),
@@ -247,7 +264,7 @@ public record FanoutConfig(
     /** A copy with other Kafka Streams overrides (tests: e.g. a smaller max.block.ms). */
     public FanoutConfig withStreamsOverrides(Map<String, String> overrides) {
         return new FanoutConfig(applicationId, bootstrapServers, topicPrefix, dedupWindow, inboxMaxEvents, inboxMaxAge, roomInbox, broadcastInbox,
-                inboxSweepInterval, inboxSweepStreams, inboxSweepMaxDeletes, inboxState, commitInterval, linger, processingGuarantee,
+                inboxSweepInterval, inboxSweepStreams, inboxSweepMaxDeletes, inboxState, fallback, commitInterval, linger, processingGuarantee,
                 standbyReplicas, streamThreads, cacheMaxBytes, stateDir, routeTimeout, hotRooms, streamPartitions,
                 nodeTopicsRefreshInterval, nodeTopicsCheckTimeout, nodeTopicsMissingTtl, shutdownTimeout, threadRestarts,
                 threadRestartWindow, unassignedAlarm, sessionTimeout, redisUri, registryKeyPrefix,
@@ -257,7 +274,7 @@ public record FanoutConfig(
     /** A copy listening on {@code port} (the port a port-0 query listener actually bound). */
     public FanoutConfig withQueryPort(int port) {
         return new FanoutConfig(applicationId, bootstrapServers, topicPrefix, dedupWindow, inboxMaxEvents, inboxMaxAge, roomInbox, broadcastInbox,
-                inboxSweepInterval, inboxSweepStreams, inboxSweepMaxDeletes, inboxState, commitInterval, linger, processingGuarantee,
+                inboxSweepInterval, inboxSweepStreams, inboxSweepMaxDeletes, inboxState, fallback, commitInterval, linger, processingGuarantee,
                 standbyReplicas, streamThreads, cacheMaxBytes, stateDir, routeTimeout, hotRooms, streamPartitions,
                 nodeTopicsRefreshInterval, nodeTopicsCheckTimeout, nodeTopicsMissingTtl, shutdownTimeout, threadRestarts,
                 threadRestartWindow, unassignedAlarm, sessionTimeout, redisUri, registryKeyPrefix,

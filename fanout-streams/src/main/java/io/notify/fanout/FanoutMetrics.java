@@ -1,6 +1,7 @@
 package io.notify.fanout;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.notify.schemas.stream.UndeliveredReason;
@@ -39,6 +40,7 @@ public final class FanoutMetrics {
     private final Counter localRecipients;
     private final Counter repartitionedRecipients;
     private final ConcurrentMap<String, Counter> tagged = new ConcurrentHashMap<>();
+    private final Timer fallbackLateness;
 
     public FanoutMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -57,6 +59,9 @@ public final class FanoutMetrics {
                 .register(registry);
         this.repartitionedRecipients = Counter.builder("notify.fanout.recipients").tag("path", "repartition")
                 .description(recipients).register(registry);
+        this.fallbackLateness = Timer.builder("notify.fanout.fallback.lateness")
+                .description("How long after it was due each offline fallback was decided (the timer's precision)")
+                .publishPercentiles(0.5, 0.99).publishPercentileHistogram().register(registry);
     }
 
     /** Meters on a private in-memory registry: for tests and tools that do not export metrics. */
@@ -154,5 +159,15 @@ public final class FanoutMetrics {
     public void receipt(String kind, String outcome) {
         counter("notify.fanout.receipts", "Records of notify.receipts, by kind and outcome (applied or why dropped)",
                 "kind", kind, "outcome", outcome).increment();
+    }
+
+    /** A fallback scheduled, decided (emitted_no_ack, emitted_no_device, cancelled_ack, cancelled_read) or not scheduled (dropped_full). */
+    public void fallback(String outcome) {
+        counter("notify.fanout.fallback", "Offline fallbacks, by outcome (FallbackTimer)", "outcome", outcome).increment();
+    }
+
+    /** How late a fallback was decided after it was due. */
+    public void fallbackLateness(long millis) {
+        fallbackLateness.record(Math.max(0, millis), java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 }

@@ -1,6 +1,7 @@
 package io.notify.fanout;
 
 import io.notify.fanout.dedup.DedupProcessor;
+import io.notify.fanout.fallback.FallbackTimer;
 import io.notify.fanout.inbox.InboxStores;
 import io.notify.fanout.intake.Intake;
 import io.notify.fanout.intake.IntakeProcessor;
@@ -43,6 +44,7 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  *   ┌── local: the stream's by-stream partition is the one the event was read from ───────┤
  *   └── others → repartition by stream (&lt;app&gt;-by-stream-repartition) ──────────────────────┘
  *   → sequence [stream-heads, inbox] ─┬─ durable → notify.stream-log
+ *                                     ├─ fallback-timer [fallback-pending] → notify.fallback (due, not acked nor read)
  *                                     └─ route ─┬─ notify.node.&lt;nodeId&gt; (one DeliveryMessage per node)
  *                                               ├─ notify.all-nodes (b:all and hot rooms: one for every node)
  *                                               └─ notify.undelivered
@@ -81,6 +83,7 @@ public final class FanoutTopology {
         builder.addStateStore(InboxStores.headsBuilder());
         builder.addStateStore(InboxStores.inboxBuilder());
         builder.addStateStore(InboxStores.inboxStateBuilder());
+        builder.addStateStore(FallbackTimer.storeBuilder());
 
         // Raw bytes in: parsing happens in our processor, so a poison pill becomes a DLQ record instead of a dead thread.
         KStream<byte[], byte[]> raw = builder.stream(topics.events().name(),
@@ -125,6 +128,13 @@ public final class FanoutTopology {
                 config.inboxSweepInterval(), config.inboxSweepStreams(), config.inboxSweepMaxDeletes());
         KStream<StreamId, StreamEvent> sequenced = streamKeyed.process(
                 () -> new Sequencer(bounds, clock, metrics), Named.as("sequence"), InboxStores.HEADS, InboxStores.INBOX);
+
+        // Offline fallback: events that asked for one wait for their due time next to the inbox state that cancels them.
+        sequenced
+                .process(() -> new FallbackTimer(config.fallback(), clock, metrics), Named.as("fallback-timer"),
+                        FallbackTimer.STORE, InboxStores.HEADS, InboxStores.INBOX_STATE)
+                .to(topics.fallback().name(), Produced.with(NotifySerdes.streamId(), NotifySerdes.fallbackRecord())
+                        .withName("fallback-sink"));
 
         // The stream log holds durable events only: ephemeral ones are never replayed.
         sequenced

@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  *       receipt is applied in the task that owns its stream's inbox (partition i of both topics is
  *       task i). Missing, it is created with that count (retention 7 days); with another count the
  *       instance refuses to start, naming both counts;</li>
- *   <li>{@code notify.inbox-state}, the applier's output, exists and is compacted (created so if missing).</li>
+ *   <li>{@code notify.inbox-state}, the applier's output, exists and is compacted, and
+ *       {@code notify.fallback} exists (7 days' retention): each created so if missing.</li>
  * </ul>
  * If the counts cannot be read in time, every copy is repartitioned (always correct) and the
  * receipts check is skipped with a warning; topics are then left to the operator.
@@ -67,8 +68,8 @@ final class TopicLayout {
         try {
             ensureReceiptsAndState(admin, topics, byStream);
         } catch (ExecutionException | TimeoutException e) {
-            LOG.warn("cannot check or create {} and {} ({}); they must exist, the first with {} partitions",
-                    topics.receipts().name(), topics.inboxState().name(), e.toString(), byStream);
+            LOG.warn("cannot check or create {}, {} and {} ({}); they must exist, the first with {} partitions",
+                    topics.receipts().name(), topics.inboxState().name(), topics.fallback().name(), e.toString(), byStream);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -93,6 +94,11 @@ final class TopicLayout {
         if (partitions(admin, state).isEmpty()) {
             missing.add(new NewTopic(state, Optional.of(byStream), Optional.empty())
                     .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
+        }
+        String fallback = topics.fallback().name();
+        if (partitions(admin, fallback).isEmpty()) {
+            missing.add(new NewTopic(fallback, Optional.of(byStream), Optional.empty())
+                    .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, Long.toString(RECEIPTS_RETENTION_MS))));
         }
         for (NewTopic t : missing) {
             try {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.notify.schemas.event.EventClass;
+import io.notify.schemas.event.Fallback;
 import io.notify.schemas.event.EventEnvelope;
 import io.notify.schemas.serde.JsonSerde;
 import io.notify.schemas.stream.LiveEvent;
@@ -23,7 +24,7 @@ import java.util.Objects;
  * audience size. Internal to fanout-streams: it may change between versions as long as a rolling
  * deploy can read the old shape (unknown fields are ignored on read).
  */
-@JsonPropertyOrder({"id", "type", "class", "data", "occurredAt", "collapseKey", "source", "ingestedAt"})
+@JsonPropertyOrder({"id", "type", "class", "data", "occurredAt", "collapseKey", "source", "ingestedAt", "fallback"})
 public record RecipientEvent(
         String id,
         String type,
@@ -32,7 +33,8 @@ public record RecipientEvent(
         OffsetDateTime occurredAt,
         String collapseKey,
         String source,
-        long ingestedAt) {
+        long ingestedAt,
+        Fallback fallback) {
 
     private static final JsonSerde<RecipientEvent> SERDE = JsonSerde.of(RecipientEvent.class);
 
@@ -49,7 +51,7 @@ public record RecipientEvent(
     /** One record per addressed stream: {@code to.users}, then {@code to.rooms}, then {@code b:all}, in that order. */
     public static List<StreamAddressed> explode(EventEnvelope envelope, long ingestedAt) {
         RecipientEvent event = new RecipientEvent(envelope.id(), envelope.type(), envelope.eventClass(),
-                envelope.data(), envelope.occurredAt(), envelope.collapseKey(), envelope.source(), ingestedAt);
+                envelope.data(), envelope.occurredAt(), envelope.collapseKey(), envelope.source(), ingestedAt, envelope.fallback());
         List<StreamId> streams = StreamId.addressedBy(envelope.to());
         List<StreamAddressed> out = new ArrayList<>(streams.size());
         for (StreamId stream : streams) {
@@ -70,7 +72,7 @@ public record RecipientEvent(
     /** This event placed in a stream at a position (durable only). */
     public SequencedEvent sequenced(StreamId stream, Position position, long sequencedAt) {
         return new SequencedEvent(stream, position.epoch(), position.seq(), id, type, data, occurredAt, source,
-                ingestedAt, sequencedAt);
+                ingestedAt, sequencedAt, stream.isUser() ? fallback : null);
     }
 
     /** This event addressed to a stream for live delivery only (ephemeral only). */

@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * {@code data} is a Jackson tree: treat it as immutable once handed over.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@JsonPropertyOrder({"id", "type", "to", "class", "data", "occurredAt", "collapseKey", "source"})
+@JsonPropertyOrder({"id", "type", "to", "class", "data", "occurredAt", "collapseKey", "source", "fallback"})
 public record EventEnvelope(
         String id,
         String type,
@@ -27,7 +27,8 @@ public record EventEnvelope(
         ObjectNode data,
         OffsetDateTime occurredAt,
         String collapseKey,
-        String source) {
+        String source,
+        Fallback fallback) {
 
     public static final Pattern TYPE = Pattern.compile("^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$");
     public static final int MAX_DATA_BYTES = 64 * 1024;
@@ -51,6 +52,16 @@ public record EventEnvelope(
         data = data == null ? JsonNodeFactory.instance.objectNode() : data;
         checkText("collapseKey", collapseKey);
         checkText("source", source);
+        if (fallback != null && (eventClass != EventClass.DURABLE || to.users().isEmpty())) {
+            throw new IllegalArgumentException("fallback applies to durable events addressed to users (to.users): "
+                    + "an ephemeral event, or one to rooms or broadcast only, has no recipient to fall back to");
+        }
+    }
+
+    /** An envelope without fallback (the fields v1 had before it). */
+    public EventEnvelope(String id, String type, Recipients to, EventClass eventClass, ObjectNode data,
+                         OffsetDateTime occurredAt, String collapseKey, String source) {
+        this(id, type, to, eventClass, data, occurredAt, collapseKey, source, null);
     }
 
     /** Whether {@code type} matches {@link #TYPE} (checked without the regex, see {@link IdChars}). */
@@ -74,8 +85,13 @@ public record EventEnvelope(
         return new EventEnvelope(EventIds.generate(), type, to, EventClass.DURABLE, data, null, null, null);
     }
 
+    /** This event with an offline fallback. */
+    public EventEnvelope withFallback(Fallback f) {
+        return new EventEnvelope(id, type, to, eventClass, data, occurredAt, collapseKey, source, f);
+    }
+
     public EventEnvelope withId(String newId) {
-        return new EventEnvelope(newId, type, to, eventClass, data, occurredAt, collapseKey, source);
+        return new EventEnvelope(newId, type, to, eventClass, data, occurredAt, collapseKey, source, fallback);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.notify.schemas.serde;
 
 import io.notify.schemas.event.EventEnvelope;
+import io.notify.schemas.inbox.FallbackRecord;
 import io.notify.schemas.inbox.InboxState;
 import io.notify.schemas.inbox.Receipt;
 import io.notify.schemas.stream.DeliveryMessage;
@@ -25,6 +26,7 @@ public final class NotifySerdes {
     private static final JsonSerde<UndeliveredEvent> UNDELIVERED_EVENT = JsonSerde.of(UndeliveredEvent.class);
     private static final JsonSerde<Receipt> RECEIPT = JsonSerde.of(Receipt.class);
     private static final JsonSerde<InboxState> INBOX_STATE = JsonSerde.of(InboxState.class);
+    private static final JsonSerde<FallbackRecord> FALLBACK_RECORD = JsonSerde.of(FallbackRecord.class);
 
     private NotifySerdes() {
     }
@@ -70,5 +72,10 @@ public final class NotifySerdes {
     /** {@code notify.inbox-state} values and fanout-streams' inbox-state store. */
     public static Serde<InboxState> inboxState() {
         return INBOX_STATE;
+    }
+
+    /** {@code notify.fallback} values. */
+    public static Serde<FallbackRecord> fallbackRecord() {
+        return FALLBACK_RECORD;
     }
 }

@@ -5,16 +5,18 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.notify.schemas.event.EventClass;
 import io.notify.schemas.event.EventEnvelope;
+import io.notify.schemas.event.Fallback;
 import java.time.OffsetDateTime;
 
 /**
  * A durable event placed in one stream at one {@link Position}: the value of
  * {@code notify.stream-log}, the entry of the inbox, and the durable payload of a
  * {@link DeliveryMessage}. Always {@code "class":"durable"}; epoch and seq are always present and
- * valid. {@code ingestedAt}/{@code sequencedAt} (epoch ms) feed the latency metrics.
+ * valid. {@code ingestedAt}/{@code sequencedAt} (epoch ms) feed the latency metrics. {@code fallback},
+ * when the producer asked for one, is the envelope's (docs/inbox.md).
  */
 @JsonPropertyOrder({"stream", "epoch", "seq", "id", "type", "class", "data", "occurredAt", "source",
-        "ingestedAt", "sequencedAt"})
+        "ingestedAt", "sequencedAt", "fallback"})
 public record SequencedEvent(
         StreamId stream,
         String epoch,
@@ -25,7 +27,8 @@ public record SequencedEvent(
         OffsetDateTime occurredAt,
         String source,
         long ingestedAt,
-        long sequencedAt) implements StreamEvent {
+        long sequencedAt,
+        Fallback fallback) implements StreamEvent {
 
     public SequencedEvent {
         EventFields.check(stream, id, type, source, ingestedAt);
@@ -35,6 +38,12 @@ public record SequencedEvent(
         EventFields.checkMillis("sequencedAt", sequencedAt);
     }
 
+    /** An event without offline fallback. */
+    public SequencedEvent(StreamId stream, String epoch, long seq, String id, String type, ObjectNode data,
+                          OffsetDateTime occurredAt, String source, long ingestedAt, long sequencedAt) {
+        this(stream, epoch, seq, id, type, data, occurredAt, source, ingestedAt, sequencedAt, null);
+    }
+
     /** Places a durable envelope in a stream. */
     public static SequencedEvent of(StreamId stream, Position position, EventEnvelope envelope,
                                     long ingestedAt, long sequencedAt) {
@@ -42,7 +51,7 @@ public record SequencedEvent(
             throw new IllegalArgumentException("event " + envelope.id() + " is ephemeral; only durable events are sequenced");
         }
         return new SequencedEvent(stream, position.epoch(), position.seq(), envelope.id(), envelope.type(),
-                envelope.data(), envelope.occurredAt(), envelope.source(), ingestedAt, sequencedAt);
+                envelope.data(), envelope.occurredAt(), envelope.source(), ingestedAt, sequencedAt, envelope.fallback());
     }
 
     @Override

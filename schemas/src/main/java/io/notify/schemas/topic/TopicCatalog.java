@@ -1,6 +1,7 @@
 package io.notify.schemas.topic;
 
 import io.notify.schemas.event.EventEnvelope;
+import io.notify.schemas.inbox.FallbackRecord;
 import io.notify.schemas.inbox.InboxState;
 import io.notify.schemas.inbox.Receipt;
 import io.notify.schemas.serde.NotifySerdes;
@@ -30,6 +31,7 @@ public final class TopicCatalog {
     public static final String UNDELIVERED = "notify.undelivered";
     public static final String RECEIPTS = "notify.receipts";
     public static final String INBOX_STATE = "notify.inbox-state";
+    public static final String FALLBACK = "notify.fallback";
 
     /** Leaves room in Kafka's 249-char limit for the longest topic (a node topic with a 64-char node id). */
     public static final Pattern PREFIX = Pattern.compile("^[A-Za-z0-9._-]{0,100}$");
@@ -43,6 +45,7 @@ public final class TopicCatalog {
     private final Topic<StreamId, UndeliveredEvent> undelivered;
     private final Topic<StreamId, Receipt> receipts;
     private final Topic<StreamId, InboxState> inboxState;
+    private final Topic<StreamId, FallbackRecord> fallback;
 
     private TopicCatalog(String prefix) {
         this.prefix = prefix;
@@ -57,6 +60,8 @@ public final class TopicCatalog {
         this.receipts = new Topic<>(prefix + RECEIPTS, NotifySerdes.streamId(), NotifySerdes.receipt(), STREAM_KEY, "Receipt JSON");
         this.inboxState = new Topic<>(prefix + INBOX_STATE, NotifySerdes.streamId(), NotifySerdes.inboxState(), STREAM_KEY,
                 "InboxState JSON (compacted: the latest per stream)");
+        this.fallback = new Topic<>(prefix + FALLBACK, NotifySerdes.streamId(), NotifySerdes.fallbackRecord(), STREAM_KEY,
+                "FallbackRecord JSON");
     }
 
     /** A catalog whose topic names all start with {@code prefix}; {@code ""} is production. */
@@ -130,9 +135,14 @@ public final class TopicCatalog {
         return inboxState;
     }
 
+    /** {@code notify.fallback}: events no device acknowledged or read in time, for push/e-mail senders. */
+    public Topic<StreamId, FallbackRecord> fallback() {
+        return fallback;
+    }
+
     /** The fixed topics (node topics are per node and not listed). */
     public List<Topic<?, ?>> fixedTopics() {
-        return List.of(events, eventsDlq, streamLog, undelivered, receipts, inboxState);
+        return List.of(events, eventsDlq, streamLog, undelivered, receipts, inboxState, fallback);
     }
 
     /** Matches the names of all node topics under this prefix; group 1 is the node id. */

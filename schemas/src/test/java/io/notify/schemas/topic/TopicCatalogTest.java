@@ -35,7 +35,7 @@ class TopicCatalogTest {
         assertEquals(prefix + "notify.stream-log", c.streamLog().name());
         assertEquals(prefix + "notify.node.pod_7.a", c.node("pod_7.a").name());
         assertEquals(prefix + "notify.undelivered", c.undelivered().name());
-        assertEquals(List.of(c.events(), c.eventsDlq(), c.streamLog(), c.undelivered(), c.receipts(), c.inboxState()), c.fixedTopics());
+        assertEquals(List.of(c.events(), c.eventsDlq(), c.streamLog(), c.undelivered(), c.receipts(), c.inboxState(), c.fallback()), c.fixedTopics());
     }
 
     @Test
