@@ -3,7 +3,7 @@ package io.notify.schemas.inbox;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.notify.schemas.event.EventIds;
-import io.notify.schemas.protocol.FrameTexts;
+import io.notify.schemas.text.Clip;
 import io.notify.schemas.stream.Endpoints;
 import io.notify.schemas.stream.Position;
 import io.notify.schemas.stream.StreamId;
@@ -40,7 +40,7 @@ public record Receipt(StreamId stream, ReceiptKind kind, String epoch, Long upTo
             throw new IllegalArgumentException("kind is required (ack, seen, read or archive)");
         }
         if (epoch != null && !Position.EPOCH.matcher(epoch).matches()) {
-            throw new IllegalArgumentException("epoch must be 1..64 chars of [A-Za-z0-9_-], got '" + FrameTexts.clip(epoch) + "'");
+            throw new IllegalArgumentException("epoch must be 1..64 chars of [A-Za-z0-9_-], got '" + Clip.clip(epoch) + "'");
         }
         if ((upTo == null) == (ids == null || ids.isEmpty())) {
             throw new IllegalArgumentException("give exactly one of upTo (a seq) and ids (1.." + MAX_IDS + " event ids)");
@@ -55,7 +55,7 @@ public record Receipt(StreamId stream, ReceiptKind kind, String epoch, Long upTo
             }
             for (String id : ids) {
                 if (!EventIds.isValid(id)) {
-                    throw new IllegalArgumentException("ids holds an invalid event id '" + FrameTexts.clip(id)
+                    throw new IllegalArgumentException("ids holds an invalid event id '" + Clip.clip(id)
                             + "' (1..128 chars of [A-Za-z0-9._:-])");
                 }
             }
@@ -64,7 +64,7 @@ public record Receipt(StreamId stream, ReceiptKind kind, String epoch, Long upTo
             throw new IllegalArgumentException("an ack names its device and the seq it acknowledges (upTo)");
         }
         if (device != null && !Endpoints.CONNECTION_ID.matcher(device).matches()) {
-            throw new IllegalArgumentException("device must be 1..64 chars of [A-Za-z0-9._-], got '" + FrameTexts.clip(device) + "'");
+            throw new IllegalArgumentException("device must be 1..64 chars of [A-Za-z0-9._-], got '" + Clip.clip(device) + "'");
         }
         if (at < 0) {
             throw new IllegalArgumentException("at must be epoch ms >= 0, got " + at);

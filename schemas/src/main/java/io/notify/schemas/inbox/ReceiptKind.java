@@ -2,7 +2,7 @@ package io.notify.schemas.inbox;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
-import io.notify.schemas.protocol.FrameTexts;
+import io.notify.schemas.text.Clip;
 
 /**
  * What a record of {@code notify.receipts} says about a user's events: a device received them
@@ -39,6 +39,6 @@ public enum ReceiptKind {
                 return k;
             }
         }
-        throw new IllegalArgumentException("kind must be ack, seen, read or archive, got '" + FrameTexts.clip(value) + "'");
+        throw new IllegalArgumentException("kind must be ack, seen, read or archive, got '" + Clip.clip(value) + "'");
     }
 }

@@ -1,16 +1,15 @@
 package io.notify.schemas.protocol;
 
+import io.notify.schemas.text.Clip;
+
 /** Keeps error messages bounded when they quote untrusted input. */
-public final class FrameTexts {
+final class FrameTexts {
 
     private FrameTexts() {
     }
 
-    public static String clip(String s) {
-        if (s == null) {
-            return "null";
-        }
-        return s.length() <= 80 ? s : s.substring(0, 80) + "…(" + s.length() + " chars)";
+    static String clip(String s) {
+        return Clip.clip(s);
     }
 
     static String firstLine(String s) {

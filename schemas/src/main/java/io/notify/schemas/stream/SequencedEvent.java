@@ -13,10 +13,12 @@ import java.time.OffsetDateTime;
  * {@code notify.stream-log}, the entry of the inbox, and the durable payload of a
  * {@link DeliveryMessage}. Always {@code "class":"durable"}; epoch and seq are always present and
  * valid. {@code ingestedAt}/{@code sequencedAt} (epoch ms) feed the latency metrics. {@code fallback},
- * when the producer asked for one, is the envelope's (docs/inbox.md).
+ * when the producer asked for one, is the envelope's (docs/inbox.md); so is {@code collapseKey}, which
+ * lets a catching-up client receive only the newest of the backlog's events that share it, for
+ * the event types the gateway is told to collapse (docs/protocol.md, "Collapsed catch-up").
  */
 @JsonPropertyOrder({"stream", "epoch", "seq", "id", "type", "class", "data", "occurredAt", "source",
-        "ingestedAt", "sequencedAt", "fallback"})
+        "ingestedAt", "sequencedAt", "fallback", "collapseKey"})
 public record SequencedEvent(
         StreamId stream,
         String epoch,
@@ -28,7 +30,8 @@ public record SequencedEvent(
         String source,
         long ingestedAt,
         long sequencedAt,
-        Fallback fallback) implements StreamEvent {
+        Fallback fallback,
+        String collapseKey) implements StreamEvent {
 
     public SequencedEvent {
         EventFields.check(stream, id, type, source, ingestedAt);
@@ -36,12 +39,13 @@ public record SequencedEvent(
         Position.checkSeq(seq);
         data = EventFields.dataOrEmpty(data);
         EventFields.checkMillis("sequencedAt", sequencedAt);
+        EventFields.checkText("collapseKey", collapseKey);
     }
 
     /** An event without offline fallback. */
     public SequencedEvent(StreamId stream, String epoch, long seq, String id, String type, ObjectNode data,
                           OffsetDateTime occurredAt, String source, long ingestedAt, long sequencedAt) {
-        this(stream, epoch, seq, id, type, data, occurredAt, source, ingestedAt, sequencedAt, null);
+        this(stream, epoch, seq, id, type, data, occurredAt, source, ingestedAt, sequencedAt, null, null);
     }
 
     /** Places a durable envelope in a stream. */
@@ -51,7 +55,8 @@ public record SequencedEvent(
             throw new IllegalArgumentException("event " + envelope.id() + " is ephemeral; only durable events are sequenced");
         }
         return new SequencedEvent(stream, position.epoch(), position.seq(), envelope.id(), envelope.type(),
-                envelope.data(), envelope.occurredAt(), envelope.source(), ingestedAt, sequencedAt, envelope.fallback());
+                envelope.data(), envelope.occurredAt(), envelope.source(), ingestedAt, sequencedAt, envelope.fallback(),
+                envelope.collapseKey());
     }
 
     @Override

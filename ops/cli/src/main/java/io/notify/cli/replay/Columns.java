@@ -1,6 +1,8 @@
 package io.notify.cli.replay;
 
+import io.notify.schemas.NotifyJson;
 import io.notify.schemas.topic.DlqHeaders;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -25,21 +27,27 @@ final class Columns {
                 meta("timestamp", 0, r -> time.format(r.timestamp)),
                 meta("partition", 0, r -> Integer.toString(r.partition)),
                 meta("offset", 0, r -> Long.toString(r.offset))));
-        switch (topic) {
-            case EVENTS -> c.addAll(List.of(field("id"), field("type"), eventClass("class"), list("users", "to.users"),
-                    field("occurredAt"), field("source"), field("collapseKey"), field("data")));
-            case STREAM_LOG -> c.addAll(List.of(field("stream"), field("epoch"), field("seq"), field("id"), field("type"),
+        c.addAll(switch (topic) {
+            case EVENTS -> List.of(field("id"), field("type"), eventClass("class"), list("users", "to.users"),
+                    field("occurredAt"), field("source"), field("collapseKey"), field("data"));
+            case STREAM_LOG -> List.of(field("stream"), field("epoch"), field("seq"), field("id"), field("type"),
                     field("occurredAt"), field("source"), millis("ingestedAt", "ingestedAt"),
-                    millis("sequencedAt", "sequencedAt"), field("data")));
-            case UNDELIVERED -> c.addAll(List.of(field("stream"), field("userId"), field("reason"), millis("at", "at"),
+                    millis("sequencedAt", "sequencedAt"), field("data"));
+            case UNDELIVERED -> List.of(field("stream"), field("userId"), field("reason"), millis("at", "at"),
                     field("id", "event.id"), field("type", "event.type"), field("class", "event.class"),
-                    field("epoch", "event.epoch"), field("seq", "event.seq"), field("data", "event.data")));
-            case DLQ -> c.addAll(List.of(meta("key", 0, r -> Utf8Text.display(r.key)),
+                    field("epoch", "event.epoch"), field("seq", "event.seq"), field("data", "event.data"));
+            case DLQ -> List.of(meta("key", 0, r -> Utf8Text.display(r.key)),
                     header("errorKind", DlqHeaders.ERROR_KIND), header("error", DlqHeaders.ERROR),
                     header("sourceTopic", DlqHeaders.SOURCE_TOPIC), header("sourcePartition", DlqHeaders.SOURCE_PARTITION),
                     header("sourceOffset", DlqHeaders.SOURCE_OFFSET), header("failedAt", DlqHeaders.FAILED_AT),
-                    meta("value", 0, r -> Utf8Text.display(r.value.bytes()))));
-        }
+                    meta("value", 0, r -> Utf8Text.display(r.value.bytes())));
+            case RECEIPTS -> List.of(stream("stream", 0, topic), field("kind"), field("epoch"), field("upTo"),
+                    list("ids", 0, "ids"), field("device"), millis("at", "at"));
+            case INBOX_STATE -> List.of(stream("stream", 0, topic), field("epoch"),
+                    field("seen.upTo"), list("seen.seqs", 0, "seen.seqs"), field("read.upTo"), list("read.seqs", 0, "read.seqs"),
+                    field("archived.upTo"), list("archived.seqs", 0, "archived.seqs"), devices("devices", 0),
+                    field("version"), millis("updatedAt", "updatedAt"));
+        });
         if (routing) {
             c.add(meta("routing", 0, Columns::routingCell));
         }
@@ -50,18 +58,23 @@ final class Columns {
         List<Column> c = new ArrayList<>(List.of(
                 meta("TIME", 24, r -> time.format(r.timestamp)),
                 meta("P:OFFSET", 12, r -> r.partition + ":" + r.offset)));
-        switch (topic) {
-            case EVENTS -> c.addAll(List.of(sized("ID", 32, "id"), sized("TYPE", 24, "type"),
+        c.addAll(switch (topic) {
+            case EVENTS -> List.of(sized("ID", 32, "id"), sized("TYPE", 24, "type"),
                     new Column("CLASS", 9, Set.of("class"), r -> eventClassOf(r, "class")),
-                    new Column("USERS", 60, Set.of("to.users"), r -> String.join(";", r.value.list("to.users")))));
-            case STREAM_LOG -> c.addAll(List.of(sized("STREAM", 16, "stream"), sized("SEQ", 7, "seq"), sized("ID", 32, "id"),
-                    sized("TYPE", 24, "type")));
-            case UNDELIVERED -> c.addAll(List.of(sized("STREAM", 16, "stream"), sized("SEQ", 7, "event.seq"),
-                    sized("ID", 32, "event.id"), sized("TYPE", 24, "event.type"), sized("REASON", 22, "reason")));
-            case DLQ -> c.addAll(List.of(meta("KEY", 32, r -> Utf8Text.display(r.key)),
+                    new Column("USERS", 60, Set.of("to.users"), r -> String.join(";", r.value.list("to.users"))));
+            case STREAM_LOG -> List.of(sized("STREAM", 16, "stream"), sized("SEQ", 7, "seq"), sized("ID", 32, "id"),
+                    sized("TYPE", 24, "type"));
+            case UNDELIVERED -> List.of(sized("STREAM", 16, "stream"), sized("SEQ", 7, "event.seq"),
+                    sized("ID", 32, "event.id"), sized("TYPE", 24, "event.type"), sized("REASON", 22, "reason"));
+            case DLQ -> List.of(meta("KEY", 32, r -> Utf8Text.display(r.key)),
                     new Column("KIND", 16, Set.of(), r -> r.header(DlqHeaders.ERROR_KIND)),
-                    new Column("ERROR", 80, Set.of(), r -> r.header(DlqHeaders.ERROR))));
-        }
+                    new Column("ERROR", 80, Set.of(), r -> r.header(DlqHeaders.ERROR)));
+            case RECEIPTS -> List.of(stream("STREAM", 16, topic), sized("KIND", 7, "kind"), sized("EPOCH", 16, "epoch"),
+                    sized("DEVICE", 16, "device"), sized("UPTO", 7, "upTo"), list("IDS", 60, "ids"));
+            case INBOX_STATE -> List.of(stream("STREAM", 16, topic), sized("EPOCH", 16, "epoch"), marks("SEEN", "seen"),
+                    marks("READ", "read"), marks("ARCHIVED", "archived"), sized("VERSION", 7, "version"),
+                    devices("DEVICES", 60));
+        });
         if (routing) {
             c.add(meta("ROUTING", 60, Columns::routingCell));
         }
@@ -89,11 +102,50 @@ final class Columns {
     }
 
     private static Column list(String name, String path) {
-        return new Column(name, 0, Set.of(path), r -> String.join(";", r.value.list(path)));
+        return list(name, 0, path);
+    }
+
+    private static Column list(String name, int width, String path) {
+        return new Column(name, width, Set.of(path), r -> String.join(";", r.value.list(path)));
     }
 
     private Column millis(String name, String path) {
         return new Column(name, 0, Set.of(path), r -> time.formatMillisText(r.value.text(path)));
+    }
+
+    /** The stream, from the key where the value has none (an inbox-state tombstone). */
+    private static Column stream(String name, int width, SourceTopic topic) {
+        return new Column(name, width, Set.of("stream"), r -> String.join(";", topic.values(r, "stream")));
+    }
+
+    /** One kind of inbox marks: {@code upTo}, then the single seqs above it: {@code 17 +19,21}. */
+    private static Column marks(String name, String path) {
+        String upTo = path + ".upTo";
+        String seqs = path + ".seqs";
+        return new Column(name, 12, Set.of(upTo, seqs), r -> {
+            String u = r.value.text(upTo);
+            List<String> s = r.value.list(seqs);
+            return s.isEmpty() || u == null ? u : u + " +" + String.join(",", s);
+        });
+    }
+
+    /** An inbox state's devices as {@code device:acked} pairs, in the value's (name) order. */
+    private static Column devices(String name, int width) {
+        return new Column(name, width, Set.of("devices"), r -> devicesOf(r.value.text("devices")));
+    }
+
+    private static String devicesOf(String json) {
+        if (json == null) {
+            return null;
+        }
+        try {
+            List<String> pairs = new ArrayList<>();
+            NotifyJson.mapper().readTree(json).fields()
+                    .forEachRemaining(e -> pairs.add(e.getKey() + ":" + e.getValue().path("acked").asText()));
+            return String.join(";", pairs);
+        } catch (IOException e) {
+            return json;
+        }
     }
 
     private static Column header(String name, String header) {

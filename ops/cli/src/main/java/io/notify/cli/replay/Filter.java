@@ -11,7 +11,9 @@ import java.util.function.Predicate;
  * The record filters of replay and tail. Repeating a flag widens it (any of the values matches);
  * different flags narrow (all must match). Matching is exact and case-sensitive; {@code --type}
  * takes globs ({@link Glob}). Where a record's value cannot be read as JSON, field filters do not
- * match it, except {@code --id}, which falls back to the key on the DLQ.
+ * match it, except where the key repeats the field ({@link SourceTopic#keyPath}): {@code --id} on the
+ * DLQ, {@code --user} on receipts and inbox-state. A filter on a field the topic's records do not
+ * have ({@code --type} on receipts) is refused.
  */
 final class Filter {
 
@@ -24,6 +26,9 @@ final class Filter {
 
     Filter(SourceTopic topic, List<String> users, List<String> typeGlobs, List<String> ids, String eventClass) {
         this.topic = topic;
+        applies(topic, "--type", !typeGlobs.isEmpty(), topic.typePath, "event type");
+        applies(topic, "--class", eventClass != null, topic.classPath, "event class");
+        applies(topic, "--id", !ids.isEmpty(), topic.idPath, "event ids");
         this.users = Set.copyOf(users);
         for (String u : users) {
             if (!Recipients.USER_ID.matcher(u).matches()) {
@@ -37,6 +42,12 @@ final class Filter {
             throw new UsageException("--class: expected durable or ephemeral, got '" + eventClass + "'");
         }
         this.eventClass = eventClass;
+    }
+
+    private static void applies(SourceTopic topic, String option, boolean given, String path, String what) {
+        if (given && path == null) {
+            throw new UsageException(option + " does not apply to " + topic.shortName + " (its records have no " + what + ")");
+        }
     }
 
     boolean hasUsers() {
@@ -67,8 +78,8 @@ final class Filter {
 
     boolean matches(Row row) {
         ValueScan v = row.value;
-        if (!users.isEmpty() && !(topic.userIsStream ? streams.contains(v.text(topic.userPath))
-                : v.list(topic.userPath).stream().anyMatch(users::contains))) {
+        if (!users.isEmpty() && topic.values(row, topic.userPath).stream()
+                .noneMatch(topic.userIsStream ? streams::contains : users::contains)) {
             return false;
         }
         if (!types.isEmpty()) {
@@ -77,14 +88,8 @@ final class Filter {
                 return false;
             }
         }
-        if (!ids.isEmpty()) {
-            String id = v.text(topic.idPath);
-            if (id == null && topic == SourceTopic.DLQ) {
-                id = row.keyText();
-            }
-            if (id == null || !ids.contains(id)) {
-                return false;
-            }
+        if (!ids.isEmpty() && topic.values(row, topic.idPath).stream().noneMatch(ids::contains)) {
+            return false;
         }
         if (eventClass != null) {
             String c = v.text(topic.classPath);

@@ -24,7 +24,8 @@ import picocli.CommandLine.Parameters;
 final class ReadOptions {
 
     @Parameters(index = "0", paramLabel = "TOPIC",
-            description = "events, stream-log, undelivered or dlq (full names such as notify.stream-log work too).")
+            description = "events, stream-log, undelivered, dlq, receipts or inbox-state "
+                    + "(full names such as notify.stream-log work too).")
     String topic;
 
     @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT",
@@ -50,7 +51,8 @@ final class ReadOptions {
     @Option(names = "--type", paramLabel = "GLOB", description = "Only these event types; * and ? are wildcards (repeatable).")
     List<String> types = new ArrayList<>();
 
-    @Option(names = "--id", paramLabel = "EVENT_ID", description = "Only this event id (repeatable).")
+    @Option(names = "--id", paramLabel = "EVENT_ID",
+            description = "Only this event id (repeatable; on receipts: one of the marked ids).")
     List<String> ids = new ArrayList<>();
 
     @Option(names = "--class", paramLabel = "CLASS", description = "Only durable or only ephemeral events.")

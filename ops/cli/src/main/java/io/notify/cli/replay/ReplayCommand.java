@@ -30,8 +30,8 @@ import picocli.CommandLine.Spec;
  * offset, each partition in offset order. See docs/replay.md.
  */
 @Command(name = "replay", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Read a window of a Notify topic (events, stream-log, undelivered, dlq), filtered, "
-                + "as JSONL, CSV or a table; or re-produce it with --republish-to.",
+        description = "Read a window of a Notify topic (events, stream-log, undelivered, dlq, receipts, inbox-state), "
+                + "filtered, as JSONL, CSV or a table; or re-produce it with --republish-to.",
         footer = {"", "Window: --from inclusive, --to exclusive (record timestamps); offsets likewise [from, to).",
                 "Exit codes: 0 done, 1 failed (Kafka, I/O), 2 bad input (nothing read), 130 interrupted.",
                 "Guide: docs/replay.md"})
@@ -118,6 +118,10 @@ public final class ReplayCommand implements Callable<Integer> {
                 throw new UsageException("--republish-round must be at least 1, got " + republishRound);
             }
             target = RepublishTarget.resolve(republishTo, plan.catalog(), Set.of(plan.topicName()));
+            if (target.intoEvents() && !plan.source().holdsEvents()) {
+                throw new UsageException("--republish-to: " + plan.source().shortName
+                        + " records are not events; republish them into a topic of your own");
+            }
         }
         return new Request(plan, window, target);
     }

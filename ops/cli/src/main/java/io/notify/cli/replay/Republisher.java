@@ -62,7 +62,7 @@ final class Republisher implements AutoCloseable {
 
     /** Value paths the conversion reads (the old id, to derive the new one). */
     Set<String> paths() {
-        return Set.copyOf(List.of("id", source.idPath));
+        return source.idPath == null ? Set.of("id") : Set.copyOf(List.of("id", source.idPath));
     }
 
     void send(Row row) {
@@ -125,6 +125,8 @@ final class Republisher implements AutoCloseable {
                         Recipients.users(u.userId()), e.eventClass(), e.data(), e.occurredAt(),
                         e instanceof LiveEvent live ? live.collapseKey() : null, e.source());
             }
+            // refused before reading (ReplayCommand): these records are not events
+            case RECEIPTS, INBOX_STATE -> throw new IllegalArgumentException(source.shortName + " records are not events");
         };
     }
 

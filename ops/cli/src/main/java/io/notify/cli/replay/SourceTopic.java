@@ -1,44 +1,65 @@
 package io.notify.cli.replay;
 
 import io.notify.schemas.topic.TopicCatalog;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 /**
- * The four topics an analyst reads, with where each keeps the fields the filters look at. A topic
- * is named by its short name ({@code stream-log}), its full name ({@code notify.stream-log}) or its
+ * The topics an analyst reads, with where each keeps the fields the filters look at. A topic is
+ * named by its short name ({@code stream-log}), its full name ({@code notify.stream-log}) or its
  * full name under the catalog prefix ({@code it-7f3a.notify.stream-log}).
+ *
+ * <p>A new topic is one constant here, its columns in {@link Columns} and its case in
+ * {@link Republisher} (both exhaustive switches, so the compiler asks for them). A path that is
+ * null means the records have no such field, and the filter on it is refused for the topic.
  */
 enum SourceTopic {
     /** Envelopes: the recipients are {@code to.users}. */
-    EVENTS("events", TopicCatalog.EVENTS, "id", "type", "class", "to.users", false),
+    EVENTS("events", TopicCatalog.EVENTS, "ingest", "id", "type", "class", "to.users", false, null),
     /** Per-stream records: the recipient is the stream {@code u:<id>}; always durable. */
-    STREAM_LOG("stream-log", TopicCatalog.STREAM_LOG, "id", "type", "class", "stream", true),
+    STREAM_LOG("stream-log", TopicCatalog.STREAM_LOG, "fan-out", "id", "type", "class", "stream", true, null),
     /** The event is nested under {@code event}; the recipient is the stream. */
-    UNDELIVERED("undelivered", TopicCatalog.UNDELIVERED, "event.id", "event.type", "event.class", "stream", true),
-    /** Original bytes of failed envelopes: fields are read where the value is still JSON. */
-    DLQ("dlq", TopicCatalog.EVENTS_DLQ, "id", "type", "class", "to.users", false);
+    UNDELIVERED("undelivered", TopicCatalog.UNDELIVERED, "fan-out", "event.id", "event.type", "event.class", "stream", true,
+            null),
+    /** Original bytes of failed envelopes: fields are read where the value is still JSON, else the id is the key. */
+    DLQ("dlq", TopicCatalog.EVENTS_DLQ, "fan-out", "id", "type", "class", "to.users", false, "id"),
+    /** Acks and seen/read/archive marks of a user's stream; {@code ids} lists the marked events. Not events. */
+    RECEIPTS("receipts", TopicCatalog.RECEIPTS, "the gateways", "ids", null, null, "stream", true, "stream"),
+    /** The read state of a user's stream (compacted, so a tombstone has only its key). Not events. */
+    INBOX_STATE("inbox-state", TopicCatalog.INBOX_STATE, "fan-out", null, null, null, "stream", true, "stream");
 
-    static final String NAMES = "events, stream-log, undelivered, dlq (or notify.events, notify.stream-log, "
-            + "notify.undelivered, notify.events.dlq)";
+    static final String NAMES = Arrays.stream(values()).map(s -> s.shortName).collect(Collectors.joining(", "))
+            + " (or " + Arrays.stream(values()).map(s -> s.fullName).collect(Collectors.joining(", ")) + ")";
 
     final String shortName;
     final String fullName;
+    /** Who produces the topic, for the refusal of {@code --republish-to} into it. */
+    final String writtenBy;
+    /** Where the event id is (a list on receipts); null: the records name no events. */
     final String idPath;
+    /** Where the event type is; null: the records are not events ({@code --type} does not apply). */
     final String typePath;
+    /** Where the event class is; null: the records are not events ({@code --class} does not apply). */
     final String classPath;
     final String userPath;
     /** True when {@link #userPath} holds a stream id {@code u:<id>}, false when it lists user ids. */
     final boolean userIsStream;
+    /** The value path the record key repeats, read from the key when the value lacks it; null: none. */
+    final String keyPath;
 
-    SourceTopic(String shortName, String fullName, String idPath, String typePath, String classPath, String userPath,
-                boolean userIsStream) {
+    SourceTopic(String shortName, String fullName, String writtenBy, String idPath, String typePath, String classPath,
+                String userPath, boolean userIsStream, String keyPath) {
         this.shortName = shortName;
         this.fullName = fullName;
+        this.writtenBy = writtenBy;
         this.idPath = idPath;
         this.typePath = typePath;
         this.classPath = classPath;
         this.userPath = userPath;
         this.userIsStream = userIsStream;
+        this.keyPath = keyPath;
     }
 
     /** The topic {@code text} names, or a {@link UsageException} listing the known names. */
@@ -56,5 +77,27 @@ enum SourceTopic {
     /** The Kafka topic name under the catalog's prefix. */
     String topicName(TopicCatalog catalog) {
         return catalog.prefix() + fullName;
+    }
+
+    /** True when the records are (or hold) events, so they can become events again. */
+    boolean holdsEvents() {
+        return typePath != null;
+    }
+
+    /**
+     * The scalars at {@code path} of a row's value: one for a scalar, the items of an array. Where
+     * the value lacks it and it is the field the key repeats ({@link #keyPath}), the key as text.
+     */
+    List<String> values(Row row, String path) {
+        String one = row.value.text(path);
+        if (one != null) {
+            return List.of(one);
+        }
+        List<String> many = row.value.list(path);
+        if (!many.isEmpty() || !path.equals(keyPath)) {
+            return many;
+        }
+        String key = row.keyText();
+        return key == null ? List.of() : List.of(key);
     }
 }

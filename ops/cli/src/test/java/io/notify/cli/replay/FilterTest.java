@@ -1,5 +1,6 @@
 package io.notify.cli.replay;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -36,6 +37,42 @@ class FilterTest {
         Filter id = new Filter(SourceTopic.DLQ, List.of(), List.of(), List.of("k1"), null);
         assertTrue(id.matches(row(SourceTopic.DLQ, id, "k1", "garbage")));
         assertFalse(id.matches(row(SourceTopic.DLQ, id, null, "garbage")));
+    }
+
+    @Test
+    void receiptsMatchTheUserByStreamOrKeyAndAnIdAmongTheMarkedIds() {
+        Filter user = new Filter(SourceTopic.RECEIPTS, List.of("42"), List.of(), List.of(), null);
+        assertTrue(user.matches(row(SourceTopic.RECEIPTS, user, "u:42", "{\"stream\":\"u:42\",\"kind\":\"ack\",\"upTo\":3}")));
+        assertFalse(user.matches(row(SourceTopic.RECEIPTS, user, "u:42", "{\"stream\":\"u:420\",\"kind\":\"ack\"}")),
+                "the value's stream wins over the key");
+        assertTrue(user.matches(row(SourceTopic.RECEIPTS, user, "u:42", "not json")), "no stream in the value: the key");
+        Filter id = new Filter(SourceTopic.RECEIPTS, List.of("42"), List.of(), List.of("ord-2"), null);
+        assertTrue(id.matches(row(SourceTopic.RECEIPTS, id, "u:42",
+                "{\"stream\":\"u:42\",\"kind\":\"read\",\"ids\":[\"ord-1:shipped\",\"ord-2\"]}")));
+        assertFalse(id.matches(row(SourceTopic.RECEIPTS, id, "u:42", "{\"stream\":\"u:42\",\"kind\":\"read\",\"upTo\":2}")));
+        assertFalse(id.matches(row(SourceTopic.RECEIPTS, id, "ord-2", "{\"kind\":\"read\",\"upTo\":2}")), "the key is no id");
+    }
+
+    @Test
+    void inboxStateMatchesTheUserByStreamAndATombstoneByItsKey() {
+        Filter user = new Filter(SourceTopic.INBOX_STATE, List.of("42"), List.of(), List.of(), null);
+        assertTrue(user.matches(row(SourceTopic.INBOX_STATE, user, "u:42", "{\"stream\":\"u:42\",\"version\":3}")));
+        assertFalse(user.matches(row(SourceTopic.INBOX_STATE, user, "u:4", "{\"stream\":\"u:4\",\"version\":3}")));
+        assertTrue(user.matches(row(SourceTopic.INBOX_STATE, user, "u:42", null)));
+        assertFalse(user.matches(row(SourceTopic.INBOX_STATE, user, "u:4", null)));
+    }
+
+    @Test
+    void filtersOnFieldsATopicDoesNotHaveAreRefusedNamingTheTopic() {
+        UsageException type = assertThrows(UsageException.class,
+                () -> new Filter(SourceTopic.RECEIPTS, List.of(), List.of("order.*"), List.of(), null));
+        assertEquals("--type does not apply to receipts (its records have no event type)", type.getMessage());
+        UsageException c = assertThrows(UsageException.class,
+                () -> new Filter(SourceTopic.INBOX_STATE, List.of(), List.of(), List.of(), "durable"));
+        assertEquals("--class does not apply to inbox-state (its records have no event class)", c.getMessage());
+        UsageException id = assertThrows(UsageException.class,
+                () -> new Filter(SourceTopic.INBOX_STATE, List.of(), List.of(), List.of("e1"), null));
+        assertEquals("--id does not apply to inbox-state (its records have no event ids)", id.getMessage());
     }
 
     @Test

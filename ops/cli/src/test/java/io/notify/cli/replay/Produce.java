@@ -6,6 +6,8 @@ import io.notify.devstack.Infra;
 import io.notify.schemas.event.EventClass;
 import io.notify.schemas.event.EventEnvelope;
 import io.notify.schemas.event.Recipients;
+import io.notify.schemas.inbox.InboxState;
+import io.notify.schemas.inbox.Receipt;
 import io.notify.schemas.serde.NotifySerdes;
 import io.notify.schemas.stream.SequencedEvent;
 import io.notify.schemas.stream.StreamId;
@@ -56,6 +58,14 @@ final class Produce {
 
     static byte[] json(SequencedEvent e) {
         return NotifySerdes.sequencedEvent().serializer().serialize("t", e);
+    }
+
+    static byte[] json(Receipt r) {
+        return NotifySerdes.receipt().serializer().serialize("t", r);
+    }
+
+    static byte[] json(InboxState s) {
+        return NotifySerdes.inboxState().serializer().serialize("t", s);
     }
 
     static ObjectNode data(String key, String value) {

@@ -7,7 +7,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
 import io.notify.schemas.event.EventClass;
+import io.notify.schemas.inbox.InboxState;
+import io.notify.schemas.inbox.Marks;
+import io.notify.schemas.inbox.Receipt;
+import io.notify.schemas.inbox.ReceiptKind;
+import io.notify.schemas.stream.StreamId;
 import io.notify.schemas.topic.TopicCatalog;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -140,6 +146,56 @@ class ReplayIT {
         assertEquals(3, user.lines().size(), user.out());
         assertTrue(user.lines().get(1).contains("u:42") && user.lines().get(1).contains(" 1 "), user.out());
         assertTrue(user.lines().get(2).contains("u:42") && user.lines().get(2).contains(" 2 "), user.out());
+    }
+
+    @Test
+    void receiptsAndInboxStateInEveryFormatFilteredByUserIdAndTime(Infra infra) throws Exception {
+        TopicCatalog catalog = TopicCatalog.of(infra.prefix());
+        String receipts = infra.createTopic(catalog.receipts().name(), 3);
+        String states = infra.createTopic(catalog.inboxState().name(), 3, Map.of("cleanup.policy", "compact"));
+        long t = T0.toEpochMilli();
+        StreamId u42 = StreamId.forUser("42");
+        StreamId u43 = StreamId.forUser("43");
+        byte[] ack = Produce.json(Receipt.ack(u42, "ep1", 20, "phone-1", t));
+        byte[] read = Produce.json(Receipt.markIds(u42, ReceiptKind.READ, "ep1", List.of("ord-1:shipped", "ord-2"), "phone-1", t + 1));
+        byte[] state = Produce.json(new InboxState(u42, "ep1", null, new Marks(17, List.of(19L)), null,
+                Map.of("phone-1", new InboxState.DeviceReceipt(20, t)), 2, t + 1));
+        Produce.all(infra, List.of(
+                Produce.record(receipts, 0, t, "u:42", ack),
+                Produce.record(receipts, 0, t + 1, "u:42", read),
+                Produce.record(receipts, 1, t + 2, "u:43", Produce.json(Receipt.markUpTo(u43, ReceiptKind.SEEN, "ep1", 5, null, t + 2))),
+                Produce.record(receipts, 2, t + 3, "u:420", Produce.json(Receipt.ack(StreamId.forUser("420"), "ep1", 3, "laptop", t + 3))),
+                Produce.record(states, 0, t + 1, "u:42", state),
+                Produce.record(states, 1, t + 2, "u:43", Produce.json(InboxState.empty(u43, "ep1")))));
+
+        Cli.Result all = Cli.run(args(infra, "replay", "receipts"));
+        assertEquals(0, all.code(), all.err());
+        assertEquals(4, all.lines().size(), all.out());
+        assertTrue(all.lines().get(0).endsWith(",\"key\":\"u:42\",\"value\":" + new String(ack, StandardCharsets.UTF_8) + "}"),
+                "the value byte for byte: " + all.lines().get(0));
+        Cli.Result user = Cli.run(args(infra, "replay", "receipts", "--user", "42"));
+        assertEquals(List.of("ack", "read"), user.json().stream().map(n -> n.path("value").path("kind").asText()).toList());
+        Cli.Result id = Cli.run(args(infra, "replay", "notify.receipts", "--id", "ord-2", "--format", "csv"));
+        String ts = T0.toString().replace("Z", ".000Z");
+        String at = T0.toString().replace("Z", ".001Z");
+        assertEquals("timestamp,partition,offset,stream,kind,epoch,upTo,ids,device,at\r\n"
+                + at + ",0,1,u:42,read,ep1,,ord-1:shipped;ord-2,phone-1," + at + "\r\n", id.out(), id.err());
+        Cli.Result window = Cli.run(args(infra, "replay", "receipts", "--from", T0.plusMillis(1).toString(),
+                "--to", T0.plusMillis(3).toString()));
+        assertEquals(List.of("u:42", "u:43"), window.json().stream().map(n -> n.path("key").asText()).toList());
+
+        Cli.Result stateJson = Cli.run(args(infra, "replay", "inbox-state", "--user", "42"));
+        assertEquals(1, stateJson.lines().size(), stateJson.out());
+        assertTrue(stateJson.lines().get(0).endsWith("\"value\":" + new String(state, StandardCharsets.UTF_8) + "}"), stateJson.out());
+        Cli.Result stateCsv = Cli.run(args(infra, "replay", "inbox-state", "--user", "42", "--format", "csv"));
+        assertEquals("timestamp,partition,offset,stream,epoch,seen.upTo,seen.seqs,read.upTo,read.seqs,archived.upTo,archived.seqs,"
+                + "devices,version,updatedAt\r\n" + at + ",0,0,u:42,ep1,0,,17,19,0,,phone-1:20,2," + at + "\r\n",
+                stateCsv.out(), stateCsv.err());
+        Cli.Result table = Cli.run(args(infra, "replay", "inbox-state", "--format", "table"));
+        assertEquals(3, table.lines().size(), table.out());
+        assertTrue(table.lines().get(0).startsWith("TIME") && table.lines().get(0).endsWith("DEVICES"), table.out());
+        assertTrue(table.lines().get(1).contains("u:42") && table.lines().get(1).contains("17 +19"), table.out());
+        assertTrue(table.lines().get(2).contains("u:43") && table.lines().get(2).contains(ts.substring(0, 19)), table.out());
     }
 
     @Test

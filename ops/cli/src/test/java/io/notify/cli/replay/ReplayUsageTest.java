@@ -79,4 +79,20 @@ class ReplayUsageTest {
         assertBadInput("cannot be combined with --out", "replay", "dlq", "--republish-to", "events", "--out", "x.jsonl");
         assertBadInput("is not a Kafka topic name", "replay", "dlq", "--republish-to", "a/b");
     }
+
+    @Test
+    void inboxTopicsRefuseFiltersAndTargetsThatDoNotApply() {
+        assertBadInput("--type does not apply to receipts (its records have no event type)",
+                "replay", "receipts", "--type", "order.*");
+        assertBadInput("--class does not apply to inbox-state", "tail", "inbox-state", "--class", "durable");
+        assertBadInput("--id does not apply to inbox-state", "replay", "notify.inbox-state", "--id", "ord-1");
+        assertBadInput("--with-routing works on stream-log with exactly one --user",
+                "replay", "receipts", "--user", "42", "--with-routing");
+        assertBadInput("--republish-to: receipts records are not events; republish them into a topic of your own",
+                "replay", "receipts", "--republish-to", "events");
+        assertBadInput("refusing to write into notify.receipts, which only the gateways write",
+                "replay", "dlq", "--republish-to", "receipts");
+        assertBadInput("refusing to write into notify.inbox-state, which only fan-out writes",
+                "replay", "receipts", "--republish-to", "notify.inbox-state");
+    }
 }

@@ -7,15 +7,20 @@ import io.notify.cli.Notifyctl;
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
 import io.notify.schemas.event.EventClass;
+import io.notify.schemas.inbox.Receipt;
+import io.notify.schemas.inbox.ReceiptKind;
+import io.notify.schemas.stream.StreamId;
 import io.notify.schemas.topic.TopicCatalog;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import picocli.CommandLine;
@@ -34,13 +39,18 @@ class TailIT {
         }
     }
 
-    @Test
-    void printsARecordProducedAfterItStartedThenStopsWhenAsked(Infra infra) throws Exception {
-        String events = infra.createTopic(TopicCatalog.of(infra.prefix()).events().name(), 3);
-        long now = System.currentTimeMillis();
-        Produce.all(infra, List.of(Produce.record(events, 0, now, "old", Produce.envelope("old", "order.shipped",
-                EventClass.DURABLE, null, "42"))));
+    /** What one run of tail printed and returned. */
+    private record Run(int code, List<String> lines, String err) {
+    }
 
+    /**
+     * Starts tail on {@code topic} with {@code args}, produces {@code live} once it follows, waits
+     * until stdout holds {@code awaited}, then stops it as Ctrl-C does.
+     */
+    private static Run tail(Infra infra, String topic, List<ProducerRecord<byte[], byte[]>> live, String awaited,
+                            String... args) throws Exception {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--bootstrap-servers", infra.bootstrapServers(), "--topic-prefix", infra.prefix()));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         StringWriter err = new StringWriter();
         PrintStream original = System.out;
@@ -49,25 +59,53 @@ class TailIT {
         Thread tail = new Thread(() -> {
             CommandLine cmd = new CommandLine(new Notifyctl());
             cmd.setErr(new PrintWriter(err, true));
-            code.set(cmd.execute("tail", "events", "--type", "order.*", "--bootstrap-servers", infra.bootstrapServers(),
-                    "--topic-prefix", infra.prefix()));
+            code.set(cmd.execute(all.toArray(String[]::new)));
         }, "tail-under-test");
         try {
             tail.start();
-            await("tail to position itself", () -> err.toString().contains("tail: following " + events));
-            Produce.all(infra, List.of(
-                    Produce.record(events, 1, now + 1, "skip", Produce.envelope("skip", "chat.typing", EventClass.EPHEMERAL, null, "42")),
-                    Produce.record(events, 2, now + 2, "new", Produce.envelope("new", "order.shipped", EventClass.DURABLE, null, "42"))));
-            await("the new record on stdout", () -> out.toString(StandardCharsets.UTF_8).contains("\"id\":\"new\""));
+            await("tail to position itself", () -> err.toString().contains("tail: following " + topic));
+            Produce.all(infra, live);
+            await("the new record on stdout", () -> out.toString(StandardCharsets.UTF_8).contains(awaited));
             tail.interrupt();
             tail.join(10_000);
         } finally {
             System.setOut(original);
         }
         assertTrue(!tail.isAlive(), "tail stopped");
-        assertEquals(0, code.get(), err.toString());
-        List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
-        assertEquals(1, lines.size(), "only the new matching record: " + lines);
-        assertTrue(err.toString().contains("tail: 1 records written"), err.toString());
+        return new Run(code.get(), out.toString(StandardCharsets.UTF_8).lines().toList(), err.toString());
+    }
+
+    @Test
+    void printsARecordProducedAfterItStartedThenStopsWhenAsked(Infra infra) throws Exception {
+        String events = infra.createTopic(TopicCatalog.of(infra.prefix()).events().name(), 3);
+        long now = System.currentTimeMillis();
+        Produce.all(infra, List.of(Produce.record(events, 0, now, "old", Produce.envelope("old", "order.shipped",
+                EventClass.DURABLE, null, "42"))));
+        Run r = tail(infra, events, List.of(
+                        Produce.record(events, 1, now + 1, "skip", Produce.envelope("skip", "chat.typing", EventClass.EPHEMERAL, null, "42")),
+                        Produce.record(events, 2, now + 2, "new", Produce.envelope("new", "order.shipped", EventClass.DURABLE, null, "42"))),
+                "\"id\":\"new\"", "tail", "events", "--type", "order.*");
+        assertEquals(0, r.code(), r.err());
+        assertEquals(1, r.lines().size(), "only the new matching record: " + r.lines());
+        assertTrue(r.err().contains("tail: 1 records written"), r.err());
+    }
+
+    @Test
+    void followsTheReceiptsOfOneUser(Infra infra) throws Exception {
+        String receipts = infra.createTopic(TopicCatalog.of(infra.prefix()).receipts().name(), 3);
+        long now = System.currentTimeMillis();
+        StreamId u42 = StreamId.forUser("42");
+        Produce.all(infra, List.of(Produce.record(receipts, 0, now, "u:42", Produce.json(Receipt.ack(u42, "ep1", 1, "phone-1", now)))));
+        // same partition, so the other user's receipt is read (and dropped) before the awaited one
+        Run r = tail(infra, receipts, List.of(
+                        Produce.record(receipts, 1, now + 1, "u:43", Produce.json(Receipt.ack(StreamId.forUser("43"), "ep1", 4, "tab", now))),
+                        Produce.record(receipts, 1, now + 2, "u:42",
+                                Produce.json(Receipt.markUpTo(u42, ReceiptKind.READ, "ep1", 7, "phone-1", now + 2)))),
+                ",u:42,read,", "tail", "receipts", "--user", "42", "--format", "csv");
+        assertEquals(0, r.code(), r.err());
+        assertEquals(2, r.lines().size(), "the header and the new receipt of user 42: " + r.lines());
+        assertEquals("timestamp,partition,offset,stream,kind,epoch,upTo,ids,device,at", r.lines().get(0));
+        assertTrue(r.lines().get(1).contains(",1,1,u:42,read,ep1,7,,phone-1,"), r.lines().get(1));
+        assertTrue(r.err().contains("tail: 1 records written (2 read)"), r.err());
     }
 }

@@ -86,4 +86,51 @@ class WritersTest {
         assertEquals("TIME                      P:OFFSET      STREAM            SEQ      ID                                TYPE", lines[0]);
         assertEquals("2026-11-29T09:55:30.120Z  2:7           u:42              3        " + "x".repeat(31) + "…  t", lines[1]);
     }
+
+    private static final String ACK = "{\"stream\":\"u:42\",\"kind\":\"ack\",\"epoch\":\"k3x9m2p8q7rdw5ta\",\"upTo\":20,"
+            + "\"device\":\"phone-1\",\"at\":1795946130100}";
+    private static final String READ_IDS = "{\"stream\":\"u:42\",\"kind\":\"read\",\"ids\":[\"ord-1:shipped\",\"ord-2\"],"
+            + "\"at\":1795946130100}";
+    private static final String STATE = "{\"stream\":\"u:42\",\"epoch\":\"k3x9m2p8q7rdw5ta\",\"seen\":{\"upTo\":19,\"seqs\":[]},"
+            + "\"read\":{\"upTo\":17,\"seqs\":[19,21]},\"archived\":{\"upTo\":0,\"seqs\":[]},\"devices\":{\"phone-1\":"
+            + "{\"acked\":20,\"at\":1795946130100},\"web-2\":{\"acked\":18,\"at\":1795946100000}},\"version\":12,"
+            + "\"updatedAt\":1795946131200}";
+
+    /** {@code format} of records given as key, value, key, value, ... (a null value is a tombstone). */
+    private static String writeRecords(OutputFormat format, SourceTopic topic, String... keysAndValues) throws Exception {
+        Row[] rows = new Row[keysAndValues.length / 2];
+        for (int i = 0; i < rows.length; i++) {
+            rows[i] = row(format, topic, keysAndValues[2 * i], keysAndValues[2 * i + 1], null);
+        }
+        return write(format, topic, false, rows);
+    }
+
+    @Test
+    void receiptsCsvAndTableShowKindMarksAndDevice() throws Exception {
+        String csv = writeRecords(OutputFormat.CSV, SourceTopic.RECEIPTS, "u:42", ACK, "u:42", READ_IDS);
+        assertEquals("timestamp,partition,offset,stream,kind,epoch,upTo,ids,device,at\r\n"
+                + "2026-11-29T09:55:30.120Z,2,7,u:42,ack,k3x9m2p8q7rdw5ta,20,,phone-1,2026-11-29T09:55:30.100Z\r\n"
+                + "2026-11-29T09:55:30.120Z,2,7,u:42,read,,,ord-1:shipped;ord-2,,2026-11-29T09:55:30.100Z\r\n", csv);
+        String[] table = writeRecords(OutputFormat.TABLE, SourceTopic.RECEIPTS, "u:42", ACK, "u:42", READ_IDS).split("\n");
+        assertEquals("TIME                      P:OFFSET      STREAM            KIND     EPOCH             DEVICE            UPTO     IDS",
+                table[0]);
+        assertEquals("2026-11-29T09:55:30.120Z  2:7           u:42              ack      k3x9m2p8q7rdw5ta  phone-1           20       -",
+                table[1]);
+        assertEquals("2026-11-29T09:55:30.120Z  2:7           u:42              read     -                 -                 -        "
+                + "ord-1:shipped;ord-2", table[2]);
+    }
+
+    @Test
+    void inboxStateCsvAndTableShowMarksDevicesAndATombstonesKey() throws Exception {
+        String csv = writeRecords(OutputFormat.CSV, SourceTopic.INBOX_STATE, "u:42", STATE, "u:43", null);
+        assertEquals("timestamp,partition,offset,stream,epoch,seen.upTo,seen.seqs,read.upTo,read.seqs,archived.upTo,archived.seqs,"
+                + "devices,version,updatedAt\r\n"
+                + "2026-11-29T09:55:30.120Z,2,7,u:42,k3x9m2p8q7rdw5ta,19,,17,19;21,0,,phone-1:20;web-2:18,12,2026-11-29T09:55:31.200Z\r\n"
+                + "2026-11-29T09:55:30.120Z,2,7,u:43,,,,,,,,,,\r\n", csv);
+        String[] table = writeRecords(OutputFormat.TABLE, SourceTopic.INBOX_STATE, "u:42", STATE).split("\n");
+        assertEquals("TIME                      P:OFFSET      STREAM            EPOCH             SEEN          READ          "
+                + "ARCHIVED      VERSION  DEVICES", table[0]);
+        assertEquals("2026-11-29T09:55:30.120Z  2:7           u:42              k3x9m2p8q7rdw5ta  19            17 +19,21     "
+                + "0             12       phone-1:20;web-2:18", table[1]);
+    }
 }
