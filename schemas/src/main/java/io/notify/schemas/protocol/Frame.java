@@ -26,7 +26,8 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
         @JsonSubTypes.Type(value = SubscribeRefusedFrame.class, name = "subscribe_refused"),
         @JsonSubTypes.Type(value = PresenceFrame.class, name = "presence"),
         @JsonSubTypes.Type(value = PresenceResultFrame.class, name = "presence_result"),
-        @JsonSubTypes.Type(value = StateFrame.class, name = "state")})
+        @JsonSubTypes.Type(value = StateFrame.class, name = "state"),
+        @JsonSubTypes.Type(value = CollapsedFrame.class, name = "collapsed")})
 public sealed interface Frame permits ClientFrame, ServerFrame {
 
     @JsonIgnore

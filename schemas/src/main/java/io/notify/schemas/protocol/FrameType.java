@@ -18,7 +18,8 @@ public enum FrameType {
     SUBSCRIBE_REFUSED("subscribe_refused", SubscribeRefusedFrame.class, true, false),
     PRESENCE("presence", PresenceFrame.class, false, true),
     PRESENCE_RESULT("presence_result", PresenceResultFrame.class, true, false),
-    STATE("state", StateFrame.class, true, false);
+    STATE("state", StateFrame.class, true, false),
+    COLLAPSED("collapsed", CollapsedFrame.class, true, false);
 
     private final String wireName;
     private final Class<? extends Frame> recordClass;
