@@ -72,7 +72,7 @@ public record RecipientEvent(
     /** This event placed in a stream at a position (durable only). */
     public SequencedEvent sequenced(StreamId stream, Position position, long sequencedAt) {
         return new SequencedEvent(stream, position.epoch(), position.seq(), id, type, data, occurredAt, source,
-                ingestedAt, sequencedAt, stream.isUser() ? fallback : null);
+                ingestedAt, sequencedAt, stream.isUser() ? fallback : null, collapseKey);
     }
 
     /** This event addressed to a stream for live delivery only (ephemeral only). */
