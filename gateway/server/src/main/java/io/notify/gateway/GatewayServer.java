@@ -35,6 +35,10 @@ import io.notify.gateway.transport.AcceptingChannels;
 import io.notify.gateway.handshake.SseEndpoint;
 import io.notify.gateway.handshake.TicketEndpoint;
 import io.notify.gateway.handshake.WebSocketEndpoint;
+import io.notify.gateway.inbox.InboxEndpoints;
+import io.notify.gateway.inbox.InboxSource;
+import io.notify.gateway.receipts.ReceiptBatcher;
+import io.notify.gateway.receipts.ReceiptSink;
 import io.notify.gateway.web.WebAssets;
 import io.notify.schemas.topic.TopicCatalog;
 import io.undertow.Undertow;
@@ -55,10 +59,10 @@ import org.xnio.XnioWorker;
 import org.xnio.channels.AcceptingChannel;
 
 /**
- * One gateway node: wires configuration, auth, admission, sessions, delivery, resume, registry
- * and drain, and owns their lifecycle. {@link #start} follows docs/gateway.md "Start-up order": JWKS URL
- * fetched (bounded wait) → node topic created and positioned at its end → registry liveness → listener
- * open → ready.
+ * One gateway node: wires configuration, auth, admission, sessions, delivery, resume, registry,
+ * the inbox API and receipts, and drain, and owns their lifecycle. {@link #start} follows docs/gateway.md "Start-up order": JWKS URL
+ * fetched (bounded wait) → node topic created and positioned at its end → receipts producer made →
+ * registry liveness → listener open → ready.
  * {@link #drain} is the SIGTERM path; {@link #stop} ends everything at once.
  */
 public final class GatewayServer implements AutoCloseable {
@@ -80,6 +84,9 @@ public final class GatewayServer implements AutoCloseable {
     private final KeyRing keys;
     private final ServerTls tls;
     private final TicketStore tickets;
+    private final InboxSource inboxSource;
+    private final ReceiptSink receiptSink;
+    private final ReceiptBatcher receipts;
     private AcceptGovernor governor;
     private LivenessSweeper sweeper;
     private volatile boolean started;
@@ -87,13 +94,22 @@ public final class GatewayServer implements AutoCloseable {
     /**
      * @param meterRegistry served on {@code /metrics}; {@code metrics} must write to it (the registrar's
      *                      and the resume source's meters should too)
+     * @param inboxSource   where the inbox API reads users' inboxes (the query API); closed by {@link #stop}
+     * @param receiptSink   where marks and coalesced acks go ({@code notify.receipts}); closed by {@link #stop}
      */
     public GatewayServer(GatewayConfig config, PrometheusMeterRegistry meterRegistry, GatewayMetrics metrics,
-                         Registrar registrar, ResumeSource resumeSource, Clock clock) {
+                         Registrar registrar, ResumeSource resumeSource, InboxSource inboxSource, ReceiptSink receiptSink,
+                         Clock clock) {
         this.config = config;
         this.meterRegistry = meterRegistry;
         this.metrics = metrics;
         this.registrar = registrar;
+        this.inboxSource = inboxSource;
+        this.receiptSink = receiptSink;
+        // clients' acks of their own streams: one receipt per device and stream per flush (docs/gateway.md, "Receipts")
+        this.receipts = new ReceiptBatcher(receiptSink, config.inbox().ackMaxPending(), clock, metrics.inbox());
+        metrics.gauge("notify.gateway.receipts.pending", "Devices and streams with an ack waiting for the next receipts flush",
+                receipts::pending);
         // concurrent resumes of many sessions go out as batch requests (docs/gateway.md, "Resume batching")
         this.resumeSource = new BatchingResumeSource(resumeSource, config.resumeBatching(), config.fetchDeadline(), metrics);
         this.timer = new ScheduledThreadPoolExecutor(1, r -> {
@@ -117,7 +133,7 @@ public final class GatewayServer implements AutoCloseable {
                     if (failure != null) {
                         metrics.announceFailure();
                     }
-                }));
+                }), receipts);
         this.keys = config.jwt().jwks() != null ? RemoteKeySet.create(config.jwt().jwks(), metrics)
                 : KeyRing.fixed(KeySetLoader.load(config.jwt()));
         TokenVerifier verifier = new TokenVerifier(keys, config.jwt().issuer(), config.jwt().audience(), config.jwt().clockSkew(), clock);
@@ -137,6 +153,8 @@ public final class GatewayServer implements AutoCloseable {
                         Problem.of(404, "not-found", "Not found", "no route for " + ex.getRequestPath())))
                 .setInvalidMethodHandler(ex -> HttpResponses.problem(ex,
                         Problem.of(405, "method-not-allowed", "Method not allowed", "use GET")));
+        new InboxEndpoints(gate, TokenBucket.system(config.inbox().ratePerSecond(), config.inbox().burst()), inboxSource,
+                receiptSink, config.inbox(), config.fetchDeadline(), clock, metrics.inbox()).addTo(routes);
         OpsEndpoints.addProbes(routes, this::readiness); // what load balancers probe; /metrics is on the management port
         WebAssets.load().addTo(routes); // GET /notify.js (the browser client), / (demo page), /demo.css
         metrics.gauge("notify.gateway.ready", "1 when the node accepts handshakes", () -> readiness().ready() ? 1 : 0);
@@ -164,9 +182,12 @@ public final class GatewayServer implements AutoCloseable {
     public GatewayServer start() {
         keys.start(); // a JWKS URL: the first fetch, waited for a bounded time (the node starts without keys if it fails)
         consumer.start();
+        receiptSink.start();
         registrar.start();
         sweeper = new LivenessSweeper(table, ctx.clock(), timer, config.sweepInterval());
         timer.scheduleWithFixedDelay(tickets::sweep, 1, 1, TimeUnit.SECONDS); // forgets connect tickets past their time
+        long ackFlush = config.inbox().ackFlushInterval().toMillis(); // at most one ack receipt per device and stream per interval
+        timer.scheduleWithFixedDelay(this::flushReceipts, ackFlush, ackFlush, TimeUnit.MILLISECONDS);
         undertow.start();
         Duration maxLag = config.limits().acceptMaxLag();
         Optional<AcceptingChannel<?>> server = maxLag.isZero() ? Optional.empty()
@@ -238,6 +259,15 @@ public final class GatewayServer implements AutoCloseable {
         return report;
     }
 
+    /** The timer's flush of the acks noted since the last one; never throws (that would end the schedule). */
+    private void flushReceipts() {
+        try {
+            receipts.flush();
+        } catch (RuntimeException e) {
+            LOG.error("receipts flush failed", e);
+        }
+    }
+
     /** The producer of presence's join/leave events: to notify.events, with the node's Kafka client settings. */
     private static NotifyPublisher presencePublisher(GatewayConfig config) {
         var builder = NotifyPublisher.builder().bootstrapServers(config.bootstrapServers()).topicPrefix(config.topicPrefix());
@@ -245,7 +275,11 @@ public final class GatewayServer implements AutoCloseable {
         return builder.build();
     }
 
-    /** Stops at once: listener, registry (removes what it still holds), delivery, timers. Idempotent. */
+    /**
+     * Stops at once: listener, registry (removes what it still holds), delivery, the acks noted since
+     * the last flush (written, the producer waits for their acknowledgement within the produce
+     * timeout), timers. Idempotent.
+     */
     public synchronized void stop() {
         if (!started) {
             return;
@@ -261,6 +295,9 @@ public final class GatewayServer implements AutoCloseable {
         if (tls != null) {
             tls.close();
         }
+        flushReceipts(); // the last window: the listener and its I/O threads are stopped, so no ack is noted after it
+        receiptSink.close();
+        inboxSource.close();
         registrar.stop();
         consumer.close();
         if (presencePublisher != null) {

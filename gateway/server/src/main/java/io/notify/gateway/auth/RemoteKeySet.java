@@ -9,7 +9,7 @@ import com.nimbusds.jose.jwk.source.URLBasedJWKSetSource;
 import com.nimbusds.jose.proc.SecurityContext;
 import com.nimbusds.jose.util.DefaultResourceRetriever;
 import io.notify.common.config.ConfigException;
-import io.notify.gateway.config.GatewayConfig.RemoteJwks;
+import io.notify.gateway.config.RemoteJwks;
 import io.notify.gateway.metrics.GatewayMetrics;
 import java.io.IOException;
 import java.io.InputStream;

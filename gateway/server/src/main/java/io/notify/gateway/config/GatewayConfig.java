@@ -14,14 +14,10 @@ import io.notify.schemas.protocol.ResumeFrame;
 import io.notify.schemas.protocol.WelcomeFrame;
 import io.notify.schemas.stream.Endpoints;
 import io.notify.schemas.topic.TopicCatalog;
-import java.net.InetAddress;
 import java.net.URI;
-import java.net.URISyntaxException;
-import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -38,6 +34,7 @@ import java.util.Set;
  *                       a reconnect storm beyond it costs the clients SYN retransmissions (1 s and more)
  * @param limits         per-connection and per-node bounds
  * @param rooms          who may join which room, and how many subscriptions a connection holds
+ * @param inbox          the end-user inbox API and the receipts of {@code ack} frames ({@code notify.gateway.inbox.*})
  * @param tickets        connect tickets ({@code POST /v1/tickets})
  * @param queryUrls      base URLs of the fanout-streams query API, tried in turn
  * @param queryToken     the service token sent to the query API as {@code Authorization: Bearer <token>}
@@ -73,6 +70,7 @@ public record GatewayConfig(
         Limits limits,
         Tickets tickets,
         Rooms rooms,
+        InboxSettings inbox,
         Duration pingInterval,
         Duration pongTimeout,
         Duration resumeTimeout,
@@ -137,54 +135,6 @@ public record GatewayConfig(
             }
             if (hmacSecret != null && hmacSecret.length() < 32) {
                 throw new ConfigException("notify.gateway.jwt.hmac-secret", "must be at least 32 characters (256 bits)");
-            }
-        }
-    }
-
-    /**
-     * A JWKS fetched from {@code url} (docs/gateway.md, "Keys from a JWKS URL"): fetched at start,
-     * then every {@code refreshInterval}; the keys stay in force until {@code cacheTtl} after the last
-     * successful fetch (then tokens are refused until one succeeds); a token naming an unknown
-     * {@code kid} triggers a refetch at most once per {@code refetchMinInterval}, which is also the
-     * retry delay after a failed fetch. {@code fetchTimeout} bounds the connect and the read of one
-     * fetch.
-     *
-     * @param url    https; plain http only for a loopback host (tests, dev)
-     * @param caFile PEM certificates trusted for {@code url} instead of the JVM's trust store, or null
-     */
-    public record RemoteJwks(URI url, Path caFile, Duration refreshInterval, Duration cacheTtl, Duration refetchMinInterval,
-                             Duration fetchTimeout) {
-        public RemoteJwks {
-            String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
-            if (url.getHost() == null || !(scheme.equals("https") || scheme.equals("http"))) {
-                throw new ConfigException("notify.gateway.jwt.jwks-url", "'" + url + "' is not an https URL");
-            }
-            if (url.getUserInfo() != null) {
-                throw new ConfigException("notify.gateway.jwt.jwks-url", "must not carry credentials");
-            }
-            if (scheme.equals("http") && !isLoopback(url.getHost())) {
-                throw new ConfigException("notify.gateway.jwt.jwks-url",
-                        "must be https; plain http only for a loopback host (localhost, 127.0.0.0/8, [::1])");
-            }
-            if (caFile != null && !scheme.equals("https")) {
-                throw new ConfigException("notify.gateway.jwt.jwks-ca-file", "only applies to an https notify.gateway.jwt.jwks-url");
-            }
-            if (cacheTtl.compareTo(refreshInterval) <= 0) {
-                throw new ConfigException("notify.gateway.jwt.jwks-cache-ttl",
-                        "must be longer than notify.gateway.jwt.jwks-refresh-interval");
-            }
-        }
-
-        /** A literal loopback address or {@code localhost}; never a DNS lookup. */
-        static boolean isLoopback(String host) {
-            if (host.equalsIgnoreCase("localhost")) {
-                return true;
-            }
-            boolean literal = host.startsWith("[") || host.matches("[0-9.]+");
-            try {
-                return literal && InetAddress.getByName(host).isLoopbackAddress();
-            } catch (UnknownHostException e) {
-                return false;
             }
         }
     }
@@ -294,7 +244,7 @@ public record GatewayConfig(
                 s.intIn("notify.gateway.node-topic-partitions", 3, 1, 1000),
                 new JwtSettings(
                         pathOrNull(s.raw("notify.gateway.jwt.jwks-file")),
-                        remoteJwks(s),
+                        RemoteJwks.load(s),
                         s.raw("notify.gateway.jwt.hmac-secret"),
                         s.required("notify.gateway.jwt.issuer"),
                         s.required("notify.gateway.jwt.audience"),
@@ -323,6 +273,7 @@ public record GatewayConfig(
                         s.intIn("notify.gateway.rooms.max-subscriptions", 50, 0, Rooms.MAX_SUBSCRIPTIONS),
                         patterns(s, "notify.gateway.rooms.presence"),
                         s.intIn("notify.gateway.rooms.presence-page-max", 100, 1, PresenceFrame.MAX_LIMIT)),
+                InboxSettings.load(s),
                 ping,
                 s.duration("notify.gateway.pong-timeout", ping.multipliedBy(2).plusSeconds(5), Duration.ofSeconds(1), Duration.ofMinutes(15)),
                 s.duration("notify.gateway.resume-timeout", Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5)),
@@ -353,25 +304,6 @@ public record GatewayConfig(
                         OpsEndpoints.defaultManagementPort(s.intIn("notify.gateway.port", 8081, 0, 65535)), 0, 65535),
                 TlsSettings.load(s, "notify.gateway").orElse(null),
                 pathOrNull(s.raw("notify.gateway.query-ca-file")));
-    }
-
-    private static RemoteJwks remoteJwks(Settings s) {
-        String raw = s.raw("notify.gateway.jwt.jwks-url");
-        if (raw == null) {
-            return null;
-        }
-        URI url;
-        try {
-            url = new URI(raw);
-        } catch (URISyntaxException e) {
-            throw new ConfigException("notify.gateway.jwt.jwks-url", "'" + raw + "' is not a URL: " + e.getMessage());
-        }
-        return new RemoteJwks(url,
-                pathOrNull(s.raw("notify.gateway.jwt.jwks-ca-file")),
-                s.duration("notify.gateway.jwt.jwks-refresh-interval", Duration.ofMinutes(5), Duration.ofSeconds(1), Duration.ofHours(24)),
-                s.duration("notify.gateway.jwt.jwks-cache-ttl", Duration.ofHours(1), Duration.ofSeconds(2), Duration.ofDays(7)),
-                s.duration("notify.gateway.jwt.jwks-refetch-min-interval", Duration.ofSeconds(30), Duration.ofMillis(100), Duration.ofHours(1)),
-                s.duration("notify.gateway.jwt.jwks-fetch-timeout", Duration.ofSeconds(5), Duration.ofMillis(100), Duration.ofMinutes(1)));
     }
 
     private static RoomPatterns patterns(Settings s, String key) {

@@ -5,18 +5,26 @@ import io.notify.gateway.metrics.GatewayMetrics;
 import io.notify.gateway.metrics.HopStamps;
 import io.notify.gateway.session.Session;
 import io.notify.gateway.session.SessionTable;
+import io.notify.schemas.protocol.StateFrame;
 import io.notify.schemas.stream.DeliveryMessage;
+import io.notify.schemas.stream.LiveEvent;
 import io.notify.schemas.stream.SequencedEvent;
 import io.notify.schemas.stream.StreamEvent;
 import java.util.Collection;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Hands one {@link DeliveryMessage} to the local connections it is for: every connection of the
  * stream's user, or only the named ones; for a room or {@code b:all}, every local subscriber. The frame is encoded once and shared. Never blocks: each
- * session only enqueues (or holds the event while it syncs).
+ * session only enqueues (or holds the event while it syncs). An ephemeral event of the reserved type
+ * {@link StateFrame#EVENT_TYPE} goes to the user's sessions as the {@code state} frame it carries,
+ * not as an {@code event}; telling it apart costs an ordinary durable event one type check.
  */
 public final class Dispatcher {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
 
     private final SessionTable table;
     private final GatewayMetrics metrics;
@@ -39,10 +47,21 @@ public final class Dispatcher {
             return;
         }
         StreamEvent event = message.event();
+        if (!(event instanceof SequencedEvent) && StateFrame.carriedBy((LiveEvent) event)) {
+            dispatchState(message, (LiveEvent) event, sessions);
+            return;
+        }
         OutboundFrame frame = OutboundFrame.event(event, true, hops);
         if (hops != null) {
             metrics.upstreamHops(hops); // the same for every frame of the fan-out: once per message
         }
+        int sent = deliver(message, event, frame, sessions);
+        // one counter update per message, not per frame (a broadcast reaches every local subscriber)
+        metrics.deliveredLive(event instanceof SequencedEvent, sent);
+    }
+
+    /** Hands {@code frame} to the sessions the message targets; counts the message, returns the frames queued. */
+    private int deliver(DeliveryMessage message, StreamEvent event, OutboundFrame frame, Collection<Session> sessions) {
         boolean all = message.targetsAllConnections();
         List<String> only = message.connections();
         int matched = 0;
@@ -55,8 +74,25 @@ public final class Dispatcher {
                 }
             }
         }
-        // one counter update per message, not per frame (a broadcast reaches every local subscriber)
-        metrics.deliveredLive(event instanceof SequencedEvent, sent);
         metrics.deliveryMessage(matched > 0 ? "delivered" : "no_connection");
+        return sent;
+    }
+
+    /**
+     * A {@code state} frame for the user's sessions, which fanout-streams carries as an ephemeral
+     * event of the reserved type {@link StateFrame#EVENT_TYPE}: sent as that frame, not as an
+     * {@code event} (and not counted as one), ephemeral (a full queue keeps only the newest state
+     * frame). One that cannot be read is counted as {@code delivery_messages_total{outcome="poison"}}.
+     */
+    private void dispatchState(DeliveryMessage message, LiveEvent event, Collection<Session> sessions) {
+        OutboundFrame frame;
+        try {
+            frame = OutboundFrame.ephemeral(StateFrame.fromLiveEvent(event), StateFrame.EVENT_TYPE);
+        } catch (IllegalArgumentException e) {
+            LOG.warn("unreadable state frame in event {} of {}: {}", event.id(), event.stream(), e.getMessage());
+            metrics.deliveryMessage("poison");
+            return;
+        }
+        metrics.inbox().stateFrames(deliver(message, event, frame, sessions));
     }
 }

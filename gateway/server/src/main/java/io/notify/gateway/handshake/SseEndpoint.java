@@ -30,9 +30,10 @@ import io.undertow.util.SameThreadExecutor;
 import java.util.Deque;
 
 /**
- * {@code GET /v1/sse}: the same admission and authentication as WebSocket, then an event stream
- * whose position comes from {@code Last-Event-ID} (the header wins) or {@code ?lastEventId=}.
- * Answers: 400 for a malformed position, 429 + Retry-After over the per-user connection limit (an
+ * {@code GET /v1/sse}: the same admission, device id ({@link DeviceParam}) and authentication as
+ * WebSocket, then an event stream whose position comes from {@code Last-Event-ID} (the header wins)
+ * or {@code ?lastEventId=}. Answers: 400 for a malformed position, rooms list or device id,
+ * 429 + Retry-After over the per-user connection limit (an
  * SSE response cannot carry a close code), otherwise 200 and {@code retry:} first, then the
  * session's frames.
  */
@@ -63,6 +64,10 @@ public final class SseEndpoint implements HttpHandler {
             return;
         }
         if (!gate.admit(exchange, "sse")) {
+            return;
+        }
+        String device = DeviceParam.admit(exchange, gate, "sse");
+        if (device == null) {
             return;
         }
         AuthResult.Authenticated user = gate.authenticate(exchange, "sse");
@@ -113,7 +118,7 @@ public final class SseEndpoint implements HttpHandler {
         // dispatched so the exchange stays open after this handler returns; runs right after it, on this I/O thread
         exchange.dispatch(SameThreadExecutor.INSTANCE, () -> {
             transport.send(OutboundFrame.sseMeta(SseFraming.retry(ctx.config().sseRetry().toMillis()), null));
-            new Session(ids.next(), user, transport, ctx).open(start);
+            new Session(ids.next(), user, DeviceParam.orNull(device), transport, ctx).open(start);
         });
     }
 

@@ -2,14 +2,13 @@ package io.notify.gateway.handshake;
 
 import io.notify.common.http.HttpResponses;
 import io.notify.common.http.Problem;
+import io.notify.gateway.admission.Cors;
 import io.notify.gateway.admission.HandshakeGate;
 import io.notify.gateway.auth.AuthResult;
 import io.notify.gateway.auth.TicketStore;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
-import io.undertow.util.HeaderMap;
 import io.undertow.util.Headers;
-import io.undertow.util.HttpString;
 import io.undertow.util.Methods;
 
 /**
@@ -20,8 +19,8 @@ import io.undertow.util.Methods;
  * refused → 401 with its reason), counted under transport {@code ticket}; the token is read from the
  * header only, never from the URL. Every ticket held already → 503 {@code tickets-full} + Retry-After.
  *
- * <p>CORS: a page on an allowed origin ({@code allowed-origins}) may call it from another origin:
- * {@code OPTIONS /v1/tickets} answers its preflight (204, POST with an {@code Authorization}
+ * <p>CORS ({@link Cors}): a page on an allowed origin ({@code allowed-origins}) may call it from another
+ * origin: {@code OPTIONS /v1/tickets} answers its preflight (204, POST with an {@code Authorization}
  * header), and every answer to such a page carries {@code Access-Control-Allow-Origin} for it, so
  * the page sees a refusal's status. No cookies are involved ({@code Allow-Credentials} is never sent).
  */
@@ -29,7 +28,6 @@ public final class TicketEndpoint implements HttpHandler {
 
     static final String TRANSPORT = "ticket";
     private static final int FULL_RETRY_AFTER_SECONDS = 5;
-    private static final int PREFLIGHT_MAX_AGE_SECONDS = 600;
 
     /** The answer's body. */
     public record TicketAnswer(String ticket, long expiresIn) {
@@ -41,32 +39,27 @@ public final class TicketEndpoint implements HttpHandler {
 
     private final HandshakeGate gate;
     private final TicketStore tickets;
+    private final Cors cors;
 
     public TicketEndpoint(HandshakeGate gate, TicketStore tickets) {
         this.gate = gate;
         this.tickets = tickets;
+        this.cors = new Cors(gate, TRANSPORT, "POST", "Authorization");
     }
 
     @Override
     public void handleRequest(HttpServerExchange exchange) {
-        String origin = exchange.getRequestHeaders().getFirst(Headers.ORIGIN);
-        boolean cors = origin != null && gate.allowsOrigin(origin);
-        HeaderMap out = exchange.getResponseHeaders();
-        out.put(Headers.VARY, "Origin");
-        if (cors) {
-            out.put(new HttpString("Access-Control-Allow-Origin"), origin);
-            out.put(new HttpString("Access-Control-Expose-Headers"), "Retry-After, WWW-Authenticate");
-        }
+        cors.answerHeaders(exchange);
         if (exchange.getRequestMethod().equals(Methods.OPTIONS)) {
-            preflight(exchange, origin, cors);
+            cors.preflight(exchange, "POST, OPTIONS");
             return;
         }
         if (!exchange.getRequestMethod().equals(Methods.POST)) {
-            out.put(Headers.ALLOW, "POST, OPTIONS");
+            exchange.getResponseHeaders().put(Headers.ALLOW, "POST, OPTIONS");
             HttpResponses.problem(exchange, Problem.of(405, "method-not-allowed", "Method not allowed", "use POST"));
             return;
         }
-        out.put(Headers.CACHE_CONTROL, "no-store");
+        exchange.getResponseHeaders().put(Headers.CACHE_CONTROL, "no-store");
         if (!gate.admit(exchange, TRANSPORT)) {
             return;
         }
@@ -85,23 +78,5 @@ public final class TicketEndpoint implements HttpHandler {
         // whole seconds, rounded up: a ticket valid 29.4 s is announced as 30 s, the same as the TTL
         long seconds = (issued.expiresIn().toMillis() + 999) / 1000;
         HttpResponses.json(exchange, 201, new TicketAnswer(issued.ticket(), seconds));
-    }
-
-    private void preflight(HttpServerExchange exchange, String origin, boolean cors) {
-        if (origin != null && !cors) {
-            gate.refuse(exchange, TRANSPORT, "origin");
-            HttpResponses.problem(exchange, Problem.of(403, "origin-not-allowed", "Origin not allowed",
-                    "the Origin of this page may not connect"));
-            return;
-        }
-        HeaderMap out = exchange.getResponseHeaders();
-        out.put(Headers.ALLOW, "POST, OPTIONS");
-        if (cors) {
-            out.put(new HttpString("Access-Control-Allow-Methods"), "POST");
-            out.put(new HttpString("Access-Control-Allow-Headers"), "Authorization");
-            out.put(new HttpString("Access-Control-Max-Age"), Integer.toString(PREFLIGHT_MAX_AGE_SECONDS));
-        }
-        exchange.setStatusCode(204);
-        exchange.endExchange();
     }
 }

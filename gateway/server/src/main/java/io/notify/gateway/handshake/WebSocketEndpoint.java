@@ -35,9 +35,10 @@ import org.xnio.StreamConnection;
 /**
  * {@code GET /v1/ws}: admission and authentication at the handshake (before the upgrade), then
  * the upgrade with subprotocol {@code notify.v1} and no extensions (so no permessage-deflate and
- * no inflation bomb), then a {@link Session}. Refusals before the upgrade are HTTP statuses (400
- * without the subprotocol, 401, 403, 503); the per-user connection limit is answered after the
- * upgrade with close 4009, as docs/protocol.md documents.
+ * no inflation bomb), then a {@link Session} of the device named by {@code ?device=} ({@link DeviceParam}).
+ * Refusals before the upgrade are HTTP statuses (400 without the subprotocol or with a malformed
+ * device id, 401, 403, 503); the per-user connection limit is answered after the upgrade with close
+ * 4009, as docs/protocol.md documents.
  *
  * <p>The upgrade goes through one shared {@link HttpUpgradeListener}, and the socket it hands
  * over is framed by {@link WebSocketTransport} itself: Undertow's callback path registers a fresh
@@ -49,6 +50,7 @@ import org.xnio.StreamConnection;
 public final class WebSocketEndpoint implements HttpHandler {
 
     private static final AttachmentKey<AuthResult.Authenticated> USER = AttachmentKey.create(AuthResult.Authenticated.class);
+    private static final AttachmentKey<String> DEVICE = AttachmentKey.create(String.class);
 
     private final HandshakeGate gate;
     private final SessionContext ctx;
@@ -90,11 +92,16 @@ public final class WebSocketEndpoint implements HttpHandler {
                     "offer Sec-WebSocket-Protocol: " + WelcomeFrame.PROTOCOL_V1));
             return;
         }
+        String device = DeviceParam.admit(exchange, gate, "ws");
+        if (device == null) {
+            return;
+        }
         AuthResult.Authenticated user = gate.authenticate(exchange, "ws");
         if (user == null) {
             return;
         }
         exchange.putAttachment(USER, user);
+        exchange.putAttachment(DEVICE, device);
         upgrade.handleRequest(exchange);
     }
 
@@ -120,6 +127,7 @@ public final class WebSocketEndpoint implements HttpHandler {
      */
     private void upgraded(StreamConnection connection, HttpServerExchange exchange) {
         AuthResult.Authenticated user = exchange.getAttachment(USER);
+        String device = exchange.getAttachment(DEVICE);
         byte[] early = null;
         if (exchange.getConnection() instanceof HttpServerConnection http) {
             PooledByteBuffer extra = http.getExtraBytes();
@@ -149,7 +157,7 @@ public final class WebSocketEndpoint implements HttpHandler {
             transport.close(Limit.CONNECTIONS_PER_USER.answer());
             return;
         }
-        Session session = new Session(ids.next(), user, transport, ctx);
+        Session session = new Session(ids.next(), user, DeviceParam.orNull(device), transport, ctx);
         transport.start(session);
         session.open(null);
     }

@@ -30,7 +30,7 @@ import java.util.function.Supplier;
  * (gauges), and with a JWKS URL {@code jwks_refreshes_total{trigger}}, {@code jwks_fetch_failures_total{trigger}},
  * {@code jwks_refetches_limited_total}, {@code jwks_expirations_total} and {@code jwks_keys} (gauge); connect tickets:
  * {@code tickets_issued_total}, {@code tickets_redeemed_total}, {@code tickets_refused_total{reason}} and
- * {@code tickets_held} (gauge).
+ * {@code tickets_held} (gauge); the inbox's meters are {@link InboxMetrics}.
  * Counters never block; safe from any thread.
  */
 public final class GatewayMetrics {
@@ -55,6 +55,7 @@ public final class GatewayMetrics {
     private final Timer queryLatency;
     private final DistributionSummary resumeBatchSize;
     private final AtomicLong drainRemaining = new AtomicLong();
+    private final InboxMetrics inbox;
 
     public GatewayMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -82,6 +83,12 @@ public final class GatewayMetrics {
         this.deliveredEphemeralLive = deliveredCounter(false, false);
         this.deliveryMessagesDelivered = deliveryMessageCounter("delivered");
         this.deliveryMessagesNoConnection = deliveryMessageCounter("no_connection");
+        this.inbox = new InboxMetrics(this);
+    }
+
+    /** The end-user inbox's meters: its requests, receipts and state frames. */
+    public InboxMetrics inbox() {
+        return inbox;
     }
 
     public MeterRegistry registry() {
@@ -97,7 +104,7 @@ public final class GatewayMetrics {
         });
     }
 
-    private Counter counter(String name, String description, String... tags) {
+    Counter counter(String name, String description, String... tags) {
         String key = name + String.join("|", tags);
         Counter c = counters.get(key);
         if (c == null) {

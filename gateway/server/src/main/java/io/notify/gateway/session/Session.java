@@ -18,7 +18,6 @@ import io.notify.schemas.protocol.ProtocolException;
 import io.notify.schemas.protocol.ResumeFrame;
 import io.notify.schemas.protocol.PresenceFrame;
 import io.notify.schemas.protocol.ResumePoint;
-import io.notify.schemas.protocol.SseCursor;
 import io.notify.schemas.protocol.SubscribeFrame;
 import io.notify.schemas.protocol.UnsubscribeFrame;
 import io.notify.schemas.protocol.WelcomeFrame;
@@ -29,7 +28,6 @@ import io.notify.schemas.stream.StreamId;
 import io.notify.schemas.trace.HopTrace;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,7 +47,6 @@ import org.slf4j.LoggerFactory;
 public final class Session implements Transport.Listener, WebSocketTransport.Inbound {
 
     private static final Logger LOG = LoggerFactory.getLogger(Session.class);
-    private static final long REGISTER_TIMEOUT_MS = 2_000;
     /** Encoded once, shared by every connection (frames are immutable). */
     private static final OutboundFrame PING = OutboundFrame.control(PingFrame.INSTANCE);
     private static final OutboundFrame PONG = OutboundFrame.control(PongFrame.INSTANCE);
@@ -60,6 +57,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
     private final String id;
     private final String userId;
     private final StreamId stream;
+    private final String device; // the client's ?device=, else the connection id: its ack receipts name it
     private final RoomPatterns roomClaim; // the token's rooms claim; null: none
     private final Transport transport;
     private final SessionContext ctx;
@@ -74,12 +72,16 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
     private SseStart sseStart; // SSE: the positions of Last-Event-ID and the rooms to subscribe; null for WebSocket
 
     public Session(String id, String userId, Instant expiresAt, Transport transport, SessionContext ctx) {
-        this(id, new AuthResult.Authenticated(userId, expiresAt), transport, ctx);
+        this(id, new AuthResult.Authenticated(userId, expiresAt), null, transport, ctx);
     }
 
-    /** A session of the user a handshake authenticated, with the rooms its token's claim allows. */
-    public Session(String id, AuthResult.Authenticated user, Transport transport, SessionContext ctx) {
+    /**
+     * A session of the user a handshake authenticated, with the rooms its token's claim allows, on the
+     * device the client named ({@code device}; null: the device is the connection, {@code id}).
+     */
+    public Session(String id, AuthResult.Authenticated user, String device, Transport transport, SessionContext ctx) {
         this.id = id;
+        this.device = device == null ? id : device;
         this.userId = user.userId();
         this.roomClaim = user.rooms();
         Instant expiresAt = user.expiresAt();
@@ -97,6 +99,11 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
 
     public String userId() {
         return userId;
+    }
+
+    /** The client's device id ({@code ?device=}), else the connection id. */
+    public String device() {
+        return device;
     }
 
     public StreamId stream() {
@@ -124,7 +131,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         ctx.metrics().connectionOpened(transport.kind());
         ctx.table().add(this);
         // Redis is a routing hint: a failed registration is counted and logged, the node keeps serving and registers again later
-        registryWrite(ctx.registrar().register(stream, id), "register", "registration of " + stream);
+        RegistryWrites.watch(ctx, id, ctx.registrar().register(stream, id), "register", "registration of " + stream);
         synchronized (this) {
             if (state != State.STARTING) {
                 return;
@@ -219,21 +226,6 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
     }
 
     /**
-     * Counts a registry write that failed or was not confirmed in time ({@code registry_failures_total{op}});
-     * logs it when {@code what} is given. The registry keeps what it was told and writes it again.
-     */
-    void registryWrite(java.util.concurrent.CompletionStage<Void> write, String op, String what) {
-        write.toCompletableFuture().orTimeout(REGISTER_TIMEOUT_MS, TimeUnit.MILLISECONDS).whenComplete((ok, error) -> {
-            if (error != null) {
-                ctx.metrics().registryFailure(op);
-                if (what != null) {
-                    LOG.warn("connection {}: {} failed ({}); serving anyway", id, what, error.toString());
-                }
-            }
-        });
-    }
-
-    /**
      * A live event from the node topic; {@code encoded} is shared by all connections it goes to.
      * True when its frame was queued at once, in order: the caller counts those for the whole
      * fan-out ({@code events_delivered_total{path="live"}}); any other outcome (held while syncing,
@@ -290,13 +282,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         if (subscriptions == null || subscriptions.isEmpty() || transport.bidirectional()) {
             return send(frame);
         }
-        StringBuilder cursor = new StringBuilder(32 * (subscriptions.size() + 1));
-        Position own = positioned.equals(stream) ? position : sync.position();
-        if (own != null) {
-            SseCursor.append(cursor, stream, own);
-        }
-        subscriptions.appendCursor(cursor, positioned, position);
-        return send(frame.withSseId(cursor.toString()));
+        return send(frame.withSseId(subscriptions.cursor(stream, sync.position(), positioned, position)));
     }
 
     /** Enqueues the frame of a durable event, positioned at it (see {@link #send(OutboundFrame, StreamId, Position)}). */
@@ -361,8 +347,12 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
             send(PONG);
         } else if (frame instanceof PongFrame) {
             timers.ponged();
-        } else if (frame instanceof AckFrame) {
+        } else if (frame instanceof AckFrame ack) {
             ctx.metrics().ack();
+            if (ack.stream().equals(stream)) { // the user's own stream: a receipt; acks of rooms and b:all stay metrics
+                Position following = sync.position();
+                ctx.receipts().ack(stream, following == null ? null : following.epoch(), ack.seq(), device);
+            }
         } else if (frame instanceof SubscribeFrame subscribe) {
             subscriptions().subscribe(subscribe.stream(), subscribe.position().orElse(null));
         } else if (frame instanceof UnsubscribeFrame unsubscribe) {
@@ -453,7 +443,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
             left.leaveAll();
         }
         ctx.metrics().connectionClosed(transport.kind(), code);
-        registryWrite(ctx.registrar().unregister(stream, id), "unregister", null);
+        RegistryWrites.watch(ctx, id, ctx.registrar().unregister(stream, id), "unregister", null);
         LOG.debug("connection {} ({} {}) closed with {}", id, transport.kind(), stream, code);
     }
 }

@@ -66,14 +66,24 @@ final class Subscriptions {
         }
     }
 
-    /** Appends each stream's position to an SSE cursor, {@code positioned} at {@code position} (null: left out). */
-    void appendCursor(StringBuilder cursor, StreamId positioned, Position position) {
+    /**
+     * The composite SSE cursor ({@code SseCursor}) of the connection: its own stream {@code own} at
+     * {@code ownAt}, then each subscribed stream at its position, {@code positioned} at
+     * {@code position} instead; a stream without a position is left out.
+     */
+    String cursor(StreamId own, Position ownAt, StreamId positioned, Position position) {
+        StringBuilder cursor = new StringBuilder(32 * (streams.size() + 1));
+        Position o = positioned.equals(own) ? position : ownAt;
+        if (o != null) {
+            SseCursor.append(cursor, own, o);
+        }
         for (Map.Entry<StreamId, StreamSync> e : streams.entrySet()) {
             Position p = e.getKey().equals(positioned) ? position : e.getValue().position();
             if (p != null) {
                 SseCursor.append(cursor, e.getKey(), p);
             }
         }
+        return cursor.toString();
     }
 
     /** The connection is gone: leaves every stream (and its presence). */
@@ -173,8 +183,8 @@ final class Subscriptions {
      */
     private void presence(StreamId room, boolean joined) {
         String userId = session.userId();
-        session.registryWrite(joined ? ctx.registrar().presenceJoin(room, userId) : ctx.registrar().presenceLeave(room, userId),
-                joined ? "presence_join" : "presence_leave", null);
+        RegistryWrites.watch(ctx, session.id(), joined ? ctx.registrar().presenceJoin(room, userId)
+                : ctx.registrar().presenceLeave(room, userId), joined ? "presence_join" : "presence_leave", null);
         ObjectNode data = JsonNodeFactory.instance.objectNode().put("user", userId);
         ctx.announcer().announce(new EventEnvelope(EventIds.generate(), joined ? "presence.join" : "presence.leave",
                 Recipients.rooms(room.room()), EventClass.EPHEMERAL, data, null, null, "gateway:" + ctx.config().nodeId()));
@@ -210,7 +220,8 @@ final class Subscriptions {
         if (!room.isRoom()) {
             return;
         }
-        session.registryWrite(ctx.registrar().register(room, ConnectionRef.WHOLE_NODE), "subscribe", "the node's subscription to " + room);
+        RegistryWrites.watch(ctx, session.id(), ctx.registrar().register(room, ConnectionRef.WHOLE_NODE), "subscribe",
+                "the node's subscription to " + room);
     }
 
     /** The node's last subscriber of {@code room} left. */
@@ -218,7 +229,7 @@ final class Subscriptions {
         if (!room.isRoom()) {
             return;
         }
-        session.registryWrite(ctx.registrar().unregister(room, ConnectionRef.WHOLE_NODE), "unsubscribe", null);
+        RegistryWrites.watch(ctx, session.id(), ctx.registrar().unregister(room, ConnectionRef.WHOLE_NODE), "unsubscribe", null);
     }
 
 }

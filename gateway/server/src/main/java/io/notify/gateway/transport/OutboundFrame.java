@@ -72,6 +72,15 @@ public record OutboundFrame(Kind kind, byte[] payload, String sseId, String coll
         return new OutboundFrame(Kind.EPHEMERAL, json, null, ((LiveEvent) event).collapseKey(), ingested, hops);
     }
 
+    /**
+     * A server frame that is not an event but ephemeral like one (a {@code state} frame): no SSE id (it
+     * is no position), and a full queue replaces a queued frame of the same {@code collapseKey} with it
+     * (the newer wins) or drops it.
+     */
+    public static OutboundFrame ephemeral(ServerFrame frame, String collapseKey) {
+        return new OutboundFrame(Kind.EPHEMERAL, CODEC.encode(frame).getBytes(StandardCharsets.UTF_8), null, collapseKey, -1);
+    }
+
     public static OutboundFrame sseMeta(String rawSse, String collapseKey) {
         return new OutboundFrame(Kind.SSE_META, rawSse.getBytes(StandardCharsets.US_ASCII), null, collapseKey, -1);
     }

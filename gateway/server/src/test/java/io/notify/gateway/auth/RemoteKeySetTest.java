@@ -17,7 +17,7 @@ import io.notify.common.config.ConfigException;
 import io.notify.common.config.Settings;
 import io.notify.devstack.Await;
 import io.notify.gateway.config.GatewayConfig;
-import io.notify.gateway.config.GatewayConfig.RemoteJwks;
+import io.notify.gateway.config.RemoteJwks;
 import io.notify.gateway.metrics.GatewayMetrics;
 import io.notify.gateway.support.JwksServer;
 import io.notify.gateway.support.TestConfig;

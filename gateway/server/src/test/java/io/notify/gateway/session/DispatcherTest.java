@@ -1,21 +1,28 @@
 package io.notify.gateway.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.notify.gateway.delivery.Dispatcher;
 import io.notify.gateway.metrics.HopStamps;
 import io.notify.gateway.support.Events;
 import io.notify.gateway.support.FakeTransport;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.notify.gateway.transport.OutboundFrame;
+import io.notify.schemas.inbox.ReceiptKind;
+import io.notify.schemas.protocol.StateFrame;
 import io.notify.schemas.stream.DeliveryMessage;
+import io.notify.schemas.stream.LiveEvent;
 import io.notify.schemas.stream.SequencedEvent;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The node's dispatch of delivery messages to a live session: frames in order, and the per-message
+ * The node's dispatch of delivery messages to a live session: frames in order, the per-message
  * counting of the fan-out (events delivered live, delivery messages, the upstream hops), which is
- * done once per message rather than per frame.
+ * done once per message rather than per frame, and state events sent as {@code state} frames.
  */
 class DispatcherTest extends SessionFixture {
 
@@ -53,5 +60,31 @@ class DispatcherTest extends SessionFixture {
 
         dispatcher.dispatch(new DeliveryMessage(U, List.of("c-other"), Events.durable(U, E, 12), System.currentTimeMillis()), null);
         assertEquals(1.0, count("notify.gateway.delivery.messages", "outcome", "no_connection"), "names no local connection");
+    }
+
+    @Test
+    void aStateEventGoesOutAsAStateFrameWithoutSseIdAndIsNotCountedAsAnEvent() {
+        FakeTransport ws = new FakeTransport("ws", 100, 1 << 20);
+        freshAtSeven(ws, Map.of());
+        Dispatcher dispatcher = new Dispatcher(table, metrics);
+        StateFrame state = new StateFrame(U, E, 7, 2, 1, 3, ReceiptKind.SEEN, null, List.of(6L, 7L), null);
+        LiveEvent carrier = state.toLiveEvent("st-3", "notify-fanout", System.currentTimeMillis());
+
+        dispatcher.dispatch(new DeliveryMessage(U, List.of(), carrier, System.currentTimeMillis()), null);
+        assertEquals(state, ws.frames().get(ws.frames().size() - 1));
+        OutboundFrame written = ws.written().get(ws.written().size() - 1);
+        assertNull(written.sseId(), "no position: no SSE id");
+        assertEquals(OutboundFrame.Kind.EPHEMERAL, written.kind());
+        assertEquals(1.0, count("notify.gateway.state.frames"));
+        assertEquals(0.0, count("notify.gateway.events.delivered", "class", "ephemeral", "path", "live"));
+        assertEquals(1.0, count("notify.gateway.delivery.messages", "outcome", "delivered"));
+
+        ObjectNode bad = JsonNodeFactory.instance.objectNode().put("t", "state").put("stream", "u:42");
+        LiveEvent unreadable = new LiveEvent(U, "st-x", StateFrame.EVENT_TYPE, bad, null, null, "notify-fanout",
+                System.currentTimeMillis());
+        int frames = ws.frames().size();
+        dispatcher.dispatch(new DeliveryMessage(U, List.of(), unreadable, System.currentTimeMillis()), null);
+        assertEquals(frames, ws.frames().size(), "nothing sent for it");
+        assertEquals(1.0, count("notify.gateway.delivery.messages", "outcome", "poison"));
     }
 }

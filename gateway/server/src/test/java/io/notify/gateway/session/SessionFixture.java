@@ -14,7 +14,9 @@ import io.notify.gateway.resume.FetchRequest;
 import io.notify.gateway.resume.FetchResult;
 import io.notify.gateway.resume.ResumeSource;
 import io.notify.devstack.Await;
+import io.notify.gateway.support.CollectingReceiptSink;
 import io.notify.gateway.support.FakeTransport;
+import io.notify.gateway.receipts.ReceiptBatcher;
 import io.notify.gateway.support.TestConfig;
 import io.notify.schemas.protocol.EventFrame;
 import io.notify.schemas.stream.Position;
@@ -34,7 +36,8 @@ import org.junit.jupiter.api.AfterEach;
 
 /**
  * What the session tests share: a node's collaborators (in-memory registry, a scripted query API,
- * a sweeper ticking every 10 ms as the node's does) and the connect sequence up to {@code welcome}.
+ * receipts collected in memory and flushed when the test says so, a sweeper ticking every 10 ms as
+ * the node's does) and the connect sequence up to {@code welcome}.
  */
 abstract class SessionFixture {
 
@@ -47,6 +50,8 @@ abstract class SessionFixture {
     final GatewayMetrics metrics = new GatewayMetrics(new SimpleMeterRegistry());
     final SessionTable table = new SessionTable();
     final ConnectionLimiter limiter = new ConnectionLimiter(10);
+    final CollectingReceiptSink receiptSink = new CollectingReceiptSink();
+    final ReceiptBatcher receipts = new ReceiptBatcher(receiptSink, 1000, Clock.systemUTC(), metrics.inbox());
     // drives the sessions' periodic rechecks as the node's sweeper does
     final LivenessSweeper sweeper = new LivenessSweeper(table, Clock.systemUTC(), timer, Duration.ofMillis(10));
 
@@ -59,7 +64,7 @@ abstract class SessionFixture {
     /** The node's shared parts, with these settings over the test defaults. */
     SessionContext context(Map<String, String> config) {
         GatewayConfig c = TestConfig.with(config);
-        return new SessionContext(c, metrics, registrar, source, table, limiter, timer, Clock.systemUTC(), Announcer.NONE);
+        return new SessionContext(c, metrics, registrar, source, table, limiter, timer, Clock.systemUTC(), Announcer.NONE, receipts);
     }
 
     /** Answers fetches with futures the test completes. */

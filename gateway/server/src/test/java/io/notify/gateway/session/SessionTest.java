@@ -9,6 +9,7 @@ import io.notify.gateway.resume.FetchResult;
 import io.notify.devstack.Await;
 import io.notify.gateway.support.Events;
 import io.notify.gateway.support.FakeTransport;
+import io.notify.schemas.inbox.Receipt;
 import io.notify.schemas.protocol.CloseCode;
 import io.notify.schemas.protocol.ResetFrame;
 import io.notify.schemas.protocol.ServerFrame;
@@ -185,5 +186,24 @@ class SessionTest extends SessionFixture {
         live(s, Events.durable(U, E, 5));
         assertEquals(List.of(5L), seqs(t));
         assertEquals(1.0, metrics.count("notify.gateway.anchor.unknown"));
+    }
+
+    @Test
+    void anAckOfTheOwnStreamIsNotedForItsDeviceWithTheFollowedEpoch_othersAreOnlyCounted() {
+        FakeTransport t = new FakeTransport("ws", 100, 1 << 20);
+        Session s = open(t);
+        s.text("{\"t\":\"resume\",\"streams\":[{\"stream\":\"u:42\",\"epoch\":\"ep1\",\"seq\":9}]}");
+        source.answers.get(0).complete(new FetchResult.Page(U, Events.range(U, E, 10, 11), false));
+        s.text("{\"t\":\"ack\",\"stream\":\"u:42\",\"seq\":11}");
+        s.text("{\"t\":\"ack\",\"stream\":\"u:42\",\"seq\":10}");
+        s.text("{\"t\":\"ack\",\"stream\":\"u:43\",\"seq\":5}"); // another user's stream: never a receipt
+        s.text("{\"t\":\"ack\",\"stream\":\"r:lobby\",\"seq\":3}"); // a room: metrics only
+        assertEquals(4.0, metrics.count("notify.gateway.acks"));
+        assertEquals(1, receipts.pending());
+        receipts.flush();
+        Receipt ack = receiptSink.received().get(0);
+        assertEquals(Receipt.ack(U, E, 11, "c-1", ack.at()), ack, "the device is the connection without ?device=");
+        assertEquals(1, receiptSink.received().size());
+        assertEquals(null, t.closedWith(), "acks never close the connection");
     }
 }

@@ -29,18 +29,21 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * docs/query-api.md over in-memory inboxes, on Undertow port 0: what the gateway resumes from in
- * ITs while fanout-streams is built elsewhere. Like the real API it answers only a caller that
+ * docs/query-api.md over in-memory inboxes, on Undertow port 0: what the gateway resumes from, and
+ * what its inbox API reads ({@code /inbox} pages and {@code /state} counts), in ITs while
+ * fanout-streams is built elsewhere. Like the real API it answers only a caller that
  * presents its service token ({@link TestConfig#QUERY_TOKEN} by default), 401 otherwise. Can fail
  * the next N requests (503) or delay answers (computed at request time, sent later), to test
  * retries and the live/replay merge.
  */
 public final class QueryApiStub implements AutoCloseable {
 
-    /** One stream's inbox: its epoch, the events held (seq order) and the oldest seq held. */
+    /** One stream's inbox: its epoch, the events held (seq order) and the oldest seq held; what its user has read. */
     private static final class Inbox {
         String epoch;
         final List<SequencedEvent> events = new ArrayList<>();
+        long readUpTo;
+        long version;
     }
 
     private final Map<StreamId, Inbox> inboxes = new ConcurrentHashMap<>();
@@ -48,6 +51,8 @@ public final class QueryApiStub implements AutoCloseable {
     private final AtomicInteger requests = new AtomicInteger();
     private final AtomicInteger refused = new AtomicInteger();
     private final AtomicInteger headReads = new AtomicInteger();
+    private final AtomicInteger badRequestNext = new AtomicInteger();
+    private final List<String> inboxRequests = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final BearerKeys tokens;
     private final ScheduledExecutorService later = Executors.newSingleThreadScheduledExecutor();
     private volatile long delayMs;
@@ -70,7 +75,9 @@ public final class QueryApiStub implements AutoCloseable {
         this.tokens = BearerKeys.numbered(List.of(new ServiceToken(token)));
         RoutingHandler routes = new RoutingHandler()
                 .get("/v1/streams/{stream}/events", authorized(this::events))
-                .post("/v1/streams:events", authorized(ex -> ex.getRequestReceiver().receiveFullBytes(this::batch)));
+                .post("/v1/streams:events", authorized(ex -> ex.getRequestReceiver().receiveFullBytes(this::batch)))
+                .get("/v1/streams/{stream}/inbox", authorized(ex -> inbox(ex, false)))
+                .get("/v1/streams/{stream}/state", authorized(ex -> inbox(ex, true)));
         Undertow.Builder builder = Undertow.builder();
         server = (tls == null ? builder.addHttpListener(0, "127.0.0.1") : builder.addHttpsListener(0, "127.0.0.1", tls)).setIoThreads(1).setWorkerThreads(1)
                 .setHandler(routes).build();
@@ -100,6 +107,23 @@ public final class QueryApiStub implements AutoCloseable {
 
     public void failNext(int n) {
         failNext.set(n);
+    }
+
+    /** The next {@code n} inbox requests ({@code /inbox}, {@code /state}) are answered 400 problem+json. */
+    public void badRequestNext(int n) {
+        badRequestNext.set(n);
+    }
+
+    /** The user of {@code stream} read every event up to {@code seq} (its read state's version goes up). */
+    public synchronized void markRead(StreamId stream, long seq) {
+        Inbox inbox = inboxes.computeIfAbsent(stream, s -> new Inbox());
+        inbox.readUpTo = Math.max(inbox.readUpTo, seq);
+        inbox.version++;
+    }
+
+    /** The inbox requests answered ({@code /inbox} and {@code /state}), as path and query, in order. */
+    public List<String> inboxRequests() {
+        return List.copyOf(inboxRequests);
     }
 
     public void delay(long millis) {
@@ -143,6 +167,64 @@ public final class QueryApiStub implements AutoCloseable {
         String epoch = ex.getQueryParameters().containsKey("epoch") ? ex.getQueryParameters().get("epoch").getFirst() : null;
         int limit = Integer.parseInt(ex.getQueryParameters().get("limit").getFirst());
         respond(ex, answer(stream, epoch, after, limit));
+    }
+
+    /**
+     * {@code /inbox}: a page newest first, each event unseen or read ({@link #markRead}), archived ones
+     * never (the stub archives nothing: {@code archived=only} is an empty page); {@code /state}: the counts.
+     */
+    private void inbox(HttpServerExchange ex, boolean state) {
+        requests.incrementAndGet();
+        inboxRequests.add(ex.getRequestPath() + (ex.getQueryString().isEmpty() ? "" : "?" + ex.getQueryString()));
+        if (failNext.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            HttpResponses.retryLater(ex, Problem.of(503, "unavailable", "Store not queryable", "rebalancing"), 1);
+            return;
+        }
+        if (badRequestNext.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            HttpResponses.problem(ex, Problem.of(400, "bad-request", "Bad request", "refused by the stub"));
+            return;
+        }
+        StreamId stream = StreamId.parse(ex.getQueryParameters().get("stream").getFirst());
+        String before = ex.getQueryParameters().containsKey("before") ? ex.getQueryParameters().get("before").getFirst() : null;
+        int limit = ex.getQueryParameters().containsKey("limit") ? Integer.parseInt(ex.getQueryParameters().get("limit").getFirst()) : 20;
+        boolean onlyArchived = ex.getQueryParameters().containsKey("archived")
+                && "only".equals(ex.getQueryParameters().get("archived").getFirst());
+        respond(ex, inboxAnswer(stream, state, before == null ? Long.MAX_VALUE : Long.parseLong(before), limit, onlyArchived));
+    }
+
+    private synchronized ObjectNode inboxAnswer(StreamId stream, boolean state, long before, int limit, boolean onlyArchived) {
+        ObjectNode out = NotifyJson.mapper().createObjectNode().put("stream", stream.value());
+        Inbox inbox = inboxes.get(stream);
+        if (inbox == null || inbox.events.isEmpty()) { // as the query API: no head, no firstSeq (docs/query-api.md)
+            out.put("unread", 0).put("unseen", 0).put("version", inbox == null ? 0 : inbox.version);
+            if (!state) {
+                out.putArray("events");
+            }
+            return out;
+        }
+        long headSeq = inbox.events.get(inbox.events.size() - 1).seq();
+        long firstSeq = inbox.events.get(0).seq();
+        long unread = inbox.events.stream().filter(e -> e.seq() > inbox.readUpTo).count();
+        out.putObject("head").put("epoch", inbox.epoch).put("seq", headSeq);
+        out.put("firstSeq", firstSeq).put("unread", unread).put("unseen", unread).put("version", inbox.version);
+        if (state) {
+            ObjectNode s = out.putObject("state").put("stream", stream.value()).put("epoch", inbox.epoch);
+            s.putObject("read").put("upTo", inbox.readUpTo).putArray("seqs");
+            s.put("version", inbox.version).put("updatedAt", 0);
+            return out;
+        }
+        ArrayNode events = out.putArray("events");
+        List<SequencedEvent> below = inbox.events.stream().filter(e -> e.seq() < before && !onlyArchived)
+                .sorted((a, b) -> Long.compare(b.seq(), a.seq())).toList();
+        for (SequencedEvent e : below.subList(0, Math.min(limit, below.size()))) {
+            ObjectNode item = events.addObject();
+            item.set("event", NotifyJson.mapper().valueToTree(e));
+            item.put("state", e.seq() <= inbox.readUpTo ? "read" : "unseen");
+        }
+        if (below.size() > limit) {
+            out.put("next", below.get(limit - 1).seq());
+        }
+        return out;
     }
 
     private void batch(HttpServerExchange ex, byte[] body) {

@@ -1,0 +1,227 @@
+package io.notify.e2e.stack;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.notify.devstack.Await;
+import io.notify.devstack.Infra;
+import io.notify.devstack.NotifyInfraExtension;
+import io.notify.gateway.GatewayServer;
+import io.notify.gateway.support.WsClient;
+import io.notify.platform.Platform;
+import io.notify.schemas.NotifyJson;
+import io.notify.schemas.event.EventEnvelope;
+import io.notify.schemas.event.Fallback;
+import io.notify.schemas.inbox.FallbackRecord;
+import io.notify.schemas.inbox.ReceiptKind;
+import io.notify.schemas.protocol.EventFrame;
+import io.notify.schemas.protocol.ServerFrame;
+import io.notify.schemas.protocol.StateFrame;
+import io.notify.schemas.protocol.WelcomeFrame;
+import io.notify.schemas.stream.StreamId;
+import io.notify.schemas.topic.TopicCatalog;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The inbox end to end (docs/inbox.md): a user's phone on one gateway and laptop on the other; the
+ * history and the unread count read through either gateway; a mark on one device reaches both as
+ * a state frame with the same count; a device's acks become its delivery receipts; an offline
+ * fallback is written once for an event nobody acknowledged and not for one a device did.
+ */
+@ExtendWith(NotifyInfraExtension.class)
+@Timeout(240)
+class InboxIT {
+
+    static final Duration WAIT = Duration.ofSeconds(30);
+    static final HttpClient HTTP = HttpClient.newHttpClient();
+    static Platform stack;
+    static GatewayServer a;
+    static GatewayServer b;
+
+    @BeforeAll
+    static void start(Infra infra, @TempDir Path dir) throws Exception {
+        stack = Platform.forTest(infra, dir).fanout("notify.fanout.fallback.check-interval", "200ms").start();
+        a = stack.startGateway("gw-a");
+        b = stack.startGateway("gw-b");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (stack != null) {
+            stack.close();
+        }
+    }
+
+    private static WsClient device(GatewayServer node, String user, String device) {
+        WsClient c = WsClient.connect(URI.create(Platform.ws(node.port()) + "?device=" + device), stack.token(user));
+        assertTrue(c.next(WAIT) instanceof WelcomeFrame);
+        c.resumeLive();
+        return c;
+    }
+
+    private static HttpResponse<String> call(GatewayServer node, String user, String method, String path, String body)
+            throws Exception {
+        HttpRequest.Builder r = HttpRequest.newBuilder(URI.create(Platform.http(node.port()) + path))
+                .header("Authorization", "Bearer " + stack.token(user)).timeout(Duration.ofSeconds(10));
+        if (body != null) {
+            r.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body));
+        } else {
+            r.method(method, HttpRequest.BodyPublishers.noBody());
+        }
+        return HTTP.send(r.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static JsonNode getJson(GatewayServer node, String user, String path) throws Exception {
+        HttpResponse<String> r = call(node, user, "GET", path, null);
+        assertEquals(200, r.statusCode(), path + " -> " + r.body());
+        return NotifyJson.mapper().readTree(r.body());
+    }
+
+    /** The next state frame, skipping pings and events. */
+    private static StateFrame nextState(WsClient c) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (true) {
+            ServerFrame f = c.next(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+            if (f instanceof StateFrame s) {
+                return s;
+            }
+        }
+    }
+
+    @Test
+    void aMarkOnOneDeviceReachesTheOtherOnAnotherNodeWithTheSameCount() throws Exception {
+        String user = "inbox-sync";
+        try (WsClient phone = device(a, user, "phone"); WsClient laptop = device(b, user, "laptop")) {
+            for (int i = 1; i <= 5; i++) {
+                stack.publish(user, "sync-" + i);
+            }
+            List<EventFrame> got = phone.events(5, WAIT);
+            laptop.events(5, WAIT);
+            Await.until("unread 5 through either gateway", WAIT, () -> unread(a, user) == 5 && unread(b, user) == 5);
+
+            long marked = System.nanoTime();
+            HttpResponse<String> read = call(a, user, "POST", "/v1/inbox/read", "{\"upTo\":3,\"device\":\"phone\"}");
+            assertEquals(202, read.statusCode(), read.body());
+            StateFrame onLaptop = nextState(laptop);
+            long laptopMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - marked);
+            StateFrame onPhone = nextState(phone);
+            assertEquals(onPhone, onLaptop, "both devices see the same state");
+            assertEquals(2, onLaptop.unread());
+            assertEquals(ReceiptKind.READ, onLaptop.kind());
+            assertEquals(3L, onLaptop.upTo());
+            assertEquals("phone", onLaptop.device());
+            assertEquals(5, onLaptop.head());
+            assertEquals(2, unread(b, user), "the other gateway answers the new count");
+
+            JsonNode page = getJson(b, user, "/v1/inbox?limit=10");
+            List<String> states = new ArrayList<>();
+            page.get("events").forEach(e -> states.add(e.get("event").get("seq").asLong() + ":" + e.get("state").asText()));
+            assertEquals(List.of("5:unseen", "4:unseen", "3:read", "2:read", "1:read"), states);
+
+            HttpResponse<String> archive = call(b, user, "POST", "/v1/inbox/archive", "{\"ids\":[\"" + got.get(4).id() + "\"]}");
+            assertEquals(202, archive.statusCode(), archive.body());
+            StateFrame archived = nextState(phone);
+            assertEquals(1, archived.unread());
+            assertEquals(List.of(5L), archived.seqs());
+            assertEquals(archived, nextState(laptop));
+            assertTrue(archived.version() > onLaptop.version());
+            assertEquals(List.of(4L, 3L), seqs(getJson(a, user, "/v1/inbox?limit=2")), "archived events are left out");
+            System.out.printf("InboxIT: a read mark on gw-a reached the laptop on gw-b as a state frame %d ms after the POST%n",
+                    laptopMs);
+        }
+    }
+
+    @Test
+    void acksBecomeDeliveryReceiptsAndCancelTheFallback() throws Exception {
+        String user = "inbox-acks";
+        String offline = "inbox-offline";
+        try (WsClient phone = device(a, user, "phone-1")) {
+            stack.publisher().publish(EventEnvelope.durable("order.shipped", null, user).withId("fb-acked")
+                    .withFallback(new Fallback("10s", "push"))).get(30, TimeUnit.SECONDS);
+            stack.publisher().publish(EventEnvelope.durable("order.shipped", null, offline).withId("fb-missed")
+                    .withFallback(new Fallback("10s", "push"))).get(30, TimeUnit.SECONDS);
+            EventFrame e = phone.events(1, WAIT).get(0);
+            phone.send("{\"t\":\"ack\",\"stream\":\"u:" + user + "\",\"seq\":" + e.seq() + "}");
+            Await.until("phone-1's ack in the delivery status", WAIT, () -> {
+                JsonNode status = query("/v1/streams/u:" + user + "/status?seq=" + e.seq());
+                return status != null && status.path("deliveredTo").toString().contains("\"phone-1\"");
+            });
+            List<FallbackRecord> records = fallbacks(r -> r.stream().anyMatch(x -> x.event().id().equals("fb-missed")));
+            assertEquals(List.of("fb-missed"), records.stream().map(r -> r.event().id()).toList(),
+                    "the acknowledged event does not fall back; the other does, once");
+            FallbackRecord r = records.get(0);
+            assertEquals(offline, r.userId());
+            assertEquals(FallbackRecord.Reason.NO_DEVICE, r.reason());
+            assertTrue(r.at() >= r.dueAt(), "not before its time");
+        }
+    }
+
+    private static List<Long> seqs(JsonNode page) {
+        List<Long> out = new ArrayList<>();
+        page.get("events").forEach(e -> out.add(e.get("event").get("seq").asLong()));
+        return out;
+    }
+
+    private static long unread(GatewayServer node, String user) {
+        try {
+            HttpResponse<String> r = call(node, user, "GET", "/v1/inbox/unread", null);
+            return r.statusCode() == 200 ? NotifyJson.mapper().readTree(r.body()).get("unread").asLong() : -1;
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+
+    private static JsonNode query(String path) {
+        try {
+            HttpResponse<String> r = stack.queryApi().get(path, Duration.ofSeconds(5));
+            return r.statusCode() == 200 ? NotifyJson.mapper().readTree(r.body()) : null;
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    /** notify.fallback, read_committed, until {@code done} holds, then 2 s more for a record that should not be there. */
+    private static List<FallbackRecord> fallbacks(java.util.function.Predicate<List<FallbackRecord>> done) {
+        TopicCatalog topics = stack.config().topics();
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.config().bootstrapServers());
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, "inbox-it-" + System.nanoTime());
+        List<FallbackRecord> out = new ArrayList<>();
+        try (KafkaConsumer<StreamId, FallbackRecord> c = new KafkaConsumer<>(p, topics.fallback().keySerde().deserializer(),
+                topics.fallback().valueSerde().deserializer())) {
+            c.subscribe(List.of(topics.fallback().name()));
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            long settle = Long.MAX_VALUE;
+            while (System.nanoTime() < Math.min(deadline, settle)) {
+                for (ConsumerRecord<StreamId, FallbackRecord> r : c.poll(Duration.ofMillis(200))) {
+                    out.add(r.value());
+                }
+                if (settle == Long.MAX_VALUE && done.test(out)) {
+                    settle = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+                }
+            }
+        }
+        return out;
+    }
+}
