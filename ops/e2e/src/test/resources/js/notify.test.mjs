@@ -7,6 +7,7 @@ import {
   Backoff, Sequencer, connect, memoryPositions, localStoragePositions, parsePosition, formatPosition,
   reconnectPolicy, webSocketUrl, sseUrl, ticketUrl, requestTicket, TicketError, tokenClaims, PROMPT_MAX_MS, ACK_DELAY_MS,
   BROADCAST, PACE_BURST, PACE_PER_SECOND, roomStream, cursorKey, compositeCursor,
+  deviceId, DEVICE_KEY, inboxUrl, InboxError, INBOX_RETRIES,
 } from './notify.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -105,6 +106,9 @@ function harness(opts = {}) {
   const events = [];
   const states = [];
   const resets = [];
+  const inboxStates = [];
+  const unreads = [];
+  const collapses = [];
   const store = opts.store || memoryPositions(opts.positions || {});
   const recording = {
     get: (s) => store.get(s),
@@ -128,8 +132,13 @@ function harness(opts = {}) {
     random: opts.random || (() => 0.5),
     now: () => timers.now,
     backoff: opts.backoff,
+    device: 'device' in opts ? opts.device : 'dev-1',
+    inbox: opts.inbox,
+    onInboxState: (s) => inboxStates.push(s),
+    onUnread: (c) => unreads.push(c),
+    onCollapsed: (c) => { log.push(`collapsed ${c.stream} ${c.from}..${c.to}`); collapses.push(c); },
   });
-  return { client, timers, log, events, states, resets, store, tokenCalls, fetch,
+  return { client, timers, log, events, states, resets, store, tokenCalls, fetch, inboxStates, unreads, collapses,
     lastState: () => states[states.length - 1] };
 }
 
@@ -231,7 +240,7 @@ describe('reconnect policy and the attempt counter', () => {
   test('1001 drain reconnects within PROMPT_MAX_MS whatever the attempt count, on the next gateway', async () => {
     const h = harness({ random: () => 0.999 });
     await tick();
-    assert.equal(FakeWebSocket.last().url, 'ws://a.test:8081/v1/ws?ticket=t1');
+    assert.equal(FakeWebSocket.last().url, 'ws://a.test:8081/v1/ws?ticket=t1&device=dev-1');
     FakeWebSocket.last().frame(welcome());
     FakeWebSocket.last().serverClose(1001, 'going away');
     assert.ok(h.lastState().delayMs < PROMPT_MAX_MS);
@@ -452,7 +461,7 @@ describe('SSE fallback', () => {
     await tick();
     assert.equal(FakeWebSocket.all.length, 2);
     const es = FakeEventSource.last();
-    assert.equal(es.url, `http://a.test:8081/v1/sse?ticket=t3&lastEventId=e1%3A7`);
+    assert.equal(es.url, `http://a.test:8081/v1/sse?ticket=t3&device=dev-1&lastEventId=e1%3A7`);
     es.frame(welcome());
     es.frame(ev(7)); es.frame(ev(8)); es.frame({ t: 'ping' });
     assert.deepEqual(h.events.map((e) => e.seq), [8]);
@@ -463,7 +472,7 @@ describe('SSE fallback', () => {
     h.timers.advance(60000);
     await tick();
     assert.equal(FakeEventSource.all.length, 2);
-    assert.match(FakeEventSource.last().url, /^http:\/\/b\.test:8082\/v1\/sse\?ticket=t\d+&lastEventId=e1%3A8$/);
+    assert.match(FakeEventSource.last().url, /^http:\/\/b\.test:8082\/v1\/sse\?ticket=t\d+&device=dev-1&lastEventId=e1%3A8$/);
     // SSE failing before its welcome gives WebSocket its chances again
     FakeEventSource.last().fail();
     h.timers.advance(60000);
@@ -474,7 +483,7 @@ describe('SSE fallback', () => {
   test("'sse' without a stored position derives the stream from the token and starts live", async () => {
     const h = harness({ transport: 'sse' });
     await tick();
-    assert.equal(FakeEventSource.last().url, 'http://a.test:8081/v1/sse?ticket=t1');
+    assert.equal(FakeEventSource.last().url, 'http://a.test:8081/v1/sse?ticket=t1&device=dev-1');
     assert.equal(FakeWebSocket.all.length, 0);
     assert.equal(h.lastState().s, 'connecting');
   });
@@ -490,13 +499,13 @@ describe('connect tickets', () => {
     assert.equal(init.method, 'POST');
     assert.deepEqual(init.headers, { Authorization: `Bearer ${TOKEN}` });
     assert.equal(init.credentials, 'omit');
-    assert.equal(FakeWebSocket.last().url, 'ws://a.test:8081/v1/ws?ticket=t1');
+    assert.equal(FakeWebSocket.last().url, 'ws://a.test:8081/v1/ws?ticket=t1&device=dev-1');
     FakeWebSocket.last().frame(welcome());
     FakeWebSocket.last().serverClose(1001);
     h.timers.advance(PROMPT_MAX_MS);
     await tick();
     assert.equal(h.fetch.calls[1].url, 'http://b.test:8082/v1/tickets', 'a new ticket, from the next gateway');
-    assert.equal(FakeWebSocket.last().url, 'ws://b.test:8082/v1/ws?ticket=t2');
+    assert.equal(FakeWebSocket.last().url, 'ws://b.test:8082/v1/ws?ticket=t2&device=dev-1');
     for (const ws of FakeWebSocket.all) assert.ok(!ws.url.includes(TOKEN), 'the token never goes into a URL');
   });
 
@@ -507,12 +516,12 @@ describe('connect tickets', () => {
     try {
       const h = harness({ fetch: fakeFetch(() => 404) });
       await tick();
-      assert.equal(FakeWebSocket.last().url, `ws://a.test:8081/v1/ws?access_token=${TOKEN}`);
+      assert.equal(FakeWebSocket.last().url, `ws://a.test:8081/v1/ws?access_token=${TOKEN}&device=dev-1`);
       FakeWebSocket.last().serverClose(1006);
       h.timers.advance(60000);
       await tick();
       assert.equal(h.fetch.calls.length, 2, 'asked again: the gateway may have been upgraded meanwhile');
-      assert.equal(FakeWebSocket.last().url, `ws://b.test:8082/v1/ws?access_token=${TOKEN}`);
+      assert.equal(FakeWebSocket.last().url, `ws://b.test:8082/v1/ws?access_token=${TOKEN}&device=dev-1`);
       assert.equal(warnings.length, 1, warnings.join('\n'));
       assert.match(warnings[0], /404/);
       assert.ok(!warnings[0].includes(TOKEN) && !warnings[0].includes(TOKEN.split('.')[1]), 'no token in the console');
@@ -534,7 +543,7 @@ describe('connect tickets', () => {
     h.timers.advance(500);
     await tick();
     assert.deepEqual(h.tokenCalls, [{ refresh: false }, { refresh: true }]);
-    assert.equal(FakeWebSocket.last().url, 'ws://b.test:8082/v1/ws?ticket=t2');
+    assert.equal(FakeWebSocket.last().url, 'ws://b.test:8082/v1/ws?ticket=t2&device=dev-1');
   });
 
   test('503 and an unreachable gateway back off and rotate too', async () => {
@@ -547,7 +556,7 @@ describe('connect tickets', () => {
     assert.equal(h.lastState().reason, 'ticket request failed');
     h.timers.advance(h.lastState().delayMs);
     await tick();
-    assert.equal(FakeWebSocket.last().url, 'ws://a.test:8081/v1/ws?ticket=t3');
+    assert.equal(FakeWebSocket.last().url, 'ws://a.test:8081/v1/ws?ticket=t3&device=dev-1');
     assert.deepEqual(h.tokenCalls.map((c) => c.refresh), [false, false, false], 'only a 401 asks for a fresh token');
   });
 
@@ -587,6 +596,11 @@ describe('helpers', () => {
     assert.equal(sseUrl('ws://h:1', { ticket: 'k' }, { epoch: 'e', seq: 3 }), 'http://h:1/v1/sse?ticket=k&lastEventId=e%3A3');
     assert.equal(ticketUrl('wss://h:1/base/v1/ws'), 'https://h:1/base/v1/tickets');
     assert.equal(ticketUrl('http://h:1'), 'http://h:1/v1/tickets');
+    assert.equal(webSocketUrl('http://h:1', { ticket: 'k' }, 'laptop-1'), 'ws://h:1/v1/ws?ticket=k&device=laptop-1');
+    assert.equal(sseUrl('http://h:1', { ticket: 'k' }, { epoch: 'e', seq: 3 }, [], 'laptop-1'),
+      'http://h:1/v1/sse?ticket=k&device=laptop-1&lastEventId=e%3A3');
+    assert.equal(inboxUrl('wss://h:1/base/v1/ws', '/unread'), 'https://h:1/base/v1/inbox/unread');
+    assert.equal(inboxUrl('http://h:1', '?limit=5'), 'http://h:1/v1/inbox?limit=5');
   });
 
   test('positions: format, parse, localStorage', () => {
@@ -911,7 +925,7 @@ describe('rooms and broadcast', () => {
     assert.equal(FakeEventSource.all.length, 1);
     let es = FakeEventSource.last();
     const cursor1 = `${cursorKey('u:42')}=e1:7,${cursorKey('r:chat-1')}=r1:3`;
-    assert.equal(es.url, `http://a.test:8081/v1/sse?ticket=t1&lastEventId=${encodeURIComponent(cursor1)}&rooms=chat-1&broadcast=true`);
+    assert.equal(es.url, `http://a.test:8081/v1/sse?ticket=t1&device=dev-1&lastEventId=${encodeURIComponent(cursor1)}&rooms=chat-1&broadcast=true`);
     es.frame(welcome());
     es.frame({ t: 'subscribed', stream: 'r:chat-1', head: { epoch: 'r1', seq: 5 } });
     es.frame({ t: 'subscribed', stream: 'b:all', head: { epoch: 'b1', seq: 2 } });
@@ -929,7 +943,7 @@ describe('rooms and broadcast', () => {
     assert.equal(FakeEventSource.all.length, 2);
     es = FakeEventSource.last();
     const cursor2 = `${cursorKey('u:42')}=e1:7,${cursorKey('r:chat-1')}=r1:5`;
-    assert.equal(es.url, `http://a.test:8081/v1/sse?ticket=t2&lastEventId=${encodeURIComponent(cursor2)}&rooms=chat-1,news`);
+    assert.equal(es.url, `http://a.test:8081/v1/sse?ticket=t2&device=dev-1&lastEventId=${encodeURIComponent(cursor2)}&rooms=chat-1,news`);
     es.frame(welcome());
     es.frame({ t: 'subscribed', stream: 'r:news' });
     es.frame(ev(5, 'r1', 'r:chat-1'));
@@ -943,7 +957,7 @@ describe('rooms and broadcast', () => {
     await tick();
     const cursor3 = `${cursorKey('u:42')}=e1:7,${cursorKey('r:chat-1')}=r1:6,${cursorKey('r:news')}=n1:1`;
     assert.equal(FakeEventSource.last().url,
-      `http://b.test:8082/v1/sse?ticket=t3&lastEventId=${encodeURIComponent(cursor3)}&rooms=chat-1,news`);
+      `http://b.test:8082/v1/sse?ticket=t3&device=dev-1&lastEventId=${encodeURIComponent(cursor3)}&rooms=chat-1,news`);
     assert.equal(FakeWebSocket.all.length, 0);
   });
 
@@ -957,5 +971,294 @@ describe('rooms and broadcast', () => {
     for (const [stream, key] of Object.entries(expected)) assert.equal(cursorKey(stream), key, stream);
     assert.equal(compositeCursor([{ stream: 'u:42', pos: null }, { stream: 'r:chat-1', pos: { epoch: 'e', seq: 1 } }]),
       `${cursorKey('r:chat-1')}=e:1`, 'streams without a position are left out');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// the inbox (docs/inbox.md), the unread estimate, the device id, collapsed catch-up
+
+/** A storage like localStorage over a Map. */
+function fakeStorage(data = new Map()) {
+  return {
+    data,
+    getItem: (k) => (data.has(k) ? data.get(k) : null), setItem: (k, v) => data.set(k, String(v)),
+    removeItem: (k) => data.delete(k), key: (i) => [...data.keys()][i], get length() { return data.size; },
+  };
+}
+
+/**
+ * The gateways: tickets as fakeFetch, the inbox routes answered by `answer(url, init, n)` (n: the how-manieth
+ * inbox call) → { status, body, headers }. A body of undefined is one that is not JSON.
+ */
+function gatewayFetch(answer) {
+  const calls = [];
+  const fetch = async (url, init) => {
+    calls.push({ url, init });
+    if (url.endsWith('/v1/tickets')) return { status: 201, ok: true, json: async () => ({ ticket: 't' + calls.length, expiresIn: 30 }) };
+    const a = answer(url, init, fetch.inbox().length);
+    const headers = new Map(Object.entries(a.headers || {}));
+    return { status: a.status, ok: a.status >= 200 && a.status < 300, headers: { get: (k) => headers.get(k) ?? null },
+      json: async () => { if (a.body === undefined) throw new SyntaxError('not JSON'); return a.body; } };
+  };
+  fetch.calls = calls;
+  fetch.inbox = () => calls.filter((c) => c.url.includes('/v1/inbox'));
+  return fetch;
+}
+
+const ok = (body, status = 200) => ({ status, body });
+const problem = (status, type, detail, headers) => ({ status, headers,
+  body: { type: 'urn:notify:problem:' + type, title: type, status, detail } });
+const counts = (unread, unseen, version, seq, epoch = 'e1') => ({ unread, unseen, version, head: seq ? { epoch, seq } : null });
+const stateFrame = (version, head, unread, unseen = unread, extra = {}) => ({ t: 'state', stream: 'u:42', epoch: 'e1', head, unread, unseen,
+  version, kind: 'read', upTo: head, ...extra });
+
+/** A client connected over WebSocket (welcome received) whose gateways answer the inbox with `answer`. */
+async function connected(answer = () => ok({}), opts = {}) {
+  const fetch = gatewayFetch(answer);
+  const h = harness({ ...opts, fetch });
+  await tick();
+  const ws = FakeWebSocket.last();
+  ws.frame(welcome());
+  await tick();
+  return { h, ws, fetch };
+}
+
+describe('inbox API', () => {
+  test('calls go to the connected gateway with the token in a header; pages, counts and marks (with the device)', async () => {
+    const page = { stream: 'u:42', head: { epoch: 'e1', seq: 20 }, firstSeq: 1, unread: 2, unseen: 1, version: 4,
+      events: [{ event: ev(20), state: 'unseen' }, { event: ev(19), state: 'read' }] };
+    const { h, ws, fetch } = await connected((url, init) => (init.method === 'POST' ? ok({ stream: 'u:42', accepted: true }, 202)
+      : url.endsWith('/unread') ? ok(counts(2, 1, 4, 20)) : ok(page)));
+    assert.equal(fetch.inbox().length, 0, 'nothing asked without the inbox option');
+
+    const got = await h.client.inbox({ before: 21, limit: 2, archived: 'include' });
+    assert.deepEqual(got, { ...page, next: null });
+    let call = fetch.inbox().at(-1);
+    assert.equal(call.url, 'http://a.test:8081/v1/inbox?before=21&limit=2&archived=include');
+    assert.equal(call.init.method, 'GET');
+    assert.deepEqual(call.init.headers, { Authorization: `Bearer ${TOKEN}` });
+    assert.equal(call.init.credentials, 'omit');
+    assert.equal(call.init.body, undefined);
+    assert.equal(h.client.unread, 2, "the page's counts are a read state");
+
+    assert.deepEqual(await h.client.unreadCount(), counts(2, 1, 4, 20));
+    assert.equal(fetch.inbox().at(-1).url, 'http://a.test:8081/v1/inbox/unread');
+
+    assert.deepEqual(await h.client.markRead({ upTo: { epoch: 'e1', seq: 20 } }), { stream: 'u:42', accepted: true });
+    await h.client.markSeen({ ids: ['id-19', 'id-20'] });
+    await h.client.archive({ upTo: 3, epoch: 'e1' });
+    const marks = fetch.inbox().slice(-3);
+    assert.deepEqual(marks.map((c) => c.url), ['read', 'seen', 'archive'].map((k) => 'http://a.test:8081/v1/inbox/' + k));
+    assert.deepEqual(marks.map((c) => JSON.parse(c.init.body)), [
+      { upTo: 20, epoch: 'e1', device: 'dev-1' }, { ids: ['id-19', 'id-20'], device: 'dev-1' }, { upTo: 3, epoch: 'e1', device: 'dev-1' }]);
+    for (const c of marks) {
+      assert.equal(c.init.method, 'POST');
+      assert.deepEqual(c.init.headers, { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' });
+    }
+    for (const bad of [undefined, {}, { upTo: 1, ids: ['a'] }, { upTo: 0 }, { upTo: 1.5 }, { ids: [] }, { ids: [7] }, { ids: 'a' }]) {
+      await assert.rejects(h.client.markRead(bad), TypeError, JSON.stringify(bad));
+    }
+    assert.equal(fetch.inbox().length, 5, 'a malformed mark is never sent');
+
+    ws.serverClose(1001); // the next connection is to b: so are the calls
+    await h.client.unreadCount();
+    assert.equal(fetch.inbox().at(-1).url, 'http://b.test:8082/v1/inbox/unread');
+  });
+
+  test('a problem+json answer rejects with an InboxError carrying status, type and detail', async () => {
+    const { h } = await connected(() => problem(400, 'bad-request', 'limit must be from 1 to 100, got 0'));
+    await assert.rejects(h.client.inbox({ limit: 0 }), (e) => e instanceof InboxError && e.status === 400
+      && e.type === 'urn:notify:problem:bad-request' && e.detail === 'limit must be from 1 to 100, got 0'
+      && e.message.includes('GET /v1/inbox answered 400'));
+    const { h: h2 } = await connected(() => ({ status: 502 })); // not JSON at all
+    await assert.rejects(h2.client.unreadCount(), (e) => e instanceof InboxError && e.status === 502 && e.type === null);
+  });
+
+  test('a 401 asks the token callback for a fresh token once, then gives up', async () => {
+    const { h, fetch } = await connected((url, init, n) => (n === 1 ? problem(401, 'unauthenticated', 'token refused: token_expired')
+      : ok(counts(0, 0, 1, 3))));
+    assert.deepEqual(await h.client.unreadCount(), counts(0, 0, 1, 3));
+    assert.deepEqual(h.tokenCalls.slice(-2), [{ refresh: false }, { refresh: true }]);
+    assert.equal(fetch.inbox().length, 2);
+    const { h: h2, fetch: f2 } = await connected(() => problem(401, 'unauthenticated', 'token refused: bad_signature'));
+    await assert.rejects(h2.client.markRead({ upTo: 1 }), (e) => e.status === 401 && e.type === 'urn:notify:problem:unauthenticated');
+    assert.equal(f2.inbox().length, 2, 'one fresh token, not a loop');
+  });
+
+  test('503 with Retry-After is tried again after it (with jitter), at most INBOX_RETRIES times', async () => {
+    const busy = problem(503, 'overloaded', 'too many inbox requests', { 'Retry-After': '2' });
+    const { h, fetch } = await connected((url, init, n) => (n <= 2 ? busy : ok(counts(1, 1, 2, 5))));
+    const answer = h.client.unreadCount();
+    await tick();
+    assert.equal(fetch.inbox().length, 1);
+    h.timers.advance(2000 + 499); // Retry-After plus random() (0.5) of a second
+    await tick();
+    assert.equal(fetch.inbox().length, 1, 'not before its Retry-After and jitter');
+    h.timers.advance(1);
+    await tick();
+    assert.equal(fetch.inbox().length, 2);
+    h.timers.advance(2500);
+    await tick();
+    assert.deepEqual(await answer, counts(1, 1, 2, 5));
+
+    const { h: h2, fetch: f2 } = await connected(() => busy);
+    const refused = assert.rejects(h2.client.markRead({ upTo: 5 }), (e) => e.status === 503 && e.type === 'urn:notify:problem:overloaded');
+    for (let i = 0; i < INBOX_RETRIES + 2; i++) { h2.timers.advance(3000); await tick(); }
+    await refused;
+    assert.equal(f2.inbox().length, 1 + INBOX_RETRIES);
+
+    const { h: h3, fetch: f3 } = await connected(() => problem(503, 'unavailable', 'no query API'));
+    await assert.rejects(h3.client.unreadCount(), (e) => e.status === 503, 'without Retry-After: at once');
+    assert.equal(f3.inbox().length, 1);
+  });
+});
+
+describe('unread estimate and state frames', () => {
+  test('the newest state plus the events of the user stream received above its head; a lower version is ignored', async () => {
+    const { h, ws } = await connected(undefined, { positions: { 'u:42': { epoch: 'e1', seq: 5 } } });
+    assert.equal(h.client.unread, null, 'no read state yet');
+    ws.frame(ev(6)); // received before any state: counted once one arrives, if above its head
+    ws.frame(stateFrame(3, 5, 2, 1, { device: 'phone-1' }));
+    assert.deepEqual(h.inboxStates, [{ stream: 'u:42', epoch: 'e1', head: 5, unread: 2, unseen: 1, version: 3, kind: 'read', upTo: 5,
+      device: 'phone-1' }]);
+    assert.equal(h.client.unread, 3);
+    assert.equal(h.client.unseen, 2);
+    ws.frame(ev(7));
+    ws.frame(ev(8));
+    assert.deepEqual(h.unreads.at(-1), { unread: 5, unseen: 4, version: 3, head: { epoch: 'e1', seq: 8 } });
+    ws.frame({ t: 'event', stream: 'u:42', id: 'typing', type: 'chat.typing', class: 'ephemeral', data: {} });
+    ws.frame(ev(1, 'r1', 'r:chat')); // not the user's stream (and not held): no count
+    assert.equal(h.client.unread, 5, 'only durable events of the user stream count');
+
+    ws.frame(stateFrame(2, 8, 0)); // stale: an older version, arriving late
+    assert.equal(h.client.unread, 5);
+    assert.equal(h.inboxStates.length, 1, 'a stale state is not passed on');
+    ws.frame(stateFrame(4, 7, 0)); // read up to 7, computed when the head was 7: 8 is still unread
+    assert.equal(h.client.unread, 1);
+    ws.frame(stateFrame(4, 6, 0)); // the same version with a lower head adds nothing
+    assert.equal(h.client.unread, 1);
+    ws.frame(stateFrame(5, 8, 1, 0, { kind: 'seen' })); // 8 was already received: not counted twice
+    assert.equal(h.client.unread, 1);
+    assert.equal(h.client.unseen, 0);
+    ws.frame({ ...stateFrame(9, 8, 0), stream: 'u:7' });
+    assert.equal(h.client.unread, 1, "another user's stream is not this one");
+    assert.deepEqual(h.unreads.map((c) => `${c.unread}/${c.unseen}`), ['3/2', '4/3', '5/4', '1/1', '1/0'], 'onUnread only when the estimate changes');
+    assert.equal(h.inboxStates.length, 3);
+  });
+
+  test('inbox: true reads the counts after every welcome; a count older than a state frame is ignored', async () => {
+    let answer = counts(4, 4, 7, 9);
+    const { h, fetch } = await connected(() => ok(answer), { inbox: true, positions: { 'u:42': { epoch: 'e1', seq: 9 } } });
+    assert.deepEqual(fetch.inbox().map((c) => c.url), ['http://a.test:8081/v1/inbox/unread']);
+    assert.equal(h.client.unread, 4);
+    let ws = FakeWebSocket.last();
+    ws.frame(ev(10));
+    assert.equal(h.client.unread, 5);
+    ws.serverClose(1006); // away: state frames sent meanwhile are lost
+    answer = counts(1, 0, 8, 10);
+    ws = await nextSocket(h);
+    ws.frame(welcome());
+    await tick();
+    assert.equal(fetch.inbox().length, 2);
+    assert.equal(h.client.unread, 1, 'read again after the welcome');
+    ws.frame(stateFrame(9, 10, 0));
+    answer = counts(1, 0, 8, 10);
+    await h.client.unreadCount(); // an answer read before the newest state arrived
+    assert.equal(h.client.unread, 0);
+  });
+});
+
+describe('collapsed catch-up', () => {
+  test('the position moves to `to`: the next event is to + 1, acks cover it, onCollapsed gets the count', async () => {
+    const { h, ws } = await connected(undefined, { positions: { 'u:42': { epoch: 'e1', seq: 2 } } });
+    ws.frame(stateFrame(1, 2, 0));
+    ws.frame({ t: 'collapsed', stream: 'u:42', epoch: 'e1', from: 3, to: 6 });
+    assert.deepEqual(h.collapses, [{ stream: 'u:42', epoch: 'e1', from: 3, to: 6, count: 4 }]);
+    assert.deepEqual(h.store.get('u:42'), { epoch: 'e1', seq: 6 });
+    h.timers.advance(ACK_DELAY_MS);
+    assert.deepEqual(sentOf(ws, 'ack'), [{ t: 'ack', stream: 'u:42', seq: 6 }]);
+    ws.frame(ev(7));
+    assert.equal(ws.closedWith, null, 'no gap');
+    assert.equal(h.client.unread, 5, 'the collapsed events are held and unread too');
+    ws.frame({ t: 'collapsed', stream: 'u:42', epoch: 'e1', from: 3, to: 6 }); // a replay of it
+    ws.frame({ t: 'collapsed', stream: 'u:42', epoch: 'e2', from: 8, to: 9 }); // another history
+    ws.frame({ t: 'collapsed', stream: 'u:42', epoch: 'e1', from: 6, to: 5 }); // malformed
+    assert.equal(h.collapses.length, 1);
+    ws.frame({ t: 'collapsed', stream: 'u:42', epoch: 'e1', from: 5, to: 9 }); // overlapping what was processed
+    assert.deepEqual(h.collapses[1], { stream: 'u:42', epoch: 'e1', from: 8, to: 9, count: 2 });
+    ws.frame(ev(10));
+    assert.deepEqual(h.log.filter((l) => !l.startsWith('set')), ['collapsed u:42 3..6', 'event 7', 'collapsed u:42 8..9', 'event 10'],
+      'in seq order with the events');
+    h.timers.advance(ACK_DELAY_MS);
+    assert.deepEqual(sentOf(ws, 'ack').at(-1), { t: 'ack', stream: 'u:42', seq: 10 });
+    ws.frame({ t: 'collapsed', stream: 'u:42', epoch: 'e1', from: 12, to: 14 });
+    assert.equal(ws.closedWith.code, 4000, 'seqs missing before it: a gap');
+  });
+
+  test("a room's collapsed frame goes to its onCollapsed; over SSE the cursor resumes after `to`", async () => {
+    const { h, log: chat, ws } = await inRoom('chat-1');
+    const seen = [];
+    chat.handlers.onCollapsed = (c) => seen.push(c);
+    ws.frame({ t: 'subscribed', stream: 'r:chat-1', head: { epoch: 'r1', seq: 3 } });
+    ws.frame({ t: 'collapsed', stream: 'r:chat-1', epoch: 'r1', from: 4, to: 8 });
+    ws.frame(ev(9, 'r1', 'r:chat-1'));
+    assert.deepEqual(seen, [{ stream: 'r:chat-1', epoch: 'r1', from: 4, to: 8, count: 5 }]);
+    assert.deepEqual(h.collapses, [], "the room's own handler, not the client's");
+    assert.deepEqual(chat.seqs(), [9]);
+
+    const s = harness({ transport: 'sse', positions: { 'u:42': { epoch: 'e1', seq: 7 } } });
+    await tick();
+    const es = FakeEventSource.last();
+    es.frame(welcome());
+    es.frame({ t: 'collapsed', stream: 'u:42', epoch: 'e1', from: 8, to: 10 });
+    es.frame(ev(11));
+    es.frame({ t: 'collapsed', stream: 'u:42', epoch: 'e1', from: 12, to: 12 });
+    es.fail();
+    s.timers.advance(60000);
+    await tick();
+    assert.match(FakeEventSource.last().url, /&lastEventId=e1%3A12$/);
+    assert.deepEqual(s.events.map((e) => e.seq), [11]);
+  });
+});
+
+describe('device id', () => {
+  test('kept in localStorage under notify.device: the same id for every client of the browser', () => {
+    const storage = fakeStorage();
+    const id = deviceId({ storage });
+    assert.match(id, /^web-[0-9a-z]{20}$/);
+    assert.equal(storage.data.get(DEVICE_KEY), id);
+    assert.equal(deviceId({ storage }), id, 'stable');
+    assert.notEqual(deviceId({ storage: fakeStorage() }), id, 'another browser profile, another id');
+    assert.equal(deviceId({ storage: fakeStorage(new Map([[DEVICE_KEY, 'phone-7']])) }), 'phone-7');
+    const corrupt = fakeStorage(new Map([[DEVICE_KEY, 'not a device id!']]));
+    assert.match(deviceId({ storage: corrupt }), /^web-/, 'a corrupt one is replaced');
+  });
+
+  test('without storage one id per page; the device option wins; a malformed one is refused', async () => {
+    const broken = { getItem: () => { throw new Error('SecurityError'); }, setItem: () => {} };
+    const page = deviceId({ storage: broken });
+    assert.equal(deviceId({ storage: null }), page);
+    assert.equal(deviceId({ storage: { getItem: () => null, setItem: () => { throw new Error('QuotaExceededError'); } } }), page);
+    const saved = Object.getOwnPropertyDescriptor(globalThis, 'localStorage'); // none in node 20; newer ones may have one
+    const setStorage = (value) => Object.defineProperty(globalThis, 'localStorage', { value, configurable: true, writable: true });
+    try {
+      setStorage(undefined);
+      harness({ device: undefined }); // no localStorage: the page's id
+      await tick();
+      assert.equal(FakeWebSocket.last().url, `ws://a.test:8081/v1/ws?ticket=t1&device=${page}`);
+      Object.defineProperty(globalThis, 'localStorage', { get() { throw new Error('SecurityError'); }, configurable: true });
+      assert.equal(deviceId(), page, 'a page whose localStorage cannot even be looked at');
+      setStorage(fakeStorage());
+      const h = harness({ device: undefined });
+      assert.equal(h.client.device, globalThis.localStorage.getItem(DEVICE_KEY));
+      assert.equal(harness({ device: undefined }).client.device, h.client.device, 'reloads and tabs keep it');
+    } finally {
+      if (saved) Object.defineProperty(globalThis, 'localStorage', saved);
+      else delete globalThis.localStorage;
+    }
+    assert.equal(harness({ device: 'laptop.1' }).client.device, 'laptop.1');
+    for (const bad of ['', 'a b', 'x'.repeat(65), 7]) {
+      assert.throws(() => connect({ gateways: ['http://h'], token: 't', device: bad }), TypeError, String(bad));
+    }
   });
 });

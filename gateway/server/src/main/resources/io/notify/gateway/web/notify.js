@@ -46,6 +46,19 @@
  * - The client's own frames other than resume and pong (subscribes, unsubscribes, presence, acks)
  *   are paced: a burst of PACE_BURST, then PACE_PER_SECOND per second, under the gateway's inbound
  *   limit (10 frames/s, bursts of 20); acks wait behind the others and keep one per stream.
+ * - The device: a stable id kept in localStorage (`notify.device`; per page where storage fails),
+ *   or the `device` option, sent as `?device=` on every connect and as `device` in every mark.
+ * - The inbox (docs/inbox.md): client.inbox({ before, limit, archived }), client.unreadCount(),
+ *   client.markRead / markSeen / archive({ upTo } | { ids }) call the gateway it connects to with
+ *   fetch and `Authorization: Bearer <token>` (a 401 asks the token callback once more, with
+ *   refresh; a 503 is retried after its Retry-After, at most INBOX_RETRIES times); an error rejects
+ *   with an InboxError (status, type, detail). `state` frames keep client.unread / client.unseen:
+ *   the counts of the newest state (a lower `version` is ignored) plus the durable events of the
+ *   user's stream received above its `head`; with `inbox: true` the counts are read again after
+ *   every welcome, since state frames are ephemeral. onInboxState(state) and onUnread(counts) tell.
+ * - `collapsed` frames (seqs from..to of a stream superseded during catch-up) move the stream's
+ *   position to `to` as if those events were processed: the next event is `to + 1`, acks and the
+ *   SSE cursor cover `to`, and onCollapsed({ stream, epoch, from, to, count }) tells.
  */
 
 export const PROTOCOL = 'notify.v1';
@@ -56,6 +69,14 @@ export const PROMPT_MAX_MS = 1000;
 export const ACK_DELAY_MS = 500;
 /** WebSocket attempts in a row that fail before `welcome`; after this many, 'auto' mode tries SSE. */
 export const WS_FAILURES_BEFORE_SSE = 2;
+
+/** How often an inbox call answered 503 with Retry-After is tried again before it rejects. */
+export const INBOX_RETRIES = 3;
+/** The longest an inbox call waits for a Retry-After, in ms (a longer one is cut to this). */
+const INBOX_RETRY_MAX_MS = 30000;
+/** Where the default device id is kept (localStorage). */
+export const DEVICE_KEY = 'notify.device';
+const DEVICE = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** The broadcast stream: client.subscribe(BROADCAST, handlers). */
 export const BROADCAST = 'b:all';
@@ -96,6 +117,13 @@ const TERMINAL = new Set([1000, 1002, 1003, 1007, 1008, 1009, 4003]);
 const PROMPT = new Set([1001, 4001, 4008, 4010]);
 const EPOCH = /^[A-Za-z0-9_-]{1,64}$/;
 const SEQ = /^[1-9][0-9]{0,15}$/;
+/** Separate runs of received seqs of the user's stream kept for the unread estimate (normally one). */
+const RECEIVED_RUNS_MAX = 1000;
+
+/** Whether `n` is a seq of protocol §3.1: a whole number from 1 to 2^53-1. */
+function isSeq(n) {
+  return Number.isSafeInteger(n) && n >= 1;
+}
 
 /**
  * What to do after a WebSocket close code: 'never' (terminal), 'promptly' or 'backoff'. An unknown
@@ -208,10 +236,20 @@ export class Sequencer {
    * before an epoch change), 'gap' when events are missing in between.
    */
   classify(event) {
-    const pos = this.position(event.stream);
+    return this.classifyRange(event.stream, event.epoch, event.seq, event.seq);
+  }
+
+  /**
+   * The same rule for the seqs from..to of a stream (a collapsed frame; an event is from = to):
+   * 'deliver' when the range holds the next seq (it may overlap what was processed: a replay),
+   * 'duplicate' when all of it is at or below the position or of another epoch, 'gap' when seqs
+   * are missing before it.
+   */
+  classifyRange(stream, epoch, from, to) {
+    const pos = this.position(stream);
     if (!pos) return 'deliver';
-    if (event.epoch !== pos.epoch || event.seq <= pos.seq) return 'duplicate';
-    return event.seq === pos.seq + 1 ? 'deliver' : 'gap';
+    if (epoch !== pos.epoch || to <= pos.seq) return 'duplicate';
+    return from <= pos.seq + 1 ? 'deliver' : 'gap';
   }
 
   /** Records `pos` (null: none) as the stream's processed position, in memory and in the store. */
@@ -233,6 +271,36 @@ export function tokenClaims(token) {
   }
 }
 
+let pageDevice = null; // the device id of a page whose storage cannot keep one
+
+/** A new device id: `web-` and 20 random characters of [0-9a-z]. */
+function newDeviceId() {
+  const bytes = new Uint8Array(20);
+  if (globalThis.crypto && typeof globalThis.crypto.getRandomValues === 'function') globalThis.crypto.getRandomValues(bytes);
+  else for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(Math.random() * 256);
+  return 'web-' + Array.from(bytes, (b) => (b % 36).toString(36)).join('');
+}
+
+/**
+ * This browser's device id (docs/protocol.md §1, `?device=`): the one kept in `storage` under `key`,
+ * else a new one, stored there. Where the storage cannot be read or written (none, private mode,
+ * full), one id per page, the same for every client of the page.
+ */
+export function deviceId({ storage, key = DEVICE_KEY } = {}) {
+  try {
+    const store = storage === undefined ? globalThis.localStorage : storage; // reading localStorage itself may throw
+    const kept = store.getItem(key);
+    if (typeof kept === 'string' && DEVICE.test(kept)) return kept;
+    const id = newDeviceId();
+    store.setItem(key, id);
+    if (store.getItem(key) === id) return id;
+  } catch {
+    // no storage: a per-page id below
+  }
+  if (!pageDevice) pageDevice = newDeviceId();
+  return pageDevice;
+}
+
 /** A gateway base URL (http(s) or ws(s), with or without /v1/ws or /v1/sse) as scheme, host and path. */
 function gatewayBase(gateway) {
   const url = new URL(gateway, globalThis.location ? globalThis.location.href : undefined);
@@ -248,30 +316,91 @@ function credentialParam(credential) {
     : `access_token=${encodeURIComponent(credential)}`;
 }
 
-/** The WebSocket URL of a gateway; `credential` is a connect ticket `{ ticket }` or (old gateways) the JWT. */
-export function webSocketUrl(gateway, credential) {
-  const b = gatewayBase(gateway);
-  return `${b.secure ? 'wss' : 'ws'}://${b.host}${b.path}/v1/ws?${credentialParam(credential)}`;
+/** `&device=<id>` for a device id (its characters need no escaping), or nothing. */
+function deviceParam(device) {
+  return device ? `&device=${device}` : '';
 }
 
 /**
- * The SSE URL of a gateway; `credential` as for webSocketUrl. `position`: a position, or a Last-Event-ID
- * string (the composite cursor); `streams`: the rooms (r:<room>) and b:all to subscribe at connect.
+ * The WebSocket URL of a gateway; `credential` is a connect ticket `{ ticket }` or (old gateways) the
+ * JWT; `device`, when given, the device id.
  */
-export function sseUrl(gateway, credential, position, streams = []) {
+export function webSocketUrl(gateway, credential, device) {
+  const b = gatewayBase(gateway);
+  return `${b.secure ? 'wss' : 'ws'}://${b.host}${b.path}/v1/ws?${credentialParam(credential)}${deviceParam(device)}`;
+}
+
+/**
+ * The SSE URL of a gateway; `credential` and `device` as for webSocketUrl. `position`: a position, or a
+ * Last-Event-ID string (the composite cursor); `streams`: the rooms (r:<room>) and b:all to subscribe at connect.
+ */
+export function sseUrl(gateway, credential, position, streams = [], device) {
   const b = gatewayBase(gateway);
   const id = typeof position === 'string' ? position : position ? formatPosition(position) : '';
   const resume = id ? `&lastEventId=${encodeURIComponent(id)}` : '';
   const rooms = streams.filter((s) => s.startsWith('r:')).map((s) => s.slice(2));
   const roomsParam = rooms.length > 0 ? `&rooms=${rooms.join(',')}` : ''; // room names need no escaping
   const broadcast = streams.includes(BROADCAST) ? '&broadcast=true' : '';
-  return `${b.secure ? 'https' : 'http'}://${b.host}${b.path}/v1/sse?${credentialParam(credential)}${resume}${roomsParam}${broadcast}`;
+  return `${httpBase(b)}/v1/sse?${credentialParam(credential)}${deviceParam(device)}${resume}${roomsParam}${broadcast}`;
+}
+
+/** The http(s) origin and base path of a gatewayBase. */
+function httpBase(b) {
+  return `${b.secure ? 'https' : 'http'}://${b.host}${b.path}`;
 }
 
 /** Where a gateway issues connect tickets: POST, with `Authorization: Bearer <jwt>`. */
 export function ticketUrl(gateway) {
-  const b = gatewayBase(gateway);
-  return `${b.secure ? 'https' : 'http'}://${b.host}${b.path}/v1/tickets`;
+  return `${httpBase(gatewayBase(gateway))}/v1/tickets`;
+}
+
+/** A route of a gateway's inbox API (docs/inbox-openapi.yaml): `/v1/inbox` followed by `path` (e.g. `/unread`, `?limit=5`). */
+export function inboxUrl(gateway, path = '') {
+  return `${httpBase(gatewayBase(gateway))}/v1/inbox${path}`;
+}
+
+/**
+ * An inbox call the gateway refused or could not answer: `status` (400, 401, 403, 413, 415, 503…),
+ * and from its problem+json `type` (e.g. urn:notify:problem:unavailable), `title` and `detail`.
+ */
+export class InboxError extends Error {
+  constructor(status, problem, what) {
+    const p = problem && typeof problem === 'object' ? problem : {};
+    super(`notify: ${what} answered ${status}${p.detail ? ': ' + p.detail : p.title ? ': ' + p.title : ''}`);
+    this.name = 'InboxError';
+    this.status = status;
+    this.type = typeof p.type === 'string' ? p.type : null;
+    this.title = typeof p.title === 'string' ? p.title : null;
+    this.detail = typeof p.detail === 'string' ? p.detail : null;
+  }
+}
+
+/** Retry-After (seconds, or an HTTP date) in ms, at most INBOX_RETRY_MAX_MS; null when absent or unreadable. */
+function retryAfterMs(res, now) {
+  const value = res.headers && typeof res.headers.get === 'function' ? res.headers.get('Retry-After') : null;
+  if (value == null || value === '') return null;
+  const ms = /^[0-9]+$/.test(value.trim()) ? Number(value) * 1000 : Date.parse(value) - now;
+  return Number.isFinite(ms) ? Math.min(INBOX_RETRY_MAX_MS, Math.max(0, ms)) : null;
+}
+
+/**
+ * The body of a mark (docs/inbox-openapi.yaml, Mark): `{ upTo }` (a seq, or a position `{ epoch, seq }`
+ * such as the `head` of unreadCount(), which gives the epoch too) or `{ ids }`, optionally `epoch`,
+ * and the device. Throws a TypeError for anything else.
+ */
+function markBody(mark, device) {
+  const m = mark || {};
+  const upTo = m.upTo && typeof m.upTo === 'object' ? m.upTo.seq : m.upTo;
+  const epoch = m.epoch ?? (m.upTo && typeof m.upTo === 'object' ? m.upTo.epoch : undefined);
+  if ((upTo == null) === (m.ids == null)) throw new TypeError('notify: a mark has exactly one of upTo (a seq) and ids');
+  if (upTo != null && !(Number.isSafeInteger(upTo) && upTo >= 1)) throw new TypeError(`notify: upTo must be a seq, got ${upTo}`);
+  if (m.ids != null && !(Array.isArray(m.ids) && m.ids.length > 0 && m.ids.every((id) => typeof id === 'string'))) {
+    throw new TypeError('notify: ids must be a non-empty array of event ids');
+  }
+  const body = upTo != null ? { upTo } : { ids: m.ids.slice() };
+  if (epoch != null) body.epoch = epoch;
+  body.device = device;
+  return body;
 }
 
 /** A ticket request the gateway refused (status: 401 token refused, 403 origin, 503 busy or draining). */
@@ -320,7 +449,13 @@ export function connect(options) {
  *   transport  'auto' (default), 'ws' or 'sse'
  *   backoff    { baseMs: 1000, capMs: 60000 }
  *   connectTimeoutMs  no `welcome` within it (the ticket request included): the attempt counts as failed (default 15000)
+ *   device     this device's id, 1..64 characters of [A-Za-z0-9._-]; default: deviceId() (kept in localStorage)
+ *   inbox      true: read the unread counts (unreadCount()) after every welcome (default false)
+ *   onInboxState(state)  a `state` frame of the user's stream that was applied (not stale)
+ *   onUnread({unread, unseen, version, head})  the unread estimate changed (client.unread, client.unseen)
+ *   onCollapsed({stream, epoch, from, to, count})  seqs from..to were superseded during catch-up
  * Rooms: subscribe(room | BROADCAST, handlers), unsubscribe(room), presence(room, { after, limit }).
+ * Inbox: inbox({ before, limit, archived }), unreadCount(), markRead / markSeen / archive({ upTo } | { ids }).
  * Injection points for tests: WebSocket, EventSource, fetch, timers { setTimeout, clearTimeout }, random, now.
  */
 export class NotifyClient {
@@ -331,6 +466,9 @@ export class NotifyClient {
     if (o.transport != null && !['auto', 'ws', 'sse'].includes(o.transport)) {
       throw new TypeError(`notify: transport must be 'auto', 'ws' or 'sse', got '${o.transport}'`);
     }
+    if (o.device != null && !(typeof o.device === 'string' && DEVICE.test(o.device))) {
+      throw new TypeError(`notify: device must be 1..64 characters of [A-Za-z0-9._-], got '${o.device}'`);
+    }
     this.gateways = o.gateways.slice();
     this.tokenSource = typeof o.token === 'function' ? o.token : () => o.token;
     this.sequencer = new Sequencer(o.positions || localStoragePositions());
@@ -338,6 +476,11 @@ export class NotifyClient {
     this.onReset = o.onReset || (() => {});
     this.onState = o.onState || (() => {});
     this.onError = o.onError || ((e) => console.error('notify:', e));
+    this.onInboxState = o.onInboxState || (() => {});
+    this.onUnread = o.onUnread || (() => {});
+    this.onCollapsed = o.onCollapsed || (() => {});
+    this.device = o.device || deviceId();
+    this.inboxOnWelcome = o.inbox === true;
     this.mode = o.transport || 'auto';
     this.random = o.random || Math.random;
     this.backoff = new Backoff({ ...(o.backoff || {}), random: this.random });
@@ -352,6 +495,9 @@ export class NotifyClient {
     this.now = o.now || (() => Date.now());
     this.rooms = new Map(); // stream → handlers, in subscription order
     this.leaving = new Map(); // stream → handlers, until `unsubscribed`
+    this.counts = null; // the newest read state: { unread, unseen, version, head: {epoch, seq} | null }
+    this.received = { epoch: null, ranges: [] }; // durable seqs of the user's stream received on this page, as [from, to]
+    this.unreadKey = ''; // the estimate onUnread was last called with
 
     this.gatewayIndex = 0;
     this.wsFailuresInARow = 0;
@@ -386,6 +532,182 @@ export class NotifyClient {
   /** The last processed position of a stream, or null. */
   position(stream) {
     return this.sequencer.position(stream);
+  }
+
+  /**
+   * The unread estimate (docs/inbox.md): the `unread` of the newest read state (a `state` frame, or
+   * what inbox() / unreadCount() answered) plus the durable events of the user's stream received
+   * above its head. null until a state or a count arrived.
+   */
+  get unread() {
+    const e = this.estimate();
+    return e ? e.unread : null;
+  }
+
+  /** The same estimate of unseen events. */
+  get unseen() {
+    const e = this.estimate();
+    return e ? e.unseen : null;
+  }
+
+  /**
+   * A page of the user's inbox, newest first (GET /v1/inbox): resolves with { stream, events, next,
+   * unread, unseen, version, head, firstSeq }, each event as { event, state } (state: unseen, seen,
+   * read, archived); `next` (null on the last page) is the `before` of the following page.
+   * `archived`: 'exclude' (default), 'include' or 'only'. Its counts update the unread estimate.
+   */
+  async inbox({ before, limit, archived } = {}) {
+    const query = new URLSearchParams();
+    if (before != null) query.set('before', String(before));
+    if (limit != null) query.set('limit', String(limit));
+    if (archived != null) query.set('archived', String(archived));
+    const text = query.toString();
+    const page = await this.inboxCall('GET', text ? '?' + text : '');
+    const out = { ...page, events: Array.isArray(page.events) ? page.events : [], next: page.next ?? null, head: page.head ?? null };
+    this.applyCounts(out);
+    return out;
+  }
+
+  /** The unread and unseen counts (GET /v1/inbox/unread): { unread, unseen, version, head }. They update the unread estimate. */
+  async unreadCount() {
+    const c = await this.inboxCall('GET', '/unread');
+    const counts = { unread: c.unread, unseen: c.unseen, version: c.version, head: c.head ?? null };
+    this.applyCounts(counts);
+    return counts;
+  }
+
+  /**
+   * Marks events read: `{ upTo }` (every event up to that seq; a position { epoch, seq } such as a
+   * `head` also gives the epoch) or `{ ids }` (1..100 event ids), optionally `epoch`. The device id
+   * goes along. Resolves with the gateway's { stream, accepted } once the mark is recorded (202); it
+   * takes effect a moment later and reaches every device of the user as a `state` frame.
+   */
+  markRead(mark) {
+    return this.mark('read', mark);
+  }
+
+  /** Marks events seen (listed to the user); as markRead. */
+  markSeen(mark) {
+    return this.mark('seen', mark);
+  }
+
+  /** Archives events (neither unread nor unseen, left out of inbox() by default); as markRead. */
+  archive(mark) {
+    return this.mark('archive', mark);
+  }
+
+  async mark(kind, mark) {
+    return this.inboxCall('POST', '/' + kind, markBody(mark, this.device));
+  }
+
+  /**
+   * One call of the inbox API on the gateway the client connects to (that of its current or next
+   * connection), the token in an Authorization header. A 401 asks the token callback once more
+   * (refresh: true); a 503 with Retry-After waits that long plus up to 1 s and tries again, at most
+   * INBOX_RETRIES times. Resolves with the JSON of a 2xx answer; rejects with an InboxError, or with
+   * what fetch throws when the gateway cannot be reached.
+   */
+  async inboxCall(method, path, body) {
+    if (!this.fetchImpl) throw new Error('notify: the inbox API needs fetch');
+    const url = inboxUrl(this.gateways[this.gatewayIndex], path); // the gateway connected to, or the next one tried
+    let refresh = this.tokenExpired();
+    let refreshed = false;
+    let retries = 0;
+    for (;;) {
+      const token = await this.freshToken(refresh);
+      this.lastToken = token;
+      const headers = { Authorization: `Bearer ${token}` };
+      if (body) headers['Content-Type'] = 'application/json';
+      const res = await this.fetchImpl(url, { method, headers, body: body ? JSON.stringify(body) : undefined,
+        cache: 'no-store', credentials: 'omit' });
+      if (res.status >= 200 && res.status < 300) return res.json();
+      refresh = false;
+      if (res.status === 401 && !refreshed) {
+        refresh = refreshed = true; // the token was refused: a fresh one, once
+        continue;
+      }
+      const waitMs = res.status === 503 && retries < INBOX_RETRIES ? retryAfterMs(res, Date.now()) : null;
+      if (waitMs === null) {
+        throw new InboxError(res.status, await res.json().catch(() => null), `${method} /v1/inbox${path.split('?')[0]}`);
+      }
+      retries++;
+      await new Promise((resolve) => this.setTimer(resolve, waitMs + this.random() * 1000));
+    }
+  }
+
+  /** A token from the token callback; throws when it gives none. */
+  async freshToken(refresh) {
+    const token = await this.tokenSource({ refresh });
+    if (typeof token !== 'string' || token === '') throw new Error('the token callback returned no token');
+    return token;
+  }
+
+  /**
+   * Takes `counts` ({ unread, unseen, version, head }) as the read state, unless it is older than the
+   * one held: a lower version, or the same version with a lower head of the same history. True when taken.
+   */
+  applyCounts(counts) {
+    if (!counts || !Number.isSafeInteger(counts.version) || !Number.isSafeInteger(counts.unread)) return false;
+    const head = counts.head && isSeq(counts.head.seq) ? { epoch: counts.head.epoch, seq: counts.head.seq } : null;
+    const cur = this.counts;
+    if (cur && (counts.version < cur.version
+        || (counts.version === cur.version && cur.head && (!head || (head.epoch === cur.head.epoch && head.seq < cur.head.seq))))) {
+      return false;
+    }
+    const unseen = Number.isSafeInteger(counts.unseen) ? counts.unseen : 0;
+    this.counts = { unread: counts.unread, unseen, version: counts.version, head };
+    this.emitUnread();
+    return true;
+  }
+
+  /**
+   * The read state held plus the runs of the user's stream received above its head (of its history):
+   * { unread, unseen, version, head }, `head` the newest position counted. null without a read state.
+   */
+  estimate() {
+    const c = this.counts;
+    if (!c) return null;
+    const r = this.received;
+    let above = 0;
+    let head = c.head;
+    if (!c.head || r.epoch === c.head.epoch) {
+      const after = c.head ? c.head.seq : 0;
+      for (const [from, to] of r.ranges) {
+        if (to <= after) continue;
+        above += to - Math.max(from, after + 1) + 1;
+        head = { epoch: r.epoch, seq: to };
+      }
+    }
+    return { unread: c.unread + above, unseen: c.unseen + above, version: c.version, head };
+  }
+
+  /** Calls onUnread when the estimate changed. */
+  emitUnread() {
+    const e = this.estimate();
+    const key = e ? `${e.unread}/${e.unseen}/${e.version}/${e.head ? formatPosition(e.head) : ''}` : '';
+    if (!e || key === this.unreadKey) return;
+    this.unreadKey = key;
+    this.safely(this.onUnread, e);
+  }
+
+  /** Seqs from..to of `stream` were received: those of the user's stream count in the unread estimate. */
+  noteReceived(stream, epoch, from, to) {
+    if (stream !== this.ownStream(this.lastToken)) return;
+    const r = this.received;
+    if (r.epoch !== epoch) {
+      r.epoch = epoch;
+      r.ranges = [];
+    }
+    const last = r.ranges[r.ranges.length - 1];
+    if (last && from === last[1] + 1) last[1] = to;
+    else r.ranges.push([from, to]);
+    if (r.ranges.length > RECEIVED_RUNS_MAX) r.ranges.shift();
+    this.emitUnread();
+  }
+
+  /** Reads the counts again (the `inbox` option: after every welcome, since state frames may have been missed). */
+  refreshUnread() {
+    this.unreadCount().catch((e) => this.onError(e));
   }
 
   /**
@@ -482,7 +804,11 @@ export class NotifyClient {
 
   callRoom(handlers, name, arg) {
     const fn = handlers && handlers[name];
-    if (typeof fn !== 'function') return;
+    if (typeof fn === 'function') this.safely(fn, arg);
+  }
+
+  /** Calls an application callback; what it throws goes to onError. */
+  safely(fn, arg) {
     try {
       fn(arg);
     } catch (e) {
@@ -541,8 +867,7 @@ export class NotifyClient {
     this.refreshNext = false;
     let token;
     try {
-      token = await this.tokenSource({ refresh });
-      if (typeof token !== 'string' || token === '') throw new Error('the token callback returned no token');
+      token = await this.freshToken(refresh);
     } catch (e) {
       this.onError(e);
       if (!this.stopped) this.scheduleReconnect('backoff', { code: 1006, reason: 'no token' });
@@ -591,7 +916,7 @@ export class NotifyClient {
   }
 
   openWebSocket(conn, credential, token) {
-    const ws = new this.WebSocketImpl(webSocketUrl(conn.gateway, credential), PROTOCOL);
+    const ws = new this.WebSocketImpl(webSocketUrl(conn.gateway, credential, this.device), PROTOCOL);
     conn.socket = ws;
     ws.onopen = () => this.onOpen(conn, token);
     ws.onmessage = (m) => this.onMessage(conn, m.data);
@@ -600,12 +925,12 @@ export class NotifyClient {
   }
 
   openEventSource(conn, credential, token) {
-    const stream = this.sseStream(token);
+    const stream = this.ownStream(token);
     const own = stream ? this.sequencer.position(stream) : null;
     const rooms = this.subscriptions();
     const resume = rooms.length === 0 ? own
       : compositeCursor([{ stream, pos: own }, ...rooms.map((s) => ({ stream: s, pos: this.sequencer.position(s) }))]);
-    const es = new this.EventSourceImpl(sseUrl(conn.gateway, credential, resume || null, rooms));
+    const es = new this.EventSourceImpl(sseUrl(conn.gateway, credential, resume || null, rooms, this.device));
     conn.socket = es;
     es.onmessage = (m) => this.onMessage(conn, m.data);
     // EventSource would retry the same node by itself; the client takes over instead (rotation,
@@ -623,7 +948,7 @@ export class NotifyClient {
     if (conn !== this.conn) return;
     let streams = this.streams && this.streams.length > 0 ? this.streams : null;
     if (!streams) {
-      const own = this.sseStream(token);
+      const own = this.ownStream(token);
       streams = own ? [own] : [];
     }
     if (streams.length === 0) return;
@@ -637,8 +962,8 @@ export class NotifyClient {
     this.send(conn, { t: 'resume', streams: points });
   }
 
-  /** The one stream an SSE connection serves: the one the last welcome named, else u:<sub> of the token. */
-  sseStream(token) {
+  /** The user's own stream, the one an SSE connection serves: the one the last welcome named, else u:<sub> of the token. */
+  ownStream(token) {
     if (this.streams && this.streams.length > 0) return this.streams[0];
     const claims = tokenClaims(token);
     return claims && typeof claims.sub === 'string' ? 'u:' + claims.sub : null;
@@ -670,6 +995,8 @@ export class NotifyClient {
       case 'unsubscribed': this.onUnsubscribedFrame(frame); break;
       case 'subscribe_refused': this.onRefusedFrame(frame); break;
       case 'presence_result': this.onPresenceResult(conn, frame); break;
+      case 'state': this.onStateFrame(frame); break;
+      case 'collapsed': this.onCollapsedFrame(conn, frame); break;
       default: break; // pong, and frame types a newer server may add (protocol §7)
     }
   }
@@ -696,6 +1023,7 @@ export class NotifyClient {
     }
     this.setState('connected', { gateway: conn.gateway, transport: conn.kind, nodeId: this.nodeId,
       connectionId: frame.connectionId, streams: this.streams });
+    if (this.inboxOnWelcome) this.refreshUnread(); // state frames sent while away are lost: read the counts
   }
 
   onSubscribedFrame(frame) {
@@ -748,49 +1076,75 @@ export class NotifyClient {
       this.deliver(frame); // ephemeral: no position, never deduplicated
       return;
     }
-    if (typeof frame.stream !== 'string' || typeof frame.epoch !== 'string' || !Number.isSafeInteger(frame.seq) || frame.seq < 1) {
+    if (typeof frame.stream !== 'string' || typeof frame.epoch !== 'string' || !isSeq(frame.seq)) {
       this.onError(new Error('notify: durable event without a valid position, ignored'));
       return;
     }
-    const verdict = this.sequencer.classify(frame);
-    if (verdict === 'duplicate') return;
-    if (verdict === 'gap') {
-      this.end(conn, CLIENT_RECONNECT, 'gap after seq ' + this.sequencer.position(frame.stream).seq + ' in ' + frame.stream);
+    if (!this.admit(conn, frame.stream, frame.epoch, frame.seq, frame.seq)) return;
+    this.deliver(frame);
+    this.processed(conn, frame.stream, frame.epoch, frame.seq, frame.seq); // persisted only after the application processed it
+  }
+
+  /**
+   * A `collapsed` frame: the seqs from..to were superseded during catch-up. They count as processed
+   * (the position moves to `to`, in seq order with the events around them), after onCollapsed.
+   */
+  onCollapsedFrame(conn, frame) {
+    if (!this.isHeld(frame.stream)) return;
+    const { stream, epoch, from, to } = frame;
+    if (typeof stream !== 'string' || typeof epoch !== 'string' || !isSeq(from) || !isSeq(to) || to < from) {
+      this.onError(new Error('notify: collapsed frame without a valid range, ignored'));
       return;
     }
-    this.deliver(frame);
-    this.sequencer.advance(frame.stream, frame); // persisted only after the application processed it
-    if (conn === this.conn && conn.kind === 'ws') this.queueAck(conn, frame.stream, frame.seq);
+    const pos = this.sequencer.position(stream);
+    if (!this.admit(conn, stream, epoch, from, to)) return;
+    const first = pos ? Math.max(from, pos.seq + 1) : from; // a replay may overlap what was processed
+    this.dispatch(stream, 'onCollapsed', this.onCollapsed, { stream, epoch, from: first, to, count: to - first + 1 });
+    this.processed(conn, stream, epoch, first, to);
+  }
+
+  /** Whether seqs from..to of a stream are new; a gap before them ends the connection, which resumes. */
+  admit(conn, stream, epoch, from, to) {
+    const verdict = this.sequencer.classifyRange(stream, epoch, from, to);
+    if (verdict === 'gap') this.end(conn, CLIENT_RECONNECT, 'gap after seq ' + this.sequencer.position(stream).seq + ' in ' + stream);
+    return verdict === 'deliver';
+  }
+
+  /** Seqs from..to of a stream were processed: the position moves to `to` (stored), is acked, and counts as received. */
+  processed(conn, stream, epoch, from, to) {
+    this.sequencer.advance(stream, { epoch, seq: to });
+    if (conn === this.conn && conn.kind === 'ws') this.queueAck(conn, stream, to);
+    this.noteReceived(stream, epoch, from, to);
   }
 
   deliver(frame) {
-    const room = this.roomHandler(frame.stream, 'onEvent');
-    if (room) {
-      this.callRoom(room, 'onEvent', frame);
-      return;
-    }
-    try {
-      this.onEvent(frame);
-    } catch (e) {
-      this.onError(e); // the event counts as processed: holding the stream back would stall it for good
-    }
+    // an exception counts as processed: holding the stream back would stall it for good
+    this.dispatch(frame.stream, 'onEvent', this.onEvent, frame);
+  }
+
+  /** A `state` frame of the user's stream: the new read state, unless it is stale (a lower version). */
+  onStateFrame(frame) {
+    if (typeof frame.stream !== 'string' || frame.stream !== this.ownStream(this.lastToken)) return;
+    const head = isSeq(frame.head) ? { epoch: frame.epoch, seq: frame.head } : null;
+    if (!this.applyCounts({ unread: frame.unread, unseen: frame.unseen, version: frame.version, head })) return;
+    const { t, ...state } = frame;
+    this.safely(this.onInboxState, state);
   }
 
   onResetFrame(conn, frame) {
     if (!this.isHeld(frame.stream)) return; // a room left meanwhile: its next subscribe starts from what is stored
     const head = frame.head && typeof frame.head.seq === 'number' ? { epoch: frame.head.epoch, seq: frame.head.seq } : null;
-    const room = this.roomHandler(frame.stream, 'onReset');
     const info = { stream: frame.stream, reason: frame.reason, head, firstSeq: frame.firstSeq ?? null };
-    if (room) {
-      this.callRoom(room, 'onReset', info);
-    } else {
-      try {
-        this.onReset(info);
-      } catch (e) {
-        this.onError(e);
-      }
-    }
+    this.dispatch(frame.stream, 'onReset', this.onReset, info);
     this.sequencer.advance(frame.stream, head);
+    if (this.inboxOnWelcome && frame.stream === this.ownStream(this.lastToken)) this.refreshUnread(); // perhaps another history
+  }
+
+  /** The room's handler `name` for a room stream that has one, else the client-wide `fallback`. */
+  dispatch(stream, name, fallback, arg) {
+    const room = this.roomHandler(stream, name);
+    if (room) this.callRoom(room, name, arg);
+    else this.safely(fallback, arg);
   }
 
   queueAck(conn, stream, seq) {

@@ -137,7 +137,9 @@ final class DevToolsPage implements AutoCloseable {
     String describe() {
         String state;
         try {
-            state = text("document.querySelector('header').innerText + '\\nfeed:\\n' + document.getElementById('feed').innerText");
+            state = text("document.querySelector('header').innerText"
+                    + " + '\\ninbox:\\n' + (document.getElementById('inbox')?.innerText ?? '')"
+                    + " + '\\nfeed:\\n' + document.getElementById('feed').innerText");
         } catch (AssertionError e) {
             state = "(page state unreadable: " + e.getMessage() + ")";
         }
