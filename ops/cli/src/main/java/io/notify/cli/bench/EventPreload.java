@@ -11,6 +11,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongFunction;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -20,7 +21,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
 /**
  * Writes the backlog a run measures, before the measured consumer starts: {@code count} events,
  * each to {@code events.recipients()} distinct users drawn at random (seeded, so every run and the
- * baseline get the same sequence), keyed by the first recipient ({@code u:<user>}) as ingest does. Fails unless every record is acknowledged within the bound.
+ * baseline get the same sequence), or as a caller chooses them ({@link #cycled}), keyed by the first
+ * recipient ({@code u:<user>}) as ingest does. Fails unless every record is acknowledged within the bound.
  */
 final class EventPreload {
 
@@ -39,9 +41,20 @@ final class EventPreload {
         return picked.stream().map(FanoutEvents::user).toList();
     }
 
+    /** Event {@code i}'s one recipient is user {@code i mod users}: distinct users while {@code i < users}, then again. */
+    static LongFunction<List<String>> cycled(int users) {
+        return i -> List.of(FanoutEvents.user((int) (i % users)));
+    }
+
     static void produce(String bootstrap, String topic, FanoutEvents events, long count, int users, long seed,
                         Duration bound) throws IOException, InterruptedException {
         SplittableRandom random = new SplittableRandom(seed);
+        produce(bootstrap, topic, events, count, i -> recipients(random, users, events.recipients()), seed, bound);
+    }
+
+    /** {@code count} events, event {@code i} (id {@code bf-<seed>-<i>}) to {@code recipientsOf(i)}, in order. */
+    static void produce(String bootstrap, String topic, FanoutEvents events, long count, LongFunction<List<String>> recipientsOf,
+                        long seed, Duration bound) throws IOException, InterruptedException {
         AtomicLong acked = new AtomicLong();
         AtomicReference<Exception> failure = new AtomicReference<>();
         long deadline = System.nanoTime() + bound.toNanos();
@@ -55,7 +68,7 @@ final class EventPreload {
         try {
             for (long i = 0; i < count && failure.get() == null && System.nanoTime() < deadline; i++) {
                 String id = "bf-" + seed + "-" + i;
-                List<String> to = recipients(random, users, events.recipients());
+                List<String> to = recipientsOf.apply(i);
                 byte[] value = events.value(id, to);
                 producer.send(new ProducerRecord<>(topic, "u:" + to.get(0), value), (md, e) -> {
                     if (e == null) {

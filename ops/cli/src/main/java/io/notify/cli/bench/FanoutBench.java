@@ -2,15 +2,10 @@ package io.notify.cli.bench;
 
 import io.notify.cli.bench.report.RunsOptions;
 import io.notify.cli.bench.report.ResultOptions;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.notify.cli.bench.report.ProgressBar;
 import io.notify.cli.bench.report.ResultFiles;
 import io.notify.platform.PlatformStack;
 import io.notify.common.config.Settings;
-import io.notify.devstack.KafkaBrokerProcess;
-import io.notify.devstack.RedisOptions;
-import io.notify.devstack.RedisServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +17,6 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -115,18 +109,13 @@ public final class FanoutBench implements Callable<Integer> {
         int steps = runOptions.runs() * (1 + guarantees.size());
         bar = ProgressBar.start().track(() -> (double) (baseline.size() + results.size()) / steps, () -> status);
         progress("bench fanout: broker and Redis starting (child processes); work dir " + work);
-        try (KafkaBrokerProcess broker = new KafkaBrokerProcess().start();
-             RedisServer redis = RedisServer.start(RedisOptions.defaults());
-             Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()));
-             RedisClient statsClient = RedisClient.create(redis.uri());
-             StatefulRedisConnection<String, String> stats = statsClient.connect()) {
+        try (FanoutBackends backends = FanoutBackends.start()) {
             for (int r = 1; r <= runOptions.runs(); r++) {
                 String label = "run " + r + "/" + runOptions.runs() + " ";
-                baseline.add(baseline(broker.bootstrapServers(), admin, plan, base + "r" + r + "-relay.", r, work,
+                baseline.add(baseline(backends.bootstrapServers(), backends.admin(), plan, base + "r" + r + "-relay.", r, work,
                         s -> progress(label + "baseline-relay: " + s)));
                 for (String g : guarantees) {
-                    FanoutRouteRun route = new FanoutRouteRun(broker.bootstrapServers(), redis.uri(), admin, stats.sync(),
-                            s -> progress(label + g + ": " + s));
+                    FanoutRouteRun route = new FanoutRouteRun(backends, s -> progress(label + g + ": " + s));
                     String prefix = base + "r" + r + "-" + (g.startsWith("exactly") ? "eos" : "alo") + ".";
                     FanoutRouteRun.Result res = route.run(plan, prefix, g, r, work.resolve("r" + r + "-" + g));
                     progress(String.format("%s%s: %,.0f routed events/s (%,.0f recipients/s), %.4f redis reads/recipient (steady), %,.0f query reads/s",

@@ -44,10 +44,10 @@ final class FanoutInstance implements AutoCloseable {
     /**
      * Starts the instance. Settings not given here keep fanout-streams' defaults (1 stream thread,
      * 10 MiB store cache, route timeout 250 ms, standby replicas 0; a null commit interval is the
-     * app's default for the guarantee).
+     * app's default for the guarantee); {@code extra} ({@code key=value}) come last and win.
      */
     static FanoutInstance start(String bootstrap, String redisUri, String prefix, String guarantee,
-                                Duration commitInterval, String queryToken, Path dir) throws IOException {
+                                Duration commitInterval, List<String> extra, String queryToken, Path dir) throws IOException {
         int[] ports = FreePorts.pick(2); // the query API, the management listener
         List<String> settings = new ArrayList<>(List.of(
                 "notify.kafka.bootstrap-servers=" + bootstrap,
@@ -62,6 +62,7 @@ final class FanoutInstance implements AutoCloseable {
         if (commitInterval != null) {
             settings.add("notify.fanout.commit-interval=" + commitInterval.toMillis() + "ms");
         }
+        settings.addAll(extra);
         // the token is a secret: services refuse one on the command line, so it goes in the environment
         JavaProcess p = new JavaProcess(FanoutMain.class.getName(), settings, List.of("-Xmx512m"), dir.resolve("fanout.log"),
                 Map.of(Settings.envName(FanoutConfig.QUERY_TOKENS), queryToken));
@@ -74,6 +75,11 @@ final class FanoutInstance implements AutoCloseable {
 
     Path logFile() {
         return process.logFile();
+    }
+
+    /** The child JVM's process id (for {@code /proc}: CPU time, RSS). */
+    long pid() {
+        return process.pid();
     }
 
     /** Waits until {@code /readyz} answers 200 (Kafka Streams RUNNING); fails if the child dies first. */
@@ -135,11 +141,17 @@ final class FanoutInstance implements AutoCloseable {
 
         static Group start(int count, String bootstrap, String redisUri, String prefix, String guarantee,
                            Duration commitInterval, Path dir) throws IOException, InterruptedException {
+            return start(count, bootstrap, redisUri, prefix, guarantee, commitInterval, List.of(), dir);
+        }
+
+        /** As {@link #start(int, String, String, String, String, Duration, Path)}, every instance also given {@code extra} settings. */
+        static Group start(int count, String bootstrap, String redisUri, String prefix, String guarantee,
+                           Duration commitInterval, List<String> extra, Path dir) throws IOException, InterruptedException {
             List<FanoutInstance> started = new ArrayList<>();
             String queryToken = DevKeys.random().queryToken();
             try {
                 for (int i = 1; i <= count; i++) {
-                    started.add(FanoutInstance.start(bootstrap, redisUri, prefix, guarantee, commitInterval, queryToken,
+                    started.add(FanoutInstance.start(bootstrap, redisUri, prefix, guarantee, commitInterval, extra, queryToken,
                             count == 1 ? dir : dir.resolve("instance-" + i)));
                 }
             } catch (IOException | RuntimeException e) {

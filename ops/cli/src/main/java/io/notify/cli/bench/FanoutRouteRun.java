@@ -67,12 +67,11 @@ final class FanoutRouteRun {
     private final RedisCommands<String, String> redis;
     private final Consumer<String> progress;
 
-    FanoutRouteRun(String bootstrap, String redisUri, Admin admin, RedisCommands<String, String> redis,
-                   Consumer<String> progress) {
-        this.bootstrap = bootstrap;
-        this.redisUri = redisUri;
-        this.admin = admin;
-        this.redis = redis;
+    FanoutRouteRun(FanoutBackends backends, Consumer<String> progress) {
+        this.bootstrap = backends.bootstrapServers();
+        this.redisUri = backends.redisUri();
+        this.admin = backends.admin();
+        this.redis = backends.stats();
         this.progress = progress;
     }
 
@@ -91,7 +90,7 @@ final class FanoutRouteRun {
                 apps.awaitReady(Duration.ofSeconds(120));
                 double startSeconds = (System.nanoTime() - launched) / 1e9;
                 CommandStats before = CommandStats.parse(redis.info("commandstats"));
-                List<RoutingWindow.Sample> samples = awaitRouted(apps, plan);
+                List<RoutingWindow.Sample> samples = awaitRouted(apps, redis, plan.routings(), plan.deadline(), progress);
                 RoutingWindow w = RoutingWindow.of(samples, plan.routings());
                 List<PrometheusText> end = apps.metrics();
                 CommandStats commands = CommandStats.parse(redis.info("commandstats"));
@@ -134,10 +133,15 @@ final class FanoutRouteRun {
         return total;
     }
 
-    /** Polls every {@code /metrics} and Redis until every recipient is routed; the first sample is the ready one. */
-    private List<RoutingWindow.Sample> awaitRouted(FanoutInstance.Group apps, Plan plan) throws Exception {
+    /**
+     * Polls every {@code /metrics} and Redis until {@code routings} recipients are routed (deliveries
+     * plus undelivered records), within {@code bound}; the first sample is the ready one. Fails on
+     * any DLQ record.
+     */
+    static List<RoutingWindow.Sample> awaitRouted(FanoutInstance.Group apps, RedisCommands<String, String> redis, long routings,
+                                                  Duration bound, Consumer<String> progress) throws Exception {
         List<RoutingWindow.Sample> samples = new ArrayList<>();
-        long deadline = System.nanoTime() + plan.deadline().toNanos();
+        long deadline = System.nanoTime() + bound.toNanos();
         long nextProgress = System.nanoTime() + PROGRESS_EVERY.toNanos();
         while (true) {
             CommandStats commands = CommandStats.parse(redis.info("commandstats"));
@@ -149,17 +153,16 @@ final class FanoutRouteRun {
             if (dlq > 0) {
                 throw new IOException((long) dlq + " benchmark events went to the DLQ; see " + apps.logFiles());
             }
-            if (routed >= plan.routings()) {
+            if (routed >= routings) {
                 return samples;
             }
             long now = System.nanoTime();
             if (now - deadline > 0) {
                 throw new IOException(String.format("only %,.0f of %,d recipients routed within %s; see %s", routed,
-                        plan.routings(), plan.deadline(), apps.logFiles()));
+                        routings, bound, apps.logFiles()));
             }
             if (now - nextProgress > 0) {
-                progress.accept(String.format("routed %,.0f of %,d (%.0f%%)", routed, plan.routings(),
-                        100 * routed / plan.routings()));
+                progress.accept(String.format("routed %,.0f of %,d (%.0f%%)", routed, routings, 100 * routed / routings));
                 nextProgress = now + PROGRESS_EVERY.toNanos();
             }
             TimeUnit.MILLISECONDS.sleep(POLL.toMillis()); // poll interval of a bounded wait on the app's counters

@@ -15,7 +15,7 @@ import java.util.stream.Stream;
  * {@code /proc/<pid>/task/<tid>/stat} for its JIT compiler threads) and the machine's busy and total
  * time (the {@code cpu} line of {@code /proc/stat}; idle and iowait are not busy). Parsers are pure.
  */
-final class ProcessCpu {
+public final class ProcessCpu {
 
     /** Clock ticks per second of /proc's counters (USER_HZ; 100 on every Linux this runs on). */
     static final double TICKS_PER_SECOND = 100;
@@ -24,10 +24,10 @@ final class ProcessCpu {
      * CPU ticks of a set of processes (and of their JIT compiler threads, part of the first figure)
      * and of the machine at one instant.
      */
-    record Ticks(long processes, long jit, long machineBusy, long machineTotal) {
+    public record Ticks(long processes, long jit, long machineBusy, long machineTotal) {
 
         /** CPU seconds the processes, their JIT and the machine used from {@code before} to this sample, and the machine's busy share. */
-        Used since(Ticks before) {
+        public Used since(Ticks before) {
             long total = machineTotal - before.machineTotal;
             return new Used((processes - before.processes) / TICKS_PER_SECOND, (jit - before.jit) / TICKS_PER_SECOND,
                     (machineBusy - before.machineBusy) / TICKS_PER_SECOND,
@@ -39,14 +39,14 @@ final class ProcessCpu {
      * CPU seconds over an interval: of the processes, of their JIT compiler threads (included in
      * the processes' figure), and of the whole machine; and the machine's busy fraction (all cores).
      */
-    record Used(double processSeconds, double jitSeconds, double machineSeconds, double machineBusyFraction) {
+    public record Used(double processSeconds, double jitSeconds, double machineSeconds, double machineBusyFraction) {
     }
 
     private ProcessCpu() {
     }
 
     /** Now: the summed ticks of {@code pids} and of their JIT threads (a process or thread already gone counts 0), and the machine's. */
-    static Ticks sample(List<Long> pids) throws IOException {
+    public static Ticks sample(List<Long> pids) throws IOException {
         long sum = 0;
         long jit = 0;
         for (long pid : pids) {

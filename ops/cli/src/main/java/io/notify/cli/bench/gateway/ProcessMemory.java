@@ -17,7 +17,7 @@ import java.util.stream.Stream;
  * descriptors, and the kernel's TCP buffer memory ({@code /proc/net/sockstat}, machine-wide). The
  * parsers are pure and unit-tested.
  */
-final class ProcessMemory {
+public final class ProcessMemory {
 
     /** One sample of a process. {@code tcpMemPages} is machine-wide (both ends of loopback sockets). */
     record Sample(long heapUsedBytes, long heapCommittedBytes, long rssBytes, long openFiles, long tcpMemPages) {
@@ -36,7 +36,7 @@ final class ProcessMemory {
         jcmd(pid, "GC.run");
         jcmd(pid, "GC.run"); // a second pass collects what the first one's finalization/reference processing freed
         String info = jcmd(pid, "GC.heap_info");
-        return new Sample(heapUsedBytes(info), heapCommittedBytes(info), rssBytes(Files.readString(Path.of("/proc", Long.toString(pid), "status"))),
+        return new Sample(heapUsedBytes(info), heapCommittedBytes(info), rssBytes(pid),
                 openFiles(pid), tcpMemPages(Files.readString(Path.of("/proc/net/sockstat"))));
     }
 
@@ -82,6 +82,11 @@ final class ProcessMemory {
             throw new IllegalArgumentException("no heap usage in GC.heap_info output: " + heapInfo.strip());
         }
         return kb;
+    }
+
+    /** The resident set size of {@code pid} now ({@code VmRSS}), without forcing a GC. */
+    public static long rssBytes(long pid) throws IOException {
+        return rssBytes(Files.readString(Path.of("/proc", Long.toString(pid), "status")));
     }
 
     static long rssBytes(String procStatus) {

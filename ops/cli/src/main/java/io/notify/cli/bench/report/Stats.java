@@ -17,6 +17,18 @@ public final class Stats {
         return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 
+    /**
+     * The nearest-rank quantile of {@code sorted} (ascending): the smallest value with at least
+     * {@code fraction} of all at or below it (0 gives the first); NaN for none.
+     */
+    public static double quantile(long[] sorted, double fraction) {
+        if (sorted.length == 0) {
+            return Double.NaN;
+        }
+        int rank = (int) Math.ceil(fraction * sorted.length);
+        return sorted[Math.max(0, Math.min(sorted.length, rank) - 1)];
+    }
+
     /** {@code value / denominator} rounded to three decimals; NaN when the denominator is not positive. */
     public static double ratio(double value, double denominator) {
         return denominator > 0 && Double.isFinite(value) ? Math.round(value / denominator * 1000) / 1000.0 : Double.NaN;

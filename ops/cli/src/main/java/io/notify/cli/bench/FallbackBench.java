@@ -1,0 +1,172 @@
+package io.notify.cli.bench;
+
+import io.notify.cli.bench.report.ProgressBar;
+import io.notify.cli.bench.report.ResultFiles;
+import io.notify.cli.bench.report.ResultOptions;
+import io.notify.cli.bench.report.RunsOptions;
+import io.notify.common.config.ConfigException;
+import io.notify.common.config.Settings;
+import io.notify.fanout.FanoutConfig;
+import io.notify.platform.DevKeys;
+import io.notify.platform.PlatformStack;
+import io.notify.schemas.event.Fallback;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code notifyctl bench fallback}: the offline fallback timer's precision and cost with
+ * {@code --pending} fallbacks pending at once. Broker, Redis and one fanout-streams instance
+ * (exactly_once_v2) run as child processes, as in {@code bench fanout}. Each run has two modes, in
+ * this order and each on fresh topics: the backlog without fallbacks (the baseline: routed
+ * events/s), then the same backlog with {@code "fallback":{"after":…}} (routed events/s: the cost
+ * of scheduling; then every fallback waited for and read back from {@code notify.fallback}:
+ * lateness, drain, pending peak, CPU and RSS of the instance). Every wait is bounded; children are
+ * stopped even when a run fails.
+ */
+@Command(name = "fallback", mixinStandardHelpOptions = true,
+        description = "Offline fallback timer: lateness, drain rate and cost with N fallbacks pending at once, vs the same events without.")
+public final class FallbackBench implements Callable<Integer> {
+
+    @Option(names = "--pending", description = "Events per mode and run, each asking for a fallback in the second mode"
+            + " (default: ${DEFAULT-VALUE}).", defaultValue = "100000")
+    long pending;
+
+    @Option(names = "--users", description = "Users, none connected; event i goes to user i mod --users (default: ${DEFAULT-VALUE}).",
+            defaultValue = "100000")
+    int users;
+
+    @Option(names = "--after", description = "The events' fallback.after, 10s..7d in whole s/m/h/d; must exceed the time to"
+            + " sequence them all, which the report checks (default: ${DEFAULT-VALUE}).", defaultValue = "60s")
+    String after;
+
+    @Option(names = "--event-bytes", description = "Serialized event size (default: ${DEFAULT-VALUE}).", defaultValue = "300")
+    int eventBytes;
+
+    @Option(names = "--check-interval", description = "notify.fanout.fallback.check-interval (default: the app's).")
+    String checkInterval;
+
+    @Option(names = "--commit-interval", description = "notify.fanout.commit-interval (default: the app's).")
+    String commitInterval;
+
+    @Option(names = "--deadline", description = "Bound of each pre-produce and routing phase, and of the wait past --after for"
+            + " the fallbacks (default: ${DEFAULT-VALUE}).", defaultValue = "10m")
+    String deadline;
+
+    @Mixin
+    RunsOptions runOptions;
+
+    @Mixin
+    ResultOptions resultOptions;
+
+    private ProgressBar bar;
+    private volatile String status = "";
+
+    @Override
+    public Integer call() throws Exception {
+        if (pending < 1 || users < 1 || runOptions.runs() < 1) {
+            System.err.println("--pending, --users and --runs must be at least 1");
+            return 2;
+        }
+        FallbackRun.Plan plan;
+        FanoutConfig app;
+        try {
+            Fallback fallback = new Fallback(after, "push");
+            new FanoutEvents(eventBytes, 1, fallback); // checks --event-bytes
+            List<String> settings = checkInterval == null ? List.of()
+                    : List.of("notify.fanout.fallback.check-interval=" + checkInterval);
+            app = effective(settings, commitInterval);
+            plan = new FallbackRun.Plan(pending, users, eventBytes, fallback,
+                    commitInterval == null ? null : Settings.parseDurationArg("--commit-interval", commitInterval), settings,
+                    Settings.parseDurationArg("--deadline", deadline));
+        } catch (IllegalArgumentException | ConfigException e) {
+            System.err.println("bench fallback: " + e.getMessage());
+            return 2;
+        }
+        double loadAtStart = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        Path work = Files.createTempDirectory("notify-bench-fallback-");
+        String base = "bfb" + Long.toString(System.currentTimeMillis(), 36) + "-";
+        List<FallbackRun.Result> results = new ArrayList<>();
+        PlatformStack.quietBrokerStartup();
+        int steps = runOptions.runs() * 2;
+        bar = ProgressBar.start().track(() -> (double) results.size() / steps, () -> status);
+        progress("bench fallback: broker and Redis starting (child processes); work dir " + work);
+        try (FanoutBackends backends = FanoutBackends.start()) {
+            for (int r = 1; r <= runOptions.runs(); r++) {
+                for (String mode : List.of(FallbackRun.BASELINE, FallbackRun.FALLBACK)) {
+                    String label = "run " + r + "/" + runOptions.runs() + " " + mode + ": ";
+                    FallbackRun run = new FallbackRun(backends, s -> progress(label + s));
+                    results.add(run.run(plan, mode, base + "r" + r + "-" + mode + ".", r, work.resolve("r" + r + "-" + mode)));
+                    FallbackRun.Result last = results.get(results.size() - 1);
+                    if (mode.equals(FallbackRun.BASELINE) && last.routingSeconds() * 2 >= plan.fallback().delay().toSeconds()) {
+                        progress(String.format("%swarning: routing took %.1f s; --after %s leaves little room for every fallback"
+                                + " to be pending at once", label, last.routingSeconds(), after));
+                    }
+                }
+            }
+        } catch (Exception e) {
+            bar.close();
+            System.err.println("bench fallback failed: " + e + "\n  logs kept in " + work);
+            return 1;
+        }
+        bar.close();
+        FallbackReport report = FallbackReport.of(settings(plan, app, loadAtStart), results);
+        report.print(System.out);
+        System.err.println("wrote " + ResultFiles.write(resultOptions.out(), "fallback", report.at(), report, report.charts()));
+        ResultFiles.deleteTree(work);
+        return report.fallbacks().missing() == 0 && report.fallbacks().duplicates() == 0 ? 0 : 1;
+    }
+
+    /** The instance's configuration as it will read it: validates the settings here and names what is in force. */
+    private static FanoutConfig effective(List<String> settings, String commitInterval) {
+        Map<String, String> values = new HashMap<>();
+        values.put(FanoutConfig.QUERY_TOKENS, DevKeys.random().queryToken());
+        values.put("notify.fanout.processing-guarantee", FallbackRun.GUARANTEE);
+        if (commitInterval != null) {
+            values.put("notify.fanout.commit-interval", commitInterval);
+        }
+        for (String s : settings) {
+            values.put(s.substring(0, s.indexOf('=')), s.substring(s.indexOf('=') + 1));
+        }
+        return FanoutConfig.load(Settings.of(values));
+    }
+
+    private Map<String, Object> settings(FallbackRun.Plan plan, FanoutConfig app, double loadAtStart) {
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("pending", pending);
+        s.put("users", users);
+        s.put("eventsPerUser", (pending + users - 1) / users);
+        s.put("eventBytes", eventBytes);
+        s.put("after", plan.fallback().after());
+        s.put("channel", plan.fallback().channel());
+        s.put("checkInterval", app.fallback().checkInterval().toMillis() + "ms" + (checkInterval == null ? " (app default)" : ""));
+        s.put("maxPerRunPerTask", app.fallback().maxPerRun());
+        s.put("maxPendingPerTask", app.fallback().maxPending());
+        s.put("commitInterval", app.commitInterval().toMillis() + "ms" + (commitInterval == null ? " (app default)" : ""));
+        s.put("guarantee", FallbackRun.GUARANTEE);
+        s.put("instances", 1);
+        s.put("eventsPartitions", 6);
+        s.put("runs", runOptions.runs());
+        s.put("fanoutJvm", "-Xmx512m, 1 stream thread, defaults otherwise");
+        s.put("loadAverageAtStart", loadAtStart);
+        s.put("routedMeasure", "notify_fanout_deliveries_total + notify_fanout_undelivered_total from /metrics, "
+                + "first progress sample to all routed, polled every 100 ms (as bench fanout)");
+        s.put("latenessMeasure", "at - dueAt of every notify.fallback record, read_committed");
+        s.put("deadline", plan.deadline().toString());
+        return s;
+    }
+
+    private void progress(String line) {
+        status = line;
+        bar.println(line);
+    }
+}

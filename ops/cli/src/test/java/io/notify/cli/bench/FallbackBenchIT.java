@@ -1,0 +1,55 @@
+package io.notify.cli.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.notify.cli.Notifyctl;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * {@code bench fallback} end to end with tiny numbers on its own broker, Redis and fanout-streams:
+ * every event's fallback is written exactly once, none before it was due, and every one was pending
+ * at once (never speed).
+ */
+class FallbackBenchIT {
+
+    private static final int PENDING = 400;
+
+    @TempDir
+    Path out;
+
+    @Test
+    void everyFallbackIsWrittenOnceAndNoneEarly() throws Exception {
+        int code = new CommandLine(new Notifyctl()).execute("bench", "fallback", "--pending", Integer.toString(PENDING),
+                "--users", "150", "--after", "10s", "--check-interval", "200ms", "--runs", "1", "--deadline", "3m",
+                "--out", out.toString());
+        assertEquals(0, code);
+
+        JsonNode report = BenchOutput.report(out, "fallback");
+        assertEquals(2, report.get("runs").size(), "a baseline and a fallback mode");
+        for (JsonNode run : report.get("runs")) {
+            assertEquals(PENDING, run.get("events").asLong());
+            assertTrue(run.get("eventsPerSecond").asDouble() > 0, run.toString());
+        }
+        JsonNode drain = report.get("runs").get(1).get("drain");
+        JsonNode timing = drain.get("timing");
+        assertEquals(PENDING, timing.get("records").asLong());
+        assertEquals(0, timing.get("missing").asLong());
+        assertEquals(0, timing.get("duplicates").asLong());
+        assertTrue(timing.get("latenessMinMs").asDouble() >= 0, "none written before it was due: " + timing);
+        assertTrue(timing.get("latenessP50Ms").asDouble() <= timing.get("latenessP99Ms").asDouble()
+                && timing.get("latenessP99Ms").asDouble() <= timing.get("latenessMaxMs").asDouble(), timing.toString());
+        assertTrue(timing.get("allPendingAtOnce").asBoolean(), timing.toString());
+        assertEquals(PENDING, drain.get("peakPending").asLong());
+        assertEquals(PENDING, drain.get("outcomes").get("scheduled").asLong());
+        assertEquals(PENDING, drain.get("outcomes").get("emitted_no_device").asLong(), "no user has a device");
+        assertTrue(drain.get("burstCpuSeconds").asDouble() >= 0 && drain.get("burstRssPeakBytes").asLong() > 0, drain.toString());
+        assertEquals(0, report.get("fallbacks").get("missing").asLong());
+        assertEquals("200ms", report.get("settings").get("checkInterval").asText());
+        assertTrue(report.get("settings").get("commitInterval").asText().endsWith("(app default)"));
+    }
+}
