@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
 @Command(name = "notifyctl", mixinStandardHelpOptions = true, version = "notifyctl 0.1.0",
         description = "Operate, measure and inspect a Notify platform.",
         subcommands = {io.notify.cli.dev.DevCommand.class, io.notify.cli.dev.SendCommand.class,
-                io.notify.cli.dev.TokenCommand.class, BenchCommand.class, io.notify.cli.replay.ReplayCommand.class, io.notify.cli.replay.TailCommand.class,
+                io.notify.cli.dev.TokenCommand.class, BenchCommand.class, io.notify.cli.replay.ReplayCommand.class, io.notify.cli.replay.TailCommand.class, io.notify.cli.why.WhyCommand.class,
                 io.notify.cli.chaos.ChaosCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Notifyctl implements Runnable {

@@ -1,5 +1,6 @@
 package io.notify.cli.replay;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.notify.schemas.NotifyJson;
 import io.notify.schemas.topic.DlqHeaders;
 import java.io.IOException;
@@ -47,6 +48,9 @@ final class Columns {
                     field("seen.upTo"), list("seen.seqs", 0, "seen.seqs"), field("read.upTo"), list("read.seqs", 0, "read.seqs"),
                     field("archived.upTo"), list("archived.seqs", 0, "archived.seqs"), devices("devices", 0),
                     field("version"), millis("updatedAt", "updatedAt"));
+            case FALLBACK -> List.of(field("stream"), field("channel"), field("reason"), field("id", "event.id"),
+                    field("type", "event.type"), field("epoch", "event.epoch"), field("seq", "event.seq"),
+                    deviceList("devices", 0), millis("dueAt", "dueAt"), millis("at", "at"), lateness("lateness", 0, ""));
         });
         if (routing) {
             c.add(meta("routing", 0, Columns::routingCell));
@@ -74,6 +78,9 @@ final class Columns {
             case INBOX_STATE -> List.of(stream("STREAM", 16, topic), sized("EPOCH", 16, "epoch"), marks("SEEN", "seen"),
                     marks("READ", "read"), marks("ARCHIVED", "archived"), sized("VERSION", 7, "version"),
                     devices("DEVICES", 60));
+            case FALLBACK -> List.of(sized("STREAM", 16, "stream"), sized("SEQ", 7, "event.seq"), sized("ID", 32, "event.id"),
+                    sized("CHANNEL", 10, "channel"), sized("REASON", 9, "reason"), millis("DUE", 24, "dueAt"),
+                    lateness("LATENESS", 9, " ms"), deviceList("DEVICES", 60));
         });
         if (routing) {
             c.add(meta("ROUTING", 60, Columns::routingCell));
@@ -110,7 +117,11 @@ final class Columns {
     }
 
     private Column millis(String name, String path) {
-        return new Column(name, 0, Set.of(path), r -> time.formatMillisText(r.value.text(path)));
+        return millis(name, 0, path);
+    }
+
+    private Column millis(String name, int width, String path) {
+        return new Column(name, width, Set.of(path), r -> time.formatMillisText(r.value.text(path)));
     }
 
     /** The stream, from the key where the value has none (an inbox-state tombstone). */
@@ -146,6 +157,32 @@ final class Columns {
         } catch (IOException e) {
             return json;
         }
+    }
+
+    /** A fallback record's devices as {@code device:acked} pairs, in the record's order. */
+    private static Column deviceList(String name, int width) {
+        return new Column(name, width, Set.of("devices"),
+                r -> r.value.list("devices").stream().map(Columns::deviceAcked).collect(Collectors.joining(";")));
+    }
+
+    private static String deviceAcked(String json) {
+        try {
+            JsonNode d = NotifyJson.mapper().readTree(json);
+            return d.path("device").asText() + ":" + d.path("acked").asText();
+        } catch (IOException e) {
+            return json;
+        }
+    }
+
+    /** {@code at - dueAt} in ms (how late the fallback timer decided), followed by {@code unit}. */
+    private static Column lateness(String name, int width, String unit) {
+        return new Column(name, width, Set.of("at", "dueAt"), r -> {
+            try {
+                return (Long.parseLong(r.value.text("at")) - Long.parseLong(r.value.text("dueAt"))) + unit;
+            } catch (NumberFormatException e) {
+                return null; // a field missing (null text) or not a number
+            }
+        });
     }
 
     private static Column header(String name, String header) {

@@ -15,6 +15,7 @@ import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.utils.Utils;
 
 /**
  * The Kafka clients of replay and tail, configured in one place. The consumer has no group id
@@ -36,7 +37,7 @@ final class KafkaClients {
     static void checkExtra(Map<String, String> extra) {
         for (String k : extra.keySet()) {
             if (FIXED.contains(k)) {
-                throw new UsageException("--kafka-property " + k + " cannot be changed: replay and tail rely on its value");
+                throw new UsageException("--kafka-property " + k + " cannot be changed: replay, tail and why rely on its value");
             }
         }
     }
@@ -67,6 +68,15 @@ final class KafkaClients {
         p.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
         p.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
         return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /**
+     * The partition Kafka's default partitioner gives {@code key} among {@code partitions}: murmur2,
+     * positive, modulo the count. Kafka Streams writes keyed records so, which is where fan-out puts a
+     * stream's records on the topics keyed by stream.
+     */
+    static int partitionOf(byte[] key, int partitions) {
+        return Utils.toPositive(Utils.murmur2(key)) % partitions;
     }
 
     /**

@@ -1,7 +1,5 @@
 package io.notify.cli.replay;
 
-import io.notify.common.config.ConfigException;
-import io.notify.common.config.Settings;
 import io.notify.schemas.topic.TopicCatalog;
 import java.io.FileOutputStream;
 import java.io.FilterOutputStream;
@@ -10,32 +8,22 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * The options replay and tail share: what to read, how to filter it and where to write it. Every
- * value is taken as text and checked by {@link #plan}, so bad input is one line and exit 2 rather
- * than picocli's usage dump, and is found before any connection is made.
+ * The options replay and tail share: what to read, how to filter it and where to write it, beside
+ * the connection options of {@link ConnectionOptions}. Every value is taken as text and checked by
+ * {@link #plan}, so bad input is one line and exit 2 rather than picocli's usage dump, and is found
+ * before any connection is made.
  */
-final class ReadOptions {
+final class ReadOptions extends ConnectionOptions {
 
     @Parameters(index = "0", paramLabel = "TOPIC",
-            description = "events, stream-log, undelivered, dlq, receipts or inbox-state "
+            description = "events, stream-log, undelivered, dlq, receipts, inbox-state or fallback "
                     + "(full names such as notify.stream-log work too).")
     String topic;
-
-    @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT",
-            defaultValue = "${env:NOTIFY_KAFKA_BOOTSTRAP_SERVERS:-127.0.0.1:9092}",
-            description = "Kafka bootstrap servers (default: ${DEFAULT-VALUE}, or $NOTIFY_KAFKA_BOOTSTRAP_SERVERS).")
-    String bootstrap;
-
-    @Option(names = "--topic-prefix", paramLabel = "PREFIX", defaultValue = "${env:NOTIFY_TOPIC_PREFIX:-}",
-            description = "Prefix of every Notify topic name (default: empty, or $NOTIFY_TOPIC_PREFIX).")
-    String topicPrefix;
 
     @Option(names = "--from", paramLabel = "TIME",
             description = "Start (inclusive): RFC 3339 (2026-11-29T10:15:30Z), now, or relative (-2h, -30m, -1h30m).")
@@ -72,46 +60,21 @@ final class ReadOptions {
             description = "Progress bar on stderr (default: only when stderr is a terminal).")
     Boolean progress;
 
-    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "30s",
-            description = "Longest wait for Kafka metadata and offsets (default: ${DEFAULT-VALUE}).")
-    String timeout;
-
-    @Option(names = "--kafka-property", paramLabel = "KEY=VALUE",
-            description = "Extra Kafka client setting, e.g. security.protocol=SSL (repeatable).")
-    Map<String, String> kafkaProperties = new LinkedHashMap<>();
-
     /** What the options ask for, checked; built before connecting. */
     record Plan(TopicCatalog catalog, SourceTopic source, String topicName, Filter filter, OutputFormat format,
                 Duration timeout, long limit) {
     }
 
     Plan plan() {
-        TopicCatalog catalog;
-        try {
-            catalog = TopicCatalog.of(topicPrefix == null ? "" : topicPrefix);
-        } catch (IllegalArgumentException e) {
-            throw new UsageException("--topic-prefix: " + e.getMessage());
-        }
-        SourceTopic source = SourceTopic.parse(topic, catalog);
+        Connection c = connection();
+        SourceTopic source = SourceTopic.parse(topic, c.catalog());
         OutputFormat fmt = OutputFormat.parse(format);
         Filter filter = new Filter(source, users, types, ids, eventClass);
-        Duration wait;
-        try {
-            wait = Settings.parseDurationArg("--timeout", timeout);
-        } catch (ConfigException e) {
-            throw new UsageException(e.getMessage());
-        }
-        if (wait.isZero()) {
-            throw new UsageException("--timeout must be above zero");
-        }
         if (limit != null && limit < 1) {
             throw new UsageException("--limit must be at least 1, got " + limit);
         }
-        if (bootstrap == null || bootstrap.isBlank()) {
-            throw new UsageException("--bootstrap-servers is empty");
-        }
-        KafkaClients.checkExtra(kafkaProperties);
-        return new Plan(catalog, source, source.topicName(catalog), filter, fmt, wait, limit == null ? Long.MAX_VALUE : limit);
+        return new Plan(c.catalog(), source, source.topicName(c.catalog()), filter, fmt, c.timeout(),
+                limit == null ? Long.MAX_VALUE : limit);
     }
 
     /** {@code --out FILE}, or stdout as bytes (always UTF-8, whatever the platform charset); closing never closes stdout. */

@@ -30,8 +30,8 @@ import picocli.CommandLine.Spec;
  * offset, each partition in offset order. See docs/replay.md.
  */
 @Command(name = "replay", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Read a window of a Notify topic (events, stream-log, undelivered, dlq, receipts, inbox-state), "
-                + "filtered, as JSONL, CSV or a table; or re-produce it with --republish-to.",
+        description = "Read a window of a Notify topic (events, stream-log, undelivered, dlq, receipts, inbox-state, "
+                + "fallback), filtered, as JSONL, CSV or a table; or re-produce it with --republish-to.",
         footer = {"", "Window: --from inclusive, --to exclusive (record timestamps); offsets likewise [from, to).",
                 "Exit codes: 0 done, 1 failed (Kafka, I/O), 2 bad input (nothing read), 130 interrupted.",
                 "Guide: docs/replay.md"})

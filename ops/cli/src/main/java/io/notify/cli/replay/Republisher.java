@@ -27,7 +27,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * <p>Into another topic the record is copied: key, value and headers byte for byte. Into
  * {@code notify.events} each row becomes an {@link EventEnvelope} with an id from
  * {@link RepublishIds}, keyed by its first recipient as every producer is: a DLQ or events record is the envelope
- * itself; a stream-log or undelivered record becomes an envelope to that stream's user alone. A row
+ * itself; a stream-log, undelivered or fallback record becomes an envelope to that stream's user alone. A row
  * that cannot become a valid envelope is skipped and counted. Every record written carries
  * {@value #SOURCE_HEADER} = {@code topic:partition:offset} of its origin; envelopes also carry
  * {@value #ORIGINAL_ID_HEADER}, and lose the DLQ's failure headers.
@@ -113,11 +113,8 @@ final class Republisher implements AutoCloseable {
                 String old = row.value.text("id") != null ? e.id() : origin.replace(':', '-');
                 yield e.withId(RepublishIds.derive(old, null, round));
             }
-            case STREAM_LOG -> {
-                SequencedEvent s = NotifySerdes.sequencedEvent().deserializer().deserialize(row.topic, bytes);
-                yield new EventEnvelope(RepublishIds.derive(s.id(), s.stream().value(), round), s.type(),
-                        Recipients.users(s.stream().userId()), EventClass.DURABLE, s.data(), s.occurredAt(), null, s.source());
-            }
+            case STREAM_LOG -> toItsUser(NotifySerdes.sequencedEvent().deserializer().deserialize(row.topic, bytes));
+            case FALLBACK -> toItsUser(NotifySerdes.fallbackRecord().deserializer().deserialize(row.topic, bytes).event());
             case UNDELIVERED -> {
                 UndeliveredEvent u = NotifySerdes.undeliveredEvent().deserializer().deserialize(row.topic, bytes);
                 StreamEvent e = u.event();
@@ -128,6 +125,12 @@ final class Republisher implements AutoCloseable {
             // refused before reading (ReplayCommand): these records are not events
             case RECEIPTS, INBOX_STATE -> throw new IllegalArgumentException(source.shortName + " records are not events");
         };
+    }
+
+    /** A sequenced event again, addressed to its stream's user alone (without its fallback: that one was decided). */
+    private EventEnvelope toItsUser(SequencedEvent s) {
+        return new EventEnvelope(RepublishIds.derive(s.id(), s.stream().value(), round), s.type(),
+                Recipients.users(s.stream().userId()), EventClass.DURABLE, s.data(), s.occurredAt(), null, s.source());
     }
 
     private String originalId(Row row, EventEnvelope envelope) {

@@ -8,14 +8,14 @@ import java.util.List;
  * or an {@code UndeliveredEvent} ({@code reason} set). {@code at} is routedAt or the undelivered
  * time, in epoch ms.
  */
-record Routing(String node, String reason, long at, List<String> connections) {
+public record Routing(String node, String reason, long at, List<String> connections) {
 
-    Routing {
+    public Routing {
         connections = connections == null ? List.of() : List.copyOf(connections);
     }
 
     /** {@code node:gw-1} or {@code undelivered:no_live_connection}: the form of CSV and table cells. */
-    String label() {
+    public String label() {
         return node != null ? "node:" + node : "undelivered:" + reason;
     }
 }

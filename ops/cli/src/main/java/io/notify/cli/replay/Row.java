@@ -7,10 +7,10 @@ import org.apache.kafka.common.header.Headers;
 
 /**
  * One record as the replay sees it: where it lives, its timestamp, key and headers, and the scanned
- * value.
- * {@link #routing} is filled by {@code --with-routing} only.
+ * value (only the fields at the paths the reader asked for). {@link #routing} is filled by
+ * {@code --with-routing} only. Public for the commands that look records up ({@link RecordLookup}).
  */
-final class Row {
+public final class Row {
 
     final String topic;
     final int partition;
@@ -31,13 +31,49 @@ final class Row {
         this.value = value;
     }
 
+    public String topic() {
+        return topic;
+    }
+
+    public int partition() {
+        return partition;
+    }
+
+    public long offset() {
+        return offset;
+    }
+
+    /** The record timestamp, epoch ms. */
+    public long timestamp() {
+        return timestamp;
+    }
+
+    public Headers headers() {
+        return headers;
+    }
+
+    /** The value bytes, or null for a tombstone. */
+    public byte[] valueBytes() {
+        return value.bytes();
+    }
+
+    /** The JSON text of the scalar or object at a scanned {@code path} of the value, or null. */
+    public String text(String path) {
+        return value.text(path);
+    }
+
+    /** The items of the array at a scanned {@code path} of the value; empty when absent. */
+    public List<String> list(String path) {
+        return value.list(path);
+    }
+
     /** The key as text when it is valid UTF-8, else null. */
-    String keyText() {
+    public String keyText() {
         return Utf8Text.decode(key);
     }
 
     /** The last header of that name as text, or null. */
-    String header(String name) {
+    public String header(String name) {
         var h = headers.lastHeader(name);
         return h == null || h.value() == null ? null : new String(h.value(), StandardCharsets.UTF_8);
     }

@@ -28,7 +28,9 @@ enum SourceTopic {
     /** Acks and seen/read/archive marks of a user's stream; {@code ids} lists the marked events. Not events. */
     RECEIPTS("receipts", TopicCatalog.RECEIPTS, "the gateways", "ids", null, null, "stream", true, "stream"),
     /** The read state of a user's stream (compacted, so a tombstone has only its key). Not events. */
-    INBOX_STATE("inbox-state", TopicCatalog.INBOX_STATE, "fan-out", null, null, null, "stream", true, "stream");
+    INBOX_STATE("inbox-state", TopicCatalog.INBOX_STATE, "fan-out", null, null, null, "stream", true, "stream"),
+    /** Events no device acknowledged or read in time; the event (always durable) is nested under {@code event}. */
+    FALLBACK("fallback", TopicCatalog.FALLBACK, "fan-out", "event.id", "event.type", "event.class", "stream", true, null);
 
     static final String NAMES = Arrays.stream(values()).map(s -> s.shortName).collect(Collectors.joining(", "))
             + " (or " + Arrays.stream(values()).map(s -> s.fullName).collect(Collectors.joining(", ")) + ")";

@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * {@code -2h}, {@code -30m}, {@code -1h30m}, {@code -45s}, {@code -7d}, {@code -500ms}
  * ({@code now-2h} is the same as {@code -2h}). Pure: "now" is a parameter.
  */
-final class TimeArgs {
+public final class TimeArgs {
 
     private static final Pattern RELATIVE = Pattern.compile("^(?:now)?-((?:\\d+(?:ms|d|h|m|s))+)$");
     private static final String HELP = "use RFC 3339 (2026-11-29T10:15:30Z), 'now', or a relative time such as -2h, -30m, -1h30m";
@@ -27,7 +27,7 @@ final class TimeArgs {
     }
 
     /** The instant {@code text} names; a {@link UsageException} naming {@code flag} when it names none. */
-    static Instant parse(String flag, String text, Instant now) {
+    public static Instant parse(String flag, String text, Instant now) {
         String t = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
         if (t.isEmpty()) {
             throw new UsageException(flag + ": a time is required; " + HELP);

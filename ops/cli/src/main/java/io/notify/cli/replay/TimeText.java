@@ -9,7 +9,7 @@ import java.time.format.DateTimeFormatter;
  * ({@code 2026-11-29T09:15:30.120Z}), so the text has a fixed width and sorts like the time. Caches
  * the text of the last second, since consecutive records mostly share it. Not thread-safe.
  */
-final class TimeText {
+public final class TimeText {
 
     private static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss")
             .withZone(ZoneOffset.UTC);
@@ -17,7 +17,7 @@ final class TimeText {
     private long cachedSecond = Long.MIN_VALUE;
     private String cachedText;
 
-    String format(long epochMillis) {
+    public String format(long epochMillis) {
         long second = Math.floorDiv(epochMillis, 1000);
         if (second != cachedSecond) {
             cachedText = SECONDS.format(Instant.ofEpochSecond(second));

@@ -5,9 +5,9 @@ package io.notify.cli.replay;
  * starts, ...). The commands turn it into one line on stderr and exit code 2, always before reading
  * a record.
  */
-final class UsageException extends RuntimeException {
+public final class UsageException extends RuntimeException {
 
-    UsageException(String message) {
+    public UsageException(String message) {
         super(message);
     }
 }

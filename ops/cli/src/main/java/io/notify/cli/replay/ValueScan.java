@@ -20,8 +20,9 @@ import java.util.Set;
  * for every record of a replay and the typed readers (schema validation included) cost several
  * times more than the fetch. Readers of Notify topics ignore unknown fields; so does this.
  *
- * <p>Scalars are kept as their JSON text, arrays of scalars as lists, objects (such as {@code data})
- * as their original JSON text. JSON {@code null} counts as absent.
+ * <p>Scalars are kept as their JSON text, arrays as lists (of scalars' text and objects' original
+ * JSON text, such as a fallback record's {@code devices}), objects (such as {@code data}) as their
+ * original JSON text. JSON {@code null} counts as absent.
  */
 final class ValueScan {
 
@@ -109,19 +110,26 @@ final class ValueScan {
             while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
                 if (t.isScalarValue() && t != JsonToken.VALUE_NULL) {
                     items.add(p.getText());
+                } else if (t == JsonToken.START_OBJECT) {
+                    items.add(objectText(p, src));
                 } else {
                     p.skipChildren();
                 }
             }
             fields.put(path, items);
         } else if (v == JsonToken.START_OBJECT) {
-            int start = (int) p.currentTokenLocation().getByteOffset();
-            p.skipChildren();
-            int end = (int) p.currentLocation().getByteOffset();
-            fields.put(path, new String(src, start, end - start, StandardCharsets.UTF_8));
+            fields.put(path, objectText(p, src));
         } else if (v != JsonToken.VALUE_NULL) {
             fields.put(path, p.getText());
         }
+    }
+
+    /** The original JSON text of the object whose start the parser is on; leaves the parser on its end. */
+    private static String objectText(JsonParser p, byte[] src) throws IOException {
+        int start = (int) p.currentTokenLocation().getByteOffset();
+        p.skipChildren();
+        int end = (int) p.currentLocation().getByteOffset();
+        return new String(src, start, end - start, StandardCharsets.UTF_8);
     }
 
     /** The value bytes, or null for a tombstone. */

@@ -2,6 +2,7 @@ package io.notify.cli.replay;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -63,8 +64,16 @@ record Window(Instant from, Instant to, OffsetArg fromOffset, OffsetArg toOffset
      * offsetsForTimes on every partition.
      */
     Map<TopicPartition, Range> resolve(Consumer<?, ?> consumer, List<TopicPartition> partitions, Duration timeout) {
+        return resolve(consumer, partitions, timeout, Map.of());
+    }
+
+    /** As {@link #resolve(Consumer, List, Duration)}, with the end offsets of some partitions captured earlier. */
+    Map<TopicPartition, Range> resolve(Consumer<?, ?> consumer, List<TopicPartition> partitions, Duration timeout,
+                                      Map<TopicPartition, Long> capturedEnds) {
         Map<TopicPartition, Long> begin = consumer.beginningOffsets(partitions, timeout);
-        Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
+        List<TopicPartition> unknown = partitions.stream().filter(tp -> !capturedEnds.containsKey(tp)).toList();
+        Map<TopicPartition, Long> end = new HashMap<>(unknown.isEmpty() ? Map.of() : consumer.endOffsets(unknown, timeout));
+        partitions.stream().filter(capturedEnds::containsKey).forEach(tp -> end.put(tp, capturedEnds.get(tp)));
         Map<TopicPartition, OffsetAndTimestamp> fromTimes = from == null ? Map.of()
                 : consumer.offsetsForTimes(times(partitions, from), timeout);
         Map<TopicPartition, OffsetAndTimestamp> toTimes = to == null ? Map.of()

@@ -15,18 +15,19 @@ import picocli.CommandLine;
 
 /**
  * Runs notifyctl in-process as {@code main} would, capturing stdout (the records, written as bytes
- * to System.out) and stderr (picocli's error writer). Not for concurrent use: System.out is global.
+ * to System.out) and stderr (picocli's error writer); the tests of replay, tail and why share it.
+ * Not for concurrent use: System.out is global.
  */
-final class Cli {
+public final class Cli {
 
     /** The exit code and both streams of one run. */
-    record Result(int code, String out, String err) {
+    public record Result(int code, String out, String err) {
 
-        List<String> lines() {
+        public List<String> lines() {
             return out.lines().toList();
         }
 
-        List<JsonNode> json() {
+        public List<JsonNode> json() {
             List<JsonNode> nodes = new ArrayList<>();
             for (String line : lines()) {
                 try {
@@ -42,7 +43,7 @@ final class Cli {
     private Cli() {
     }
 
-    static Result run(String... args) {
+    public static Result run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         StringWriter err = new StringWriter();
         PrintStream original = System.out;

@@ -63,6 +63,24 @@ class FilterTest {
     }
 
     @Test
+    void fallbackMatchesTheUserByStreamAndIdTypeClassOnTheNestedEvent() {
+        String record = "{\"stream\":\"u:42\",\"userId\":\"42\",\"channel\":\"push\",\"reason\":\"no_ack\","
+                + "\"event\":{\"stream\":\"u:42\",\"seq\":17,\"id\":\"ord-1:shipped\",\"type\":\"order.shipped\","
+                + "\"class\":\"durable\",\"fallback\":{\"after\":\"2m\",\"channel\":\"push\"}},\"devices\":[],\"dueAt\":2,\"at\":3}";
+        Filter all = new Filter(SourceTopic.FALLBACK, List.of("42"), List.of("order.*"), List.of("ord-1:shipped"), "durable");
+        assertTrue(all.matches(row(SourceTopic.FALLBACK, all, "u:42", record)));
+        Filter other = new Filter(SourceTopic.FALLBACK, List.of("420"), List.of(), List.of(), null);
+        assertFalse(other.matches(row(SourceTopic.FALLBACK, other, "u:42", record)));
+        Filter id = new Filter(SourceTopic.FALLBACK, List.of(), List.of(), List.of("ord-2"), null);
+        assertFalse(id.matches(row(SourceTopic.FALLBACK, id, "u:42", record)));
+        Filter type = new Filter(SourceTopic.FALLBACK, List.of(), List.of("chat.*"), List.of(), null);
+        assertFalse(type.matches(row(SourceTopic.FALLBACK, type, "u:42", record)));
+        Filter ephemeral = new Filter(SourceTopic.FALLBACK, List.of(), List.of(), List.of(), "ephemeral");
+        assertFalse(ephemeral.matches(row(SourceTopic.FALLBACK, ephemeral, "u:42", record)), "its events are always durable");
+        assertFalse(all.matches(row(SourceTopic.FALLBACK, all, "u:42", "not json")), "no key fallback: fan-out writes JSON");
+    }
+
+    @Test
     void filtersOnFieldsATopicDoesNotHaveAreRefusedNamingTheTopic() {
         UsageException type = assertThrows(UsageException.class,
                 () -> new Filter(SourceTopic.RECEIPTS, List.of(), List.of("order.*"), List.of(), null));

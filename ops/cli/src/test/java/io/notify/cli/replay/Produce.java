@@ -6,6 +6,8 @@ import io.notify.devstack.Infra;
 import io.notify.schemas.event.EventClass;
 import io.notify.schemas.event.EventEnvelope;
 import io.notify.schemas.event.Recipients;
+import io.notify.schemas.event.Fallback;
+import io.notify.schemas.inbox.FallbackRecord;
 import io.notify.schemas.inbox.InboxState;
 import io.notify.schemas.inbox.Receipt;
 import io.notify.schemas.serde.NotifySerdes;
@@ -22,12 +24,12 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /** Writes test records with explicit partitions and timestamps, so windows and orders are exact. */
-final class Produce {
+public final class Produce {
 
     private Produce() {
     }
 
-    static void all(Infra infra, List<ProducerRecord<byte[], byte[]>> records) throws Exception {
+    public static void all(Infra infra, List<ProducerRecord<byte[], byte[]>> records) throws Exception {
         Map<String, Object> p = new HashMap<>();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.bootstrapServers());
         p.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -42,33 +44,50 @@ final class Produce {
         }
     }
 
-    static ProducerRecord<byte[], byte[]> record(String topic, int partition, long ts, String key, byte[] value) {
+    public static ProducerRecord<byte[], byte[]> record(String topic, int partition, long ts, String key, byte[] value) {
         return new ProducerRecord<>(topic, partition, ts, key == null ? null : key.getBytes(StandardCharsets.UTF_8), value);
     }
 
-    static byte[] envelope(String id, String type, EventClass c, ObjectNode data, String... users) {
+    public static byte[] envelope(String id, String type, EventClass c, ObjectNode data, String... users) {
         return NotifySerdes.eventEnvelope().serializer().serialize("t",
                 new EventEnvelope(id, type, Recipients.users(users), c, data, null, null, "orders"));
     }
 
-    static SequencedEvent sequenced(String user, long seq, String id, String type, long at) {
+    public static SequencedEvent sequenced(String user, long seq, String id, String type, long at) {
         return new SequencedEvent(StreamId.forUser(user), "ep1", seq, id, type, data("n", Long.toString(seq)), null, "orders",
                 at, at + 1);
     }
 
-    static byte[] json(SequencedEvent e) {
+    public static byte[] json(SequencedEvent e) {
         return NotifySerdes.sequencedEvent().serializer().serialize("t", e);
     }
 
-    static byte[] json(Receipt r) {
+    public static byte[] json(Receipt r) {
         return NotifySerdes.receipt().serializer().serialize("t", r);
     }
 
-    static byte[] json(InboxState s) {
+    public static byte[] json(InboxState s) {
         return NotifySerdes.inboxState().serializer().serialize("t", s);
     }
 
-    static ObjectNode data(String key, String value) {
+    public static byte[] json(FallbackRecord f) {
+        return NotifySerdes.fallbackRecord().serializer().serialize("t", f);
+    }
+
+    /** A user's event that asked for a push fallback after 2 minutes, sequenced at {@code at + 1}. */
+    public static SequencedEvent withFallback(String user, long seq, String id, long at) {
+        return new SequencedEvent(StreamId.forUser(user), "ep1", seq, id, "order.shipped", data("n", Long.toString(seq)), null,
+                "orders", at, at + 1, new Fallback("2m", "push"), null);
+    }
+
+    /** The fallback record fan-out writes for {@code event}, {@code lateMs} after it was due, with one device that acked seq 1. */
+    public static FallbackRecord fallback(SequencedEvent event, long lateMs) {
+        long due = event.sequencedAt() + event.fallback().delay().toMillis();
+        return new FallbackRecord(event.stream().value(), event.stream().userId(), "push", FallbackRecord.Reason.NO_ACK, event,
+                List.of(new FallbackRecord.Device("phone-1", 1, event.sequencedAt() - 5000)), due, due + lateMs);
+    }
+
+    public static ObjectNode data(String key, String value) {
         return JsonNodeFactory.instance.objectNode().put(key, value);
     }
 }

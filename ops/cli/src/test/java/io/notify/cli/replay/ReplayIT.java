@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
 import io.notify.schemas.event.EventClass;
+import io.notify.schemas.inbox.FallbackRecord;
 import io.notify.schemas.inbox.InboxState;
 import io.notify.schemas.inbox.Marks;
 import io.notify.schemas.inbox.Receipt;
@@ -196,6 +197,42 @@ class ReplayIT {
         assertTrue(table.lines().get(0).startsWith("TIME") && table.lines().get(0).endsWith("DEVICES"), table.out());
         assertTrue(table.lines().get(1).contains("u:42") && table.lines().get(1).contains("17 +19"), table.out());
         assertTrue(table.lines().get(2).contains("u:43") && table.lines().get(2).contains(ts.substring(0, 19)), table.out());
+    }
+
+    @Test
+    void fallbackInEveryFormatFilteredByUserIdTypeAndClass(Infra infra) throws Exception {
+        String topic = infra.createTopic(TopicCatalog.of(infra.prefix()).fallback().name(), 3);
+        long t = T0.toEpochMilli();
+        FallbackRecord first = Produce.fallback(Produce.withFallback("42", 1, "ord-1:shipped", t), 357);
+        FallbackRecord second = Produce.fallback(Produce.withFallback("42", 2, "ord-2:shipped", t + 1), 12);
+        FallbackRecord other = Produce.fallback(Produce.withFallback("43", 1, "ord-1:shipped", t), 40);
+        byte[] firstJson = Produce.json(first);
+        Produce.all(infra, List.of(
+                Produce.record(topic, 2, first.at(), "u:42", firstJson),
+                Produce.record(topic, 2, second.at(), "u:42", Produce.json(second)),
+                Produce.record(topic, 0, other.at(), "u:43", Produce.json(other))));
+
+        Cli.Result user = Cli.run(args(infra, "replay", "fallback", "--user", "42"));
+        assertEquals(0, user.code(), user.err());
+        assertEquals(2, user.lines().size(), user.out());
+        assertTrue(user.lines().get(0).endsWith("\"key\":\"u:42\",\"value\":" + new String(firstJson, StandardCharsets.UTF_8) + "}"),
+                "the value byte for byte: " + user.lines().get(0));
+        Cli.Result id = Cli.run(args(infra, "replay", "notify.fallback", "--id", "ord-1:shipped", "--format", "csv"));
+        assertEquals(List.of("timestamp,partition,offset,stream,channel,reason,id,type,epoch,seq,devices,dueAt,at,lateness",
+                        rfc3339(other.at()) + ",0,0,u:43,push,no_ack,ord-1:shipped,order.shipped,ep1,1,phone-1:1,"
+                                + rfc3339(other.dueAt()) + "," + rfc3339(other.at()) + ",40",
+                        rfc3339(first.at()) + ",2,0,u:42,push,no_ack,ord-1:shipped,order.shipped,ep1,1,phone-1:1,"
+                                + rfc3339(first.dueAt()) + "," + rfc3339(first.at()) + ",357"),
+                id.lines(), id.err());
+        Cli.Result table = Cli.run(args(infra, "replay", "fallback", "--type", "order.*", "--class", "durable", "--format", "table"));
+        assertEquals(4, table.lines().size(), table.out());
+        assertTrue(table.lines().get(0).startsWith("TIME") && table.lines().get(0).endsWith("DEVICES"), table.out());
+        assertTrue(table.lines().get(3).contains("ord-2:shipped") && table.lines().get(3).contains("12 ms"), table.out());
+        assertEquals("", Cli.run(args(infra, "replay", "fallback", "--class", "ephemeral")).out(), "always durable");
+    }
+
+    private static String rfc3339(long millis) {
+        return new TimeText().format(millis);
     }
 
     @Test

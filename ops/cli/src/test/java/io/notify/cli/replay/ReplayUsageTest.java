@@ -95,4 +95,13 @@ class ReplayUsageTest {
         assertBadInput("refusing to write into notify.inbox-state, which only fan-out writes",
                 "replay", "receipts", "--republish-to", "notify.inbox-state");
     }
+
+    @Test
+    void fallbackRefusesRoutingAndTargetsOnlyFanOutWrites() {
+        String routing = "--with-routing works on stream-log with exactly one --user";
+        assertBadInput(routing, "replay", "fallback", "--user", "42", "--with-routing");
+        assertBadInput("write into notify.fallback, the topic being read", "replay", "fallback", "--republish-to", "fallback");
+        assertBadInput("notify.fallback, which only fan-out writes", "replay", "undelivered", "--republish-to", "fallback");
+        assertBadInput("--class: expected durable or ephemeral", "tail", "fallback", "--class", "sometimes");
+    }
 }

@@ -2,6 +2,7 @@ package io.notify.cli.replay;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.devstack.Infra;
@@ -117,5 +118,27 @@ class RepublishIT {
         Cli.Result missing = Cli.run(args(infra, "replay", "events", "--republish-to", infra.name("nope")));
         assertEquals(2, missing.code());
         assertTrue(missing.err().contains("does not exist; create it first"), missing.err());
+    }
+
+    @Test
+    void fallbackBackIntoEventsToItsUserWithoutTheFallback(Infra infra) throws Exception {
+        TopicCatalog catalog = TopicCatalog.of(infra.prefix());
+        String fallback = infra.createTopic(catalog.fallback().name(), 3);
+        String events = infra.createTopic(catalog.events().name(), 3);
+        Produce.all(infra, List.of(
+                Produce.record(fallback, 2, T, "u:42", Produce.json(Produce.fallback(Produce.withFallback("42", 7, "o-7", T), 5))),
+                Produce.record(fallback, 0, T + 1, "u:43", Produce.json(Produce.fallback(Produce.withFallback("43", 1, "o-1", T), 5)))));
+
+        Cli.Result r = Cli.run(args(infra, "replay", "fallback", "--user", "42", "--republish-to", "events"));
+        assertEquals(0, r.code(), r.err());
+        assertEquals("republished 1 records from " + fallback + " to " + events + "\n", r.out());
+        List<ConsumerRecord<byte[], byte[]>> written = readAll(infra, events);
+        assertEquals(1, written.size());
+        EventEnvelope e = NotifySerdes.eventEnvelope().deserializer().deserialize(events, written.get(0).value());
+        assertEquals(RepublishIds.derive("o-7", "u:42", 1), e.id());
+        assertEquals(List.of("42"), e.to().users());
+        assertNull(e.fallback(), "the fallback was decided once; a re-send does not ask again");
+        assertEquals("o-7", new String(written.get(0).headers().lastHeader(Republisher.ORIGINAL_ID_HEADER).value(),
+                StandardCharsets.UTF_8));
     }
 }

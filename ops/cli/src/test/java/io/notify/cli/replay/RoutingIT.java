@@ -16,7 +16,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** --with-routing joins stream-log rows to the node topics and notify.undelivered by (stream, seq). */
+/**
+ * --with-routing joins stream-log rows to the node topics and notify.undelivered by (stream, seq),
+ * reading of each only the partition the stream's key is in.
+ */
 @ExtendWith(NotifyInfraExtension.class)
 class RoutingIT {
 
@@ -49,7 +52,11 @@ class RoutingIT {
                 Produce.record(gw1, 0, t + 11, "u:43", mo),
                 Produce.record(gw2, 0, t + 21, "u:42", m2b),
                 Produce.record(gw1, 0, t + 20, "u:42", m2a),
-                Produce.record(undelivered, 0, t + 30, "u:42", u3)));
+                // the router writes keyed by stream: u:42 is in partition 2 of 3 (murmur2), the only one read;
+                // a record of u:42 elsewhere (no writer puts it there) is not seen
+                Produce.record(undelivered, 2, t + 30, "u:42", u3),
+                Produce.record(undelivered, 0, t + 40, "u:42", NotifySerdes.undeliveredEvent().serializer().serialize(undelivered,
+                        UndeliveredEvent.of(s4, UndeliveredReason.REGISTRY_UNAVAILABLE, t + 40)))));
 
         Cli.Result r = Cli.run("replay", "stream-log", "--user", "42", "--with-routing", "--format", "csv",
                 "--bootstrap-servers", infra.bootstrapServers(), "--topic-prefix", infra.prefix());

@@ -26,11 +26,21 @@ class SourceTopicTest {
     }
 
     @Test
+    void namesTheFallbackTopicByShortFullAndPrefixedName() {
+        assertEquals(SourceTopic.FALLBACK, SourceTopic.parse("fallback", PLAIN));
+        assertEquals(SourceTopic.FALLBACK, SourceTopic.parse("notify.fallback", PLAIN));
+        assertEquals(SourceTopic.FALLBACK, SourceTopic.parse("it-7f3a.notify.fallback", PREFIXED));
+        assertEquals(PREFIXED.fallback().name(), SourceTopic.FALLBACK.topicName(PREFIXED));
+        assertEquals("fan-out", SourceTopic.FALLBACK.writtenBy);
+    }
+
+    @Test
     void theListOfNamesKeepsItsOrderAndEndsWithTheNewTopics() {
-        assertEquals("events, stream-log, undelivered, dlq, receipts, inbox-state (or notify.events, notify.stream-log, "
-                + "notify.undelivered, notify.events.dlq, notify.receipts, notify.inbox-state)", SourceTopic.NAMES);
-        UsageException e = assertThrows(UsageException.class, () -> SourceTopic.parse("fallback", PLAIN));
-        assertEquals("unknown topic 'fallback'; expected one of " + SourceTopic.NAMES, e.getMessage());
+        assertEquals("events, stream-log, undelivered, dlq, receipts, inbox-state, fallback (or notify.events, "
+                + "notify.stream-log, notify.undelivered, notify.events.dlq, notify.receipts, notify.inbox-state, notify.fallback)",
+                SourceTopic.NAMES);
+        UsageException e = assertThrows(UsageException.class, () -> SourceTopic.parse("fallbacks", PLAIN));
+        assertEquals("unknown topic 'fallbacks'; expected one of " + SourceTopic.NAMES, e.getMessage());
     }
 
     @Test
@@ -38,6 +48,7 @@ class SourceTopicTest {
         assertTrue(SourceTopic.EVENTS.holdsEvents());
         assertTrue(SourceTopic.DLQ.holdsEvents());
         assertTrue(SourceTopic.UNDELIVERED.holdsEvents());
+        assertTrue(SourceTopic.FALLBACK.holdsEvents(), "a fallback record holds the event it is about");
         assertFalse(SourceTopic.RECEIPTS.holdsEvents());
         assertFalse(SourceTopic.INBOX_STATE.holdsEvents());
     }

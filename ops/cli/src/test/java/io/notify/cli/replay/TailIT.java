@@ -108,4 +108,18 @@ class TailIT {
         assertTrue(r.lines().get(1).contains(",1,1,u:42,read,ep1,7,,phone-1,"), r.lines().get(1));
         assertTrue(r.err().contains("tail: 1 records written (2 read)"), r.err());
     }
+
+    @Test
+    void followsTheFallbackRecordsOfOneUser(Infra infra) throws Exception {
+        String fallback = infra.createTopic(TopicCatalog.of(infra.prefix()).fallback().name(), 3);
+        long now = System.currentTimeMillis();
+        Run r = tail(infra, fallback, List.of(
+                        Produce.record(fallback, 1, now, "u:43", Produce.json(Produce.fallback(Produce.withFallback("43", 1, "o-1", now), 5))),
+                        Produce.record(fallback, 1, now + 1, "u:42", Produce.json(Produce.fallback(Produce.withFallback("42", 3, "o-3", now), 8)))),
+                ",u:42,push,", "tail", "fallback", "--user", "42", "--format", "csv");
+        assertEquals(0, r.code(), r.err());
+        assertEquals(2, r.lines().size(), "the header and the fallback of user 42: " + r.lines());
+        assertTrue(r.lines().get(1).contains(",1,1,u:42,push,no_ack,o-3,order.shipped,ep1,3,phone-1:1,"), r.lines().get(1));
+        assertTrue(r.lines().get(1).endsWith(",8"), "lateness in ms: " + r.lines().get(1));
+    }
 }

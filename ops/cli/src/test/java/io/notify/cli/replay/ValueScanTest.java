@@ -31,6 +31,14 @@ class ValueScanTest {
     }
 
     @Test
+    void objectsInAnArrayAreKeptAsTheirJsonText() {
+        ValueScan v = scan("{\"devices\":[{\"device\":\"phone-1\",\"acked\":15},null,[1],{\"device\":\"web\"}],\"ids\":[\"a\",2]}",
+                "devices", "ids");
+        assertEquals(List.of("{\"device\":\"phone-1\",\"acked\":15}", "{\"device\":\"web\"}"), v.list("devices"));
+        assertEquals(List.of("a", "2"), v.list("ids"));
+    }
+
+    @Test
     void nullIsAbsentAndNonJsonIsFlagged() {
         assertNull(scan("{\"id\":null}", "id").text("id"));
         assertFalse(scan("{\"id\":\"a\"", "id").isJson());

@@ -8,6 +8,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.Test;
 
@@ -132,5 +133,26 @@ class WritersTest {
                 + "ARCHIVED      VERSION  DEVICES", table[0]);
         assertEquals("2026-11-29T09:55:30.120Z  2:7           u:42              k3x9m2p8q7rdw5ta  19            17 +19,21     "
                 + "0             12       phone-1:20;web-2:18", table[1]);
+    }
+
+    private static final String FALLBACK = "{\"stream\":\"u:42\",\"userId\":\"42\",\"channel\":\"push\",\"reason\":\"no_ack\","
+            + "\"event\":{\"stream\":\"u:42\",\"epoch\":\"k3x9m2p8q7rdw5ta\",\"seq\":17,\"id\":\"ord-1:shipped\","
+            + "\"type\":\"order.shipped\",\"class\":\"durable\",\"data\":{},\"ingestedAt\":1795946130100,"
+            + "\"sequencedAt\":1795946130123,\"fallback\":{\"after\":\"2m\",\"channel\":\"push\"}},"
+            + "\"devices\":[{\"device\":\"phone-1\",\"acked\":15,\"lastSeenAt\":1795946100000},"
+            + "{\"device\":\"web-2\",\"acked\":0,\"lastSeenAt\":1795940000000}],\"dueAt\":1795946250123,\"at\":1795946250480}";
+
+    @Test
+    void fallbackCsvAndTableShowChannelReasonEventDevicesAndLateness() throws Exception {
+        List<String> csv = List.of(writeRecords(OutputFormat.CSV, SourceTopic.FALLBACK, "u:42", FALLBACK).split("\r\n"));
+        List<String> table = List.of(writeRecords(OutputFormat.TABLE, SourceTopic.FALLBACK, "u:42", FALLBACK).split("\n"));
+        assertEquals(List.of("timestamp,partition,offset,stream,channel,reason,id,type,epoch,seq,devices,dueAt,at,lateness",
+                "2026-11-29T09:55:30.120Z,2,7,u:42,push,no_ack,ord-1:shipped,order.shipped,k3x9m2p8q7rdw5ta,17,"
+                        + "phone-1:15;web-2:0,2026-11-29T09:57:30.123Z,2026-11-29T09:57:30.480Z,357",
+                "TIME                      P:OFFSET      STREAM            SEQ      ID                                CHANNEL     "
+                        + "REASON     DUE                       LATENESS   DEVICES",
+                "2026-11-29T09:55:30.120Z  2:7           u:42              17       ord-1:shipped                     push        "
+                        + "no_ack     2026-11-29T09:57:30.123Z  357 ms     phone-1:15;web-2:0"),
+                Stream.concat(csv.stream(), table.stream()).toList());
     }
 }

@@ -1,0 +1,206 @@
+package io.notify.cli.why;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.notify.cli.replay.Routing;
+import io.notify.cli.why.Evidence.Copy;
+import io.notify.cli.why.Evidence.Rejection;
+import io.notify.cli.why.Evidence.Sequenced;
+import io.notify.schemas.event.Fallback;
+import io.notify.schemas.inbox.FallbackRecord;
+import io.notify.schemas.inbox.Receipt;
+import io.notify.schemas.inbox.ReceiptKind;
+import io.notify.schemas.stream.SequencedEvent;
+import io.notify.schemas.stream.StreamId;
+import io.notify.schemas.topic.DlqFailure;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The timeline from evidence given as lists of records: no Kafka. */
+class TimelineTest {
+
+    private static final StreamId U42 = StreamId.forUser("42");
+    private static final long T = Instant.parse("2026-12-04T09:00:00Z").toEpochMilli();
+    private static final Instant FROM = Instant.ofEpochMilli(T).minusSeconds(3600);
+    private static final Instant TO = Instant.ofEpochMilli(T).plusSeconds(3600);
+    private static final String ID = "ord-1:shipped";
+
+    private static SequencedEvent event(Fallback fallback) {
+        return new SequencedEvent(U42, "ep1", 17, ID, "order.shipped", null, null, "orders", T, T + 23, fallback, null);
+    }
+
+    private static final SequencedEvent WITH_FALLBACK = event(new Fallback("2m", "push"));
+    private static final long DUE = T + 23 + 120_000;
+
+    private static Copy copy(int partition, long offset, long ts) {
+        return new Copy(partition, offset, ts, "u:42", null, List.of("42", "43"));
+    }
+
+    private static Looked<Sequenced> log(SequencedEvent... events) {
+        List<Sequenced> s = new ArrayList<>();
+        for (int i = 0; i < events.length; i++) {
+            s.add(new Sequenced(5, 100 + i, T, events[i]));
+        }
+        return Looked.read("notify.stream-log", FROM, TO, s);
+    }
+
+    private static Evidence evidence(Instant now, List<Copy> copies, Looked<Rejection> dlq, Looked<Sequenced> log,
+                                     List<Routing> routes, List<Receipt> receipts, List<FallbackRecord> fallbacks) {
+        return new Evidence(new Question("42", ID, FROM, TO), now, Looked.read("notify.events", FROM, TO, copies), dlq, log,
+                Looked.read("notify.node.<node> or notify.undelivered", FROM, TO, routes),
+                Looked.read("notify.receipts", FROM, TO, receipts), Looked.read("notify.fallback", FROM, TO, fallbacks));
+    }
+
+    private static Step step(Timeline t, String name) {
+        return t.steps().stream().filter(s -> s.step().equals(name)).findFirst().orElseThrow(() -> new AssertionError(
+                "no step " + name + " in " + t.steps()));
+    }
+
+    private static List<Step> steps(Timeline t, String name) {
+        return t.steps().stream().filter(s -> s.step().equals(name)).toList();
+    }
+
+    @Test
+    void aDeliveredReadEventWhoseFallbackTheFirstAckCancelled() {
+        Receipt ackPhone = Receipt.ack(U42, "ep1", 17, "phone-1", T + 500);
+        Receipt ackWeb = Receipt.ack(U42, null, 20, "web-2", T + 900);
+        Receipt laterPhone = Receipt.ack(U42, "ep1", 21, "phone-1", T + 2000);
+        Receipt read = Receipt.markIds(U42, ReceiptKind.READ, "ep1", List.of("other", ID), "phone-1", T + 60_000);
+        Timeline t = Timeline.of(evidence(Instant.ofEpochMilli(T + 600_000), List.of(copy(2, 14, T), copy(2, 15, T + 3000)),
+                Looked.skipped("notify.events.dlq"), log(WITH_FALLBACK),
+                List.of(new Routing("gw-1", null, T + 25, List.of())), List.of(ackPhone, ackWeb, laterPhone, read), List.of()));
+
+        assertTrue(t.found());
+        assertEquals(List.of("ingested", "deduplicated", "sequenced", "routed", "acked", "acked", "seen", "read", "archived",
+                "fallback"), t.steps().stream().map(Step::step).toList());
+        assertEquals("notify.events 2:14, key u:42", step(t, "ingested").detail());
+        assertEquals(T, step(t, "ingested").time());
+        assertEquals("2 copies: the dedup window kept the first; deduplicated 1 copy (2:15 at 2026-12-04T09:00:03.000Z)",
+                step(t, "deduplicated").detail());
+        assertEquals("u:42 epoch ep1 seq 17 (notify.stream-log 5:100), fan-out latency 23 ms", step(t, "sequenced").detail());
+        assertEquals(23L, step(t, "sequenced").facts().get("latencyMs"));
+        assertEquals("to gateway node gw-1 (every connection of the user there)", step(t, "routed").detail());
+        assertEquals(List.of("by device phone-1 (ack up to 17)", "by device web-2 (ack up to 20)"),
+                steps(t, "acked").stream().map(Step::detail).toList(), "the first ack of each device");
+        assertTrue(step(t, "seen").detail().startsWith("no seen mark covering the event in notify.receipts between "), step(t, "seen").detail());
+        assertEquals("marked by id from device phone-1", step(t, "read").detail());
+        assertEquals(T + 60_000, step(t, "read").time());
+        assertEquals("cancelled: acked by phone-1 at 2026-12-04T09:00:00.500Z, before the due time 2026-12-04T09:02:00.023Z "
+                + "(push after 2m)", step(t, "fallback").detail());
+        assertEquals("cancelled", step(t, "fallback").facts().get("outcome"));
+    }
+
+    @Test
+    void anEventOnlyInTheDlqWasRejected() {
+        DlqFailure failure = new DlqFailure("/to/users: is required", "schema", "notify.events", 1, 7, Instant.ofEpochMilli(T + 5));
+        Looked<Rejection> dlq = Looked.read("notify.events.dlq", FROM, TO, List.of(new Rejection(0, 3, T, "u:42", failure,
+                failure.error())));
+        Timeline t = Timeline.of(evidence(Instant.ofEpochMilli(T), List.of(), dlq, log(), List.of(), List.of(), List.of()));
+        assertTrue(t.found(), "the DLQ record came from notify.events");
+        assertEquals(List.of("ingested", "rejected", "sequenced"), t.steps().stream().map(Step::step).toList());
+        assertEquals("not found in notify.events between 2026-12-04T08:00:00.000Z and 2026-12-04T10:00:00.000Z; the DLQ record "
+                + "below came from notify.events 1:7", step(t, "ingested").detail());
+        assertEquals("notify.events.dlq 0:3: schema: /to/users: is required (from notify.events 1:7)", step(t, "rejected").detail());
+        assertTrue(step(t, "sequenced").detail().endsWith(": fan-out rejected it"), step(t, "sequenced").detail());
+    }
+
+    @Test
+    void nothingAnywhereIsNotFoundAndSaysWhereItLooked() {
+        Timeline t = Timeline.of(evidence(Instant.ofEpochMilli(T), List.of(), Looked.read("notify.events.dlq", FROM, TO, List.of()),
+                log(), List.of(), List.of(), List.of()));
+        assertFalse(t.found());
+        assertEquals(List.of("not found in notify.events between 2026-12-04T08:00:00.000Z and 2026-12-04T10:00:00.000Z",
+                "not found in notify.events.dlq between 2026-12-04T08:00:00.000Z and 2026-12-04T10:00:00.000Z",
+                "not found in notify.stream-log between 2026-12-04T08:00:00.000Z and 2026-12-04T10:00:00.000Z"),
+                t.steps().stream().map(Step::detail).toList());
+    }
+
+    @Test
+    void anEphemeralEventIsNeverSequencedAndAnotherUsersIsNotTheirs() {
+        Copy ephemeral = new Copy(0, 1, T, "u:42", "ephemeral", List.of("42"));
+        Timeline t = Timeline.of(evidence(Instant.ofEpochMilli(T), List.of(ephemeral), Looked.read("notify.events.dlq", FROM, TO,
+                List.of()), log(), List.of(), List.of(), List.of()));
+        assertEquals("notify.events 0:1, key u:42, class ephemeral", step(t, "ingested").detail());
+        assertTrue(step(t, "sequenced").detail().endsWith(": the event is ephemeral (live only, never sequenced)"));
+        Copy toOthers = new Copy(0, 1, T, "u:7", null, List.of("7", "8"));
+        Timeline other = Timeline.of(evidence(Instant.ofEpochMilli(T), List.of(toOthers), Looked.read("notify.events.dlq", FROM,
+                TO, List.of()), log(), List.of(), List.of(), List.of()));
+        assertEquals("notify.events 0:1, key u:7, to.users 7;8 (not user 42)", step(other, "ingested").detail());
+        assertTrue(step(other, "sequenced").detail().endsWith(": user 42 is not among its recipients"));
+    }
+
+    @Test
+    void fallbackWrittenPendingOrCancelledByARead() {
+        FallbackRecord written = new FallbackRecord("u:42", "42", "push", FallbackRecord.Reason.NO_ACK, WITH_FALLBACK,
+                List.of(new FallbackRecord.Device("phone-1", 15, T - 5000)), DUE, DUE + 357);
+        Timeline w = Timeline.of(evidence(Instant.ofEpochMilli(DUE + 1000), List.of(copy(0, 0, T)), Looked.skipped("dlq"),
+                log(WITH_FALLBACK), List.of(), List.of(), List.of(written)));
+        assertEquals("written to notify.fallback: channel push, reason no_ack, due 2026-12-04T09:02:00.023Z, lateness 357 ms, "
+                + "devices phone-1:15", step(w, "fallback").detail());
+        assertEquals(357L, step(w, "fallback").facts().get("latenessMs"));
+
+        Timeline pending = Timeline.of(evidence(Instant.ofEpochMilli(T + 1000), List.of(copy(0, 0, T)), Looked.skipped("dlq"),
+                log(WITH_FALLBACK), List.of(), List.of(Receipt.markUpTo(U42, ReceiptKind.SEEN, "ep1", 17, null, T + 500)), List.of()));
+        assertEquals("pending until 2026-12-04T09:02:00.023Z (push after 2m): no ack or read yet",
+                step(pending, "fallback").detail(), "a seen mark does not cancel a fallback");
+
+        Receipt read = Receipt.markUpTo(U42, ReceiptKind.READ, null, 30, "web-2", T + 90_000);
+        Timeline cancelled = Timeline.of(evidence(Instant.ofEpochMilli(DUE + 60_000), List.of(copy(0, 0, T)), Looked.skipped("dlq"),
+                log(WITH_FALLBACK), List.of(), List.of(Receipt.ack(U42, "ep1", 16, "phone-1", T + 10), read), List.of()));
+        assertEquals("cancelled: read at 2026-12-04T09:01:30.000Z, before the due time 2026-12-04T09:02:00.023Z (push after 2m)",
+                step(cancelled, "fallback").detail(), "an ack below the seq covers nothing");
+        assertTrue(step(cancelled, "acked").detail().startsWith("no ack covering seq 17 in notify.receipts between"));
+
+        Timeline missing = Timeline.of(evidence(Instant.ofEpochMilli(DUE + 600_000), List.of(copy(0, 0, T)), Looked.skipped("dlq"),
+                log(WITH_FALLBACK), List.of(), List.of(), List.of()));
+        assertTrue(step(missing, "fallback").detail().contains("with no ack or read before it, but not found in notify.fallback between"),
+                step(missing, "fallback").detail());
+        assertEquals("missing", step(missing, "fallback").facts().get("outcome"));
+    }
+
+    @Test
+    void withoutAFallbackItIsNotRequestedAndOldRoutingIsGone() {
+        SequencedEvent plain = event(null);
+        Timeline t = Timeline.of(evidence(Instant.ofEpochMilli(T + 3 * 3_600_000L), List.of(copy(0, 0, T)), Looked.skipped("dlq"),
+                log(plain), List.of(), List.of(), List.of()));
+        assertEquals("not requested", step(t, "fallback").detail());
+        assertTrue(step(t, "routed").detail().endsWith("; node topics keep 1 hour, and the event was sequenced 2 h ago"),
+                step(t, "routed").detail());
+    }
+
+    @Test
+    void aCopyAfterTheDedupWindowIsSequencedAgain() {
+        SequencedEvent again = new SequencedEvent(U42, "ep1", 18, ID, "order.shipped", null, null, "orders", T, T + 30);
+        Timeline t = Timeline.of(evidence(Instant.ofEpochMilli(T), List.of(copy(0, 0, T), copy(0, 9, T + 90_000_000L)),
+                Looked.skipped("dlq"), log(event(null), again), List.of(), List.of(), List.of()));
+        assertTrue(step(t, "deduplicated").detail().contains("and sequenced 2 times: a copy came after the dedup window"),
+                step(t, "deduplicated").detail());
+        assertEquals(2, steps(t, "sequenced").size());
+    }
+
+    @Test
+    void receiptsCoverTheEventByEpochSeqOrId() {
+        assertTrue(FirstReceipts.covers(Receipt.ack(U42, "ep1", 17, "d", T), WITH_FALLBACK));
+        assertFalse(FirstReceipts.covers(Receipt.ack(U42, "ep0", 99, "d", T), WITH_FALLBACK), "another history");
+        assertFalse(FirstReceipts.covers(Receipt.ack(StreamId.forUser("43"), "ep1", 99, "d", T), WITH_FALLBACK));
+        assertTrue(FirstReceipts.covers(Receipt.markIds(U42, ReceiptKind.ARCHIVE, null, List.of(ID), null, T), WITH_FALLBACK));
+        assertFalse(FirstReceipts.covers(Receipt.markIds(U42, ReceiptKind.READ, null, List.of("x"), null, T), WITH_FALLBACK));
+        List<Receipt> firsts = FirstReceipts.firsts(WITH_FALLBACK, List.of(Receipt.ack(U42, null, 18, "a", T + 1),
+                Receipt.ack(U42, null, 19, "a", T + 2), Receipt.markUpTo(U42, ReceiptKind.READ, null, 17, null, T + 3),
+                Receipt.markUpTo(U42, ReceiptKind.READ, null, 18, null, T + 4), Receipt.ack(U42, null, 19, "b", T + 5)));
+        assertEquals(List.of(T + 1, T + 3, T + 5), firsts.stream().map(Receipt::at).toList());
+    }
+
+    @Test
+    void humanDurations() {
+        assertEquals("23 ms", Timeline.human(23));
+        assertEquals("4.2 s", Timeline.human(4_200));
+        assertEquals("12 min", Timeline.human(12 * 60_000 + 5));
+        assertEquals("5 h", Timeline.human(5 * 3_600_000L));
+        assertEquals("3 d", Timeline.human(3 * 86_400_000L));
+    }
+}

@@ -1,0 +1,151 @@
+package io.notify.cli.why;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.notify.cli.replay.Cli;
+import io.notify.cli.replay.Produce;
+import io.notify.devstack.Infra;
+import io.notify.devstack.NotifyInfraExtension;
+import io.notify.schemas.NotifyJson;
+import io.notify.schemas.event.EventClass;
+import io.notify.schemas.inbox.Receipt;
+import io.notify.schemas.inbox.ReceiptKind;
+import io.notify.schemas.serde.NotifySerdes;
+import io.notify.schemas.stream.DeliveryMessage;
+import io.notify.schemas.stream.SequencedEvent;
+import io.notify.schemas.stream.StreamId;
+import io.notify.schemas.topic.DlqFailure;
+import io.notify.schemas.topic.TopicCatalog;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.StreamSupport;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * why against the real broker, with the records fan-out and the gateways would have written: every
+ * record keyed as its writer keys it and placed by the producer's default partitioner (no explicit
+ * partition), so the command must find the stream's partitions as it does in production.
+ */
+@ExtendWith(NotifyInfraExtension.class)
+class WhyIT {
+
+    /** Ten minutes ago: the 2 minute fallback is past due, the node topic's hour is not over. */
+    private static final long T = Instant.now().minus(10, ChronoUnit.MINUTES).truncatedTo(ChronoUnit.SECONDS).toEpochMilli();
+    private static final StreamId U42 = StreamId.forUser("42");
+
+    private static String[] args(Infra infra, String... more) {
+        List<String> all = new ArrayList<>(List.of(more));
+        all.addAll(List.of("--bootstrap-servers", infra.bootstrapServers(), "--topic-prefix", infra.prefix()));
+        return all.toArray(String[]::new);
+    }
+
+    private static ProducerRecord<byte[], byte[]> keyed(String topic, long ts, String key, byte[] value) {
+        return new ProducerRecord<>(topic, null, ts, key.getBytes(StandardCharsets.UTF_8), value);
+    }
+
+    private static String detail(JsonNode root, String step, int nth) {
+        return StreamSupport.stream(root.path("steps").spliterator(), false).filter(s -> s.path("step").asText().equals(step))
+                .skip(nth).findFirst().map(s -> s.path("detail").asText()).orElse("no " + step + " step");
+    }
+
+    @Test
+    void anAckedAndReadEventWithADuplicateCopyAndACancelledFallback(Infra infra) throws Exception {
+        TopicCatalog c = TopicCatalog.of(infra.prefix());
+        String events = infra.createTopic(c.events().name(), 3);
+        infra.createTopic(c.eventsDlq().name(), 3);
+        String log = infra.createTopic(c.streamLog().name(), 3);
+        String receipts = infra.createTopic(c.receipts().name(), 3);
+        infra.createTopic(c.fallback().name(), 3);
+        String gw1 = infra.createTopic(c.node("gw-1").name(), 1);
+        infra.createTopic(c.undelivered().name(), 3);
+        String id = "ord-1:shipped";
+        byte[] envelope = Produce.envelope(id, "order.shipped", EventClass.DURABLE, Produce.data("orderId", "ord-1"), "42");
+        SequencedEvent event = Produce.withFallback("42", 17, id, T);
+        SequencedEvent toMany = Produce.sequenced("42", 18, "multi-1", "order.shipped", T + 5000);
+        Produce.all(infra, List.of(
+                keyed(events, T, "u:42", envelope),
+                keyed(events, T + 2000, "u:42", envelope), // the producer's retry: same id, same key
+                keyed(events, T + 3000, "u:42", Produce.envelope("ord-2:shipped", "order.shipped", EventClass.DURABLE, null, "42")),
+                keyed(events, T + 5000, "u:43", Produce.envelope("multi-1", "order.shipped", EventClass.DURABLE, null, "43", "42")),
+                keyed(log, T - 1000, "u:42", Produce.json(Produce.sequenced("42", 16, "ord-0", "order.shipped", T - 1000))),
+                keyed(log, T, "u:42", Produce.json(event)),
+                keyed(log, T, "u:43", Produce.json(Produce.sequenced("43", 4, id, "order.shipped", T))),
+                keyed(log, T + 5000, "u:42", Produce.json(toMany)),
+                keyed(gw1, T, "u:42", NotifySerdes.deliveryMessage().serializer().serialize(gw1, DeliveryMessage.toAll(event, T + 25))),
+                keyed(receipts, T + 100, "u:42", Produce.json(Receipt.ack(U42, "ep1", 16, "phone-1", T + 100))),
+                keyed(receipts, T + 500, "u:42", Produce.json(Receipt.ack(U42, "ep1", 17, "phone-1", T + 500))),
+                keyed(receipts, T + 900, "u:42", Produce.json(Receipt.ack(U42, "ep1", 18, "web-2", T + 900))),
+                keyed(receipts, T + 1200, "u:42", Produce.json(Receipt.ack(U42, "ep1", 18, "phone-1", T + 1200))),
+                keyed(receipts, T + 60_000, "u:42",
+                        Produce.json(Receipt.markIds(U42, ReceiptKind.READ, "ep1", List.of(id), "web-2", T + 60_000)))));
+
+        Cli.Result table = Cli.run(args(infra, "why", "--user", "42", "--event", id, "--from", "-1h"));
+        assertEquals(0, table.code(), table.err() + table.out());
+        assertTrue(table.lines().get(0).startsWith("TIME") && table.lines().get(0).endsWith("DETAIL"), table.out());
+        assertTrue(table.out().contains("2 copies: the dedup window kept the first; deduplicated 1 copy"), table.out());
+        assertTrue(table.err().contains("why: event " + id + " for user 42 found"), table.err());
+
+        Cli.Result json = Cli.run(args(infra, "why", "--user", "42", "--event", id, "--from", "-1h", "--format", "json"));
+        assertEquals(0, json.code(), json.err());
+        assertEquals(1, json.lines().size(), json.out());
+        JsonNode root = NotifyJson.mapper().readTree(json.out());
+        assertTrue(root.path("found").asBoolean());
+        assertTrue(detail(root, "ingested", 0).endsWith(", key u:42"), json.out());
+        assertTrue(detail(root, "deduplicated", 0).startsWith("2 copies: the dedup window kept the first; deduplicated 1 copy"));
+        assertTrue(detail(root, "sequenced", 0).startsWith("u:42 epoch ep1 seq 17 "), json.out());
+        assertTrue(detail(root, "sequenced", 0).endsWith("fan-out latency 1 ms"), json.out());
+        assertEquals("to gateway node gw-1 (every connection of the user there)", detail(root, "routed", 0));
+        assertEquals("by device phone-1 (ack up to 17)", detail(root, "acked", 0), "the first ack covering seq 17");
+        assertEquals("by device web-2 (ack up to 18)", detail(root, "acked", 1));
+        assertEquals("no acked step", detail(root, "acked", 2), "one row per device");
+        assertEquals("marked by id from device web-2", detail(root, "read", 0));
+        assertTrue(detail(root, "seen", 0).startsWith("no seen mark covering the event in " + receipts), json.out());
+        assertTrue(detail(root, "fallback", 0).startsWith("cancelled: acked by phone-1 at "), json.out());
+
+        Cli.Result multi = Cli.run(args(infra, "why", "--user", "42", "--event", "multi-1", "--format", "json"));
+        assertEquals(0, multi.code(), multi.err());
+        JsonNode m = NotifyJson.mapper().readTree(multi.out());
+        assertTrue(detail(m, "ingested", 0).endsWith(", key u:43"), "keyed by its first recipient, found in another partition: "
+                + multi.out());
+        assertTrue(detail(m, "sequenced", 0).startsWith("u:42 epoch ep1 seq 18 "), multi.out());
+        assertEquals("not requested", detail(m, "fallback", 0));
+    }
+
+    @Test
+    void anEventOnlyInTheDlqWasRejectedAndAnUnknownOneIsNotFound(Infra infra) throws Exception {
+        TopicCatalog c = TopicCatalog.of(infra.prefix());
+        String events = infra.createTopic(c.events().name(), 3);
+        String dlq = infra.createTopic(c.eventsDlq().name(), 3);
+        infra.createTopic(c.streamLog().name(), 3);
+        byte[] bad = "{\"id\":\"bad-1\",\"type\":\"order.shipped\",\"to\":{}}".getBytes(StandardCharsets.UTF_8);
+        DlqFailure failure = new DlqFailure("/to: at least one of users, rooms, broadcast is required", "schema", events, 2, 41,
+                Instant.ofEpochMilli(T + 7));
+        ProducerRecord<byte[], byte[]> rejected = new ProducerRecord<>(dlq, null, T, "u:42".getBytes(StandardCharsets.UTF_8), bad,
+                failure.writeTo(new RecordHeaders()));
+        Produce.all(infra, List.of(rejected, keyed(events, T, "u:42",
+                Produce.envelope("fine-1", "order.shipped", EventClass.DURABLE, null, "42"))));
+
+        Cli.Result r = Cli.run(args(infra, "why", "--user", "42", "--event", "bad-1"));
+        assertEquals(0, r.code(), r.err() + r.out());
+        List<String> rows = r.lines();
+        assertEquals(4, rows.size(), r.out());
+        assertTrue(rows.get(1).contains("ingested") && rows.get(1).contains("not found in " + events + " between ")
+                && rows.get(1).endsWith("; the DLQ record below came from " + events + " 2:41"), r.out());
+        assertTrue(rows.get(2).contains("rejected") && rows.get(2).contains(": schema: /to: at least one of users, rooms, "
+                + "broadcast is required (from " + events + " 2:41)"), r.out());
+        assertTrue(rows.get(3).contains("sequenced") && rows.get(3).endsWith(": fan-out rejected it"), r.out());
+
+        Cli.Result none = Cli.run(args(infra, "why", "--user", "42", "--event", "never-sent"));
+        assertEquals(1, none.code(), none.err());
+        assertTrue(none.err().contains("why: event never-sent for user 42 not found in the window"), none.err());
+        assertEquals(4, none.lines().size(), "still says where it looked: " + none.out());
+    }
+}
