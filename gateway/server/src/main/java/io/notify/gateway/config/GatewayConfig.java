@@ -35,6 +35,8 @@ import java.util.Set;
  * @param limits         per-connection and per-node bounds
  * @param rooms          who may join which room, and how many subscriptions a connection holds
  * @param inbox          the end-user inbox API and the receipts of {@code ack} frames ({@code notify.gateway.inbox.*})
+ * @param collapse       the durable event types a catching-up client gets collapsed by collapse key
+ *                       ({@code notify.gateway.collapse.types}; empty: off)
  * @param tickets        connect tickets ({@code POST /v1/tickets})
  * @param queryUrls      base URLs of the fanout-streams query API, tried in turn
  * @param queryToken     the service token sent to the query API as {@code Authorization: Bearer <token>}
@@ -71,6 +73,7 @@ public record GatewayConfig(
         Tickets tickets,
         Rooms rooms,
         InboxSettings inbox,
+        CollapseSettings collapse,
         Duration pingInterval,
         Duration pongTimeout,
         Duration resumeTimeout,
@@ -182,6 +185,7 @@ public record GatewayConfig(
         Endpoints.requireNodeId(nodeId);
         TopicCatalog.of(topicPrefix).node(nodeId);
         allowedOrigins = Set.copyOf(allowedOrigins);
+        collapse = collapse == null ? CollapseSettings.off() : collapse;
         kafkaClient = Map.copyOf(kafkaClient);
         if (managementPort != 0 && managementPort == port) {
             throw new ConfigException("notify.gateway.management-port", "must differ from notify.gateway.port");
@@ -274,6 +278,7 @@ public record GatewayConfig(
                         patterns(s, "notify.gateway.rooms.presence"),
                         s.intIn("notify.gateway.rooms.presence-page-max", 100, 1, PresenceFrame.MAX_LIMIT)),
                 InboxSettings.load(s),
+                CollapseSettings.load(s),
                 ping,
                 s.duration("notify.gateway.pong-timeout", ping.multipliedBy(2).plusSeconds(5), Duration.ofSeconds(1), Duration.ofMinutes(15)),
                 s.duration("notify.gateway.resume-timeout", Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofMinutes(5)),

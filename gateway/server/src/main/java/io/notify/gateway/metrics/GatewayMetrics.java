@@ -230,6 +230,15 @@ public final class GatewayMetrics {
         counter("notify.gateway.queue.overflows", "Outbound queue overflows, by action", "action", action).increment();
     }
 
+    /** Durable events of one fetched page left out of a catch-up, superseded by a later event (sent inside collapsed frames). */
+    public void collapsed(int events) {
+        if (events > 0) {
+            counter("notify.gateway.collapsed.events",
+                    "Durable events left out of catch-up pages because a later event of the page with the same type and collapse key supersedes them")
+                    .increment(events);
+        }
+    }
+
     public void gapFill() {
         counter("notify.gateway.gap.fills", "Live gaps detected and filled from the query API").increment();
     }

@@ -65,8 +65,11 @@ public final class RoomPatterns {
         return false;
     }
 
-    /** Wildcard match: '*' takes any run, backtracking only to the last star seen. */
-    static boolean glob(String pattern, String text) {
+    /**
+     * Wildcard match: '*' takes any run, backtracking only to the last star seen; every other
+     * character matches itself. Also the rule of the collapsed event types ({@code CollapseSettings}).
+     */
+    public static boolean glob(String pattern, String text) {
         int p = 0;
         int t = 0;
         int star = -1;

@@ -16,11 +16,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One stream of one session: carries out what its {@link StreamCursor} decides — sends events,
- * fetches missed ranges from the query API, sends resets — and retries failed fetches with
- * full-jitter backoff while live events keep being held (bounded). Guarantees: at most one fetch
- * in flight; a fetch that keeps failing for {@code resume-give-up} closes the connection with
- * 1013, so a client is never left silently behind. Every method runs under the session's lock.
+ * One stream of one session: carries out what its {@link StreamCursor} decides — sends events (a
+ * fetched page with its superseded events as {@code collapsed} frames, {@link CollapsePlan}, for the
+ * types the node collapses), fetches missed ranges from the query API, sends resets — and retries
+ * failed fetches with full-jitter backoff while live events keep being held (bounded). Guarantees:
+ * at most one fetch in flight; a fetch that keeps failing for {@code resume-give-up} closes the
+ * connection with 1013, so a client is never left silently behind. Every method runs under the
+ * session's lock.
  */
 final class StreamSync {
 
@@ -254,13 +256,44 @@ final class StreamSync {
 
     private boolean sendAll(Step step, SequencedEvent live, OutboundFrame liveFrame) {
         ctx.metrics().duplicatesDropped(step.duplicates());
-        for (int i = 0; i < step.send().size(); i++) {
+        int i = 0;
+        CollapsePlan plan = step.fetched() > 1 && ctx.config().collapse().on()
+                ? CollapsePlan.of(step.send().subList(0, step.fetched()), ctx.config().collapse()::collapses) : null;
+        if (plan != null) {
+            if (!sendPlan(plan)) {
+                return false;
+            }
+            i = step.fetched(); // the rest came live: never collapsed
+        }
+        for (; i < step.send().size(); i++) {
             SequencedEvent e = step.send().get(i);
             boolean isLive = e == live;
             if (!session.send(isLive ? liveFrame : OutboundFrame.event(e, false), e)) {
                 return false;
             }
             ctx.metrics().delivered(true, i < step.fetched()); // held live events released after a page came live
+        }
+        return true;
+    }
+
+    /**
+     * A fetched page of which some events are superseded (docs/protocol.md, "Collapsed catch-up"): its
+     * events and {@code collapsed} frames in seq order. The cursor has moved over the whole page, so a
+     * live copy of a collapsed seq is a duplicate; a collapsed frame is positioned at its {@code to}
+     * (the SSE id, composite with rooms) like the event it stands in for.
+     */
+    private boolean sendPlan(CollapsePlan plan) {
+        ctx.metrics().collapsed(plan.collapsed()); // once per page
+        for (CollapsePlan.Entry entry : plan.entries()) {
+            if (entry instanceof CollapsePlan.Send send) {
+                if (!session.send(OutboundFrame.event(send.event(), false), send.event())) {
+                    return false;
+                }
+                ctx.metrics().delivered(true, true);
+            } else if (entry instanceof CollapsePlan.Skip skip
+                    && !session.send(OutboundFrame.collapsed(skip.frame()), stream(), skip.frame().position())) {
+                return false;
+            }
         }
         return true;
     }

@@ -1,6 +1,7 @@
 package io.notify.gateway.transport;
 
 import io.notify.gateway.metrics.HopStamps;
+import io.notify.schemas.protocol.CollapsedFrame;
 import io.notify.schemas.protocol.EventFrame;
 import io.notify.schemas.protocol.FrameCodec;
 import io.notify.schemas.protocol.ServerFrame;
@@ -34,7 +35,7 @@ public record OutboundFrame(Kind kind, byte[] payload, String sseId, String coll
     public enum Kind {
         /** welcome, reset, ping, pong: never dropped; overflow closes the connection. */
         CONTROL,
-        /** A durable event: never dropped; overflow closes with 4008 (the client resumes, nothing lost). */
+        /** A durable event (or a collapsed frame): never dropped; overflow closes with 4008 (the client resumes, nothing lost). */
         DURABLE,
         /** An ephemeral event: coalesced by collapse key or dropped on overflow. */
         EPHEMERAL,
@@ -70,6 +71,16 @@ public record OutboundFrame(Kind kind, byte[] payload, String sseId, String coll
             return new OutboundFrame(Kind.DURABLE, json, CODEC.sseId(frame).orElse(null), null, ingested, hops);
         }
         return new OutboundFrame(Kind.EPHEMERAL, json, null, ((LiveEvent) event).collapseKey(), ingested, hops);
+    }
+
+    /**
+     * A {@code collapsed} frame (seqs a catching-up client gets as one marker): durable like the events it
+     * stands in for (never dropped; overflow closes with 4008), its SSE id the position it moves the
+     * client to, {@code to} (a connection with rooms replaces it with its composite cursor).
+     */
+    public static OutboundFrame collapsed(CollapsedFrame frame) {
+        return new OutboundFrame(Kind.DURABLE, CODEC.encode(frame).getBytes(StandardCharsets.UTF_8),
+                frame.position().format(), null, -1);
     }
 
     /**

@@ -9,6 +9,7 @@ import io.notify.common.config.ConfigException;
 import io.notify.common.config.Settings;
 import io.notify.gateway.support.TestConfig;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -50,6 +51,27 @@ class GatewayConfigTest {
         GatewayConfig.Tickets set = TestConfig.with(Map.of("notify.gateway.ticket-ttl", "5s", "notify.gateway.max-tickets", "10")).tickets();
         assertEquals(Duration.ofSeconds(5), set.ttl());
         assertEquals(10, set.maxHeld());
+    }
+
+    @Test
+    void collapseIsOffByDefaultAndTakesUpTo64TypePatterns() {
+        CollapseSettings off = TestConfig.with(Map.of()).collapse();
+        assertFalse(off.on());
+        assertFalse(off.collapses("order.status"));
+        CollapseSettings on = TestConfig.with(Map.of(CollapseSettings.KEY, "order.status, *.progress")).collapse();
+        assertEquals(List.of("order.status", "*.progress"), on.types());
+        assertTrue(on.collapses("order.status"));
+        assertTrue(on.collapses("upload.progress"));
+        assertTrue(on.collapses(".progress"), "the star takes the empty run too");
+        assertFalse(on.collapses("order.status.v2"), "anchored at both ends");
+        assertFalse(on.collapses("order.shipped"));
+
+        String many = String.join(",", java.util.Collections.nCopies(CollapseSettings.MAX_PATTERNS, "a.*"));
+        assertEquals(CollapseSettings.MAX_PATTERNS, TestConfig.with(Map.of(CollapseSettings.KEY, many)).collapse().types().size());
+        for (String bad : List.of(many + ",b.*", "order status", "order/status", "x".repeat(CollapseSettings.MAX_PATTERN_CHARS + 1))) {
+            ConfigException e = assertThrows(ConfigException.class, () -> TestConfig.with(Map.of(CollapseSettings.KEY, bad)));
+            assertTrue(e.getMessage().startsWith(CollapseSettings.KEY + ":"), e.getMessage());
+        }
     }
 
     @Test

@@ -32,6 +32,13 @@ public final class Events {
                 System.currentTimeMillis(), System.currentTimeMillis());
     }
 
+    /** A durable event of {@code type} with the producer's collapse key {@code collapseKey} (null: none). */
+    public static SequencedEvent keyed(StreamId stream, String epoch, long seq, String type, String collapseKey) {
+        ObjectNode data = JsonNodeFactory.instance.objectNode().put("n", seq);
+        return new SequencedEvent(stream, epoch, seq, "ev-" + seq, type, data, null, "test",
+                System.currentTimeMillis(), System.currentTimeMillis(), null, collapseKey);
+    }
+
     public static List<SequencedEvent> range(StreamId stream, String epoch, long from, long to) {
         List<SequencedEvent> out = new ArrayList<>();
         for (long s = from; s <= to; s++) {

@@ -3,6 +3,7 @@ package io.notify.gateway.transport;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.notify.schemas.protocol.CollapsedFrame;
 import io.notify.schemas.protocol.PingFrame;
 import io.notify.schemas.protocol.ResetFrame;
 import io.notify.schemas.protocol.WelcomeFrame;
@@ -53,6 +54,14 @@ class SseFramingTest {
                 bytes(OutboundFrame.control(ResetFrame.positionTooOld(U, new Position("k3", 1200), 201))));
         assertEquals("id:\ndata: {\"t\":\"reset\",\"stream\":\"u:42\",\"reason\":\"unknown_stream\"}\n\n",
                 bytes(OutboundFrame.control(ResetFrame.unknownStream(U))));
+    }
+
+    @Test
+    void collapsedCarriesThePositionItMovesTheClientTo() {
+        OutboundFrame collapsed = OutboundFrame.collapsed(new CollapsedFrame(U, "k3x9m2p8q7rdw5ta", 3, 5));
+        assertEquals("id: k3x9m2p8q7rdw5ta:5\ndata: {\"t\":\"collapsed\",\"stream\":\"u:42\",\"epoch\":\"k3x9m2p8q7rdw5ta\","
+                + "\"from\":3,\"to\":5}\n\n", bytes(collapsed));
+        assertEquals(OutboundFrame.Kind.DURABLE, collapsed.kind(), "never dropped by a full queue: it stands in for durable events");
     }
 
     @Test
