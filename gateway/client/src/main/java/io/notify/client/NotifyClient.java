@@ -8,6 +8,7 @@ import io.notify.schemas.stream.StreamId;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -39,11 +40,15 @@ public final class NotifyClient implements AutoCloseable {
 
     private final ClientLoop loop;
     private final PositionStore store;
+    private final String device;
+    private final NotifyInbox inbox;
     private final AtomicBoolean started = new AtomicBoolean();
 
     NotifyClient(ClientSettings settings, Map<StreamId, RoomListener> rooms) {
         this.loop = new ClientLoop(settings, rooms);
         this.store = settings.store();
+        this.device = settings.device();
+        this.inbox = new NotifyInbox(loop.inbox(), loop.tracker());
     }
 
     public static NotifyClientBuilder builder() {
@@ -128,6 +133,31 @@ public final class NotifyClient implements AutoCloseable {
     /** The rooms (and {@code b:all}) subscribed to now, refused ones excluded. */
     public Set<StreamId> subscriptions() {
         return loop.subscriptions();
+    }
+
+    /** This client's device id: the one given to the builder, kept in the store, or generated ({@link NotifyClientBuilder#device}). */
+    public String device() {
+        return device;
+    }
+
+    /**
+     * The user's inbox on the gateway: pages of the history, the unread counts, marks (seen, read,
+     * archive). Usable before {@link #start()} and from any thread; see {@link NotifyInbox}.
+     */
+    public NotifyInbox inbox() {
+        return inbox;
+    }
+
+    /**
+     * The unread estimate, kept when the builder was given an {@link InboxListener}
+     * ({@link NotifyClientBuilder#inbox}): the unread count of the newest read state the client
+     * knows (the last {@code state} frame, or the counts read after the last connect) plus the
+     * durable events of the user's stream received beyond the seq it was counted up to. Empty until
+     * the first counts arrive, and without an inbox listener. Readable from any thread;
+     * {@link InboxListener#onUnread} tells every change, on the client's event thread.
+     */
+    public OptionalLong unread() {
+        return inbox.estimate().map(c -> OptionalLong.of(c.unread())).orElse(OptionalLong.empty());
     }
 
     public ClientStats stats() {

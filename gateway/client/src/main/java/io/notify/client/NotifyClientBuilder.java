@@ -1,6 +1,7 @@
 package io.notify.client;
 
 import io.notify.client.internal.ClientSettings;
+import io.notify.client.internal.DeviceIds;
 import io.notify.client.internal.Endpoints;
 import io.notify.client.internal.Rooms;
 import io.notify.client.reconnect.Backoff;
@@ -41,6 +42,8 @@ public final class NotifyClientBuilder {
     private Duration maxRetryAfter = Duration.ofMinutes(5);
     private RandomGenerator random;
     private HttpClient http;
+    private String device;
+    private InboxListener inbox;
 
     NotifyClientBuilder() {
     }
@@ -137,6 +140,33 @@ public final class NotifyClientBuilder {
         return this;
     }
 
+    /**
+     * This device's id (docs/protocol.md §1): 1 to 64 characters of {@code [A-Za-z0-9._-]}, the same
+     * on every connection of the device (an app installation), sent as {@code ?device=} at connect and
+     * as {@code device} in inbox marks; {@code state} frames name it ({@link InboxChange#fromThisDevice()}).
+     * Default: an id generated once and kept in the position store when it can keep one
+     * ({@link PositionStore#saveDevice}, e.g. {@link io.notify.client.store.FilePositionStore}), else a
+     * new one per client. Not a secret.
+     *
+     * @throws IllegalArgumentException when {@code device} is not such an id
+     */
+    public NotifyClientBuilder device(String device) {
+        this.device = DeviceIds.check(device);
+        return this;
+    }
+
+    /**
+     * Follows the user's inbox: {@code state} frames reach {@code listener}, and the client keeps an
+     * unread estimate ({@link NotifyClient#unread()}), reading the counts ({@code GET /v1/inbox/unread})
+     * after every {@code welcome} since state frames sent while it was away are lost. Without it the
+     * client ignores state frames and sends no inbox request of its own ({@link NotifyClient#inbox()}
+     * works either way).
+     */
+    public NotifyClientBuilder inbox(InboxListener listener) {
+        this.inbox = Objects.requireNonNull(listener, "listener");
+        return this;
+    }
+
     /** A client, not yet connected: call {@link NotifyClient#start()}. */
     public NotifyClient build() {
         if (token == null) {
@@ -147,7 +177,8 @@ public final class NotifyClientBuilder {
         }
         return new NotifyClient(new ClientSettings(gateways, token, mode, sseFallback, store, listener, backoffBase,
                 backoffCap, promptly, connectTimeout, ackInterval, maxRetryAfter,
-                random != null ? random : new SplittableRandom(), http), rooms);
+                random != null ? random : new SplittableRandom(), http, device != null ? device : DeviceIds.resolve(store),
+                inbox), rooms);
     }
 
     /** A room subscription in place from the first connect (as {@link NotifyClient#subscribe(String, RoomListener)}). */

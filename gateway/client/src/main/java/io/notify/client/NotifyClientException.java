@@ -1,10 +1,12 @@
 package io.notify.client;
 
+import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * A problem a {@link NotifyClient} reports through {@link NotifyListener#onError}. {@link #kind()}
- * says where it came from; {@link #terminal()} says whether the client stopped because of it.
+ * A problem a {@link NotifyClient} reports through {@link NotifyListener#onError}, or with which a
+ * {@link NotifyInbox} call fails ({@link Kind#INBOX}). {@link #kind()} says where it came from;
+ * {@link #terminal()} says whether the client stopped because of it.
  */
 public final class NotifyClientException extends RuntimeException {
 
@@ -21,20 +23,35 @@ public final class NotifyClientException extends RuntimeException {
         /** A listener callback threw. */
         LISTENER,
         /** The position store failed to load or save. */
-        POSITION_STORE
+        POSITION_STORE,
+        /**
+         * An inbox request failed: the gateway answered an error ({@link #httpStatus()}, with the
+         * problem's {@link #problemType()} and {@link #problemDetail()} when it sent
+         * {@code application/problem+json}), or it could not be reached (no status; see the cause).
+         */
+        INBOX
     }
 
     private final Kind kind;
     private final boolean terminal;
     private final int closeCode;
     private final int httpStatus;
+    private final String problemType;
+    private final String problemDetail;
 
     private NotifyClientException(Kind kind, String message, boolean terminal, int closeCode, int httpStatus, Throwable cause) {
+        this(kind, message, terminal, closeCode, httpStatus, null, null, cause);
+    }
+
+    private NotifyClientException(Kind kind, String message, boolean terminal, int closeCode, int httpStatus,
+                                  String problemType, String problemDetail, Throwable cause) {
         super(message, cause);
         this.kind = kind;
         this.terminal = terminal;
         this.closeCode = closeCode;
         this.httpStatus = httpStatus;
+        this.problemType = problemType;
+        this.problemDetail = problemDetail;
     }
 
     public static NotifyClientException of(Kind kind, String message, Throwable cause) {
@@ -51,6 +68,21 @@ public final class NotifyClientException extends RuntimeException {
                 + (detail == null || detail.isEmpty() ? "" : ": " + detail), terminal, -1, status, null);
     }
 
+    /**
+     * An inbox request answered {@code status}; {@code type} and {@code detail} are the
+     * problem+json's (null when the answer was not one).
+     */
+    public static NotifyClientException inbox(String request, int status, String type, String detail) {
+        return new NotifyClientException(Kind.INBOX, request + " answered HTTP " + status
+                + (type == null ? "" : " " + type) + (detail == null || detail.isEmpty() ? "" : ": " + detail),
+                false, -1, status, type, detail, null);
+    }
+
+    /** An inbox request that got no answer (connect failure, timeout, unreadable answer). */
+    public static NotifyClientException inboxFailed(String request, String message, Throwable cause) {
+        return new NotifyClientException(Kind.INBOX, request + " failed: " + message, false, -1, -1, cause);
+    }
+
     public Kind kind() {
         return kind;
     }
@@ -65,8 +97,18 @@ public final class NotifyClientException extends RuntimeException {
         return closeCode < 0 ? OptionalInt.empty() : OptionalInt.of(closeCode);
     }
 
-    /** The HTTP status, for {@link Kind#HANDSHAKE_REFUSED}. */
+    /** The HTTP status, for {@link Kind#HANDSHAKE_REFUSED} and an answered {@link Kind#INBOX} request. */
     public OptionalInt httpStatus() {
         return httpStatus < 0 ? OptionalInt.empty() : OptionalInt.of(httpStatus);
+    }
+
+    /** The problem+json {@code type} of an {@link Kind#INBOX} error, e.g. {@code urn:notify:problem:invalid-body}. */
+    public Optional<String> problemType() {
+        return Optional.ofNullable(problemType);
+    }
+
+    /** The problem+json {@code detail} of an {@link Kind#INBOX} error: why, for people. */
+    public Optional<String> problemDetail() {
+        return Optional.ofNullable(problemDetail);
     }
 }

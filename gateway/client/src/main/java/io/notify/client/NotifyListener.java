@@ -35,6 +35,19 @@ public interface NotifyListener {
     default void onReset(StreamId stream, ResetReason reason, Optional<Position> head) {
     }
 
+    /**
+     * The gateway left out the durable events {@code from..to} of {@code stream} while the client
+     * caught up (a resume after a reconnect): later events of the same backlog carry the same
+     * collapse key and supersede them (docs/protocol.md, "Collapsed catch-up"). Their seqs count as
+     * processed: when this method returns the client stores {@code to} as the stream's position, and
+     * the next event is {@code to + 1}. {@code from} is the first seq the client had not processed
+     * yet (a collapsed range overlapping events already delivered is told from there). Nothing to
+     * do for most applications; one that shows a history may note that it skipped events (they are
+     * still in the inbox, {@link NotifyInbox#page}).
+     */
+    default void onCollapsed(StreamId stream, long from, long to) {
+    }
+
     /** A state change. */
     default void onState(ConnectionState state) {
     }

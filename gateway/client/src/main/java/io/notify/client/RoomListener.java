@@ -40,6 +40,10 @@ public interface RoomListener {
     default void onReset(StreamId stream, ResetReason reason, Optional<Position> head) {
     }
 
+    /** As {@link NotifyListener#onCollapsed}, for this stream: seqs {@code from..to} count as processed. */
+    default void onCollapsed(StreamId stream, long from, long to) {
+    }
+
     /** The subscription ended at the application's request ({@link NotifyClient#unsubscribe}). */
     default void onUnsubscribed(StreamId stream) {
     }

@@ -56,12 +56,11 @@ class ClientBehaviourIT {
     }
 
     private NotifyClientBuilder builder() {
-        return NotifyClient.builder().gateways(List.of(gateway.url())).token("t1").listener(recorder)
-                .backoff(Duration.ofMillis(10), Duration.ofMillis(200)).promptReconnectWindow(Duration.ofMillis(20));
+        return gateway.client(recorder);
     }
 
     private static String welcome() {
-        return CODEC.encode(WelcomeFrame.v1("gw-fake", "c-1", List.of(U42), 25_000, System.currentTimeMillis()));
+        return FakeGateway.welcome();
     }
 
     private static String event(long seq) {

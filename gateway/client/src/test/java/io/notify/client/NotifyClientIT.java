@@ -11,6 +11,8 @@ import io.notify.platform.ServiceProcess;
 import io.notify.client.support.Recorder;
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
+import io.notify.schemas.inbox.EventState;
+import io.notify.schemas.inbox.ReceiptKind;
 import io.notify.schemas.stream.Position;
 import io.notify.schemas.stream.StreamId;
 import java.net.URI;
@@ -19,6 +21,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -280,6 +284,77 @@ class NotifyClientIT {
             assertEquals(List.of("bc-1", "bc-2"), List.copyOf(broadcast.ids));
             assertEquals(List.of("subscribed r:it-room-sse-2"), List.copyOf(second.notes));
             assertEquals(Optional.of(TransportMode.SSE), c.transport());
+        }
+    }
+
+    private static List<String> pageIds(InboxPage page) {
+        return page.events().stream().map(i -> i.event().id()).toList();
+    }
+
+    @Test
+    void twoDevicesOfOneUserOnTwoNodesShareTheInboxsReadStateAndCounts() throws Exception {
+        String user = "inbox-user";
+        URI gatewayC = Platform.http(stack.startGateway("gw-c").port());
+        List<InboxChange> onPhone = new CopyOnWriteArrayList<>();
+        List<InboxChange> onLaptop = new CopyOnWriteArrayList<>();
+        Recorder phoneEvents = new Recorder();
+        Recorder laptopEvents = new Recorder();
+        try (NotifyClient phone = NotifyClient.builder().gateways(List.of(gatewayB)).token(stack.token(user)).device("phone-1")
+                .listener(phoneEvents).inbox(new InboxListener() {
+                    public void onState(InboxChange change) {
+                        onPhone.add(change);
+                    }
+                }).connect();
+             NotifyClient laptop = NotifyClient.builder().gateways(List.of(gatewayC)).token(stack.token(user)).device("laptop-1")
+                     .listener(laptopEvents).inbox(new InboxListener() {
+                         public void onState(InboxChange change) {
+                             onLaptop.add(change);
+                         }
+                     }).connect()) {
+            phoneEvents.awaitState(ConnectionState.CONNECTED, 1, WAIT);
+            laptopEvents.awaitState(ConnectionState.CONNECTED, 1, WAIT);
+            publish(user, ids("ib-", 1, 5));
+            phoneEvents.awaitEvents(5, WAIT);
+            laptopEvents.awaitEvents(5, WAIT);
+            Await.until("5 unread on the gateway", WAIT, () -> phone.inbox().unreadCount().join().unread() == 5);
+            InboxCounts counts = laptop.inbox().unreadCount().join();
+            assertEquals(5, counts.unseen());
+            assertEquals(Optional.of(phoneEvents.events.get(4).position().orElseThrow()), counts.head());
+            Await.until("both estimates at 5", WAIT, () -> phone.unread().equals(OptionalLong.of(5))
+                    && laptop.unread().equals(OptionalLong.of(5)));
+
+            long t0 = System.nanoTime();
+            phone.inbox().mark(ReceiptKind.READ, phoneEvents.events.get(2).position().orElseThrow()).join(); // "mark all read" up to ib-3
+            Await.until("the laptop told of the phone's mark", WAIT, () -> !onLaptop.isEmpty() && laptop.unread().equals(OptionalLong.of(2)));
+            long toLaptopMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+            InboxChange read = onLaptop.get(0);
+            assertEquals(List.of(ReceiptKind.READ, 2L, 3L, "phone-1", false), List.of(read.kind(), read.unread(),
+                    read.upTo().orElseThrow(), read.device().orElseThrow(), read.fromThisDevice()));
+            Await.until("the phone told of its own mark", WAIT, () -> !onPhone.isEmpty() && phone.unread().equals(OptionalLong.of(2)));
+            assertTrue(onPhone.get(0).fromThisDevice());
+
+            InboxPage page = laptop.inbox().page().join();
+            assertEquals(List.of("ib-5", "ib-4", "ib-3", "ib-2", "ib-1"), pageIds(page), "newest first");
+            assertEquals(List.of(EventState.UNSEEN, EventState.UNSEEN, EventState.READ, EventState.READ, EventState.READ),
+                    page.events().stream().map(InboxPage.Item::state).toList());
+            assertEquals(2, page.unread());
+
+            laptop.inbox().archive(List.of("ib-5")).join();
+            Await.until("the phone told of the laptop's archive", WAIT, () -> onPhone.size() >= 2 && phone.unread().equals(OptionalLong.of(1)));
+            InboxChange archived = onPhone.get(1);
+            assertEquals(List.of(ReceiptKind.ARCHIVE, List.of(5L), "laptop-1"), List.of(archived.kind(), archived.seqs(),
+                    archived.device().orElseThrow()));
+            assertEquals(List.of("ib-4", "ib-3", "ib-2", "ib-1"), pageIds(phone.inbox().page().join()), "archived left out");
+            InboxPage only = phone.inbox().page(null, 10, NotifyInbox.Archived.ONLY).join();
+            assertEquals(List.of("ib-5"), pageIds(only));
+            assertEquals(EventState.ARCHIVED, only.events().get(0).state());
+
+            publish(user, List.of("ib-6")); // beyond the head the state was counted up to: unread on both
+            Await.until("both estimates count ib-6", WAIT, () -> phone.unread().equals(OptionalLong.of(2))
+                    && laptop.unread().equals(OptionalLong.of(2)));
+            assertEquals(2, laptop.inbox().unreadCount().join().unread());
+            assertTrue(phoneEvents.errors.isEmpty() && laptopEvents.errors.isEmpty(), phoneEvents.errors + " " + laptopEvents.errors);
+            System.out.printf("NotifyClientIT inbox: a read mark on gw-b reached the laptop on gw-c %d ms after it was sent%n", toLaptopMs);
         }
     }
 }

@@ -11,9 +11,10 @@ public final class ClientCounters {
     final AtomicLong connects = new AtomicLong();
     final AtomicLong disconnects = new AtomicLong();
     final AtomicLong unsubscribedDropped = new AtomicLong();
+    final AtomicLong collapsedSkipped = new AtomicLong();
 
     public ClientStats snapshot() {
         return new ClientStats(delivered.get(), duplicatesDropped.get(), resets.get(), connects.get(), disconnects.get(),
-                unsubscribedDropped.get());
+                unsubscribedDropped.get(), collapsedSkipped.get());
     }
 }

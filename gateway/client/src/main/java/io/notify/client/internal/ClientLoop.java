@@ -10,6 +10,7 @@ import io.notify.client.reconnect.Disconnect;
 import io.notify.client.reconnect.ReconnectPlan;
 import io.notify.client.reconnect.ReconnectPolicy;
 import io.notify.schemas.protocol.ClientFrame;
+import io.notify.schemas.protocol.CollapsedFrame;
 import io.notify.schemas.protocol.EventFrame;
 import io.notify.schemas.protocol.FrameCodec;
 import io.notify.schemas.protocol.ProtocolException;
@@ -21,10 +22,7 @@ import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,8 +34,9 @@ import org.slf4j.LoggerFactory;
  * (no welcome within the connect timeout; then no frame for {@code pingInterval + max(3 s, pingInterval / 2)}),
  * paces its own frames ({@link FramePacer}: acks, subscribes, unsubscribes), subscribes to every
  * room after each {@code welcome} (over SSE the rooms go in the URL, and a change of them reconnects
- * the stream), and on every end asks {@link ReconnectPolicy} what to do: stop, or reconnect after a
- * delay to the next gateway URL (the same URL when falling back to SSE).
+ * the stream), reads the inbox's counts after each {@code welcome} when the application tracks them
+ * ({@link InboxTracker}), and on every end asks {@link ReconnectPolicy} what to do: stop, or reconnect
+ * after a delay to the next gateway URL (the same URL when falling back to SSE).
  */
 public final class ClientLoop {
 
@@ -53,17 +52,18 @@ public final class ClientLoop {
     private final ListenerCalls calls;
     private final Rooms rooms = new Rooms();
     private final FramePacer pacer = new FramePacer();
+    private final Tokens tokens;
+    private final InboxTracker tracker;
+    private final InboxHttp inbox;
+    private final SilenceWatch silence;
+    private volatile int gatewayIndex; // written on the loop thread; inbox requests read it
     // confined to the loop thread
     private int generation;
     private Transport transport;
-    private int gatewayIndex;
     private boolean onSse;
     private boolean refreshToken;
     private boolean stopped;
     private boolean closed;
-    private long lastFrameNanos;
-    private long silenceLimitNanos;
-    private int silenceArm;
     private ScheduledFuture<?> reconnectTimer;
     private ScheduledFuture<?> ackTimer;
     private ScheduledFuture<?> pacerTimer;
@@ -87,8 +87,13 @@ public final class ClientLoop {
         this.backoff = new Backoff(settings.backoffBase(), settings.backoffCap(), settings.random());
         this.policy = new ReconnectPolicy(backoff, settings.promptly(), settings.maxRetryAfter());
         this.calls = new ListenerCalls(settings.listener());
+        this.tokens = new Tokens(settings.token(), threads);
+        this.silence = new SilenceWatch(threads, gen -> gen == generation && transport != null,
+                quiet -> giveUp(new Disconnect.Silent(quiet)));
+        this.tracker = new InboxTracker(settings.inbox(), settings.device(), calls::error);
+        this.inbox = new InboxHttp(http, () -> settings.gateways().get(gatewayIndex), tokens, settings.device());
         this.frames = new FrameHandler(settings.listener(), new StreamPositions(settings.store()), calls::error, counters,
-                rooms);
+                rooms, tracker);
         initialRooms.forEach(rooms::add);
         this.onSse = settings.mode() == TransportMode.SSE;
     }
@@ -117,6 +122,7 @@ public final class ClientLoop {
                 return;
             }
             closed = true;
+            inbox.close();
             cancel(reconnectTimer);
             if (transport != null) {
                 frames.takeAcks().forEach(transport::send); // last acks directly: nothing paces a closing connection
@@ -185,6 +191,15 @@ public final class ClientLoop {
         return counters;
     }
 
+    /** The inbox API's requests, to the gateway of the current (or next) connection. */
+    public InboxHttp inbox() {
+        return inbox;
+    }
+
+    public InboxTracker tracker() {
+        return tracker;
+    }
+
     private void connect() {
         if (closed || stopped) {
             return;
@@ -194,65 +209,24 @@ public final class ClientLoop {
         Endpoints gateway = settings.gateways().get(gatewayIndex);
         boolean refresh = refreshToken;
         refreshToken = false;
-        threads.token(() -> {
-            String token;
-            try {
-                token = settings.token().token(refresh);
-                if (token == null || token.isBlank()) {
-                    throw new IllegalStateException("the token supplier returned no token");
-                }
-            } catch (Exception e) {
-                threads.run(() -> {
-                    calls.error(NotifyClientException.of(Kind.TOKEN, "cannot get a token: " + e.getMessage(), e));
-                    ended(gen, new Disconnect.TokenFailed(String.valueOf(e.getMessage())));
-                });
-                return;
-            }
-            threads.run(() -> open(gen, gateway, token));
-        });
+        tokens.fetch(refresh, token -> threads.run(() -> open(gen, gateway, token)), e -> threads.run(() -> {
+            calls.error(NotifyClientException.of(Kind.TOKEN, "cannot get a token: " + e.getMessage(), e));
+            ended(gen, new Disconnect.TokenFailed(String.valueOf(e.getMessage())));
+        }));
     }
 
     private void open(int gen, Endpoints gateway, String token) {
         if (gen != generation || closed) {
             return;
         }
-        TransportEvents events = events(gen);
+        TransportEvents events = new LoopEvents(threads, text -> onFrame(gen, text), () -> onOpened(gen), why -> ended(gen, why));
         frames.connecting();
         pacer.reset(System.nanoTime());
         transport = onSse
-                ? SseTransport.connect(http, gateway.sse(rooms.streams()), token, frames.sseLastEventId(), events)
-                : WebSocketTransport.connect(http, gateway.webSocket(), token, settings.connectTimeout(), events);
+                ? SseTransport.connect(http, gateway.sse(rooms.streams(), settings.device()), token, frames.sseLastEventId(), events)
+                : WebSocketTransport.connect(http, gateway.webSocket(settings.device()), token, settings.connectTimeout(), events);
         LOG.debug("connecting to {} over {}", gateway.base(), transport.mode());
-        watchSilence(gen, settings.connectTimeout()); // the welcome must come within it
-    }
-
-    private TransportEvents events(int gen) {
-        return new TransportEvents() {
-            @Override
-            public CompletionStage<Void> frame(String text) {
-                CompletableFuture<Void> done = new CompletableFuture<>();
-                if (!threads.run(() -> {
-                    try {
-                        onFrame(gen, text);
-                    } finally {
-                        done.complete(null);
-                    }
-                })) {
-                    done.complete(null);
-                }
-                return done;
-            }
-
-            @Override
-            public void opened() {
-                threads.run(() -> onOpened(gen));
-            }
-
-            @Override
-            public void ended(Disconnect why) {
-                threads.run(() -> ClientLoop.this.ended(gen, why));
-            }
-        };
+        silence.watch(gen, settings.connectTimeout()); // the welcome must come within it
     }
 
     /** The WebSocket is open: a client that holds every position it resumes sends its resume now, before welcome. */
@@ -268,7 +242,7 @@ public final class ClientLoop {
         if (gen != generation || transport == null) {
             return; // a frame of a connection already given up
         }
-        lastFrameNanos = System.nanoTime();
+        silence.frame();
         ServerFrame frame;
         try {
             frame = FrameCodec.v1().decodeServerFrame(text);
@@ -289,24 +263,43 @@ public final class ClientLoop {
             counters.connects.incrementAndGet();
             nodeId = outcome.welcome().nodeId();
             activeMode = current.mode();
-            long silenceMs = WelcomeFrame.clientSilenceMs(outcome.welcome().pingIntervalMs());
-            silenceLimitNanos = TimeUnit.MILLISECONDS.toNanos(silenceMs);
-            int arm = ++silenceArm; // the connect timeout's check gives way to the ping-based one
-            threads.schedule(() -> checkSilence(gen, arm), Duration.ofMillis(silenceMs));
+            // the connect timeout's check gives way to the ping-based one
+            silence.watch(gen, Duration.ofMillis(WelcomeFrame.clientSilenceMs(outcome.welcome().pingIntervalMs())));
             LOG.info("connected to {} over {} ({})", nodeId, current.mode(), outcome.welcome().connectionId());
             welcomed = true;
             calls.state(ConnectionState.CONNECTED);
+            refreshUnread(); // a state frame is ephemeral: the ones sent while away are lost
             if (gen == generation && !closed && current.canSend()) {
                 frames.subscribeFrames().forEach(this::sendPaced); // after the resume, from the stored positions
             }
         } else if (outcome.resync()) {
             giveUp(new Disconnect.Resync(outcome.resyncReason()));
-        } else if (frame instanceof EventFrame e && e.isDurable() && current.canSend() && ackTimer == null) {
+        } else if ((frame instanceof EventFrame e && e.isDurable() || frame instanceof CollapsedFrame)
+                && current.canSend() && ackTimer == null) {
             ackTimer = threads.schedule(() -> {
                 ackTimer = null;
                 flushAcks();
             }, settings.ackInterval());
         }
+    }
+
+    /** The inbox's counts, read after a welcome when the application tracks them; applied on the loop thread. */
+    private void refreshUnread() {
+        if (!tracker.on()) {
+            return;
+        }
+        inbox.counts().whenComplete((counts, error) -> threads.run(() -> {
+            if (closed) {
+                return;
+            }
+            if (error == null) {
+                tracker.counts(counts);
+            } else {
+                Throwable t = Handshakes.unwrap(error);
+                calls.error(t instanceof NotifyClientException n ? n
+                        : NotifyClientException.inboxFailed("GET /v1/inbox/unread", t.getMessage(), t));
+            }
+        }));
     }
 
     private void flushAcks() {
@@ -334,27 +327,6 @@ public final class ClientLoop {
         long wait = pacer.nanosUntilNext(now);
         if (wait > 0 && pacerTimer == null) {
             pacerTimer = threads.schedule(() -> pumpPacer(gen), Duration.ofNanos(wait));
-        }
-    }
-
-    /** Silence detection: re-arms itself at the last frame's time plus the limit. */
-    private void watchSilence(int gen, Duration firstLimit) {
-        lastFrameNanos = System.nanoTime();
-        silenceLimitNanos = firstLimit.toNanos();
-        int arm = ++silenceArm;
-        threads.schedule(() -> checkSilence(gen, arm), firstLimit);
-    }
-
-    /** One chain of checks per connection: {@code arm} is the latest arming, older chains stop. */
-    private void checkSilence(int gen, int arm) {
-        if (gen != generation || arm != silenceArm || transport == null) {
-            return;
-        }
-        long silent = System.nanoTime() - lastFrameNanos;
-        if (silent >= silenceLimitNanos) {
-            giveUp(new Disconnect.Silent(Duration.ofNanos(silent)));
-        } else {
-            threads.schedule(() -> checkSilence(gen, arm), Duration.ofNanos(silenceLimitNanos - silent));
         }
     }
 

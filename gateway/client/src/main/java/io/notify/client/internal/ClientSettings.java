@@ -1,5 +1,6 @@
 package io.notify.client.internal;
 
+import io.notify.client.InboxListener;
 import io.notify.client.NotifyListener;
 import io.notify.client.TokenSupplier;
 import io.notify.client.TransportMode;
@@ -15,11 +16,13 @@ import java.util.random.RandomGenerator;
  *
  * @param http       the HTTP client for both transports; null = one of the client's own (HTTP/1.1)
  * @param random     the random source of backoff and jitter (seedable for tests)
+ * @param device     the device id sent at connect and in marks ({@link DeviceIds})
+ * @param inbox      the inbox listener; null: no unread estimate, state frames ignored
  */
 public record ClientSettings(List<Endpoints> gateways, TokenSupplier token, TransportMode mode, boolean sseFallback,
                              PositionStore store, NotifyListener listener, Duration backoffBase, Duration backoffCap,
                              Duration promptly, Duration connectTimeout, Duration ackInterval, Duration maxRetryAfter,
-                             RandomGenerator random, HttpClient http) {
+                             RandomGenerator random, HttpClient http, String device, InboxListener inbox) {
 
     public ClientSettings {
         gateways = List.copyOf(gateways);
@@ -31,6 +34,7 @@ public record ClientSettings(List<Endpoints> gateways, TokenSupplier token, Tran
         Objects.requireNonNull(store, "position store");
         Objects.requireNonNull(listener, "listener");
         Objects.requireNonNull(random, "random");
+        DeviceIds.check(device);
         positive("connect timeout", connectTimeout);
         positive("ack interval", ackInterval);
         positive("backoff base", backoffBase);

@@ -1,16 +1,21 @@
 package io.notify.client.internal;
 
+import io.notify.schemas.stream.StreamId;
 import java.net.URI;
+import java.util.List;
 import java.util.Locale;
 
 /**
- * A gateway's two endpoints derived from its base URL: {@code http(s)://host:port[/base]} or
- * {@code ws(s)://...}; a trailing {@code /v1/ws} or {@code /v1/sse} is accepted and ignored.
+ * A gateway's endpoints derived from its base URL: {@code http(s)://host:port[/base]} or
+ * {@code ws(s)://...}; a trailing {@code /v1/ws} or {@code /v1/sse} is accepted and ignored. The
+ * WebSocket and SSE URLs carry the device id ({@code ?device=}, docs/protocol.md §1) when the client
+ * has one; the inbox API ({@code /v1/inbox...}) is on the same host, over http(s).
  */
 public record Endpoints(URI base, URI webSocket, URI sse) {
 
     public static final String WS_PATH = "/v1/ws";
     public static final String SSE_PATH = "/v1/sse";
+    public static final String INBOX_PATH = "/v1/inbox";
 
     public static Endpoints of(URI url) {
         String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
@@ -37,24 +42,46 @@ public record Endpoints(URI base, URI webSocket, URI sse) {
                 URI.create((secure ? "https://" : "http://") + authority + path + SSE_PATH));
     }
 
+    /** The WebSocket URL with {@code ?device=} ({@code device} is checked by {@link DeviceIds}: nothing to escape); null: none. */
+    public URI webSocket(String device) {
+        return device == null ? webSocket : URI.create(webSocket + "?device=" + device);
+    }
+
+    /** {@link #sse(List, String)} without a device. */
+    public URI sse(List<StreamId> streams) {
+        return sse(streams, null);
+    }
+
     /**
      * The SSE URL with the rooms to subscribe at connect (docs/protocol.md §8): {@code ?rooms=a,b}
-     * and {@code &broadcast=true} for {@code b:all}; the plain {@link #sse()} without any.
+     * and {@code &broadcast=true} for {@code b:all}, and {@code device=} when given; the plain
+     * {@link #sse()} without any.
      */
-    public URI sse(java.util.List<io.notify.schemas.stream.StreamId> streams) {
+    public URI sse(List<StreamId> streams, String device) {
         StringBuilder names = new StringBuilder();
         boolean broadcast = false;
-        for (io.notify.schemas.stream.StreamId s : streams) {
+        for (StreamId s : streams) {
             if (s.isBroadcast()) {
                 broadcast = true;
             } else if (s.isRoom()) {
                 names.append(names.length() == 0 ? "" : ",").append(s.room()); // room names need no escaping: [A-Za-z0-9._:-]
             }
         }
-        if (names.length() == 0 && !broadcast) {
-            return sse;
+        StringBuilder query = new StringBuilder();
+        if (names.length() > 0) {
+            query.append("&rooms=").append(names);
         }
-        String query = (names.length() > 0 ? "rooms=" + names : "") + (broadcast ? (names.length() > 0 ? "&" : "") + "broadcast=true" : "");
-        return URI.create(sse + "?" + query);
+        if (broadcast) {
+            query.append("&broadcast=true");
+        }
+        if (device != null) {
+            query.append("&device=").append(device);
+        }
+        return query.length() == 0 ? sse : URI.create(sse + "?" + query.substring(1));
+    }
+
+    /** An inbox API URL: {@code path} is {@link #INBOX_PATH} and what follows it (query included). */
+    public URI inbox(String path) {
+        return URI.create(base + path);
     }
 }

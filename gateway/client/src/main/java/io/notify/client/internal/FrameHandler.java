@@ -6,6 +6,7 @@ import io.notify.client.NotifyClientException.Kind;
 import io.notify.client.NotifyListener;
 import io.notify.client.RoomListener;
 import io.notify.schemas.protocol.AckFrame;
+import io.notify.schemas.protocol.CollapsedFrame;
 import io.notify.schemas.protocol.EventFrame;
 import io.notify.schemas.protocol.PingFrame;
 import io.notify.schemas.protocol.PongFrame;
@@ -13,7 +14,7 @@ import io.notify.schemas.protocol.ResetFrame;
 import io.notify.schemas.protocol.ResumeFrame;
 import io.notify.schemas.protocol.ResumePoint;
 import io.notify.schemas.protocol.ServerFrame;
-import io.notify.schemas.protocol.SseCursor;
+import io.notify.schemas.protocol.StateFrame;
 import io.notify.schemas.protocol.SubscribeFrame;
 import io.notify.schemas.protocol.SubscribeRefusedFrame;
 import io.notify.schemas.protocol.SubscribedFrame;
@@ -27,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 
 /**
  * The protocol side of the client, one decoded server frame at a time (docs/protocol.md §3.2):
@@ -38,7 +40,10 @@ import java.util.function.Consumer;
  * {@link NotifyListener#onReset} followed by adopting the server's head. Room and broadcast
  * streams ({@link Rooms}) go the same way to their {@link RoomListener}: {@code subscribed} adopts
  * the head when the client held no position, {@code subscribe_refused} drops the subscription,
- * events of a stream the application no longer holds are dropped. Acks are collected here
+ * events of a stream the application no longer holds are dropped. A {@code collapsed} frame
+ * stands in for the seqs it covers: it passes the same dedup gate as a range, tells the listener,
+ * and moves the position to its last seq. A {@code state} frame goes to the {@link InboxTracker},
+ * which also hears of every move of the user stream's position. Acks are collected here
  * and sent by the loop at its own pace ({@link #takeAcks}) so they never approach the gateway's
  * inbound rate limit. Confined to the client's event thread; no I/O of its own.
  */
@@ -62,6 +67,8 @@ public final class FrameHandler {
     private final Consumer<NotifyClientException> errors;
     private final ClientCounters counters;
     private final Rooms rooms;
+    private final InboxTracker inbox;
+    private final SseResume sse;
     private final Map<StreamId, Long> unacked = new LinkedHashMap<>();
     private List<StreamId> streams = List.of();
     private boolean resumed; // this connection's resume went out before its welcome
@@ -73,7 +80,14 @@ public final class FrameHandler {
 
     public FrameHandler(NotifyListener listener, StreamPositions positions, Consumer<NotifyClientException> errors,
                         ClientCounters counters, Rooms rooms) {
+        this(listener, positions, errors, counters, rooms, InboxTracker.off());
+    }
+
+    public FrameHandler(NotifyListener listener, StreamPositions positions, Consumer<NotifyClientException> errors,
+                        ClientCounters counters, Rooms rooms, InboxTracker inbox) {
         this.rooms = rooms;
+        this.inbox = inbox;
+        this.sse = new SseResume(positions, rooms, this::stored, errors);
         this.listener = listener;
         this.positions = positions;
         this.errors = errors;
@@ -87,7 +101,12 @@ public final class FrameHandler {
         if (frame instanceof EventFrame e) {
             return event(e);
         }
-        if (frame instanceof ResetFrame r) {
+        if (frame instanceof CollapsedFrame c) {
+            return collapsed(c);
+        }
+        if (frame instanceof StateFrame f) {
+            inbox.state(f);
+        } else if (frame instanceof ResetFrame r) {
             reset(r);
         } else if (frame instanceof SubscribedFrame f) {
             subscribed(f);
@@ -137,6 +156,7 @@ public final class FrameHandler {
     private Outcome welcome(WelcomeFrame w, Transport out) {
         streams = w.streams();
         unacked.clear();
+        streams.forEach(s -> inbox.moved(s, stored(s)));
         if (out.canSend() && !resumed) {
             List<ResumePoint> points = new ArrayList<>();
             for (StreamId s : w.streams()) {
@@ -148,8 +168,7 @@ public final class FrameHandler {
     }
 
     private Outcome event(EventFrame e) {
-        if (!e.stream().isUser() && rooms.listener(e.stream()) == null) {
-            counters.unsubscribedDropped.incrementAndGet(); // left (or never held) by the application
+        if (!held(e.stream())) {
             return Outcome.CONTINUE;
         }
         Optional<Position> position = e.position();
@@ -158,11 +177,50 @@ public final class FrameHandler {
             return Outcome.CONTINUE;
         }
         Position p = position.get();
+        return durable(e.stream(), p.epoch(), p.seq(), p.seq(), first -> deliver(e));
+    }
+
+    /** Seqs {@code from..to} superseded during a catch-up: processed as one, from the first the client lacks. */
+    private Outcome collapsed(CollapsedFrame c) {
+        if (!held(c.stream())) {
+            return Outcome.CONTINUE;
+        }
+        return durable(c.stream(), c.epoch(), c.from(), c.to(), first -> {
+            counters.collapsedSkipped.addAndGet(c.to() - first + 1);
+            RoomListener room = rooms.listener(c.stream());
+            call("onCollapsed threw for " + c.stream(), () -> {
+                if (c.stream().isUser()) {
+                    listener.onCollapsed(c.stream(), first, c.to());
+                } else {
+                    room.onCollapsed(c.stream(), first, c.to());
+                }
+            });
+        });
+    }
+
+    /** Whether the application holds {@code stream}: its own, or a subscription (else counted and dropped). */
+    private boolean held(StreamId stream) {
+        if (stream.isUser() || rooms.listener(stream) != null) {
+            return true;
+        }
+        counters.unsubscribedDropped.incrementAndGet(); // left (or never held) by the application
+        return false;
+    }
+
+    /**
+     * The dedup gate for the durable seqs {@code from..to} of {@code epoch} (one event: one seq):
+     * {@code process} runs with the first seq the client lacks when they continue the stream, then
+     * the position moves to {@code to} (memory, store, unread estimate) and is due for an ack.
+     */
+    private Outcome durable(StreamId stream, String epoch, long from, long to, LongConsumer process) {
+        String what = from == to ? epoch + ":" + to : epoch + ":" + from + ".." + to;
+        Optional<Position> last;
         StreamPositions.Verdict verdict;
         try {
-            verdict = positions.check(e.stream(), p);
+            last = positions.last(stream);
+            verdict = positions.check(stream, epoch, from, to);
         } catch (RuntimeException ex) {
-            errors.accept(NotifyClientException.of(Kind.POSITION_STORE, "cannot load the position of " + e.stream(), ex));
+            errors.accept(NotifyClientException.of(Kind.POSITION_STORE, "cannot load the position of " + stream, ex));
             return new Outcome(null, "position store unavailable");
         }
         switch (verdict) {
@@ -172,55 +230,63 @@ public final class FrameHandler {
             }
             case OTHER_EPOCH -> {
                 counters.duplicatesDropped.incrementAndGet();
-                return new Outcome(null, e.stream() + ": event " + p + " is not in the epoch of " + positions.last(e.stream()).orElseThrow());
+                return new Outcome(null, stream + ": " + what + " is not in the epoch of " + last.orElseThrow());
             }
             case GAP -> {
-                return new Outcome(null, e.stream() + ": got " + p + " after " + positions.last(e.stream()).orElseThrow());
+                return new Outcome(null, stream + ": got " + what + " after " + last.orElseThrow());
             }
             default -> {
-                deliver(e);
+                process.accept(last.map(p -> Math.max(from, p.seq() + 1)).orElse(from));
+                Position p = Position.of(epoch, to);
                 try {
-                    positions.delivered(e.stream(), p);
+                    positions.delivered(stream, p);
                 } catch (RuntimeException ex) {
-                    errors.accept(NotifyClientException.of(Kind.POSITION_STORE, "cannot save " + e.stream() + " at " + p, ex));
+                    errors.accept(NotifyClientException.of(Kind.POSITION_STORE, "cannot save " + stream + " at " + p, ex));
                 }
-                unacked.put(e.stream(), p.seq());
+                inbox.moved(stream, Optional.of(p));
+                unacked.put(stream, to);
                 return Outcome.CONTINUE;
             }
         }
     }
 
     private void deliver(EventFrame e) {
-        try {
+        call("onEvent threw on " + e.id(), () -> {
             if (e.stream().isUser()) {
                 listener.onEvent(ClientEvent.of(e));
             } else {
                 rooms.listener(e.stream()).onEvent(ClientEvent.of(e));
             }
-        } catch (RuntimeException ex) {
-            errors.accept(NotifyClientException.of(Kind.LISTENER, "onEvent threw on " + e.id(), ex));
-        }
+        });
         counters.delivered.incrementAndGet();
+    }
+
+    /** Runs a listener callback; one that throws is reported ({@code LISTENER}) and otherwise ignored. */
+    private void call(String what, Runnable callback) {
+        try {
+            callback.run();
+        } catch (RuntimeException ex) {
+            errors.accept(NotifyClientException.of(Kind.LISTENER, what, ex));
+        }
     }
 
     private void reset(ResetFrame r) {
         counters.resets.incrementAndGet();
         Optional<Position> head = Optional.ofNullable(r.head());
-        try {
-            RoomListener room = r.stream().isUser() ? null : rooms.listener(r.stream());
+        RoomListener room = r.stream().isUser() ? null : rooms.listener(r.stream());
+        call("onReset threw for " + r.stream(), () -> {
             if (room != null) {
                 room.onReset(r.stream(), r.reason(), head);
             } else if (r.stream().isUser()) {
                 listener.onReset(r.stream(), r.reason(), head);
             }
-        } catch (RuntimeException ex) {
-            errors.accept(NotifyClientException.of(Kind.LISTENER, "onReset threw for " + r.stream(), ex));
-        }
+        });
         try {
             positions.adopt(r.stream(), head);
         } catch (RuntimeException ex) {
             errors.accept(NotifyClientException.of(Kind.POSITION_STORE, "cannot store the reset head of " + r.stream(), ex));
         }
+        inbox.moved(r.stream(), head);
         unacked.remove(r.stream());
     }
 
@@ -241,11 +307,7 @@ public final class FrameHandler {
                 errors.accept(NotifyClientException.of(Kind.POSITION_STORE, "cannot store the head of " + f.stream(), ex));
             }
         }
-        try {
-            l.onSubscribed(f.stream(), head);
-        } catch (RuntimeException ex) {
-            errors.accept(NotifyClientException.of(Kind.LISTENER, "onSubscribed threw for " + f.stream(), ex));
-        }
+        call("onSubscribed threw for " + f.stream(), () -> l.onSubscribed(f.stream(), head));
     }
 
     private void refused(SubscribeRefusedFrame f) {
@@ -262,11 +324,8 @@ public final class FrameHandler {
         if (l == null) {
             return;
         }
-        try {
-            l.onRefused(stream, f.reason().wireName());
-        } catch (RuntimeException ex) {
-            errors.accept(NotifyClientException.of(Kind.LISTENER, "onRefused threw for " + stream, ex));
-        }
+        RoomListener refused = l;
+        call("onRefused threw for " + stream, () -> refused.onRefused(stream, f.reason().wireName()));
     }
 
     /** The gateway (or a lost connection) ended a subscription the application left. */
@@ -279,11 +338,7 @@ public final class FrameHandler {
 
     /** Tells {@code l} that its subscription to {@code stream} is over. */
     public void unsubscribedNow(StreamId stream, RoomListener l) {
-        try {
-            l.onUnsubscribed(stream);
-        } catch (RuntimeException ex) {
-            errors.accept(NotifyClientException.of(Kind.LISTENER, "onUnsubscribed threw for " + stream, ex));
-        }
+        call("onUnsubscribed threw for " + stream, () -> l.onUnsubscribed(stream));
     }
 
     /** One {@code subscribe} per subscription, from its stored position when there is one (sent after each welcome). */
@@ -299,31 +354,14 @@ public final class FrameHandler {
         return stored(s).map(p -> SubscribeFrame.from(s.value(), p)).orElseGet(() -> SubscribeFrame.fresh(s.value()));
     }
 
-    /**
-     * The SSE {@code Last-Event-ID}: with no subscriptions the plain position of §1
-     * ({@link #ssePosition}); with some, the composite cursor (docs/protocol.md §8) of the user's
-     * stream and every subscribed stream the store holds a position for.
-     */
+    /** The SSE {@code Last-Event-ID} of the next request ({@link SseResume#lastEventId}). */
     public Optional<String> sseLastEventId() {
-        if (rooms.isEmpty()) {
-            return ssePosition().map(Position::format);
-        }
-        StringBuilder cursor = new StringBuilder();
-        Optional<StreamId> own = streams.size() == 1 ? Optional.of(streams.get(0)) : storedUserStream();
-        own.flatMap(this::stored).ifPresent(p -> SseCursor.append(cursor, own.get(), p));
-        for (StreamId s : rooms.streams()) {
-            stored(s).ifPresent(p -> SseCursor.append(cursor, s, p));
-        }
-        return cursor.length() == 0 ? Optional.empty() : Optional.of(cursor.toString());
+        return sse.lastEventId(streams);
     }
 
-    private Optional<StreamId> storedUserStream() {
-        try {
-            List<StreamId> users = positions.stored().keySet().stream().filter(StreamId::isUser).toList();
-            return users.size() == 1 ? Optional.of(users.get(0)) : Optional.empty();
-        } catch (RuntimeException ex) {
-            return Optional.empty();
-        }
+    /** Where an SSE request resumes the user's stream ({@link SseResume#position}). */
+    public Optional<Position> ssePosition() {
+        return sse.position(streams);
     }
 
     private Optional<Position> stored(StreamId s) {
@@ -341,22 +379,5 @@ public final class FrameHandler {
         unacked.forEach((s, seq) -> acks.add(new AckFrame(s, seq)));
         unacked.clear();
         return acks;
-    }
-
-    /**
-     * Where an SSE request resumes: the position of the single stream the last welcome named, or,
-     * before any welcome, of the single stream the store holds (v1 SSE serves exactly one stream).
-     */
-    public Optional<Position> ssePosition() {
-        if (streams.size() == 1) {
-            return stored(streams.get(0));
-        }
-        try {
-            Map<StreamId, Position> all = positions.stored();
-            return all.size() == 1 ? stored(all.keySet().iterator().next()) : Optional.empty();
-        } catch (RuntimeException ex) {
-            errors.accept(NotifyClientException.of(Kind.POSITION_STORE, "cannot read the position store; starting live", ex));
-            return Optional.empty();
-        }
     }
 }

@@ -63,11 +63,13 @@ final class LoopThreads {
         }
     }
 
-    void token(Runnable task) {
+    /** Runs {@code task} on the token thread; false when the client is closed. */
+    boolean token(Runnable task) {
         try {
             token.execute(guard(task));
+            return true;
         } catch (RejectedExecutionException e) {
-            // closed while connecting
+            return false; // closed while connecting
         }
     }
 

@@ -51,18 +51,28 @@ public final class StreamPositions {
     }
 
     public Verdict check(StreamId stream, Position position) {
+        return check(stream, position.epoch(), position.seq(), position.seq());
+    }
+
+    /**
+     * The verdict on the seqs {@code from..to} of {@code epoch} arriving as one (a {@code collapsed}
+     * frame; an event is the range of its one seq): DELIVER when they continue the stream (the next
+     * seq is among them, so a range overlapping what was delivered is taken for its new part),
+     * DUPLICATE when all are at or below the last position, GAP when seqs are missing before them.
+     */
+    public Verdict check(StreamId stream, String epoch, long from, long to) {
         Optional<Position> previous = last(stream);
         if (previous.isEmpty()) {
             return Verdict.DELIVER;
         }
         Position p = previous.get();
-        if (!p.sameEpoch(position)) {
+        if (!p.epoch().equals(epoch)) {
             return Verdict.OTHER_EPOCH;
         }
-        if (position.seq() <= p.seq()) {
+        if (to <= p.seq()) {
             return Verdict.DUPLICATE;
         }
-        return position.seq() == p.seq() + 1 ? Verdict.DELIVER : Verdict.GAP;
+        return from <= p.seq() + 1 ? Verdict.DELIVER : Verdict.GAP;
     }
 
     /**

@@ -19,7 +19,8 @@ import java.util.TreeMap;
 
 /**
  * Positions in one small text file, one {@code <stream>=<epoch>:<seq>} line per stream, so a
- * restarted process resumes where it stopped. Every {@link #save} rewrites the file through a
+ * restarted process resumes where it stopped; and the client's generated device id on a line
+ * {@code #device=<id>} (a comment to SDKs that predate it, which still read the file). Every {@link #save} rewrites the file through a
  * temporary file in the same directory, forced to disk ({@code sync}) and atomically renamed over
  * the old one: a crash leaves either the old or the new file, never a torn one.
  *
@@ -30,10 +31,12 @@ import java.util.TreeMap;
 public final class FilePositionStore implements PositionStore {
 
     private static final String HEADER = "# notify client positions: <stream>=<epoch>:<seq>";
+    private static final String DEVICE_PREFIX = "#device=";
 
     private final Path file;
     private final boolean sync;
     private final Map<StreamId, Position> positions = new TreeMap<>();
+    private String device;
 
     /** A store at {@code file}, forced to disk on every save. */
     public FilePositionStore(Path file) {
@@ -91,6 +94,23 @@ public final class FilePositionStore implements PositionStore {
         }
     }
 
+    @Override
+    public synchronized Optional<String> loadDevice() {
+        return Optional.ofNullable(device);
+    }
+
+    @Override
+    public synchronized void saveDevice(String id) {
+        String previous = device;
+        device = id;
+        try {
+            write();
+        } catch (UncheckedIOException e) {
+            device = previous;
+            throw e;
+        }
+    }
+
     private void restore(StreamId stream, Position previous) {
         if (previous == null) {
             positions.remove(stream);
@@ -108,6 +128,10 @@ public final class FilePositionStore implements PositionStore {
         }
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i).trim();
+            if (line.startsWith(DEVICE_PREFIX)) {
+                device = line.substring(DEVICE_PREFIX.length()); // checked by the client, which makes a new one if it is not valid
+                continue;
+            }
             if (line.isEmpty() || line.startsWith("#")) {
                 continue;
             }
@@ -125,6 +149,9 @@ public final class FilePositionStore implements PositionStore {
 
     private void write() {
         StringBuilder text = new StringBuilder(HEADER).append('\n');
+        if (device != null) {
+            text.append(DEVICE_PREFIX).append(device).append('\n');
+        }
         positions.forEach((stream, position) -> text.append(stream.value()).append('=').append(position.format()).append('\n'));
         Path dir = file.getParent();
         Path tmp = null;

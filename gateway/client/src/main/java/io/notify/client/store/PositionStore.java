@@ -17,6 +17,10 @@ import java.util.Optional;
  * and carries on. The client writes from its event thread only; {@link
  * io.notify.client.NotifyClient#position} reads from the caller's thread, so implementations
  * should tolerate a concurrent read (the ones here are thread-safe).
+ *
+ * <p>A store that outlives the process may also keep the client's generated device id
+ * ({@link #loadDevice}, {@link #saveDevice}), so a restarted client connects as the same device
+ * (docs/protocol.md §1, {@code ?device=}); the defaults keep none.
  */
 public interface PositionStore {
 
@@ -31,4 +35,16 @@ public interface PositionStore {
 
     /** Forgets {@code stream}'s position (after an {@code unknown_stream} reset). */
     void remove(StreamId stream);
+
+    /** The device id kept by {@link #saveDevice}, if this store keeps one. Called once per client, when it is built. */
+    default Optional<String> loadDevice() {
+        return Optional.empty();
+    }
+
+    /**
+     * Keeps the device id the client generated (it had none from {@link #loadDevice}), as durably as
+     * positions; a store that cannot keep it ignores it (the default: every client is then a new device).
+     */
+    default void saveDevice(String device) {
+    }
 }

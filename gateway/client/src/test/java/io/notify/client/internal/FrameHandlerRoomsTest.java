@@ -5,10 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.client.ClientEvent;
-import io.notify.client.NotifyClientException;
 import io.notify.client.NotifyListener;
 import io.notify.client.RoomListener;
-import io.notify.client.store.InMemoryPositionStore;
 import io.notify.schemas.event.EventClass;
 import io.notify.schemas.protocol.EventFrame;
 import io.notify.schemas.protocol.FrameCodec;
@@ -23,24 +21,15 @@ import io.notify.schemas.protocol.WelcomeFrame;
 import io.notify.schemas.stream.Position;
 import io.notify.schemas.stream.StreamId;
 import java.net.URI;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** Rooms and b:all in the protocol handler (docs/protocol.md §8), through the real frame codec. */
-class FrameHandlerRoomsTest {
+class FrameHandlerRoomsTest extends HandlerFixture {
 
-    private static final StreamId U42 = StreamId.forUser("42");
     private static final StreamId CHAT = StreamId.forRoom("chat-1");
-
-    private final InMemoryPositionStore store = new InMemoryPositionStore();
-    private final List<String> seen = new ArrayList<>();
-    private final List<NotifyClientException> errors = new ArrayList<>();
-    private final ClientCounters counters = new ClientCounters();
-    private final Rooms rooms = new Rooms();
-    private final FakeTransport ws = new FakeTransport(io.notify.client.TransportMode.WEBSOCKET);
 
     private final NotifyListener user = event -> seen.add("user " + event.id());
 

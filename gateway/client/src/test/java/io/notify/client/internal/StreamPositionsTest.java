@@ -32,6 +32,17 @@ class StreamPositionsTest {
     }
 
     @Test
+    void aRangeContinuesTheStreamWhenTheNextSeqIsInIt() {
+        positions.delivered(U42, Position.of("e1", 5));
+        assertEquals(DELIVER, positions.check(U42, "e1", 6, 9), "the next seq starts it");
+        assertEquals(DELIVER, positions.check(U42, "e1", 3, 9), "overlapping what was delivered: its new part");
+        assertEquals(DUPLICATE, positions.check(U42, "e1", 2, 5), "all at or below the position");
+        assertEquals(GAP, positions.check(U42, "e1", 7, 9), "seq 6 is missing");
+        assertEquals(OTHER_EPOCH, positions.check(U42, "e2", 6, 9));
+        assertEquals(DELIVER, positions.check(U7, "e1", 4, 9), "no position: the start");
+    }
+
+    @Test
     void streamsAreIndependent() {
         positions.delivered(U42, Position.of("e1", 5));
         assertEquals(DELIVER, positions.check(U7, Position.of("e1", 1)));

@@ -1,9 +1,11 @@
 package io.notify.client.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.notify.client.internal.DeviceIds;
 import io.notify.schemas.stream.Position;
 import io.notify.schemas.stream.StreamId;
 import java.io.IOException;
@@ -62,6 +64,30 @@ class PositionStoreTest {
         Files.writeString(file, "# comment\nu:42=ep:1\nu:7=ep:0\n");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new FilePositionStore(file));
         assertTrue(e.getMessage().contains("line 3"), e.getMessage());
+    }
+
+    @Test
+    void theFileStoreKeepsTheDeviceIdOnALineOlderReadersTakeForAComment() throws IOException {
+        Path file = dir.resolve("positions.txt");
+        FilePositionStore store = new FilePositionStore(file);
+        assertEquals(Optional.empty(), store.loadDevice());
+        String device = DeviceIds.resolve(store);
+        store.save(U42, Position.of("ep", 3));
+        assertEquals(device, DeviceIds.resolve(new FilePositionStore(file)), "the same device after a restart");
+        String text = Files.readString(file);
+        assertTrue(text.contains("\n#device=" + device + "\n"), text);
+        assertEquals(Map.of(U42, Position.of("ep", 3)), new FilePositionStore(file).loadAll());
+
+        Files.writeString(file, "u:42=ep:1\n#device=not valid!\n");
+        String replaced = DeviceIds.resolve(new FilePositionStore(file));
+        assertNotEquals("not valid!", replaced, "an invalid id is replaced");
+        assertEquals(Optional.of(replaced), new FilePositionStore(file).loadDevice());
+    }
+
+    @Test
+    void aStoreThatKeepsNoDeviceGivesEachClientANewOne() {
+        InMemoryPositionStore store = new InMemoryPositionStore();
+        assertNotEquals(DeviceIds.resolve(store), DeviceIds.resolve(store));
     }
 
     @Test

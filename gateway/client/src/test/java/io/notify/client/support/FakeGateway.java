@@ -1,6 +1,11 @@
 package io.notify.client.support;
 
+import io.notify.client.NotifyClient;
+import io.notify.client.NotifyClientBuilder;
+import io.notify.client.NotifyListener;
+import io.notify.schemas.protocol.FrameCodec;
 import io.notify.schemas.protocol.WelcomeFrame;
+import io.notify.schemas.stream.StreamId;
 import io.undertow.Handlers;
 import io.undertow.Undertow;
 import io.undertow.server.HttpServerExchange;
@@ -32,9 +37,10 @@ import java.util.concurrent.TimeUnit;
  * A scriptable stand-in for a gateway (Undertow on port 0): each {@code /v1/ws} handshake is
  * refused with a queued status or upgraded to {@code notify.v1} and handed to the test as a
  * {@link Session}; each {@code /v1/sse} request is refused with a queued status or handed over as an
- * {@link SseRequest} whose response the test writes byte by byte. For wire-level behaviour the real
- * gateway cannot be made to show on demand (close codes, refusals, silence, a proxy without
- * WebSocket).
+ * {@link SseRequest} whose response the test writes byte by byte; each request under
+ * {@code /v1/inbox} is recorded and answered with the next queued {@link InboxAnswer} (by default
+ * 200 with zero counts to a GET, 202 to a POST). For wire-level behaviour the real gateway cannot be
+ * made to show on demand (close codes, refusals, silence, a proxy without WebSocket, inbox errors).
  */
 public final class FakeGateway implements AutoCloseable {
 
@@ -42,12 +48,31 @@ public final class FakeGateway implements AutoCloseable {
     public record Refusal(int status, String retryAfter) {
     }
 
-    /** One handshake as the gateway saw it. */
-    public record Handshake(String path, String authorization, String lastEventId, long atNanos) {
+    /** One handshake as the gateway saw it; {@code query} is the raw query string ("" without one). */
+    public record Handshake(String path, String query, String authorization, String lastEventId, long atNanos) {
+    }
+
+    /** One inbox API request as the gateway saw it. */
+    public record InboxRequest(String method, String path, String query, String authorization, String contentType,
+                               String body, long atNanos) {
+    }
+
+    /** A scripted inbox answer; {@code retryAfter} may be null. */
+    public record InboxAnswer(int status, String contentType, String body, String retryAfter) {
+        public static InboxAnswer problem(int status, String type, String detail, String retryAfter) {
+            return new InboxAnswer(status, "application/problem+json", "{\"type\":\"urn:notify:problem:" + type
+                    + "\",\"title\":\"x\",\"status\":" + status + ",\"detail\":\"" + detail + "\"}", retryAfter);
+        }
+
+        public static InboxAnswer json(int status, String body) {
+            return new InboxAnswer(status, "application/json", body, null);
+        }
     }
 
     public final Queue<Refusal> wsRefusals = new ConcurrentLinkedQueue<>();
     public final List<Handshake> handshakes = new CopyOnWriteArrayList<>();
+    public final Queue<InboxAnswer> inboxAnswers = new ConcurrentLinkedQueue<>();
+    public final BlockingQueue<InboxRequest> inboxRequests = new LinkedBlockingQueue<>();
     private final BlockingQueue<Session> sessions = new LinkedBlockingQueue<>();
     private final BlockingQueue<SseRequest> sseRequests = new LinkedBlockingQueue<>();
     private final List<SseRequest> openStreams = new CopyOnWriteArrayList<>();
@@ -69,9 +94,22 @@ public final class FakeGateway implements AutoCloseable {
                                 upgrade.handleRequest(exchange);
                             }
                         })
-                        .addExactPath("/v1/sse", this::sse))
+                        .addExactPath("/v1/sse", this::sse)
+                        .addPrefixPath("/v1/inbox", this::inbox))
                 .build();
         server.start();
+    }
+
+    /** A client of this gateway: token {@code t1}, {@code listener}, backoff 10..200 ms, prompt reconnects within 20 ms. */
+    public NotifyClientBuilder client(NotifyListener listener) {
+        return NotifyClient.builder().gateways(List.of(url())).token("t1").listener(listener)
+                .backoff(Duration.ofMillis(10), Duration.ofMillis(200)).promptReconnectWindow(Duration.ofMillis(20));
+    }
+
+    /** The {@code welcome} of a connection serving {@code u:42}, encoded. */
+    public static String welcome() {
+        return FrameCodec.v1().encode(WelcomeFrame.v1("gw-fake", "c-1", List.of(StreamId.forUser("42")), 25_000,
+                System.currentTimeMillis()));
     }
 
     public URI url() {
@@ -79,7 +117,7 @@ public final class FakeGateway implements AutoCloseable {
     }
 
     private static Handshake handshake(HttpServerExchange exchange) {
-        return new Handshake(exchange.getRequestPath(), exchange.getRequestHeaders().getFirst("Authorization"),
+        return new Handshake(exchange.getRequestPath(), exchange.getQueryString(), exchange.getRequestHeaders().getFirst("Authorization"),
                 exchange.getRequestHeaders().getFirst("Last-Event-ID"), System.nanoTime());
     }
 
@@ -104,6 +142,40 @@ public final class FakeGateway implements AutoCloseable {
         openStreams.add(request);
         sseRequests.add(request);
         request.ended.await(60, TimeUnit.SECONDS); // returning ends the response: the stream's end
+    }
+
+    private void inbox(HttpServerExchange exchange) throws IOException {
+        if (exchange.isInIoThread()) {
+            exchange.dispatch(this::inbox);
+            return;
+        }
+        exchange.startBlocking();
+        String body = new String(exchange.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String method = exchange.getRequestMethod().toString();
+        inboxRequests.add(new InboxRequest(method, exchange.getRequestPath(), exchange.getQueryString(),
+                exchange.getRequestHeaders().getFirst("Authorization"), exchange.getRequestHeaders().getFirst("Content-Type"),
+                body, System.nanoTime()));
+        InboxAnswer a = inboxAnswers.poll();
+        if (a == null) {
+            a = method.equals("POST") ? InboxAnswer.json(202, "{\"stream\":\"u:42\",\"accepted\":true}")
+                    : InboxAnswer.json(200, "{\"unread\":0,\"unseen\":0,\"version\":0,\"head\":null}");
+        }
+        exchange.setStatusCode(a.status());
+        exchange.getResponseHeaders().put(new HttpString("Content-Type"), a.contentType());
+        if (a.retryAfter() != null) {
+            exchange.getResponseHeaders().put(new HttpString("Retry-After"), a.retryAfter());
+        }
+        exchange.getOutputStream().write(a.body().getBytes(StandardCharsets.UTF_8));
+        exchange.endExchange();
+    }
+
+    /** The next inbox request. */
+    public InboxRequest nextInbox(Duration timeout) throws InterruptedException {
+        InboxRequest r = inboxRequests.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        if (r == null) {
+            throw new AssertionError("no inbox request within " + timeout.toMillis() + " ms");
+        }
+        return r;
     }
 
     /** The next upgraded WebSocket connection. */

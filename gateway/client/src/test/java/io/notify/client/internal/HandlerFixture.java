@@ -1,0 +1,37 @@
+package io.notify.client.internal;
+
+import io.notify.client.NotifyClientException;
+import io.notify.client.TransportMode;
+import io.notify.client.store.InMemoryPositionStore;
+import io.notify.schemas.protocol.Frame;
+import io.notify.schemas.protocol.FrameCodec;
+import io.notify.schemas.stream.Position;
+import io.notify.schemas.stream.StreamId;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the protocol handler's tests share: a position store, what the listeners were told, the
+ * errors reported, the counters, the subscriptions, and a WebSocket that records what the client sent.
+ */
+abstract class HandlerFixture {
+
+    static final StreamId U42 = StreamId.forUser("42");
+
+    final InMemoryPositionStore store = new InMemoryPositionStore();
+    final List<String> seen = new ArrayList<>();
+    final List<NotifyClientException> errors = new ArrayList<>();
+    final ClientCounters counters = new ClientCounters();
+    final Rooms rooms = new Rooms();
+    final FakeTransport ws = new FakeTransport(TransportMode.WEBSOCKET);
+
+    /** {@code frame} handed to {@code handler} through the real codec, as the loop decodes it. */
+    FrameHandler.Outcome receive(FrameHandler handler, Frame frame) {
+        return handler.handle(FrameCodec.v1().decodeServerFrame(FrameCodec.v1().encode(frame)), ws);
+    }
+
+    /** The stored position of {@code stream}, formatted, or "none". */
+    String stored(StreamId stream) {
+        return store.load(stream).map(Position::format).orElse("none");
+    }
+}
