@@ -118,6 +118,15 @@ public final class ClientFleet implements AutoCloseable {
         agents.hold(on);
     }
 
+    /**
+     * Whether every client acks the durable events of its user stream as the SDKs do: cumulative,
+     * its position, at most one ack frame per {@code interval} ({@link AckPacer}); off drops the
+     * acks still waiting.
+     */
+    public void acks(boolean on, Duration interval) throws IOException, InterruptedException {
+        agents.ask("acks " + (on ? "on " + Math.max(1, interval.toMillis()) : "off"), "acks", REPLY_BOUND);
+    }
+
     /** The tracked run's by-id check, over all clients, against the generator's accepted numbers ({@code BitSet} file). */
     public IdCheck checkIds(Path acceptedFile) throws IOException, InterruptedException {
         IdCheck sum = IdCheck.NONE;

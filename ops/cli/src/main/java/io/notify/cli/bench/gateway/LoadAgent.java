@@ -43,6 +43,8 @@ import org.HdrHistogram.Histogram;
  *   subscribe &lt;stream&gt;                                   every open client subscribes to a room or b:all → "subscribing &lt;n&gt;"
  *   subscribed                                           subscribed answers received so far → "subscribed &lt;n&gt;"
  *   room-verify &lt;published&gt;                             per-client check of the room's events → "verified {Verified}"
+ *   acks on &lt;intervalMs&gt;|off                            every client acks its user stream's position, at most once
+ *                                                        per interval ({@link AckPacer}) → "acks on|off"
  *   exit
  * </pre>
  * It prints "ready" once its tokens are minted and "progress ..." every second. It exits by
@@ -85,11 +87,13 @@ public final class LoadAgent implements NioDriver.Listener {
     private long subscribedAnswers;
 
     private final InetAddress host;
+    private final AckPacer acks;
 
     private LoadAgent(List<ClientConn> clients, InetAddress host, String ports, boolean sse, Duration lifetime) throws IOException {
         this.clients = clients;
         this.host = host;
         this.driver = new NioDriver(nodes(host, ports), sse, this);
+        this.acks = new AckPacer(clients, driver::write);
         this.endNanos = System.nanoTime() + lifetime.toNanos();
     }
 
@@ -133,7 +137,7 @@ public final class LoadAgent implements NioDriver.Listener {
         long nextProgress = System.nanoTime();
         long nextExpiry = System.nanoTime();
         while (System.nanoTime() - endNanos < 0) {
-            driver.poll(50);
+            driver.poll(acks.waitMs(System.nanoTime(), 50));
             long now = System.nanoTime();
             String cmd;
             while ((cmd = commands.poll()) != null) {
@@ -141,6 +145,7 @@ public final class LoadAgent implements NioDriver.Listener {
                     return;
                 }
             }
+            acks.sweep(now);
             if (phase != null) {
                 for (int n = phase.dueStarts(now, driver.attempting()); n > 0; n--) {
                     driver.schedule(phase.nextStart(now), now);
@@ -205,7 +210,7 @@ public final class LoadAgent implements NioDriver.Listener {
             }
             case "counts" -> emitJson("counts", new Counts(events, firstEventMs, lastEventMs,
                     LatencySummary.of(latencyMicros), droppedOutsidePhase, reconnects, positionDrops));
-            case "verify" -> emitJson("verified", verify(Long.parseLong(a[1]), Integer.parseInt(a[2])));
+            case "verify" -> emitJson("verified", AgentChecks.users(clients, Long.parseLong(a[1]), Integer.parseInt(a[2])));
             case "reset" -> {
                 resetCounts();
                 emit("reset");
@@ -253,7 +258,8 @@ public final class LoadAgent implements NioDriver.Listener {
                 }
                 emit("subscribing " + n);
             }
-            case "room-verify" -> emitJson("verified", roomVerify(Long.parseLong(a[1])));
+            case "room-verify" -> emitJson("verified", AgentChecks.rooms(clients, Long.parseLong(a[1])));
+            case "acks" -> emit(acks.command(a));
             case "subscribed" -> emit("subscribed " + subscribedAnswers);
             case "exit" -> {
                 return false;
@@ -271,46 +277,6 @@ public final class LoadAgent implements NioDriver.Listener {
         positionDrops = 0;
         droppedOutsidePhase = 0;
         latencyMicros.reset();
-    }
-
-    private Verified verify(long published, int modulus) {
-        long missing = 0;
-        long extra = 0;
-        long duplicates = 0;
-        List<Integer> shortClients = new ArrayList<>();
-        for (ClientConn c : clients) {
-            long expected = DeliveryMath.expectedFor(c.index, published, modulus);
-            long got = c.tally.received();
-            missing += Math.max(0, expected - got);
-            extra += Math.max(0, got - expected);
-            duplicates += c.tally.duplicates();
-            if (got < expected && shortClients.size() < 20) {
-                shortClients.add(c.index);
-            }
-        }
-        return new Verified(missing, extra, duplicates, shortClients);
-    }
-
-    /** Every subscribed client got each of the {@code published} room events once, in order (none skipped). */
-    private Verified roomVerify(long published) {
-        long missing = 0;
-        long extra = 0;
-        long duplicates = 0;
-        List<Integer> shortClients = new ArrayList<>();
-        for (ClientConn c : clients) {
-            if (c.roomStream == null) {
-                continue;
-            }
-            long got = c.room == null ? 0 : c.room.received();
-            long skipped = c.room == null ? 0 : c.room.skipped();
-            missing += Math.max(0, published - got) + skipped;
-            extra += Math.max(0, got - published);
-            duplicates += c.room == null ? 0 : c.room.duplicates();
-            if (got < published && shortClients.size() < 20) {
-                shortClients.add(c.index);
-            }
-        }
-        return new Verified(missing, extra, duplicates, shortClients);
     }
 
     @Override
@@ -363,8 +329,13 @@ public final class LoadAgent implements NioDriver.Listener {
         if (e.seq() != null && !c.tally.onEvent(e.epoch(), e.seq())) {
             positionDrops++; // already processed: an SDK drops it before the app
             ledger.late(c.index, run, n);
-        } else if (!ledger.tracking() || ledger.record(c.index, run, n)) {
-            counted(e);
+        } else {
+            if (e.seq() != null) {
+                acks.received(c, nowNanos); // the position moved: an ack is due (when acks are on)
+            }
+            if (!ledger.tracking() || ledger.record(c.index, run, n)) {
+                counted(e);
+            }
         }
         if (phase != null && phase.kind.equals(AgentPhase.STORM) && !c.done && c.tally.complete()) {
             phase.markDone(c, nowNanos);

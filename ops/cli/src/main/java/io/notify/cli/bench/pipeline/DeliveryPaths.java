@@ -47,7 +47,8 @@ public record DeliveryPaths(long live, long replayed, long recheckFound, long ga
                 of.stream().mapToLong(DeliveryPaths::duplicatesDropped).sum(), of.stream().mapToLong(DeliveryPaths::noConnection).sum());
     }
 
-    private static long delta(List<PrometheusText> before, List<PrometheusText> after, String name, String... labels) {
+    /** The growth of counter {@code name} (with {@code labels}) summed over the scrapes, from {@code before} to {@code after}. */
+    static long delta(List<PrometheusText> before, List<PrometheusText> after, String name, String... labels) {
         return Math.round(PrometheusText.sum(after, name, labels) - PrometheusText.sum(before, name, labels));
     }
 

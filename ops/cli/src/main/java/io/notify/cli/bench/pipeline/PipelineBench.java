@@ -12,6 +12,7 @@ import io.notify.platform.PlatformStack;
 import io.notify.platform.ServiceProcess;
 import io.notify.platform.StackOptions;
 import io.notify.common.config.Settings;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,7 +32,9 @@ import picocli.CommandLine.Option;
  * fanout-streams, gateways), N WebSocket clients (one device per user) in load-agent JVMs, and an
  * open-loop ingest load generator in a JVM of its own; for each offered rate of the sweep, a
  * warm-up, then a measured step: accepted and delivered events/s, end-to-end latency, lost events.
- * A raw Kafka producer → consumer run on the same broker gives the baseline for the ratio.
+ * A raw Kafka producer → consumer run on the same broker gives the baseline for the ratio. With
+ * {@code --ack-modes off,on} the same sweep runs with and without every client acking what it
+ * receives, the modes interleaved step by step, for the cost of delivery receipts.
  */
 @Command(name = "pipeline", mixinStandardHelpOptions = true,
         description = "Ingest -> Kafka -> fanout -> gateways -> N clients: events/s and end-to-end latency over a sweep of offered rates.")
@@ -92,6 +95,15 @@ public final class PipelineBench implements Callable<Integer> {
                     + "fanout:notify.fanout.streams.producer.linger.ms=5; repeatable; applied over the stack's own.")
     List<String> set = new ArrayList<>();
 
+    @Option(names = "--ack-modes", description = "Whether the clients ack the durable events they receive (cumulative, as the SDKs "
+            + "do): off, on, or off,on for both, each the whole sweep, interleaved step by step (default: ${DEFAULT-VALUE}).",
+            defaultValue = "off")
+    String ackModes;
+
+    @Option(names = "--ack-interval", description = "With acks on, at most one ack frame per client and stream this often, with the "
+            + "highest seq received (default: ${DEFAULT-VALUE}, the gateways' receipt flush).", defaultValue = "100ms")
+    String ackInterval;
+
     @Mixin
     FleetOptions fleetOptions;
 
@@ -108,6 +120,8 @@ public final class PipelineBench implements Callable<Integer> {
         Duration total;
         double p99BoundMs;
         Map<String, Map<String, String>> overrides;
+        List<String> modes;
+        Duration ackEvery;
         try {
             sweep = PipelineMath.rates(rates);
             step = Settings.parseDurationArg("--step-duration", stepDuration);
@@ -117,14 +131,18 @@ public final class PipelineBench implements Callable<Integer> {
             total = Settings.parseDurationArg("--deadline", deadline);
             p99BoundMs = Settings.parseDurationArg("--p99-bound", p99Bound).toMillis();
             overrides = PipelineMath.serviceSettings(set);
+            modes = PipelineMath.ackModes(ackModes);
+            ackEvery = Settings.parseDurationArg("--ack-interval", ackInterval);
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
             return 2;
         }
         if (users < 1 || runOptions.runs() < 1 || fanouts < 1 || gateways < 1 || lanes < 1 || baselineRecords < 1 || step.isZero()
+                || ackEvery.toMillis() < 1
                 || !ClientFleet.valid(fleetOptions) || !(guarantee.equals("exactly_once_v2") || guarantee.equals("at_least_once"))) {
             System.err.println("--users, --runs, --fanouts, --gateways, --ingest-lanes, --baseline-records >= 1; --step-duration > 0; "
-                    + "--guarantee exactly_once_v2|at_least_once; --clients-per-agent 1..19000; --source-addresses 1..250");
+                    + "--ack-interval >= 1ms; --guarantee exactly_once_v2|at_least_once; --clients-per-agent 1..19000; "
+                    + "--source-addresses 1..250");
             return 2;
         }
         long deadlineNanos = System.nanoTime() + total.toNanos();
@@ -152,7 +170,8 @@ public final class PipelineBench implements Callable<Integer> {
                 try (ClientFleet fleet = ClientFleet.start(ports, work, users, fleetOptions, lifetime, "256m");
                      ChildAgent load = startLoad(stack, work, lifetime)) {
                     bar.set(Double.NaN, String.format("connecting %,d clients over %d gateways", users, gateways));
-                    PipelineSteps steps = new PipelineSteps(fleet, users, load, stack.gateways(), stack.queryApi(stack.fanouts().get(0)),
+                    PipelineSteps steps = new PipelineSteps(fleet, users, load, stack.gateways(), stack.fanouts(),
+                            stack.queryApi(stack.fanouts().get(0)),
                             new LostEvents.NodeTopics() {
                                 @Override
                                 public String topicOf(int user) {
@@ -164,7 +183,7 @@ public final class PipelineBench implements Callable<Integer> {
                                 public Map<String, String> find(String topic, Set<String> ids) {
                                     return NodeTopicScan.find(stack.bootstrapServers(), topic, ids);
                                 }
-                            }, bar, warm, step, settleBound);
+                            }, bar, warm, step, settleBound, ackEvery);
                     long reconnects = steps.connect(Math.max(200, users / 10.0), RESUME_TIMEOUT, 5);
                     bar.println(String.format("bench pipeline: %,d clients connected (%d agent JVMs), sources %s",
                             users, fleet.agents(), ClientFleet.sourceAddresses(fleetOptions)));
@@ -173,31 +192,19 @@ public final class PipelineBench implements Callable<Integer> {
                                 + "and were connected again before the sweep");
                     }
                     if (!firstWarm.isZero()) {
+                        steps.acks(modes.contains("on") ? "on" : modes.get(0)); // warms the receipts' path too
                         steps.warmUp(sweep.get(0), firstWarm);
                     }
-                    int totalSteps = runOptions.runs() * sweep.size();
-                    outer:
-                    for (int r = 1; r <= runOptions.runs(); r++) {
-                        for (int i = 0; i < sweep.size(); i++) {
-                            if (System.nanoTime() - deadlineNanos > 0) {
-                                notes.add("--deadline " + deadline + " reached: steps from run " + r + ", rate " + sweep.get(i) + " skipped");
-                                break outer;
-                            }
-                            StepResult s = steps.run(r, sweep.get(i), ((r - 1) * sweep.size() + i) / (double) totalSteps,
-                                    1.0 / totalSteps);
-                            results.add(s);
-                            bar.println(String.format("  run %d, %,.0f/s: accepted %,.0f/s, delivered %,.0f/s, p50 %.1f p99 %.1f "
-                                            + "max %.1f ms, failed %d, lost %d, duplicates %d, reconnected %d%s", r, s.offeredRate(),
-                                    s.acceptedPerSecond(), s.deliveredPerSecond(), s.latencyMs().p50(), s.latencyMs().p99(),
-                                    s.latencyMs().max(), s.failed(), s.lost(), s.duplicates(), s.reconnects(),
-                                    s.lostSamples().isEmpty() ? "" : "; lost event numbers (data.n, user n % "
-                                            + users + "): " + s.lostSamples()));
-                        }
-                    }
+                    sweep(steps, sweep, modes, deadlineNanos, notes, results, bar);
+                }
+                if (modes.size() > 1) {
+                    notes.add("ack modes interleaved step by step, in alternating order (" + String.join(",", modes) + ", then "
+                            + String.join(",", PipelineMath.modeOrder(modes, 1)) + ", ...); acks on: every client acks its "
+                            + "position at most once per " + ackInterval + "; each acks-on step ends when its receipts settled");
                 }
                 notes.add("sustained = delivered >= " + PipelineMath.SUSTAINED_FRACTION + " x offered, no failed, lost or duplicated "
                         + "event (checked by id and recipient), p99 <= " + p99Bound + "; latency clock: one machine, System.currentTimeMillis at the generator and the clients");
-                report = PipelineReport.of(Instant.now(), ResultFiles.machine(), settings(sweep), baseline, sweep, results,
+                report = PipelineReport.of(Instant.now(), ResultFiles.machine(), settings(sweep), baseline, modes, sweep, results,
                         p99BoundMs, notes);
             }
         } catch (Exception e) {
@@ -208,6 +215,35 @@ public final class PipelineBench implements Callable<Integer> {
         System.err.println("wrote " + ResultFiles.write(ClientFleet.out(fleetOptions), "pipeline", report.at(), report, report.charts()));
         ResultFiles.deleteTree(work);
         return 0;
+    }
+
+    /** Every run of the sweep, each rate once per ack mode (modes interleaved step by step), until the deadline. */
+    private void sweep(PipelineSteps steps, List<Double> sweep, List<String> modes, long deadlineNanos, List<String> notes,
+                       List<StepResult> results, ProgressBar bar) throws IOException, InterruptedException {
+        int totalSteps = runOptions.runs() * sweep.size() * modes.size();
+        int done = 0;
+        for (int r = 1; r <= runOptions.runs(); r++) {
+            for (int i = 0; i < sweep.size(); i++) {
+                for (String mode : PipelineMath.modeOrder(modes, (r - 1) * sweep.size() + i)) {
+                    if (System.nanoTime() - deadlineNanos > 0) {
+                        notes.add("--deadline " + deadline + " reached: steps from run " + r + ", rate " + sweep.get(i) + " skipped");
+                        return;
+                    }
+                    steps.acks(mode);
+                    StepResult s = steps.run(r, sweep.get(i), done / (double) totalSteps, 1.0 / totalSteps);
+                    done++;
+                    results.add(s);
+                    ReceiptCounts rc = s.receipts();
+                    bar.println(String.format("  run %d, %,.0f/s, acks %s: accepted %,.0f/s, delivered %,.0f/s, p50 %.1f p99 %.1f "
+                                    + "max %.1f ms, failed %d, lost %d, duplicates %d, reconnected %d; acks %,d, receipts %,d "
+                                    + "(coalesced %,d, dropped %,d, failed %,d), applied %,d%s", r, s.offeredRate(), mode,
+                            s.acceptedPerSecond(), s.deliveredPerSecond(), s.latencyMs().p50(), s.latencyMs().p99(),
+                            s.latencyMs().max(), s.failed(), s.lost(), s.duplicates(), s.reconnects(), rc.acks(), rc.produced(),
+                            rc.coalesced(), rc.dropped(), rc.failed(), rc.applied(),
+                            s.lostSamples().isEmpty() ? "" : "; lost event numbers (data.n, user n % " + users + "): " + s.lostSamples()));
+                }
+            }
+        }
     }
 
     private ChildAgent startLoad(PlatformStack stack, Path work, Duration lifetime) throws Exception {
@@ -247,6 +283,11 @@ public final class PipelineBench implements Callable<Integer> {
                 + PacedIngestLoad.MAX_BATCH + " events), " + lanes + " keep-alive HTTP lanes");
         s.put("clients", "load-agent JVMs (-Xmx256m), one WebSocket per user, users split evenly over the gateways");
         s.put("sourceAddresses", ClientFleet.sourceAddresses(fleetOptions));
+        s.put("ackModes", PipelineMath.ackModes(ackModes));
+        s.put("ackInterval", ackInterval);
+        s.put("acks", "cumulative (the client's position in its user stream), at most one ack frame per client and stream per "
+                + "--ack-interval, sent one interval after the first durable event since the last ack (as the SDKs' ack timer), "
+                + "on the client's connection; one sweep per agent");
         return s;
     }
 }

@@ -2,12 +2,13 @@ package io.notify.cli.bench.pipeline;
 
 import io.notify.cli.bench.report.Stats;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
-/** The pure parts of {@code bench pipeline}: pacing, the sweep, medians per step, the max sustained rate. */
+/** The pure parts of {@code bench pipeline}: pacing, the sweep and its ack modes, medians per step, the max sustained rate. */
 final class PipelineMath {
 
     static final double SUSTAINED_FRACTION = 0.95;
@@ -40,28 +41,68 @@ final class PipelineMath {
         return seconds > 0 ? count / seconds : 0;
     }
 
-    /** Medians per offered rate, in the order of {@code rates}; rates without any step are left out. */
-    static List<StepMedian> medians(List<Double> rates, List<StepResult> steps, double p99BoundMs) {
+    /**
+     * Medians per offered rate and ack mode, by rate (in the order of {@code rates}), then by mode (in
+     * the order of {@code modes}); pairs without any step are left out.
+     */
+    static List<StepMedian> medians(List<String> modes, List<Double> rates, List<StepResult> steps, double p99BoundMs) {
         List<StepMedian> out = new ArrayList<>();
         for (double rate : rates) {
-            List<StepResult> at = steps.stream().filter(s -> s.offeredRate() == rate).toList();
-            if (at.isEmpty()) {
-                continue;
+            for (String mode : modes) {
+                List<StepResult> at = steps.stream().filter(s -> s.offeredRate() == rate && s.acks().equals(mode)).toList();
+                if (!at.isEmpty()) {
+                    out.add(median(rate, mode, at, p99BoundMs));
+                }
             }
-            double delivered = median(at, StepResult::deliveredPerSecond);
-            double p99 = median(at, s -> s.latencyMs().p99());
-            long failed = at.stream().mapToLong(StepResult::failed).sum();
-            long lost = at.stream().mapToLong(StepResult::lost).sum();
-            long extra = at.stream().mapToLong(StepResult::extra).sum();
-            long duplicates = at.stream().mapToLong(StepResult::duplicates).sum();
-            boolean keepsUp = delivered >= SUSTAINED_FRACTION * rate && failed == 0 && lost == 0 && duplicates == 0;
-            out.add(new StepMedian(rate, at.size(), median(at, StepResult::acceptedPerSecond), delivered,
-                    median(at, s -> s.latencyMs().p50()), median(at, s -> s.latencyMs().p95()), p99,
-                    median(at, s -> s.latencyMs().max()), failed, lost, extra, duplicates,
-                    at.stream().mapToLong(StepResult::closed).sum(), at.stream().mapToLong(StepResult::reconnects).sum(),
-                    keepsUp, keepsUp && p99 <= p99BoundMs));
         }
         return out;
+    }
+
+    private static StepMedian median(double rate, String mode, List<StepResult> at, double p99BoundMs) {
+        double delivered = median(at, StepResult::deliveredPerSecond);
+        double p99 = median(at, s -> s.latencyMs().p99());
+        long failed = at.stream().mapToLong(StepResult::failed).sum();
+        long lost = at.stream().mapToLong(StepResult::lost).sum();
+        long duplicates = at.stream().mapToLong(StepResult::duplicates).sum();
+        boolean keepsUp = delivered >= SUSTAINED_FRACTION * rate && failed == 0 && lost == 0 && duplicates == 0;
+        long events = at.stream().mapToLong(StepResult::delivered).sum();
+        ReceiptCounts r = ReceiptCounts.sum(at.stream().map(s -> s.receipts() == null ? ReceiptCounts.NONE : s.receipts()).toList());
+        return new StepMedian(rate, mode, at.size(), median(at, StepResult::acceptedPerSecond), delivered,
+                median(at, s -> s.latencyMs().p50()), median(at, s -> s.latencyMs().p95()), p99,
+                median(at, s -> s.latencyMs().max()), failed, lost, at.stream().mapToLong(StepResult::extra).sum(), duplicates,
+                at.stream().mapToLong(StepResult::closed).sum(), at.stream().mapToLong(StepResult::reconnects).sum(),
+                keepsUp, keepsUp && p99 <= p99BoundMs, Stats.ratio(r.acks(), events), Stats.ratio(r.produced(), events),
+                Stats.ratio(r.coalesced(), events), Stats.ratio(r.applied(), events));
+    }
+
+    /** The ack modes {@code --ack-modes} may name. */
+    static final List<String> ACK_MODES = List.of("off", "on");
+
+    /** Parses "off,on": each of {@link #ACK_MODES} at most once, in the order given. */
+    static List<String> ackModes(String csv) {
+        List<String> out = new ArrayList<>();
+        for (String s : csv.split(",")) {
+            String m = s.trim();
+            if (!ACK_MODES.contains(m) || out.contains(m)) {
+                throw new IllegalArgumentException("--ack-modes: off, on or off,on, got " + csv);
+            }
+            out.add(m);
+        }
+        return out;
+    }
+
+    /**
+     * The order of the modes at step {@code step} of the sweep (0, 1, ... over runs and rates): as
+     * given at even steps, reversed at odd ones, so that neither mode always runs first (right after
+     * the previous rate's backlog) and slow drift hits both alike.
+     */
+    static List<String> modeOrder(List<String> modes, int step) {
+        if (step % 2 == 0) {
+            return modes;
+        }
+        List<String> reversed = new ArrayList<>(modes);
+        Collections.reverse(reversed);
+        return reversed;
     }
 
     /** The highest sustained step (every lower one need not be); null when none is. */

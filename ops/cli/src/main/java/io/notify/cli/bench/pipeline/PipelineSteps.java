@@ -20,14 +20,23 @@ import java.util.concurrent.TimeUnit;
  * step ends when every accepted event has arrived or the settle bound is over, and is then checked
  * by id against the events ingest accepted (an accepted event its recipient's app never got is
  * lost). Clients a gateway closes meanwhile reconnect with their position, as the SDK does.
+ * With acks on, every client acks what it receives ({@link ClientFleet#acks}), and each wait for
+ * deliveries is followed by one for the receipts, so none of a step's is counted in the next.
  */
 final class PipelineSteps {
 
     /** About the serialized size of one pipeline event, for the baseline's records. */
     static final int EVENT_BYTES = 128;
+    /** Bound of the wait for a step's last receipts. */
+    private static final Duration RECEIPTS_SETTLE = Duration.ofSeconds(10);
+    /** A gateway's flush of waiting ack receipts (notify.gateway.inbox.ack-flush-interval). */
+    private static final Duration ACK_FLUSH = Duration.ofMillis(100);
     private final ClientFleet fleet;
     private final ChildAgent load;
     private final List<ServiceProcess> gateways;
+    private final List<ServiceProcess> fanouts;
+    private final Duration ackInterval;
+    private String acks = "off";
     private final ProgressBar bar;
     private final Duration warmup;
     private final Duration step;
@@ -36,14 +45,17 @@ final class PipelineSteps {
     private final QueryApi queryApi;
     private final LostEvents.NodeTopics nodeTopics;
 
-    PipelineSteps(ClientFleet fleet, int users, ChildAgent load, List<ServiceProcess> gateways, QueryApi queryApi,
-                  LostEvents.NodeTopics nodeTopics, ProgressBar bar, Duration warmup, Duration step, Duration settle) {
+    PipelineSteps(ClientFleet fleet, int users, ChildAgent load, List<ServiceProcess> gateways, List<ServiceProcess> fanouts,
+                  QueryApi queryApi, LostEvents.NodeTopics nodeTopics, ProgressBar bar, Duration warmup, Duration step,
+                  Duration settle, Duration ackInterval) {
         this.fleet = fleet;
         this.users = users;
         this.queryApi = queryApi;
         this.nodeTopics = nodeTopics;
         this.load = load;
         this.gateways = List.copyOf(gateways);
+        this.fanouts = List.copyOf(fanouts);
+        this.ackInterval = ackInterval;
         this.bar = bar;
         this.warmup = warmup;
         this.step = step;
@@ -82,22 +94,32 @@ final class PipelineSteps {
         return reconnects;
     }
 
+    /** From now on every client acks what it receives ("on", at most once per ack interval) or not ("off"). */
+    void acks(String mode) throws IOException, InterruptedException {
+        if (!mode.equals(acks)) {
+            fleet.acks(mode.equals("on"), ackInterval);
+            acks = mode;
+        }
+    }
+
     /** An unreported load at {@code rate} whose deliveries are awaited: JIT, Streams tasks and caches warm up. */
     void warmUp(double rate, Duration duration) throws IOException, InterruptedException {
         fleet.track("w0", users);
         bar.track(ProgressBar.timed(0, 0, duration), () -> String.format("initial warm-up at %,.0f events/s", rate));
         PacedIngestLoad.Ran w = paced(rate, duration, "w0");
         awaitDelivered(w.accepted(), "initial warm-up settling");
+        settleReceipts(List.of(), List.of(), "initial warm-up: receipts settling");
     }
 
     StepResult run(int run, double rate, double doneBefore, double share) throws IOException, InterruptedException {
-        String label = String.format("run %d, %,.0f events/s", run, rate);
+        String label = String.format("run %d, %,.0f events/s, acks %s", run, rate, acks);
         if (!warmup.isZero()) {
             String tag = "w" + run + "-" + (long) rate;
             fleet.track(tag, users);
             bar.track(ProgressBar.timed(doneBefore, doneBefore + share * 0.1, warmup), () -> label + ": warm-up");
             PacedIngestLoad.Ran w = paced(rate, warmup, tag);
             awaitDelivered(w.accepted(), label + ": warm-up settling");
+            settleReceipts(List.of(), List.of(), label + ": warm-up receipts settling");
         }
         String tag = "m" + run + "-" + (long) rate;
         fleet.track(tag, users);
@@ -106,19 +128,53 @@ final class PipelineSteps {
             return String.format("%s: %,d clients open, ~%,d delivered, ingest accepted ~%s", label, p[0], p[1], load.progress());
         });
         List<PrometheusText> before = gatewayMetrics();
+        List<PrometheusText> fanoutsBefore = DeliveryPaths.scrape(fanouts);
         PacedIngestLoad.Ran ran = paced(rate, step, tag);
         awaitDelivered(ran.accepted(), label + ": settling");
         ClientFleet.Delivered d = fleet.delivered();
         IdCheck ids = fleet.checkIds(Path.of(ran.acceptedIds()));
         List<PrometheusText> after = gatewayMetrics();
+        ReceiptCounts receipts = settleReceipts(before, fanoutsBefore, label + ": receipts settling");
         List<String> where = ids.lost() == 0 ? List.of() : LostEvents.attribute(queryApi, nodeTopics, tag, users, ids);
         where.forEach(w -> bar.println("bench pipeline: " + label + ": lost " + w));
-        return StepResult.of(run, rate, ran, d, ids, HopBudget.between(before, after), DeliveryPaths.between(before, after), where);
+        return StepResult.of(run, rate, acks, ran, d, ids, HopBudget.between(before, after), DeliveryPaths.between(before, after),
+                receipts, where);
     }
 
     /** Every gateway's /metrics now (the hop histograms of the budget, the delivery paths). */
     private List<PrometheusText> gatewayMetrics() throws IOException, InterruptedException {
         return DeliveryPaths.scrape(gateways);
+    }
+
+    /**
+     * The receipts since the scrapes {@code gatewaysBefore} and {@code fanoutsBefore} (empty: none
+     * wanted), once they settled: with acks on, the last acks go out up to an ack interval after the
+     * last delivery, a gateway writes them up to a flush later and fanout-streams applies them after
+     * its commit, so this waits at least an ack interval and a flush, then until fanout-streams read as
+     * many as the gateways wrote and the counters stood still for half a second (at most
+     * {@link #RECEIPTS_SETTLE}). With acks off, the counts now.
+     */
+    private ReceiptCounts settleReceipts(List<PrometheusText> gatewaysBefore, List<PrometheusText> fanoutsBefore, String status)
+            throws IOException, InterruptedException {
+        boolean on = acks.equals("on");
+        if (!on && gatewaysBefore.isEmpty()) {
+            return ReceiptCounts.NONE;
+        }
+        bar.track(() -> Double.NaN, () -> status);
+        if (on) {
+            TimeUnit.MILLISECONDS.sleep(ackInterval.plus(ACK_FLUSH).toMillis());
+        }
+        List<PrometheusText> gatewaysFrom = gatewaysBefore.isEmpty() ? gatewayMetrics() : gatewaysBefore;
+        List<PrometheusText> fanoutsFrom = fanoutsBefore.isEmpty() ? DeliveryPaths.scrape(fanouts) : fanoutsBefore;
+        ReceiptCounts last = ReceiptCounts.between(gatewaysFrom, gatewayMetrics(), fanoutsFrom, DeliveryPaths.scrape(fanouts));
+        long deadline = System.nanoTime() + RECEIPTS_SETTLE.toNanos();
+        for (int still = 0; on && still < 2 && System.nanoTime() - deadline < 0; ) {
+            TimeUnit.MILLISECONDS.sleep(250); // poll interval of a bounded wait for the last receipts
+            ReceiptCounts now = ReceiptCounts.between(gatewaysFrom, gatewayMetrics(), fanoutsFrom, DeliveryPaths.scrape(fanouts));
+            still = now.equals(last) && now.caughtUp() ? still + 1 : 0;
+            last = now;
+        }
+        return last;
     }
 
     private PacedIngestLoad.Ran paced(double rate, Duration duration, String tag) throws IOException, InterruptedException {

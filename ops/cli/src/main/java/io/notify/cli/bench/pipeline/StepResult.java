@@ -6,19 +6,20 @@ import io.notify.cli.bench.gateway.IdCheck;
 import java.util.List;
 
 /**
- * One measured step of one run at one offered rate: events offered by the generator, accepted by
- * ingest (202), failed at ingest, delivered to the clients' apps within the settle bound (each
- * event once, by id), lost (accepted, not delivered to its recipient, by id), extra (delivered,
- * never accepted), duplicates (an id delivered to the app twice, or to a client that is not its
- * recipient); rates per second; end-to-end latency from {@code data.sentAtMs} to arrival at a
- * client; the gateways' hop budget over the step and how the events got there (live or through
- * the safety net); connections a gateway closed during the step and how many the clients
- * reconnected; up to {@link IdCheck#SAMPLES} lost event numbers and where each stopped
- * ({@link LostEvents}).
+ * One measured step of one run at one offered rate, with the clients' acks off or on: events
+ * offered by the generator, accepted by ingest (202), failed at ingest, delivered to the clients'
+ * apps within the settle bound (each event once, by id), lost (accepted, not delivered to its
+ * recipient, by id), extra (delivered, never accepted), duplicates (an id delivered to the app
+ * twice, or to a client that is not its recipient); rates per second; end-to-end latency from
+ * {@code data.sentAtMs} to arrival at a client; the gateways' hop budget over the step, how the
+ * events got there (live or through the safety net) and what the clients' acks became
+ * ({@link ReceiptCounts}, counted until the receipts settled after the step); connections a
+ * gateway closed during the step and how many the clients reconnected; up to
+ * {@link IdCheck#SAMPLES} lost event numbers and where each stopped ({@link LostEvents}).
  */
-public record StepResult(int run, double offeredRate, long offered, long accepted, long failed, long delivered, long lost,
+public record StepResult(int run, double offeredRate, String acks, long offered, long accepted, long failed, long delivered, long lost,
                          long extra, long duplicates, double acceptedPerSecond, double deliveredPerSecond,
-                         LatencySummary latencyMs, List<HopBudget.Hop> hops, DeliveryPaths paths, long closed,
+                         LatencySummary latencyMs, List<HopBudget.Hop> hops, DeliveryPaths paths, ReceiptCounts receipts, long closed,
                          long reconnects, List<Long> lostSamples, List<String> lostWhere) {
 
     /**
@@ -26,12 +27,12 @@ public record StepResult(int run, double offeredRate, long offered, long accepte
      * the pacing seconds for ingest and, for delivery, the longer of the pacing seconds and the span
      * from the first to the last arrival (a pipeline that falls behind stretches that span).
      */
-    static StepResult of(int run, double offeredRate, PacedIngestLoad.Ran ran, ClientFleet.Delivered d, IdCheck ids,
-                         List<HopBudget.Hop> hops, DeliveryPaths paths, List<String> lostWhere) {
+    static StepResult of(int run, double offeredRate, String acks, PacedIngestLoad.Ran ran, ClientFleet.Delivered d, IdCheck ids,
+                         List<HopBudget.Hop> hops, DeliveryPaths paths, ReceiptCounts receipts, List<String> lostWhere) {
         double deliverySeconds = Math.max(ran.seconds(), (d.lastMs() - d.firstMs()) / 1000.0);
-        return new StepResult(run, offeredRate, ran.offered(), ran.accepted(), ran.failed(), d.events(), ids.lost(),
+        return new StepResult(run, offeredRate, acks, ran.offered(), ran.accepted(), ran.failed(), d.events(), ids.lost(),
                 ids.unexpected(), ids.duplicates() + ids.misaddressed(), PipelineMath.rate(ran.accepted(), ran.seconds()),
-                PipelineMath.rate(d.events(), deliverySeconds), d.latencyMs(), List.copyOf(hops), paths, d.closed(),
+                PipelineMath.rate(d.events(), deliverySeconds), d.latencyMs(), List.copyOf(hops), paths, receipts, d.closed(),
                 d.reconnects(), ids.lostSamples(), List.copyOf(lostWhere));
     }
 }

@@ -17,8 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * A tiny sweep through the whole stack: every accepted event reaches its recipient once, checked by
- * id; numbers hang together (never speed).
+ * A tiny sweep through the whole stack, with the clients' acks off and on: every accepted event
+ * reaches its recipient once, checked by id; with acks on the acks become receipts that
+ * fanout-streams applies, with acks off there are none; numbers hang together (never speed).
  */
 class PipelineBenchIT {
 
@@ -29,7 +30,7 @@ class PipelineBenchIT {
     void everyAcceptedEventIsDeliveredAndTheReportIsWritten() throws Exception {
         int code = new CommandLine(new Notifyctl()).execute("bench", "pipeline", "--users", "20", "--rates", "20,50",
                 "--step-duration", "5s", "--warmup", "1s", "--initial-warmup", "2s", "--runs", "1", "--baseline-records", "5000",
-                "--clients-per-agent", "10", "--source-addresses", "2", "--ingest-lanes", "2", "--deadline", "5m",
+                "--clients-per-agent", "10", "--source-addresses", "2", "--ingest-lanes", "2", "--deadline", "5m", "--ack-modes", "off,on",
                 "--out", out.toString());
         assertEquals(0, code);
 
@@ -43,7 +44,7 @@ class PipelineBenchIT {
 
         JsonNode report = NotifyJson.mapper().readTree(json.toFile());
         JsonNode steps = report.get("steps");
-        assertEquals(2, steps.size());
+        assertEquals(4, steps.size(), "two rates, each with acks off and on");
         for (JsonNode s : steps) {
             long offered = s.get("offered").asLong();
             long expected = (long) (s.get("offeredRate").asDouble() * 5);
@@ -57,10 +58,30 @@ class PipelineBenchIT {
             assertEquals(0, s.get("closed").asLong(), "no gateway closed a client in a quiet run: " + s);
             JsonNode l = s.get("latencyMs");
             assertEquals(s.get("delivered").asLong(), l.get("count").asLong(), "one latency sample per delivery");
+            JsonNode r = s.get("receipts");
+            if (s.get("acks").asText().equals("on")) {
+                // 20 users at 20 and 50 events/s: about one event per user per 100 ms ack interval or fewer
+                assertTrue(r.get("acks").asLong() > 0 && r.get("acks").asLong() <= s.get("delivered").asLong(), "acks: " + s);
+                assertTrue(r.get("produced").asLong() > 0, "receipts written: " + s);
+                assertEquals(r.get("acks").asLong(), r.get("produced").asLong() + r.get("coalesced").asLong(),
+                        "every ack written or folded into a waiting receipt: " + s);
+                assertEquals(0, r.get("dropped").asLong() + r.get("failed").asLong(), s.toString());
+                assertTrue(r.get("applied").asLong() > 0 && r.get("applied").asLong() <= r.get("produced").asLong(), "applied: " + s);
+            } else {
+                assertEquals(0, r.get("acks").asLong() + r.get("produced").asLong() + r.get("applied").asLong(), "acks off: " + s);
+            }
             assertTrue(l.get("p50").asDouble() > 0 && l.get("p50").asDouble() <= l.get("p95").asDouble()
                     && l.get("p95").asDouble() <= l.get("p99").asDouble() && l.get("p99").asDouble() <= l.get("max").asDouble(), l.toString());
         }
-        assertEquals(2, report.get("medians").size());
+        assertEquals(4, report.get("medians").size());
+        JsonNode modes = report.get("modes");
+        assertEquals(2, modes.size());
+        assertEquals("off", modes.get(0).get("acks").asText());
+        assertEquals("on", modes.get(1).get("acks").asText());
+        assertEquals(0, modes.get(0).get("receiptsPerEvent").asDouble());
+        assertTrue(modes.get(1).get("receiptsPerEvent").asDouble() > 0, modes.toString());
+        assertTrue(modes.get(1).get("appliedPerEvent").asDouble() > 0, modes.toString());
+        assertTrue(report.get("receiptCost").has("sustainedRatio"), report.get("receiptCost").toString());
         assertTrue(report.get("baseline").get("consumed").asLong() == 5000);
         JsonNode sum = report.get("summary");
         assertTrue(sum.get("baselineRecordsPerSecond").asDouble() > 0);

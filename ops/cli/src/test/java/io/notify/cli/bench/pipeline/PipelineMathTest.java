@@ -15,10 +15,17 @@ import org.junit.jupiter.api.Test;
 
 class PipelineMathTest {
 
+    static final List<String> OFF = List.of("off");
+
     static StepResult step(int run, double rate, long accepted, long delivered, double deliveredPerSecond, double p99) {
-        return new StepResult(run, rate, accepted, accepted, 0, delivered, Math.max(0, accepted - delivered),
+        return step(run, rate, "off", accepted, delivered, deliveredPerSecond, p99, ReceiptCounts.NONE);
+    }
+
+    static StepResult step(int run, double rate, String acks, long accepted, long delivered, double deliveredPerSecond, double p99,
+                           ReceiptCounts receipts) {
+        return new StepResult(run, rate, acks, accepted, accepted, 0, delivered, Math.max(0, accepted - delivered),
                 Math.max(0, delivered - accepted), 0, rate, deliveredPerSecond,
-                new LatencySummary(p99 / 2, p99 * 0.9, p99, p99 * 2, delivered), List.of(), null, 0, 0, List.of(), List.of());
+                new LatencySummary(p99 / 2, p99 * 0.9, p99, p99 * 2, delivered), List.of(), null, receipts, 0, 0, List.of(), List.of());
     }
 
     @Test
@@ -42,7 +49,7 @@ class PipelineMathTest {
     void mediansAreTakenPerRateAndLossesSummed() {
         List<StepResult> steps = List.of(step(1, 100, 2000, 2000, 99, 30), step(2, 100, 2000, 2000, 97, 50),
                 step(3, 100, 2000, 1990, 90, 40), step(1, 200, 4000, 4000, 199, 20));
-        List<StepMedian> m = PipelineMath.medians(List.of(100.0, 200.0, 400.0), steps, 1000);
+        List<StepMedian> m = PipelineMath.medians(OFF, List.of(100.0, 200.0, 400.0), steps, 1000);
         assertEquals(2, m.size(), "a rate without steps is left out");
         StepMedian at100 = m.get(0);
         assertEquals(3, at100.runs());
@@ -55,7 +62,7 @@ class PipelineMathTest {
 
     @Test
     void sustainedNeedsDeliveryAtTheOfferedRateAndABoundedP99() {
-        List<StepMedian> m = PipelineMath.medians(List.of(100.0, 200.0, 400.0, 800.0),
+        List<StepMedian> m = PipelineMath.medians(OFF, List.of(100.0, 200.0, 400.0, 800.0),
                 List.of(step(1, 100, 2000, 2000, 100, 10), step(1, 200, 4000, 4000, 191, 20),
                         step(1, 400, 8000, 8000, 370, 20), step(1, 800, 16000, 16000, 790, 1500)), 1000);
         assertTrue(m.get(0).sustained());
@@ -70,7 +77,7 @@ class PipelineMathTest {
 
     @Test
     void maxSustainedIsTheHighestSustainedStepEvenAfterAFailedOne() {
-        List<StepMedian> m = PipelineMath.medians(List.of(250.0, 500.0, 1000.0, 2000.0),
+        List<StepMedian> m = PipelineMath.medians(OFF, List.of(250.0, 500.0, 1000.0, 2000.0),
                 List.of(step(1, 250, 5000, 5000, 250, 10), step(1, 500, 10000, 9000, 450, 10),
                         step(1, 1000, 20000, 20000, 1000, 10), step(1, 2000, 40000, 40000, 1500, 10)), 1000);
         StepMedian max = PipelineMath.maxSustained(m);
@@ -80,10 +87,10 @@ class PipelineMathTest {
 
     @Test
     void halfFallsBackToTheLowestStepAndNoneWithoutAMax() {
-        List<StepMedian> m = PipelineMath.medians(List.of(300.0, 400.0), List.of(step(1, 300, 10, 10, 300, 5),
+        List<StepMedian> m = PipelineMath.medians(OFF, List.of(300.0, 400.0), List.of(step(1, 300, 10, 10, 300, 5),
                 step(1, 400, 10, 10, 400, 5)), 1000);
         assertEquals(300, PipelineMath.atHalf(m, PipelineMath.maxSustained(m)).offeredRate());
-        assertNull(PipelineMath.maxSustained(PipelineMath.medians(List.of(300.0), List.of(step(1, 300, 10, 5, 150, 5)), 1000)));
+        assertNull(PipelineMath.maxSustained(PipelineMath.medians(OFF, List.of(300.0), List.of(step(1, 300, 10, 5, 150, 5)), 1000)));
         assertNull(PipelineMath.atHalf(m, null));
     }
 
@@ -91,21 +98,60 @@ class PipelineMathTest {
     void stepRatesUseTheLongerOfPacingAndArrivalSpanAndLossesComeFromTheIdCheck() {
         PacedIngestLoad.Ran ran = new PacedIngestLoad.Ran(1000, 990, 10, 100, 10.0, 0, "ids");
         IdCheck ids = new IdCheck(990, 980, 10, 2, 0, 1, 0, 0, List.of(7L, 9L), List.of());
-        StepResult s = StepResult.of(1, 100, ran, delivered(980, 5_000, 25_000), ids, List.of(), null, List.of());
+        StepResult s = stepOf(ran, delivered(980, 5_000, 25_000), ids);
         assertEquals(99, s.acceptedPerSecond(), 1e-9);
         assertEquals(49, s.deliveredPerSecond(), 1e-9, "980 over the 20 s arrival span");
         assertEquals(10, s.lost());
         assertEquals(3, s.duplicates(), "2 twice to the app, 1 to a client that is not its recipient");
         assertEquals(List.of(7L, 9L), s.lostSamples());
-        StepResult fast = StepResult.of(1, 100, ran, delivered(995, 5_000, 9_000), clean(0, 5), List.of(), null, List.of());
+        StepResult fast = stepOf(ran, delivered(995, 5_000, 9_000), clean(0, 5));
         assertEquals(99.5, fast.deliveredPerSecond(), 1e-9, "span shorter than pacing: pacing seconds");
         assertEquals(0, fast.lost());
         assertEquals(5, fast.extra());
         PacedIngestLoad.Ran noFailures = new PacedIngestLoad.Ran(990, 990, 0, 99, 10.0, 0, "ids");
-        StepResult ok = StepResult.of(1, 100, noFailures, delivered(990, 5_000, 9_000), clean(0, 0), List.of(), null, List.of());
-        assertTrue(PipelineMath.medians(List.of(100.0), List.of(ok), 1000).get(0).keepsUp());
-        StepResult twice = StepResult.of(1, 100, noFailures, delivered(990, 5_000, 9_000), clean(1, 0), List.of(), null, List.of());
-        assertFalse(PipelineMath.medians(List.of(100.0), List.of(twice), 1000).get(0).keepsUp(), "one duplicate disqualifies the step");
+        StepResult ok = stepOf(noFailures, delivered(990, 5_000, 9_000), clean(0, 0));
+        assertTrue(PipelineMath.medians(OFF, List.of(100.0), List.of(ok), 1000).get(0).keepsUp());
+        StepResult twice = stepOf(noFailures, delivered(990, 5_000, 9_000), clean(1, 0));
+        assertFalse(PipelineMath.medians(OFF, List.of(100.0), List.of(twice), 1000).get(0).keepsUp(), "one duplicate disqualifies the step");
+    }
+
+    @Test
+    void ackModesAreOffOnOrBothAndAlternateTheirOrderStepByStep() {
+        assertEquals(List.of("off"), PipelineMath.ackModes("off"));
+        assertEquals(List.of("off", "on"), PipelineMath.ackModes("off, on"));
+        assertEquals(List.of("on", "off"), PipelineMath.ackModes("on,off"));
+        assertThrows(IllegalArgumentException.class, () -> PipelineMath.ackModes("on,on"));
+        assertThrows(IllegalArgumentException.class, () -> PipelineMath.ackModes("yes"));
+        List<String> both = List.of("off", "on");
+        assertEquals(both, PipelineMath.modeOrder(both, 0));
+        assertEquals(List.of("on", "off"), PipelineMath.modeOrder(both, 1));
+        assertEquals(both, PipelineMath.modeOrder(both, 2));
+        assertEquals(List.of("on"), PipelineMath.modeOrder(List.of("on"), 1));
+    }
+
+    @Test
+    void mediansAreTakenPerRateAndAckModeWithReceiptsPerDeliveredEvent() {
+        ReceiptCounts r = new ReceiptCounts(1900, 1800, 0, 0, 100, 1800, 1790);
+        List<StepResult> steps = List.of(step(1, 100, 2000, 2000, 100, 30), step(1, 100, "on", 2000, 2000, 100, 40, r),
+                step(2, 100, "on", 2000, 2000, 98, 60, r), step(1, 200, "on", 4000, 4000, 150, 90, r));
+        List<StepMedian> m = PipelineMath.medians(List.of("off", "on"), List.of(100.0, 200.0), steps, 1000);
+        assertEquals(List.of("off", "on", "on"), m.stream().map(StepMedian::acks).toList(), "by rate, then by mode");
+        assertEquals(1, m.get(0).runs());
+        assertEquals(0, m.get(0).receiptsPerEvent(), 1e-9, "acks off: no receipt");
+        StepMedian on = m.get(1);
+        assertEquals(2, on.runs());
+        assertEquals(99, on.deliveredPerSecond(), 1e-9);
+        assertEquals(50, on.p99Ms(), 1e-9);
+        assertEquals(0.95, on.acksPerEvent(), 1e-9);
+        assertEquals(0.9, on.receiptsPerEvent(), 1e-9);
+        assertEquals(0.05, on.coalescedPerEvent(), 1e-9);
+        assertEquals(0.895, on.appliedPerEvent(), 1e-9);
+        assertFalse(m.get(2).keepsUp(), "150 < 0.95 x 200");
+    }
+
+    /** A step at 100/s with acks off, without hops, paths, receipts or attributions. */
+    private static StepResult stepOf(PacedIngestLoad.Ran ran, ClientFleet.Delivered d, IdCheck ids) {
+        return StepResult.of(1, 100, "off", ran, d, ids, List.of(), null, ReceiptCounts.NONE, List.of());
     }
 
     /** A check of 990 accepted events, all delivered, with {@code duplicates} and {@code unexpected} ones. */

@@ -9,14 +9,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.notify.cli.bench.BaselineRun;
 import io.notify.cli.bench.LatencySummary;
+import io.notify.cli.bench.plot.Chart;
 import io.notify.cli.bench.plot.PngCharts;
 import io.notify.schemas.NotifyJson;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.data.xy.XYDataset;
 import org.junit.jupiter.api.Test;
 
 class PipelineReportTest {
@@ -28,7 +32,7 @@ class PipelineReportTest {
 
     static PipelineReport report(List<StepResult> steps, double baseline) {
         return PipelineReport.of(Instant.parse("2026-01-01T00:00:00Z"), Map.of("cores", 2),
-                Map.of("guarantee", "exactly_once_v2", "users", 1000, "p99Bound", "1s"), baseline(baseline), List.of(1000.0, 2000.0, 4000.0),
+                Map.of("guarantee", "exactly_once_v2", "users", 1000, "p99Bound", "1s"), baseline(baseline), List.of("off"), List.of(1000.0, 2000.0, 4000.0),
                 steps, 1000, List.of("a note"));
     }
 
@@ -60,21 +64,84 @@ class PipelineReportTest {
         assertFalse(r.summary().latencyGoalMet());
     }
 
+    /** What the report prints. */
+    private static String printed(PipelineReport r) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        r.print(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    /** The report as the JSON result file holds it. */
+    private static JsonNode json(PipelineReport r) throws Exception {
+        return NotifyJson.mapper().readTree(NotifyJson.mapper().writeValueAsString(r));
+    }
+
+    /** What every client acking {@code delivered} events became: 0.95 acks, 0.9 receipts written and read, 0.895 applied per event. */
+    private static ReceiptCounts receipts(long delivered) {
+        return new ReceiptCounts(delivered * 95 / 100, delivered * 9 / 10, 0, 0, delivered / 20, delivered * 9 / 10,
+                delivered * 895 / 1000);
+    }
+
+    @Test
+    void withAcksOffAndOnEachModeIsSummarizedAndTheCostOfReceiptsIsTheirRatio() throws Exception {
+        List<StepResult> steps = List.of(step(1, 1000, "off", 20000, 20000, 1000, 40, ReceiptCounts.NONE),
+                step(1, 1000, "on", 20000, 20000, 1000, 50, receipts(20000)), step(1, 2000, "on", 40000, 40000, 1990, 80,
+                        receipts(40000)), step(1, 2000, "off", 40000, 40000, 1995, 70, ReceiptCounts.NONE),
+                step(1, 4000, "off", 80000, 80000, 3900, 900, ReceiptCounts.NONE), step(1, 4000, "on", 80000, 80000, 3000, 2000,
+                        receipts(80000)));
+        PipelineReport rep = PipelineReport.of(Instant.parse("2026-01-01T00:00:00Z"), Map.of("cores", 2),
+                Map.of("guarantee", "exactly_once_v2", "users", 1000, "p99Bound", "1s"), baseline(6000), List.of("off", "on"),
+                List.of(1000.0, 2000.0, 4000.0), steps, 1000, List.of());
+        assertEquals(2, rep.modes().size());
+        assertEquals(4000, rep.summary().maxSustainedRate(), "summary: the first mode's");
+        assertEquals(2000, rep.modes().get(1).summary().maxSustainedRate());
+        assertEquals(0.9, rep.modes().get(1).receiptsPerEvent(), 1e-9);
+        ReceiptCost cost = rep.receiptCost();
+        assertEquals(0.5, cost.sustainedRatio(), 1e-9);
+        assertEquals(0.769, cost.peakRatio(), 1e-9, "3,000 / 3,900");
+        assertFalse(cost.goalMet());
+
+        String table = printed(rep);
+        assertTrue(table.contains("     1,000  off     1"), table);
+        assertTrue(table.contains("     1,000   on     1"), table);
+        assertTrue(table.contains("acks on: max sustained rate (keeps up, p99 <= 1s): 2,000 events/s"), table);
+        assertTrue(table.contains("0.900 ack receipts written (0 dropped, 0 failed), 0.050 acks coalesced, 0.895 ack receipts applied"),
+                table);
+        assertTrue(table.contains("cost of receipts (acks on / off): max sustained rate 2,000 / 4,000 events/s = 0.500"), table);
+
+        JsonNode json = json(rep);
+        assertEquals(6, json.get("medians").size());
+        assertEquals("on", json.get("medians").get(1).get("acks").asText());
+        assertEquals(0.9, json.get("modes").get(1).get("receiptsPerEvent").asDouble(), 1e-9);
+        assertEquals(0.5, json.get("receiptCost").get("sustainedRatio").asDouble(), 1e-9);
+        assertEquals(18_000, json.get("steps").get(1).get("receipts").get("produced").asLong());
+        assertEquals(0, json.get("steps").get(0).get("receipts").get("produced").asLong());
+
+        List<String> legend = new ArrayList<>();
+        for (Chart c : rep.charts()) {
+            XYDataset d = ((XYPlot) c.toJFreeChart().getPlot()).getDataset();
+            for (int i = 0; i < d.getSeriesCount(); i++) {
+                legend.add(d.getSeriesKey(i).toString());
+            }
+        }
+        assertTrue(legend.contains("delivered to clients, acks off"), legend.toString());
+        assertTrue(legend.contains("delivered to clients, acks on (per event: 0.90 receipts written, 0.90 applied)"), legend.toString());
+        assertTrue(legend.contains("p99, acks on"), legend.toString());
+    }
+
     @Test
     void printsATableWritesJsonAndDrawsTwoCharts() throws Exception {
         PipelineReport r = report(List.of(step(1, 1000, 20000, 20000, 1000, 40), step(2, 1000, 20000, 20000, 1000, 60),
                 step(1, 2000, 40000, 40000, 2000, 50)), 4000);
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        r.print(new PrintStream(bytes, true, StandardCharsets.UTF_8));
-        String table = bytes.toString(StandardCharsets.UTF_8);
+        String table = printed(r);
         assertTrue(table.contains("offered/s"), table);
-        assertTrue(table.contains("     1,000     2"), table);
+        assertTrue(table.contains("     1,000  off     2"), table);
         assertTrue(table.contains("max sustained rate (keeps up, p99 <= 1s): 2,000 events/s"), table);
         assertTrue(table.contains("delivered/baseline 0.500"), table);
         assertTrue(table.contains("goal <= 60 ms: met"), table);
         assertTrue(table.contains("note: a note"), table);
 
-        JsonNode json = NotifyJson.mapper().readTree(NotifyJson.mapper().writeValueAsString(r));
+        JsonNode json = json(r);
         assertEquals("pipeline", json.get("scenario").asText());
         assertEquals(3, json.get("steps").size());
         assertEquals(2, json.get("medians").size());
