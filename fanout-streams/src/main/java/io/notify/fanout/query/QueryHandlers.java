@@ -71,7 +71,7 @@ public final class QueryHandlers {
         return onWorker(ex -> single(ex, "inbox", q -> {
             String before = param(q, "before", null);
             Long beforeSeq = before == null ? null : Query.number("before", before);
-            int limit = (int) Query.number("limit", param(q, "limit", Integer.toString(InboxPages.DEFAULT_LIMIT)));
+            int limit = Query.count("limit", param(q, "limit", Integer.toString(InboxPages.DEFAULT_LIMIT)));
             InboxPages.Archived archived = InboxPages.Archived.parse(param(q, "archived", null));
             return (state, stream) -> InboxPages.page(state, stream, beforeSeq, limit, archived);
         }));
@@ -167,7 +167,16 @@ public final class QueryHandlers {
     record Query(String epoch, long after, int limit) {
         static Query parse(String epoch, String after, String limit) {
             return new Query(epoch, number("after", after == null ? "0" : after),
-                    limit == null ? InboxReader.DEFAULT_LIMIT : (int) number("limit", limit));
+                    limit == null ? InboxReader.DEFAULT_LIMIT : count("limit", limit));
+        }
+
+        /** A number that must fit an int (a page size): a larger one is refused, never truncated into range. */
+        static int count(String name, String value) {
+            long n = number(name, value);
+            if (n < Integer.MIN_VALUE || n > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException(name + " is out of range, got " + value);
+            }
+            return (int) n;
         }
 
         static long number(String name, String value) {

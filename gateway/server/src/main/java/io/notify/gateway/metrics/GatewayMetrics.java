@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.notify.schemas.trace.HopTrace;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -181,10 +182,19 @@ public final class GatewayMetrics {
         hop(4, h.route(), h.polled());
     }
 
-    /** The hops of one frame that end when it is written: dispatch (polled to written) and total (accept to written). */
-    public void writtenHops(HopStamps h, long writtenMicros) {
-        hop(DISPATCH, h.polled(), writtenMicros);
-        hop(TOTAL, h.accept(), writtenMicros);
+    /**
+     * A frame was written: its delivery latency ({@code ingestedAtMs} < 0: not an event) and the hops
+     * that end at the write, dispatch (polled to written) and total (accept to written), when it has stamps.
+     */
+    public void written(long ingestedAtMs, HopStamps h, Clock clock) {
+        if (ingestedAtMs >= 0) {
+            deliveryLatency.record(Duration.ofMillis(Math.max(0, clock.millis() - ingestedAtMs)));
+        }
+        if (h != null) {
+            long writtenMicros = HopTrace.nowMicros(clock);
+            hop(DISPATCH, h.polled(), writtenMicros);
+            hop(TOTAL, h.accept(), writtenMicros);
+        }
     }
 
     private void hop(int hop, long fromMicros, long toMicros) {
@@ -203,10 +213,6 @@ public final class GatewayMetrics {
             hopTimers.set(hop, t);
         }
         t.record(Math.max(0, toMicros - fromMicros), TimeUnit.MICROSECONDS);
-    }
-
-    public void writeLatency(long ingestedAtMs, long nowMs) {
-        deliveryLatency.record(Duration.ofMillis(Math.max(0, nowMs - ingestedAtMs)));
     }
 
     public void duplicatesDropped(int n) {

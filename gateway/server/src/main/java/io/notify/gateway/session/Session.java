@@ -25,7 +25,6 @@ import io.notify.schemas.stream.Position;
 import io.notify.schemas.stream.SequencedEvent;
 import io.notify.schemas.stream.StreamEvent;
 import io.notify.schemas.stream.StreamId;
-import io.notify.schemas.trace.HopTrace;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
@@ -137,8 +136,8 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
                 return;
             }
             started = true;
-            if (!transport.bidirectional() && sseStart != null && positionsOwnStream(sseStart.positions())
-                    || earlyResume != null && positionsOwnStream(earlyResume.streams())) {
+            if (!transport.bidirectional() && sseStart != null && ResumePoints.namesOwn(sseStart.positions(), stream)
+                    || earlyResume != null && ResumePoints.namesOwn(earlyResume.streams(), stream)) {
                 welcome(); // the client said where it stands (a resume that came with the handshake's bytes): no anchor
             } else {
                 sync.readAnchor(this::beforeWelcome, this::welcome); // the client may start fresh: its anchor is the head before welcome
@@ -172,41 +171,27 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         }
     }
 
-    /** Whether a resume gives a position in this connection's own stream (then no anchor is needed before welcome). */
-    private boolean positionsOwnStream(List<ResumePoint> points) {
-        for (ResumePoint p : points) {
-            if (p.stream().equals(stream)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /**
      * The client's positions: its own stream's (if any), and rooms' and b:all's, each of which is a
      * subscribe from that position (docs/protocol.md, "Rooms and broadcast"). Another user's stream closes with 4003.
      */
     private void resume(List<ResumePoint> points) {
-        ResumePoint own = null;
-        for (ResumePoint p : points) {
-            if (p.stream().equals(stream)) {
-                own = p;
-            } else if (p.stream().isUser()) {
-                hit(Limit.FOREIGN_STREAM, "resume names " + p.stream() + ", which this connection does not serve");
-                return;
-            }
+        ResumePoints plan = ResumePoints.of(points, stream);
+        if (plan.foreign() != null) {
+            hit(Limit.FOREIGN_STREAM, "resume names " + plan.foreign() + ", which this connection does not serve");
+            return;
         }
         state = State.ACTIVE;
         timers.resumed();
-        if (own == null) {
+        if (plan.own() == null) {
             sync.startFresh();
         } else {
             // one fetch per stream; the node's BatchingResumeSource coalesces them
-            sync.resumeFrom(own.position());
+            sync.resumeFrom(plan.own().position());
             sync.fetchNow();
         }
-        for (ResumePoint p : points) {
-            if (!p.stream().isUser() && state == State.ACTIVE) {
+        for (ResumePoint p : plan.subscriptions()) {
+            if (state == State.ACTIVE) {
                 subscriptions().subscribe(p.stream().value(), p.position());
             }
         }
@@ -332,7 +317,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         if (frame instanceof ResumeFrame resume) {
             if (state == State.STARTING && earlyResume == null) {
                 earlyResume = resume; // sent before our welcome: applied right after it
-                if (started && positionsOwnStream(resume.streams())) {
+                if (started && ResumePoints.namesOwn(resume.streams(), stream)) {
                     welcome(); // it has a position: no anchor to wait for
                     sync.withdrawAnchor(); // not sent if it still waits in the batcher; its answer is ignored if it was
                 } // before open() (it came with the handshake's bytes), open() welcomes it, once live events are held
@@ -413,12 +398,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         if (frame == PING) {
             timers.pingWritten(); // the pong deadline counts from the write, not the queueing (ConnectionTimers)
         }
-        if (frame.ingestedAt() >= 0) {
-            ctx.metrics().writeLatency(frame.ingestedAt(), ctx.clock().millis());
-        }
-        if (frame.hops() != null) {
-            ctx.metrics().writtenHops(frame.hops(), HopTrace.nowMicros(ctx.clock())); // the upstream hops: once per message (Dispatcher)
-        }
+        ctx.metrics().written(frame.ingestedAt(), frame.hops(), ctx.clock()); // upstream hops: once per message (Dispatcher)
     }
 
     @Override
