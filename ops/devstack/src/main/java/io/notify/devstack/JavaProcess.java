@@ -27,6 +27,8 @@ public final class JavaProcess implements AutoCloseable {
     private final List<String> jvmOptions;
     private final Path logFile;
     private final Map<String, String> environment;
+    /** The whole command line when not a JVM on this classpath ({@link #command}); null otherwise. */
+    private final List<String> command;
     private Process process;
 
     public JavaProcess(String mainClass, List<String> args, List<String> jvmOptions, Path logFile) {
@@ -40,6 +42,25 @@ public final class JavaProcess implements AutoCloseable {
         this.jvmOptions = List.copyOf(jvmOptions);
         this.logFile = logFile;
         this.environment = Map.copyOf(environment);
+        this.command = null;
+    }
+
+    private JavaProcess(String name, List<String> command, Path logFile, Map<String, String> environment) {
+        this.mainClass = name;
+        this.args = List.of();
+        this.jvmOptions = List.of();
+        this.logFile = logFile;
+        this.environment = Map.copyOf(environment);
+        this.command = List.copyOf(command);
+    }
+
+    /**
+     * A service started by {@code command} as it stands (a container image's entrypoint run in its
+     * root file system, say), with {@code environment} added: signals, logs and waits as for a child
+     * JVM. Unlike one, it does not exit by itself when this JVM dies: close it.
+     */
+    public static JavaProcess command(String name, List<String> command, Path logFile, Map<String, String> environment) {
+        return new JavaProcess(name, command, logFile, environment);
     }
 
     public synchronized JavaProcess start() throws IOException {
@@ -47,13 +68,17 @@ public final class JavaProcess implements AutoCloseable {
             throw new IllegalStateException(mainClass + " is already running");
         }
         List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(jvmOptions);
-        cmd.add("-cp");
-        cmd.add(absoluteClasspath());
-        cmd.add(ChildMain.class.getName());
-        cmd.add(mainClass);
-        cmd.addAll(args);
+        if (command != null) {
+            cmd.addAll(command);
+        } else {
+            cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            cmd.addAll(jvmOptions);
+            cmd.add("-cp");
+            cmd.add(absoluteClasspath());
+            cmd.add(ChildMain.class.getName());
+            cmd.add(mainClass);
+            cmd.addAll(args);
+        }
         Files.createDirectories(logFile.toAbsolutePath().getParent());
         ProcessBuilder builder = new ProcessBuilder(cmd);
         builder.environment().putAll(environment);

@@ -55,8 +55,7 @@ public final class Platform implements AutoCloseable {
     private Publishing publishing;
 
     private Platform(Builder b) {
-        this.config = new PlatformConfig(b.bootstrapServers, b.redisUri, b.prefix, b.partitions, b.keys,
-                b.kafkaClient, b.ingestSettings, b.fanoutSettings, b.gatewaySettings);
+        this.config = b.config();
         this.workDir = b.workDir;
         this.drainOnClose = b.drainOnClose;
         List<Integer> nodePorts = b.gatewayPorts;
@@ -235,7 +234,8 @@ public final class Platform implements AutoCloseable {
         return new QueryApi(URI.create(queryUrl()), config.keys().queryToken());
     }
 
-    private String queryUrl() {
+    /** The base URL of this platform's query API (what its gateways call). */
+    public String queryUrl() {
         return "http://127.0.0.1:" + fanout.queryPort();
     }
 
@@ -373,6 +373,15 @@ public final class Platform implements AutoCloseable {
         public Builder gateway(String key, String value) {
             gatewaySettings.put(key, value);
             return this;
+        }
+
+        /**
+         * The settings this builder starts the platform with, for services started some other way
+         * (from their container images: ops/e2e ImagesIT); {@link PlatformConfig#createTopics} makes its topics.
+         */
+        public PlatformConfig config() {
+            return new PlatformConfig(bootstrapServers, redisUri, prefix, partitions, keys, kafkaClient,
+                    ingestSettings, fanoutSettings, gatewaySettings);
         }
 
         public Platform start() throws Exception {

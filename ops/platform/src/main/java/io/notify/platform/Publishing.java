@@ -27,6 +27,11 @@ public final class Publishing {
         this.events = ingest.resolve("/v1/events");
     }
 
+    /** Publishing to the ingest whose API is at {@code ingest} (e.g. one started from its image). */
+    public static Publishing to(URI ingest) {
+        return new Publishing(ingest);
+    }
+
     /** The JSON of a durable test event {@code id} to {@code user}, with {@code {"text": id}} as data. */
     public static String event(String user, String id) {
         return "{\"id\":\"" + id + "\",\"type\":\"test.event\",\"to\":{\"users\":[\"" + user + "\"]},\"data\":{\"text\":\"" + id + "\"}}";

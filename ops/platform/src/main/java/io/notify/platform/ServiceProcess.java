@@ -62,6 +62,37 @@ public final class ServiceProcess implements AutoCloseable {
         this.process = new JavaProcess(mainClass, args, jvmOptions, log);
     }
 
+    private ServiceProcess(String name, int port, int managementPort, JavaProcess process) {
+        this.name = name;
+        this.port = port;
+        this.managementPort = managementPort;
+        this.process = process;
+    }
+
+    /**
+     * A service started by {@code launcher} (a container image's entrypoint in its root file system:
+     * ops/e2e ImagesIT), not yet started. As in a container, its settings come as {@code key=value}
+     * arguments and its secrets as environment variables ({@link Settings#envName}), so a secret
+     * setting that is only read from files and arguments (a pass-through {@code notify.kafka.client.*}
+     * key) is refused here.
+     */
+    public static ServiceProcess launched(String name, int port, int managementPort, List<String> launcher,
+                                          Map<String, String> environment, Map<String, String> settings, Path log) {
+        List<String> command = new ArrayList<>(launcher);
+        Map<String, String> env = new java.util.LinkedHashMap<>(environment);
+        settings.forEach((k, v) -> {
+            if (!Settings.isSecret(k, v)) {
+                command.add(k + "=" + v);
+            } else if (k.startsWith("notify.kafka.client.")) {
+                throw new IllegalArgumentException(k + " is a secret pass-through setting, which is never read from "
+                        + "the environment: give the service a --config file instead");
+            } else {
+                env.put(Settings.envName(k), v);
+            }
+        });
+        return new ServiceProcess(name, port, managementPort, JavaProcess.command(name, command, log, env));
+    }
+
     private static Path writeSecrets(Path file, Properties secrets) {
         try {
             Files.createDirectories(file.toAbsolutePath().getParent());
@@ -80,7 +111,7 @@ public final class ServiceProcess implements AutoCloseable {
         }
     }
 
-    ServiceProcess start() throws IOException {
+    public ServiceProcess start() throws IOException {
         process.start();
         return this;
     }
