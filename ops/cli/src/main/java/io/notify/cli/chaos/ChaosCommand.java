@@ -5,7 +5,9 @@ import io.notify.cli.bench.report.ResultFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -51,6 +53,10 @@ public final class ChaosCommand implements Callable<Integer> {
     @Option(names = "--seed", description = "Seed of the fault schedule (default: the clock).")
     Long seed;
 
+    @Option(names = "--fanout-setting", paramLabel = "KEY=VALUE", description = "A setting for both fanout-streams instances, "
+            + "over the stack's own (repeatable; e.g. notify.fanout.standby-replicas=1, notify.fanout.streams.group.protocol=streams).")
+    Map<String, String> fanoutSettings = new LinkedHashMap<>();
+
     @Mixin
     ResultOptions resultOptions;
 
@@ -75,7 +81,7 @@ public final class ChaosCommand implements Callable<Integer> {
         Instant at = Instant.now();
         System.err.println("chaos " + scenario + (quick ? " (quick)" : "") + ": seed " + s + ", work dir " + work);
         long begin = System.nanoTime();
-        List<ChaosRun.ScenarioResult> results = ChaosRun.run(o, work, s, line ->
+        List<ChaosRun.ScenarioResult> results = ChaosRun.run(o, work, s, fanoutSettings, line ->
                 System.err.printf("  [%6.1fs] %s%n", (System.nanoTime() - begin) / 1e9, line));
         ChaosReport report = ChaosReport.of(o, s, at, results);
         System.out.print(report.table());

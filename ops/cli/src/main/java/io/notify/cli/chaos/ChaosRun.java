@@ -42,7 +42,16 @@ final class ChaosRun {
     }
 
     static List<ScenarioResult> run(ChaosOptions o, Path work, long seed, Consumer<String> progress) throws Exception {
-        StackOptions so = StackOptions.of(work, 2, 3).withGatewaySettings(o.registryTimings());
+        return run(o, work, seed, Map.of(), progress);
+    }
+
+    /** As {@link #run(ChaosOptions, Path, long, Consumer)} with {@code fanoutSettings} over the stack's own for both fanout-streams instances. */
+    static List<ScenarioResult> run(ChaosOptions o, Path work, long seed, Map<String, String> fanoutSettings,
+                                    Consumer<String> progress) throws Exception {
+        StackOptions so = StackOptions.of(work, 2, 3).withGatewaySettings(o.registryTimings()).withFanoutSettings(fanoutSettings);
+        if (!fanoutSettings.isEmpty()) {
+            progress.accept("fanout-streams settings: " + fanoutSettings);
+        }
         List<ScenarioResult> results = new ArrayList<>();
         try (PlatformStack stack = PlatformStack.start(so, progress);
              ChildAgent agent = startAgent(stack, o, work, progress);
