@@ -105,14 +105,15 @@ public final class Settings {
 
     /** The raw value, or null when unset everywhere. */
     public String raw(String key) {
-        heard(key, SettingRead.Kind.STRING, "", null, null);
+        if (listener != null) {
+            heard(key, SettingRead.Kind.STRING, "", null, null);
+        }
         return lookup(key);
     }
 
+    /** Tells the listener; each call site checks for one first, so a read without one formats nothing. */
     private void heard(String key, SettingRead.Kind kind, String def, String min, String max) {
-        if (listener != null) {
-            listener.accept(SettingRead.of(key, kind, def, min, max));
-        }
+        listener.accept(SettingRead.of(key, kind, def, min, max));
     }
 
     private String lookup(String key) {
@@ -134,13 +135,17 @@ public final class Settings {
     }
 
     public String string(String key, String def) {
-        heard(key, SettingRead.Kind.STRING, def, null, null);
+        if (listener != null) {
+            heard(key, SettingRead.Kind.STRING, def, null, null);
+        }
         String v = lookup(key);
         return v == null ? def : v;
     }
 
     public String required(String key) {
-        heard(key, SettingRead.Kind.STRING, null, null, null);
+        if (listener != null) {
+            heard(key, SettingRead.Kind.STRING, null, null, null);
+        }
         String v = lookup(key);
         if (v == null) {
             throw new ConfigException(key, "is required (or set " + envName(key) + ")");
@@ -149,12 +154,16 @@ public final class Settings {
     }
 
     public int intIn(String key, int def, int min, int max) {
-        heard(key, SettingRead.Kind.INT, Integer.toString(def), Integer.toString(min), Integer.toString(max));
+        if (listener != null) {
+            heard(key, SettingRead.Kind.INT, Integer.toString(def), Integer.toString(min), Integer.toString(max));
+        }
         return (int) parseLong(key, def, min, max);
     }
 
     public long longIn(String key, long def, long min, long max) {
-        heard(key, SettingRead.Kind.LONG, Long.toString(def), Long.toString(min), Long.toString(max));
+        if (listener != null) {
+            heard(key, SettingRead.Kind.LONG, Long.toString(def), Long.toString(min), Long.toString(max));
+        }
         return parseLong(key, def, min, max);
     }
 
@@ -177,7 +186,9 @@ public final class Settings {
     }
 
     public boolean bool(String key, boolean def) {
-        heard(key, SettingRead.Kind.BOOL, Boolean.toString(def), null, null);
+        if (listener != null) {
+            heard(key, SettingRead.Kind.BOOL, Boolean.toString(def), null, null);
+        }
         String v = lookup(key);
         if (v == null) {
             return def;
@@ -191,7 +202,9 @@ public final class Settings {
 
     /** A duration written as {@code 250ms}, {@code 30s}, {@code 5m}, {@code 24h} or {@code 7d}. */
     public Duration duration(String key, Duration def, Duration min, Duration max) {
-        heard(key, SettingRead.Kind.DURATION, SettingRead.format(def), SettingRead.format(min), SettingRead.format(max));
+        if (listener != null) {
+            heard(key, SettingRead.Kind.DURATION, SettingRead.format(def), SettingRead.format(min), SettingRead.format(max));
+        }
         String v = lookup(key);
         Duration value = v == null ? def : parseDuration(key, v);
         if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
@@ -235,7 +248,9 @@ public final class Settings {
 
     /** A comma-separated list; empty when unset. */
     public List<String> list(String key) {
-        heard(key, SettingRead.Kind.LIST, "", null, null);
+        if (listener != null) {
+            heard(key, SettingRead.Kind.LIST, "", null, null);
+        }
         String v = lookup(key);
         List<String> out = new ArrayList<>();
         if (v != null) {
@@ -250,7 +265,9 @@ public final class Settings {
 
     /** Every override whose key starts with {@code prefix}, prefix removed (e.g. pass-through client properties). */
     public Map<String, String> withPrefix(String prefix) {
-        heard(prefix + "*", SettingRead.Kind.PREFIX, "", null, null);
+        if (listener != null) {
+            heard(prefix + "*", SettingRead.Kind.PREFIX, "", null, null);
+        }
         Map<String, String> out = new HashMap<>();
         overrides.forEach((k, v) -> {
             if (k.startsWith(prefix)) {
