@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -25,6 +26,10 @@ import java.util.regex.Pattern;
  * <p>Secrets ({@link #isSecret}: keys, tokens, passwords, a Redis URI with a password) are refused
  * on the command line, where every user of the machine can read them ({@code ps}); they come from
  * the environment or a {@code --config} file. No value is ever logged.
+ *
+ * <p>A listener given at construction hears of every key asked for, with its kind, default and
+ * bounds ({@link SettingRead}): that is how the configuration reference (docs/config/) is generated.
+ * Without one, reads cost nothing more.
  */
 public final class Settings {
 
@@ -38,10 +43,17 @@ public final class Settings {
 
     private final Map<String, String> overrides;
     private final Map<String, String> env;
+    private final Consumer<SettingRead> listener;
 
     public Settings(Map<String, String> overrides, Map<String, String> env) {
+        this(overrides, env, null);
+    }
+
+    /** As {@link #Settings(Map, Map)}, telling {@code listener} (may be null) of every key asked for. */
+    public Settings(Map<String, String> overrides, Map<String, String> env, Consumer<SettingRead> listener) {
         this.overrides = Map.copyOf(overrides);
         this.env = Map.copyOf(env);
+        this.listener = listener;
     }
 
     /** Settings from {@code key=value} arguments, an optional {@code --config=FILE}, and the process environment. */
@@ -93,6 +105,18 @@ public final class Settings {
 
     /** The raw value, or null when unset everywhere. */
     public String raw(String key) {
+        if (listener != null) {
+            heard(key, SettingRead.Kind.STRING, "", null, null);
+        }
+        return lookup(key);
+    }
+
+    /** Tells the listener; each call site checks for one first, so a read without one formats nothing. */
+    private void heard(String key, SettingRead.Kind kind, String def, String min, String max) {
+        listener.accept(SettingRead.of(key, kind, def, min, max));
+    }
+
+    private String lookup(String key) {
         String v = overrides.get(key);
         if (v == null) {
             v = env.get(envName(key));
@@ -111,12 +135,18 @@ public final class Settings {
     }
 
     public String string(String key, String def) {
-        String v = raw(key);
+        if (listener != null) {
+            heard(key, SettingRead.Kind.STRING, def, null, null);
+        }
+        String v = lookup(key);
         return v == null ? def : v;
     }
 
     public String required(String key) {
-        String v = raw(key);
+        if (listener != null) {
+            heard(key, SettingRead.Kind.STRING, null, null, null);
+        }
+        String v = lookup(key);
         if (v == null) {
             throw new ConfigException(key, "is required (or set " + envName(key) + ")");
         }
@@ -124,12 +154,21 @@ public final class Settings {
     }
 
     public int intIn(String key, int def, int min, int max) {
-        long v = longIn(key, def, min, max);
-        return (int) v;
+        if (listener != null) {
+            heard(key, SettingRead.Kind.INT, Integer.toString(def), Integer.toString(min), Integer.toString(max));
+        }
+        return (int) parseLong(key, def, min, max);
     }
 
     public long longIn(String key, long def, long min, long max) {
-        String v = raw(key);
+        if (listener != null) {
+            heard(key, SettingRead.Kind.LONG, Long.toString(def), Long.toString(min), Long.toString(max));
+        }
+        return parseLong(key, def, min, max);
+    }
+
+    private long parseLong(String key, long def, long min, long max) {
+        String v = lookup(key);
         long value;
         if (v == null) {
             value = def;
@@ -147,7 +186,10 @@ public final class Settings {
     }
 
     public boolean bool(String key, boolean def) {
-        String v = raw(key);
+        if (listener != null) {
+            heard(key, SettingRead.Kind.BOOL, Boolean.toString(def), null, null);
+        }
+        String v = lookup(key);
         if (v == null) {
             return def;
         }
@@ -160,7 +202,10 @@ public final class Settings {
 
     /** A duration written as {@code 250ms}, {@code 30s}, {@code 5m}, {@code 24h} or {@code 7d}. */
     public Duration duration(String key, Duration def, Duration min, Duration max) {
-        String v = raw(key);
+        if (listener != null) {
+            heard(key, SettingRead.Kind.DURATION, SettingRead.format(def), SettingRead.format(min), SettingRead.format(max));
+        }
+        String v = lookup(key);
         Duration value = v == null ? def : parseDuration(key, v);
         if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
             throw new ConfigException(key, "must be between " + min + " and " + max + ", got " + value);
@@ -203,7 +248,10 @@ public final class Settings {
 
     /** A comma-separated list; empty when unset. */
     public List<String> list(String key) {
-        String v = raw(key);
+        if (listener != null) {
+            heard(key, SettingRead.Kind.LIST, "", null, null);
+        }
+        String v = lookup(key);
         List<String> out = new ArrayList<>();
         if (v != null) {
             for (String part : v.split(",")) {
@@ -217,6 +265,9 @@ public final class Settings {
 
     /** Every override whose key starts with {@code prefix}, prefix removed (e.g. pass-through client properties). */
     public Map<String, String> withPrefix(String prefix) {
+        if (listener != null) {
+            heard(prefix + "*", SettingRead.Kind.PREFIX, "", null, null);
+        }
         Map<String, String> out = new HashMap<>();
         overrides.forEach((k, v) -> {
             if (k.startsWith(prefix)) {

@@ -88,4 +88,41 @@ class SettingsTest {
         assertEquals("orders:0123456789abcdef", new Settings(Map.of(), Map.of("NOTIFY_INGEST_API_KEYS", "orders:0123456789abcdef"))
                 .raw("notify.ingest.api-keys"));
     }
+
+    @Test
+    void aListenerHearsEveryKeyWithItsKindDefaultAndBoundsAndTheValuesAreUnchanged() {
+        List<SettingRead> heard = new java.util.ArrayList<>();
+        Settings s = new Settings(Map.of("notify.port", "81", "notify.kafka.client.acks", "all"), Map.of(), heard::add);
+        assertEquals(81, s.intIn("notify.port", 8081, 0, 65535));
+        assertEquals(Duration.ofSeconds(90), s.duration("notify.wait", Duration.ofSeconds(90), Duration.ofMillis(250), Duration.ofDays(7)));
+        assertEquals("x", s.string("notify.name", "x"));
+        assertThrows(ConfigException.class, () -> s.required("notify.api-keys"));
+        assertEquals(Map.of("acks", "all"), s.withPrefix("notify.kafka.client."));
+        assertFalse(s.bool("notify.flag", false));
+        assertEquals(List.of(), s.list("notify.origins"));
+        assertEquals(5L, s.longIn("notify.rate", 5, 1, 10));
+        assertEquals(null, s.raw("notify.ca-file"));
+        assertEquals(List.of(
+                new SettingRead("notify.port", SettingRead.Kind.INT, "8081", "0", "65535", false),
+                new SettingRead("notify.wait", SettingRead.Kind.DURATION, "1m30s", "250ms", "7d", false),
+                new SettingRead("notify.name", SettingRead.Kind.STRING, "x", null, null, false),
+                new SettingRead("notify.api-keys", SettingRead.Kind.STRING, null, null, null, true),
+                new SettingRead("notify.kafka.client.*", SettingRead.Kind.PREFIX, "", null, null, false),
+                new SettingRead("notify.flag", SettingRead.Kind.BOOL, "false", null, null, false),
+                new SettingRead("notify.origins", SettingRead.Kind.LIST, "", null, null, false),
+                new SettingRead("notify.rate", SettingRead.Kind.LONG, "5", "1", "10", false),
+                new SettingRead("notify.ca-file", SettingRead.Kind.STRING, "", null, null, false)), heard);
+        assertTrue(heard.get(3).required());
+    }
+
+    @Test
+    void durationsAreFormattedInTheSettingsSyntax() {
+        assertEquals("0s", SettingRead.format(Duration.ZERO));
+        assertEquals("1h30m", SettingRead.format(Duration.ofMinutes(90)));
+        assertEquals("7d", SettingRead.format(Duration.ofDays(7)));
+        assertEquals("2s500ms", SettingRead.format(Duration.ofMillis(2500)));
+        for (String text : List.of("250ms", "1d2h3m4s5ms", "30s")) {
+            assertEquals(text, SettingRead.format(Settings.parseDuration("k", text)), "round trip");
+        }
+    }
 }

@@ -9,7 +9,8 @@ import picocli.CommandLine.Command;
         description = "Operate, measure and inspect a Notify platform.",
         subcommands = {io.notify.cli.dev.DevCommand.class, io.notify.cli.dev.SendCommand.class,
                 io.notify.cli.dev.TokenCommand.class, BenchCommand.class, io.notify.cli.replay.ReplayCommand.class, io.notify.cli.replay.TailCommand.class, io.notify.cli.why.WhyCommand.class,
-                io.notify.cli.chaos.ChaosCommand.class,
+                io.notify.cli.chaos.ChaosCommand.class, io.notify.cli.config.ConfigReferenceCommand.class,
+                io.notify.cli.doctor.DoctorCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Notifyctl implements Runnable {
 
