@@ -15,6 +15,8 @@ import io.notify.schemas.protocol.Frame;
 import io.notify.schemas.protocol.FrameCodec;
 import io.notify.schemas.protocol.FrameType;
 import io.notify.schemas.protocol.Frames;
+import io.notify.schemas.protocol.WelcomeFrame;
+import io.notify.schemas.stream.Endpoints;
 import io.notify.schemas.topic.DlqFailure;
 import io.notify.schemas.topic.DlqHeaders;
 import io.notify.schemas.topic.Topic;
@@ -92,15 +94,14 @@ class AsyncApiAgreementTest {
                 internal.put(e.getKey(), e.getValue().path("address").asText());
             }
         });
-        // fanout-streams' FanoutTopologyDocsTest checks the address against FanoutTopology.byStreamTopic
+        // fanout-streams' FanoutConfigTest checks the address against FanoutTopology.byStreamTopic
         assertEquals(Map.of("byStream", "{applicationId}-by-stream-repartition"), internal);
     }
 
     @Test
     void everyFrameTypeHasAMessageOnTheWebSocketAndTheOperationsSendItTheRightWay() {
         Map<String, JsonNode> ws = doc.messages("webSocket");
-        Set<String> all = Arrays.stream(FrameType.values()).map(FrameType::wireName).collect(Collectors.toCollection(TreeSet::new));
-        assertEquals(all, new TreeSet<>(ws.keySet()));
+        assertEquals(wireNames(t -> true), new TreeSet<>(ws.keySet()));
         ws.forEach((t, message) -> {
             assertEquals(t, message.path("name").asText(), "message name");
             assertEquals(FRAMES + "#/$defs/" + t, message.path("payload").path("$ref").asText(), t + ": payload");
@@ -117,6 +118,11 @@ class AsyncApiAgreementTest {
         assertEquals(sse, new TreeSet<>(doc.messages("sse").keySet()));
         assertEquals(sse, doc.operationMessages("sse", "receive"));
         doc.messages("sse").forEach((t, message) -> assertEquals(ws.get(t), message, t + ": the same message as on the WebSocket"));
+
+        JsonNode handshake = doc.channel("webSocket").path("bindings").path("ws");
+        assertEquals(WelcomeFrame.PROTOCOL_V1, handshake.at("/headers/properties/Sec-WebSocket-Protocol/const").asText());
+        assertEquals(Endpoints.CONNECTION_ID.pattern(), doc.deref(handshake.path("query")).at("/properties/device/pattern").asText(),
+                "?device= follows the rule Receipt applies to device");
     }
 
     @Test
