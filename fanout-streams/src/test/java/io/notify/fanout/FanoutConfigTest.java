@@ -14,6 +14,8 @@ import io.notify.fanout.routing.NodeTopics;
 import io.notify.fanout.routing.RoutePrefetch;
 import io.notify.registry.RouteLookup;
 import io.notify.registry.route.InMemoryRouteLookup;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -22,6 +24,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 
@@ -56,6 +60,18 @@ class FanoutConfigTest {
         assertEquals(10L * 1024 * 1024, c.cacheMaxBytes());
         assertEquals(8090, c.queryPort());
         assertEquals("0.0.0.0", c.queryHost(), "peers and gateways must reach it; the token guards it");
+    }
+
+    /** docs/asyncapi.yaml names the repartition topic FanoutTopology makes, with the default application id. */
+    @Test
+    void theAsyncApiDocumentNamesTheByStreamTopic() throws IOException {
+        String doc = Files.readString(Path.of("..", "docs", "asyncapi.yaml"));
+        int start = doc.indexOf("\n  byStream:\n");
+        assertTrue(start >= 0, "docs/asyncapi.yaml has no channel byStream");
+        Matcher next = Pattern.compile("\n  \\S").matcher(doc);
+        String channel = doc.substring(start, next.find(start + 1) ? next.start() : doc.length());
+        assertTrue(channel.contains("\n    address: '" + FanoutTopology.byStreamTopic("{applicationId}") + "'\n"), channel);
+        assertTrue(channel.contains("\n        default: " + load(Map.of()).streamsApplicationId() + "\n"), channel);
     }
 
     @Test

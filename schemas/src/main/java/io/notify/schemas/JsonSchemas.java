@@ -1,5 +1,6 @@
 package io.notify.schemas;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SchemaRegistryConfig;
@@ -22,6 +23,18 @@ public final class JsonSchemas {
 
     /** Loads and compiles a schema resource; fails fast when it is missing or unreadable. */
     public static Schema load(String resource) {
+        try (InputStream in = JsonSchemas.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("schema resource missing: " + resource);
+            }
+            return compile(NotifyJson.mapper().readTree(in));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read schema resource " + resource, e);
+        }
+    }
+
+    /** Compiles a schema document (a tree already read) with the configuration above. */
+    public static Schema compile(JsonNode schema) {
         SchemaRegistryConfig config = SchemaRegistryConfig.builder()
                 .pathType(PathType.JSON_POINTER)
                 .formatAssertionsEnabled(true)
@@ -29,13 +42,6 @@ public final class JsonSchemas {
                 .build();
         SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
                 b -> b.schemaRegistryConfig(config));
-        try (InputStream in = JsonSchemas.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IllegalStateException("schema resource missing: " + resource);
-            }
-            return registry.getSchema(NotifyJson.mapper().readTree(in));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read schema resource " + resource, e);
-        }
+        return registry.getSchema(schema);
     }
 }

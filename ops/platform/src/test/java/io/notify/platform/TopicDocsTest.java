@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * docs/topics.md states each topic's partitions for production and for {@code notifyctl dev},
- * bench and chaos; they are the ones {@link PlatformConfig.Partitions} creates (the one place the
- * counts live), so the page and the platform cannot drift apart again.
+ * bench and chaos, and docs/asyncapi.yaml the production ones; they are the ones
+ * {@link PlatformConfig.Partitions} creates (the one place the counts live), so the docs and the
+ * platform cannot drift apart again.
  */
 class TopicDocsTest {
 
@@ -36,6 +37,19 @@ class TopicDocsTest {
             assertTrue(m.find(), topic + ": no '| partitions | N in production (M in `notifyctl dev`' row");
             assertEquals(counts[0], Integer.parseInt(m.group(1)), topic + " in production");
             assertEquals(counts[1], Integer.parseInt(m.group(2)), topic + " in notifyctl dev, bench and chaos");
+        });
+    }
+
+    /** docs/asyncapi.yaml's kafka bindings give the production counts too. */
+    @Test
+    void theAsyncApiDocumentGivesTheProductionPartitions() throws IOException {
+        String doc = Files.readString(Path.of("..", "..", "docs", "asyncapi.yaml"));
+        PlatformConfig.Partitions prod = PlatformConfig.Partitions.PRODUCTION;
+        Map.of("notify.events", prod.events(), "notify.events.dlq", prod.dlq(), "notify.stream-log", prod.streamLog(),
+                "notify.undelivered", prod.undelivered()).forEach((topic, count) -> {
+            Matcher m = Pattern.compile("\n {8}topic: " + Pattern.quote(topic) + "\n {8}partitions: (\\d+)\n").matcher(doc);
+            assertTrue(m.find(), topic + ": no kafka binding 'topic: " + topic + "' followed by 'partitions: N'");
+            assertEquals(count, Integer.parseInt(m.group(1)), topic + " in docs/asyncapi.yaml");
         });
     }
 

@@ -50,7 +50,8 @@ public final class TopicCatalog {
     private TopicCatalog(String prefix) {
         this.prefix = prefix;
         this.events = new Topic<>(prefix + EVENTS, Serdes.String(), NotifySerdes.eventEnvelope(),
-                "event id, UTF-8 text", "EventEnvelope v1 JSON (event-v1.schema.json)");
+                "first addressee's stream id, UTF-8 text such as u:42 (EventEnvelope.recordKey())",
+                "EventEnvelope v1 JSON (event-v1.schema.json)");
         this.eventsDlq = new Topic<>(prefix + EVENTS_DLQ, Serdes.ByteArray(), Serdes.ByteArray(),
                 "the original key bytes, unchanged", "the original value bytes, unchanged; reason in notify.* headers");
         this.streamLog = new Topic<>(prefix + STREAM_LOG, NotifySerdes.streamId(), NotifySerdes.sequencedEvent(),

@@ -8,8 +8,8 @@ import io.notify.schemas.stream.StreamId;
 import java.time.OffsetDateTime;
 import java.util.List;
 
-/** Sample frames of every kind, shared by the protocol tests; the docs show the same JSON. */
-final class Frames {
+/** Sample frames of every kind, shared by the protocol and AsyncAPI tests; the docs show the same JSON. */
+public final class Frames {
 
     static final StreamId U42 = StreamId.forUser("42");
     static final String EPOCH = "k3x9m2p8q7rdw5ta";
@@ -45,10 +45,10 @@ final class Frames {
     static final SubscribeRefusedFrame REFUSED = new SubscribeRefusedFrame("r:secret", SubscribeRefusedFrame.Reason.FORBIDDEN,
             "the token's rooms claim does not allow r:secret");
 
-    static final List<ServerFrame> SERVER = List.of(WELCOME, DURABLE, EPHEMERAL, RESET_TOO_OLD, RESET_EPOCH, RESET_UNKNOWN, SUBSCRIBED, SUBSCRIBED_EMPTY, UNSUBSCRIBED, REFUSED, PRESENCE_RESULT, PRESENCE_OFF,
+    public static final List<ServerFrame> SERVER = List.of(WELCOME, DURABLE, EPHEMERAL, RESET_TOO_OLD, RESET_EPOCH, RESET_UNKNOWN, SUBSCRIBED, SUBSCRIBED_EMPTY, UNSUBSCRIBED, REFUSED, PRESENCE_RESULT, PRESENCE_OFF,
             STATE_READ_UP_TO, STATE_ARCHIVED, COLLAPSED,
             PingFrame.INSTANCE, PongFrame.INSTANCE);
-    static final List<ClientFrame> CLIENT = List.of(RESUME, RESUME_LIVE, ACK, PingFrame.INSTANCE, PongFrame.INSTANCE, SUBSCRIBE,
+    public static final List<ClientFrame> CLIENT = List.of(RESUME, RESUME_LIVE, ACK, PingFrame.INSTANCE, PongFrame.INSTANCE, SUBSCRIBE,
             SUBSCRIBE_FROM, UNSUBSCRIBE, PRESENCE, PRESENCE_PAGE);
 
     private Frames() {

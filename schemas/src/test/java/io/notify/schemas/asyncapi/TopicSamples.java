@@ -1,0 +1,137 @@
+package io.notify.schemas.asyncapi;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.notify.schemas.event.EventClass;
+import io.notify.schemas.event.EventEnvelope;
+import io.notify.schemas.event.Fallback;
+import io.notify.schemas.event.Recipients;
+import io.notify.schemas.inbox.FallbackRecord;
+import io.notify.schemas.inbox.InboxState;
+import io.notify.schemas.inbox.Receipt;
+import io.notify.schemas.inbox.ReceiptKind;
+import io.notify.schemas.stream.DeliveryMessage;
+import io.notify.schemas.stream.LiveEvent;
+import io.notify.schemas.stream.SequencedEvent;
+import io.notify.schemas.stream.StreamEvent;
+import io.notify.schemas.stream.StreamId;
+import io.notify.schemas.stream.UndeliveredEvent;
+import io.notify.schemas.stream.UndeliveredReason;
+import io.notify.schemas.topic.Topic;
+import io.notify.schemas.topic.TopicCatalog;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Records of every JSON topic, built with the records' constructors and written by the topic's own
+ * serdes from {@link TopicCatalog}: what a consumer of that topic really reads. Each kind's
+ * optional fields appear in at least one sample, so a schema that lacks one fails.
+ */
+final class TopicSamples {
+
+    /** One record as written: key and value bytes. */
+    record Sample(byte[] key, byte[] value) {
+    }
+
+    static final StreamId U42 = StreamId.forUser("42");
+    static final StreamId ROOM = StreamId.forRoom("chat-1");
+    static final String EPOCH = "k3x9m2p8q7rdw5ta";
+    static final Fallback PUSH = new Fallback("2m", "push");
+
+    private TopicSamples() {
+    }
+
+    /** Samples by topic address as docs/asyncapi.yaml names it (a node topic as notify.node.{nodeId}). */
+    static Map<String, List<Sample>> byAddress(TopicCatalog topics) {
+        ObjectNode data = JsonNodeFactory.instance.objectNode().put("orderId", "ord-1");
+        OffsetDateTime occurred = OffsetDateTime.parse("2026-11-29T10:15:30.123+01:00");
+
+        SequencedEvent full = new SequencedEvent(U42, EPOCH, 17, "ord-1:shipped", "order.shipped", data, occurred, "orders",
+                1764410130100L, 1764410130123L, PUSH, "order:ord-1");
+        SequencedEvent bare = new SequencedEvent(ROOM, EPOCH, 1, "msg-88", "chat.message", null, null, null, 5, 6);
+        LiveEvent live = new LiveEvent(U42, "typing-1", "chat.typing", JsonNodeFactory.instance.objectNode().put("room", "r1"),
+                occurred, "typing:r1", "chat", 1764410130100L);
+        LiveEvent liveBare = new LiveEvent(StreamId.BROADCAST, "b-1", "banner", null, null, null, null, 0);
+
+        Map<String, List<Sample>> out = new LinkedHashMap<>();
+        out.put(topics.events().name(), write(topics.events(),
+                envelopeSample(new EventEnvelope("ord-1:shipped", "order.shipped", Recipients.users("42", "43"), EventClass.DURABLE,
+                        data, occurred, "order:ord-1", "orders", PUSH)),
+                envelopeSample(new EventEnvelope("msg-88", "chat.message", new Recipients(List.of("7"), List.of("chat-1"), true),
+                        EventClass.EPHEMERAL, null, null, null, null)),
+                envelopeSample(EventEnvelope.durable("banner", null, Recipients.everyone()))));
+        out.put(topics.streamLog().name(), write(topics.streamLog(), streamSample(full), streamSample(bare)));
+        List<DeliveryMessage> deliveries = List.of(
+                DeliveryMessage.toConnections(full, List.of("c-7f3a", "c-8b"), 1764410130125L),
+                DeliveryMessage.toAll(live, 1764410130125L),
+                DeliveryMessage.toAll(bare, 7),
+                DeliveryMessage.toAll(liveBare, 7));
+        Topic<StreamId, DeliveryMessage> node = topics.node("gw-1");
+        out.put(TopicCatalog.NODE_PREFIX + "{nodeId}", write(node, deliveries.stream().map(TopicSamples::streamSample).toList()));
+        out.put(topics.allNodes().name(), write(topics.allNodes(), deliveries.stream().map(TopicSamples::streamSample).toList()));
+        out.put(topics.undelivered().name(), write(topics.undelivered(),
+                streamSample(UndeliveredEvent.of(full, UndeliveredReason.NO_LIVE_CONNECTION, 1764410130130L)),
+                streamSample(UndeliveredEvent.of(live, UndeliveredReason.REGISTRY_UNAVAILABLE, 1764410130130L))));
+        out.put(topics.receipts().name(), write(topics.receipts(),
+                streamSample(Receipt.ack(U42, EPOCH, 20, "phone-1", 1764410130100L)),
+                streamSample(Receipt.markUpTo(U42, ReceiptKind.READ, null, 17, null, 1764410131200L)),
+                streamSample(Receipt.markIds(U42, ReceiptKind.ARCHIVE, EPOCH, List.of("ord-1:shipped", "ord-2:shipped"), "phone-1", 3))));
+        InboxState state = InboxState.empty(U42, EPOCH)
+                .markUpTo(ReceiptKind.SEEN, 19, 10)
+                .markUpTo(ReceiptKind.READ, 17, 11)
+                .markSeqs(ReceiptKind.READ, List.of(19L, 21L), 12)
+                .acked("phone-1", 20, 1764410130100L, 10);
+        out.put(topics.inboxState().name(), write(topics.inboxState(),
+                streamSample(InboxState.empty(U42, EPOCH)), streamSample(state)));
+        out.put(topics.fallback().name(), write(topics.fallback(),
+                streamSample(new FallbackRecord(U42.value(), "42", "push", FallbackRecord.Reason.NO_ACK, full,
+                        List.of(new FallbackRecord.Device("phone-1", 15, 1764410100000L)), 1764410250123L, 1764410250480L)),
+                streamSample(new FallbackRecord(U42.value(), "42", "push", FallbackRecord.Reason.NO_DEVICE, full, List.of(), 1, 2))));
+        return out;
+    }
+
+    private record Keyed<K, V>(K key, V value) {
+    }
+
+    private static Keyed<String, EventEnvelope> envelopeSample(EventEnvelope e) {
+        return new Keyed<>(e.recordKey(), e);
+    }
+
+    /** A record keyed by its stream, as every stream-keyed topic is. */
+    private static <V> Keyed<StreamId, V> streamSample(V value) {
+        StreamId stream;
+        if (value instanceof StreamEvent e) {
+            stream = e.stream();
+        } else if (value instanceof DeliveryMessage d) {
+            stream = d.stream();
+        } else if (value instanceof UndeliveredEvent u) {
+            stream = u.stream();
+        } else if (value instanceof Receipt r) {
+            stream = r.stream();
+        } else if (value instanceof InboxState i) {
+            stream = i.stream();
+        } else if (value instanceof FallbackRecord f) {
+            stream = StreamId.parse(f.stream());
+        } else {
+            throw new IllegalArgumentException("no stream key for " + value);
+        }
+        return new Keyed<>(stream, value);
+    }
+
+    @SafeVarargs
+    private static <K, V> List<Sample> write(Topic<K, V> topic, Keyed<K, ? extends V>... records) {
+        return write(topic, List.of(records));
+    }
+
+    private static <K, V> List<Sample> write(Topic<K, V> topic, List<? extends Keyed<K, ? extends V>> records) {
+        List<Sample> out = new ArrayList<>();
+        for (Keyed<K, ? extends V> r : records) {
+            out.add(new Sample(topic.keySerde().serializer().serialize(topic.name(), r.key()),
+                    topic.valueSerde().serializer().serialize(topic.name(), r.value())));
+        }
+        return out;
+    }
+}

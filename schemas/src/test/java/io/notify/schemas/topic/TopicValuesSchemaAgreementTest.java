@@ -1,0 +1,97 @@
+package io.notify.schemas.topic;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.notify.schemas.JsonNames;
+import io.notify.schemas.event.EventIds;
+import io.notify.schemas.event.EventEnvelope;
+import io.notify.schemas.event.Fallback;
+import io.notify.schemas.event.Recipients;
+import io.notify.schemas.inbox.FallbackRecord;
+import io.notify.schemas.inbox.InboxState;
+import io.notify.schemas.inbox.Marks;
+import io.notify.schemas.inbox.Receipt;
+import io.notify.schemas.inbox.ReceiptKind;
+import io.notify.schemas.stream.DeliveryMessage;
+import io.notify.schemas.stream.Endpoints;
+import io.notify.schemas.stream.LiveEvent;
+import io.notify.schemas.stream.Position;
+import io.notify.schemas.stream.SequencedEvent;
+import io.notify.schemas.stream.StreamId;
+import io.notify.schemas.stream.UndeliveredEvent;
+import io.notify.schemas.stream.UndeliveredReason;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Keeps the records of the internal topics and topic-values-v1.schema.json saying the same thing:
+ * property names equal the JSON names Jackson writes, patterns and bounds equal the Java rules.
+ * (AsyncApiAgreementTest validates records written by the serdes against it.)
+ */
+class TopicValuesSchemaAgreementTest {
+
+    static final String RESOURCE = "/io/notify/schemas/topic-values-v1.schema.json";
+
+    private final JsonNode defs = JsonNames.resource(RESOURCE).get("$defs");
+
+    @Test
+    void everyDefinitionHasTheRecordsFieldNames() {
+        Map<String, Class<?>> records = Map.of(
+                "sequencedEvent", SequencedEvent.class,
+                "liveEvent", LiveEvent.class,
+                "deliveryMessage", DeliveryMessage.class,
+                "undeliveredEvent", UndeliveredEvent.class,
+                "receipt", Receipt.class,
+                "marks", Marks.class,
+                "inboxState", InboxState.class,
+                "fallbackRecord", FallbackRecord.class,
+                "fallback", Fallback.class);
+        records.forEach((def, type) -> assertEquals(JsonNames.of(type), JsonNames.fieldNames(defs.get(def).get("properties")), def));
+        assertEquals(JsonNames.of(InboxState.DeviceReceipt.class),
+                JsonNames.fieldNames(defs.at("/inboxState/properties/devices/additionalProperties/properties")));
+        assertEquals(JsonNames.of(FallbackRecord.Device.class),
+                JsonNames.fieldNames(defs.at("/fallbackRecord/properties/devices/items/properties")));
+    }
+
+    @Test
+    void javaRulesEqualSchemaRules() {
+        assertEquals(StreamId.PATTERN.pattern(), defs.at("/stream/pattern").asText());
+        assertEquals("^u:" + Recipients.USER_ID.pattern().substring(1), defs.at("/userStream/pattern").asText());
+        assertEquals(Recipients.USER_ID.pattern(), defs.at("/userId/pattern").asText());
+        assertEquals(Position.EPOCH.pattern(), defs.at("/epoch/pattern").asText());
+        assertEquals(Position.MAX_SEQ, defs.at("/seq/maximum").asLong());
+        assertEquals(Position.MAX_SEQ, defs.at("/marks/properties/upTo/maximum").asLong());
+        assertEquals(Endpoints.CONNECTION_ID.pattern(), defs.at("/device/pattern").asText());
+        assertEquals(Endpoints.CONNECTION_ID.pattern(), defs.at("/deliveryMessage/properties/connections/items/pattern").asText());
+        assertEquals(DeliveryMessage.MAX_CONNECTIONS, defs.at("/deliveryMessage/properties/connections/maxItems").asInt());
+        assertEquals(EventIds.ID.pattern(), defs.at("/eventId/pattern").asText());
+        assertEquals(EventEnvelope.TYPE.pattern(), defs.at("/eventType/pattern").asText());
+        assertEquals(EventEnvelope.MAX_TEXT_LENGTH, defs.at("/text/maxLength").asInt());
+        assertEquals(Fallback.AFTER.pattern(), defs.at("/fallback/properties/after/pattern").asText());
+        assertEquals(Fallback.CHANNEL.pattern(), defs.at("/fallback/properties/channel/pattern").asText());
+        assertEquals(Fallback.CHANNEL.pattern(), defs.at("/fallbackRecord/properties/channel/pattern").asText());
+        assertEquals(Receipt.MAX_IDS, defs.at("/receipt/properties/ids/maxItems").asInt());
+        assertEquals(Marks.MAX_SEQS, defs.at("/marks/properties/seqs/maxItems").asInt());
+        assertEquals(wireNames(ReceiptKind.values(), ReceiptKind::wireName), strings(defs.at("/receipt/properties/kind/enum")));
+        assertEquals(wireNames(UndeliveredReason.values(), UndeliveredReason::wireName),
+                strings(defs.at("/undeliveredEvent/properties/reason/enum")));
+        assertEquals(wireNames(FallbackRecord.Reason.values(), FallbackRecord.Reason::wireName),
+                strings(defs.at("/fallbackRecord/properties/reason/enum")));
+    }
+
+    private static <E> Set<String> wireNames(E[] values, Function<E, String> wireName) {
+        return Arrays.stream(values).map(wireName).collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    private static Set<String> strings(JsonNode array) {
+        Set<String> out = new TreeSet<>();
+        array.forEach(n -> out.add(n.asText()));
+        return out;
+    }
+}
