@@ -22,11 +22,11 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "chaos", mixinStandardHelpOptions = true,
         description = "Fault injection under load with a zero-loss verdict: kill-gateway, pause-gateway, kill-router, "
-                + "restart-broker, restart-redis, or all.")
+                + "restart-broker, restart-redis, rolling-restart, or all.")
 public final class ChaosCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "SCENARIO",
-            description = "kill-gateway | pause-gateway | kill-router | restart-broker | restart-redis | all")
+            description = "kill-gateway | pause-gateway | kill-router | restart-broker | restart-redis | rolling-restart | all")
     String scenario;
 
     @Option(names = "--quick", description = "Bounded quick mode: 2 faults 4–8 s apart, short registry timings (each scenario well under 5 min).")
@@ -53,7 +53,13 @@ public final class ChaosCommand implements Callable<Integer> {
     @Option(names = "--seed", description = "Seed of the fault schedule (default: the clock).")
     Long seed;
 
-    @Option(names = "--fanout-setting", paramLabel = "KEY=VALUE", description = "A setting for both fanout-streams instances, "
+    @Option(names = "--fanouts", description = "fanout-streams instances (default: ${DEFAULT-VALUE}).", defaultValue = "2")
+    int fanouts;
+
+    @Option(names = "--gateways", description = "Gateway nodes (default: ${DEFAULT-VALUE}).", defaultValue = "3")
+    int gateways;
+
+    @Option(names = "--fanout-setting", paramLabel = "KEY=VALUE", description = "A setting for every fanout-streams instance, "
             + "over the stack's own (repeatable; e.g. notify.fanout.standby-replicas=1, notify.fanout.streams.group.protocol=streams).")
     Map<String, String> fanoutSettings = new LinkedHashMap<>();
 
@@ -70,9 +76,9 @@ public final class ChaosCommand implements Callable<Integer> {
             return 2;
         }
         if (users < 1 || devices < 1 || users * devices > 2000 || rate <= 0 || rate > 5000 || faults < 0
-                || rooms < 0 || rooms > users * devices) {
+                || rooms < 0 || rooms > users * devices || fanouts < 2 || fanouts > 6 || gateways < 2 || gateways > 8) {
             System.err.println("notifyctl chaos: --users and --devices >= 1 with at most 2000 clients in all; "
-                    + "0 < --rate <= 5000; --faults >= 0; 0 <= --rooms <= clients");
+                    + "0 < --rate <= 5000; --faults >= 0; 0 <= --rooms <= clients; 2 <= --fanouts <= 6; 2 <= --gateways <= 8");
             return 2;
         }
         ChaosOptions o = ChaosOptions.of(scenarios, quick, faults, users, devices, rooms, rate);
@@ -81,7 +87,7 @@ public final class ChaosCommand implements Callable<Integer> {
         Instant at = Instant.now();
         System.err.println("chaos " + scenario + (quick ? " (quick)" : "") + ": seed " + s + ", work dir " + work);
         long begin = System.nanoTime();
-        List<ChaosRun.ScenarioResult> results = ChaosRun.run(o, work, s, fanoutSettings, line ->
+        List<ChaosRun.ScenarioResult> results = ChaosRun.run(o, work, s, fanouts, gateways, fanoutSettings, line ->
                 System.err.printf("  [%6.1fs] %s%n", (System.nanoTime() - begin) / 1e9, line));
         ChaosReport report = ChaosReport.of(o, s, at, results);
         System.out.print(report.table());

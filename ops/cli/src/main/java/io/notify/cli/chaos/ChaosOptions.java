@@ -49,6 +49,21 @@ record ChaosOptions(List<Scenario> scenarios, boolean quick, int faults, Duratio
         return s == Scenario.KILL_GATEWAY ? 20 : 3;
     }
 
+    /**
+     * Every gateway's settings: the registry timings and, when a rolling restart is among the
+     * scenarios, a drain window (4 s quick, 10 s full; the stack's own is 0 s) so that a node's
+     * SIGTERM spreads its clients' reconnects as in a real deploy, within the 15 s a restart gives
+     * a process to stop.
+     */
+    Map<String, String> gatewaySettings() {
+        Map<String, String> s = new LinkedHashMap<>(registryTimings);
+        if (scenarios.contains(Scenario.ROLLING_RESTART)) {
+            s.put("notify.gateway.drain-window", quick ? "4s" : "10s");
+            s.put("notify.gateway.drain-grace", "1s");
+        }
+        return s;
+    }
+
     /** The lease a gateway runs with (the registry default unless the mode shortens it). */
     Duration lease() {
         return registry().lease();

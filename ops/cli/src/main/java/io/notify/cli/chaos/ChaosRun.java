@@ -42,13 +42,17 @@ final class ChaosRun {
     }
 
     static List<ScenarioResult> run(ChaosOptions o, Path work, long seed, Consumer<String> progress) throws Exception {
-        return run(o, work, seed, Map.of(), progress);
+        return run(o, work, seed, 2, 3, Map.of(), progress);
     }
 
-    /** As {@link #run(ChaosOptions, Path, long, Consumer)} with {@code fanoutSettings} over the stack's own for both fanout-streams instances. */
-    static List<ScenarioResult> run(ChaosOptions o, Path work, long seed, Map<String, String> fanoutSettings,
-                                    Consumer<String> progress) throws Exception {
-        StackOptions so = StackOptions.of(work, 2, 3).withGatewaySettings(o.registryTimings()).withFanoutSettings(fanoutSettings);
+    /**
+     * As {@link #run(ChaosOptions, Path, long, Consumer)} on {@code fanouts} fanout-streams instances
+     * and {@code gateways} nodes, with {@code fanoutSettings} over the stack's own for every instance.
+     */
+    static List<ScenarioResult> run(ChaosOptions o, Path work, long seed, int fanouts, int gateways,
+                                    Map<String, String> fanoutSettings, Consumer<String> progress) throws Exception {
+        StackOptions so = StackOptions.of(work, fanouts, gateways).withGatewaySettings(o.gatewaySettings())
+                .withFanoutSettings(fanoutSettings);
         if (!fanoutSettings.isEmpty()) {
             progress.accept("fanout-streams settings: " + fanoutSettings);
         }

@@ -44,6 +44,7 @@ final class Faults {
             case KILL_ROUTER -> killRouter();
             case RESTART_BROKER -> restartBroker();
             case RESTART_REDIS -> restartRedis();
+            case ROLLING_RESTART -> rollingRestart();
         };
     }
 
@@ -133,6 +134,38 @@ final class Faults {
         r.put("deliveringAgainMs", afterKill.recoveredAfterMs());
         r.put("restartMs", restartMs);
         r.put("rejoinPauseMs", afterRejoin.maxPauseMs());
+        return r;
+    }
+
+    /**
+     * A deploy: every gateway in turn gets SIGTERM — it drains, spreading its clients' reconnects
+     * over the drain window ({@link ChaosOptions#gatewaySettings}), and exits — and is started again
+     * and waited for before the next. Reports how long each took, the fleet's peak reconnect rate
+     * against its admission budget, refused handshakes and liveness failures of the other nodes.
+     */
+    private Map<String, Object> rollingRestart() throws Exception {
+        agent.send("fault *");
+        agent.await("marked", AGENT_REPLY);
+        List<Long> restartMs = new ArrayList<>();
+        long t0 = System.nanoTime();
+        Map<String, Object> watched;
+        try (RollingWatch watch = new RollingWatch(stack.gateways())) {
+            for (ServiceProcess g : stack.gateways()) {
+                watch.restarting(g);
+                restartMs.add(restart(g)); // SIGTERM (drain, exit), start, /readyz
+                watch.restarting(null);
+            }
+            agent.call("resumed 60000", "resumed", ChaosAgent.Resumed.class, Duration.ofSeconds(90));
+            watched = watch.figures();
+        }
+        long rateLimit = Long.parseLong(options.gatewaySettings().getOrDefault("notify.gateway.handshake-rate", "500"));
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("nodes", stack.gateways().size());
+        r.put("rolloutMs", (System.nanoTime() - t0) / 1_000_000);
+        r.put("restartMsMax", restartMs.stream().mapToLong(Long::longValue).max().orElse(-1));
+        r.putAll(watched);
+        // the fleet's admission while one node is away: every other node's handshake bucket
+        r.put("admissionPerSec", rateLimit * (stack.gateways().size() - 1));
         return r;
     }
 

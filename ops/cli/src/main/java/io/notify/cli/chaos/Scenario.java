@@ -9,7 +9,8 @@ enum Scenario {
     PAUSE_GATEWAY("pause-gateway"),
     KILL_ROUTER("kill-router"),
     RESTART_BROKER("restart-broker"),
-    RESTART_REDIS("restart-redis");
+    RESTART_REDIS("restart-redis"),
+    ROLLING_RESTART("rolling-restart");
 
     final String cliName;
 

@@ -25,7 +25,7 @@ class ChaosIT {
         List<ChaosRun.ScenarioResult> results = ChaosRun.run(o, work, 42, line -> System.err.println("chaos-it: " + line));
         String table = ChaosReport.of(o, 42, java.time.Instant.now(), results).table();
         System.err.println(table);
-        assertEquals(List.of("kill-gateway", "pause-gateway", "kill-router", "restart-broker", "restart-redis"),
+        assertEquals(List.of("kill-gateway", "pause-gateway", "kill-router", "restart-broker", "restart-redis", "rolling-restart"),
                 results.stream().map(ChaosRun.ScenarioResult::scenario).toList());
         for (ChaosRun.ScenarioResult r : results) {
             String why = r.scenario() + " (logs in " + work + "):\n" + table;
