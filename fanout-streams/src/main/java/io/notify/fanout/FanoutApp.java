@@ -1,8 +1,11 @@
 package io.notify.fanout;
 
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.notify.common.config.PlatformSettings;
 import io.notify.common.http.OpsEndpoints;
+import io.notify.common.metrics.KafkaMeters;
 import io.notify.fanout.recipients.RecipientPlacement;
 import io.notify.fanout.routing.AdminNodeTopics;
 import io.notify.fanout.routing.NodeTopics;
@@ -50,6 +53,7 @@ public final class FanoutApp implements AutoCloseable {
     private final Admin admin;
     private final NodeTopics nodeTopics;
     private final KafkaStreams streams;
+    private final KafkaMeters streamsMetrics;
     private final RecipientPlacement placement;
     private final TaskWatch tasks;
     private final ScheduledExecutorService taskCheck = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -75,6 +79,9 @@ public final class FanoutApp implements AutoCloseable {
         this.placement = TopicLayout.prepare(admin, config);
         Topology topology = FanoutTopology.build(config, placement, registry, nodeTopics, clock, metrics);
         this.streams = new KafkaStreams(topology, props);
+        // Streams' and its clients' meters on /metrics: kafka_consumer_fetch_manager_records_lag is the input lag
+        this.streamsMetrics = KafkaMeters.bind(metrics.registry(), "fanout-streams",
+                (refresh, every) -> new KafkaStreamsMetrics(streams, Tags.empty(), refresh, every));
         streams.setUncaughtExceptionHandler(new ThreadRestartPolicy(config.threadRestarts(),
                 config.threadRestartWindow(), clock));
         this.tasks = new TaskWatch(config.unassignedAlarm(), System::nanoTime);
@@ -166,6 +173,7 @@ public final class FanoutApp implements AutoCloseable {
         if (!clean) {
             LOG.warn("Kafka Streams did not close within {}", config.shutdownTimeout());
         }
+        streamsMetrics.close();
         if (nodeTopics instanceof AutoCloseable closeable) {
             closeQuietly(closeable);
         }

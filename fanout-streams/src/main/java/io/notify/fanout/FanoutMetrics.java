@@ -61,7 +61,11 @@ public final class FanoutMetrics {
                 .description(recipients).register(registry);
         this.fallbackLateness = Timer.builder("notify.fanout.fallback.lateness")
                 .description("How long after it was due each offline fallback was decided (the timer's precision)")
-                .publishPercentileHistogram().register(registry); // Prometheus histogram buckets: quantiles come from them
+                .publishPercentileHistogram() // Prometheus histogram buckets: quantiles come from them
+                // decided up to a check interval (1 s; at most 1 min) plus a commit late, later when runs are cut short
+                .minimumExpectedValue(java.time.Duration.ofMillis(1))
+                .maximumExpectedValue(java.time.Duration.ofMinutes(2))
+                .register(registry);
     }
 
     /** Meters on a private in-memory registry: for tests and tools that do not export metrics. */

@@ -1,9 +1,9 @@
 package io.notify.fanout;
 
 import io.lettuce.core.RedisClient;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.notify.common.auth.BearerKeys;
+import io.notify.common.metrics.ServiceMeters;
 import io.notify.common.tls.ServerTls;
 import io.notify.fanout.query.QueryServer;
 import java.util.Optional;
@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class FanoutService implements AutoCloseable {
 
-    private final PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final PrometheusMeterRegistry meters = ServiceMeters.create();
     private final QueryServer query;
     private final ServerTls tls;
     private final RedisClient redis;
@@ -84,5 +84,6 @@ public final class FanoutService implements AutoCloseable {
         if (redis != null) {
             redis.shutdown(100, 2000, TimeUnit.MILLISECONDS);
         }
+        meters.close();
     }
 }

@@ -1,12 +1,15 @@
 package io.notify.ingest;
 
-import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.notify.common.auth.BearerKeys;
 import io.notify.common.config.PlatformSettings;
 import io.notify.common.http.HttpResponses;
 import io.notify.common.http.OpsEndpoints;
 import io.notify.common.http.Problem;
+import io.notify.common.metrics.KafkaMeters;
+import io.notify.common.metrics.ServiceMeters;
 import io.notify.common.tls.ServerTls;
 import io.notify.ingest.http.CorsHandler;
 import io.notify.ingest.http.EventsHandler;
@@ -48,10 +51,11 @@ public final class IngestServer implements AutoCloseable {
     static final long ENTITY_BACKSTOP_BYTES = 1024 * 1024;
 
     private final IngestConfig config;
-    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final PrometheusMeterRegistry registry = ServiceMeters.create();
     private final Admin admin;
     private final KafkaReadiness readiness;
     private final EventWriter writer;
+    private final KafkaMeters producerMetrics;
     private final GracefulShutdownHandler graceful;
     private final Undertow undertow;
     private final ServerTls tls;
@@ -65,8 +69,11 @@ public final class IngestServer implements AutoCloseable {
         adminProps.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) config.readinessInterval().toMillis());
         this.admin = Admin.create(adminProps);
         this.readiness = new KafkaReadiness(admin, topic, config.readinessInterval());
-        this.writer = new EventWriter(new KafkaProducer<>(producerProps(config)), topic, config.maxInFlight(),
-                readiness, metrics);
+        KafkaProducer<String, byte[]> producer = new KafkaProducer<>(producerProps(config));
+        // kafka_producer_* on /metrics (record errors, request latency, buffer)
+        this.producerMetrics = KafkaMeters.bind(registry, "ingest-producer",
+                (refresh, every) -> new KafkaClientMetrics(producer, Tags.empty(), refresh, every));
+        this.writer = new EventWriter(producer, topic, config.maxInFlight(), readiness, metrics);
         IdempotencyStore idempotency = new IdempotencyStore(config.dedupWindow(), config.dedupMaxEntries());
         metrics.gauge("notify.ingest.dedup.entries", "Event ids remembered for idempotency", idempotency::size);
         BearerKeys keys = new BearerKeys(config.apiKeys());
@@ -178,9 +185,11 @@ public final class IngestServer implements AutoCloseable {
         if (tls != null) {
             tls.close();
         }
+        producerMetrics.close();
         writer.close();
         readiness.close();
         admin.close(java.time.Duration.ofSeconds(2));
+        registry.close();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.notify.fanout.routing;
 
+import io.notify.common.logging.LogFields;
 import io.notify.fanout.FanoutMetrics;
 import io.notify.registry.RouteLookup;
 import io.notify.registry.Routes;
@@ -129,7 +130,9 @@ public final class Router implements Processor<StreamId, StreamEvent, StreamId, 
             return registry.lookup(stream, timeout);
         } catch (RuntimeException e) {
             // The contract says lookup never throws; if one does, degrade like an unavailable registry.
-            LOG.warn("registry lookup for {} threw; treating the registry as unavailable", stream, e);
+            try (LogFields f = LogFields.of(LogFields.STREAM, stream.value())) {
+                LOG.warn("registry lookup for {} threw; treating the registry as unavailable", stream, e);
+            }
             return Routes.unavailable();
         }
     }
@@ -139,7 +142,9 @@ public final class Router implements Processor<StreamId, StreamEvent, StreamId, 
             registry.removeStale(stream, routes.stale());
             metrics.staleRemovals(routes.stale().size());
         } catch (RuntimeException e) {
-            LOG.warn("removing {} stale registry members of {} failed", routes.stale().size(), stream, e);
+            try (LogFields f = LogFields.of(LogFields.STREAM, stream.value())) {
+                LOG.warn("removing {} stale registry members of {} failed", routes.stale().size(), stream, e);
+            }
         }
     }
 

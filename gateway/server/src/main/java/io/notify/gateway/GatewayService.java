@@ -1,8 +1,8 @@
 package io.notify.gateway;
 
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.notify.common.config.Settings;
+import io.notify.common.metrics.ServiceMeters;
 import io.notify.common.tls.PemFiles;
 import io.notify.gateway.config.GatewayConfig;
 import io.notify.gateway.metrics.GatewayMetrics;
@@ -69,7 +69,7 @@ public final class GatewayService {
     public static GatewayServer fromSettings(Settings settings, Doubles doubles) {
         GatewayConfig config = GatewayConfig.load(settings);
         NodeRegistryConfig registryConfig = NodeRegistryConfig.load(settings);
-        PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        PrometheusMeterRegistry meters = ServiceMeters.create();
         GatewayMetrics metrics = new GatewayMetrics(meters);
         // one client of the query API (its threads, token, URLs, trust) for resume and the inbox API, made only if one is real
         QueryApiClient query = doubles.resumeSource() != null && doubles.inboxSource() != null ? null

@@ -1,5 +1,6 @@
 package io.notify.gateway.delivery;
 
+import io.notify.common.logging.LogFields;
 import io.notify.gateway.transport.OutboundFrame;
 import io.notify.gateway.metrics.GatewayMetrics;
 import io.notify.gateway.metrics.HopStamps;
@@ -89,7 +90,9 @@ public final class Dispatcher {
         try {
             frame = OutboundFrame.ephemeral(StateFrame.fromLiveEvent(event), StateFrame.EVENT_TYPE);
         } catch (IllegalArgumentException e) {
-            LOG.warn("unreadable state frame in event {} of {}: {}", event.id(), event.stream(), e.getMessage());
+            try (LogFields f = LogFields.of(LogFields.STREAM, event.stream().value())) {
+                LOG.warn("unreadable state frame in event {} of {}: {}", event.id(), event.stream(), e.getMessage());
+            }
             metrics.deliveryMessage("poison");
             return;
         }

@@ -1,5 +1,8 @@
 package io.notify.gateway.delivery;
 
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import io.notify.common.metrics.KafkaMeters;
 import io.notify.gateway.metrics.GatewayMetrics;
 import io.notify.gateway.metrics.HopStamps;
 import io.notify.schemas.serde.NotifySerdes;
@@ -52,6 +55,7 @@ public final class NodeTopicConsumer implements AutoCloseable {
     private final Dispatcher dispatcher;
     private final GatewayMetrics metrics;
     private KafkaConsumer<byte[], byte[]> consumer;
+    private KafkaMeters consumerMetrics;
     private Thread thread;
     private volatile boolean running;
 
@@ -75,6 +79,9 @@ public final class NodeTopicConsumer implements AutoCloseable {
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1000);
         props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
         consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        // the client's own meters on /metrics: kafka_consumer_fetch_manager_records_lag{topic,partition} is this node's lag
+        consumerMetrics = KafkaMeters.bind(metrics.registry(), "gateway-delivery",
+                (refresh, every) -> new KafkaClientMetrics(consumer, Tags.empty(), refresh, every));
         List<TopicPartition> tps = new java.util.ArrayList<>();
         topics.forEach(t -> tps.addAll(awaitPartitions(t)));
         consumer.assign(tps);
@@ -149,6 +156,7 @@ public final class NodeTopicConsumer implements AutoCloseable {
             LOG.error("delivery consumer of {} stopped", names, e);
         } finally {
             running = false;
+            consumerMetrics.close();
             consumer.close(Duration.ofSeconds(2));
         }
     }

@@ -1,5 +1,6 @@
 package io.notify.gateway.session;
 
+import io.notify.common.logging.LogFields;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
@@ -34,7 +35,9 @@ public final class LivenessSweeper implements AutoCloseable {
             try {
                 s.tick(nanos, millis);
             } catch (RuntimeException e) {
-                LOG.error("liveness tick of connection {} failed", s.id(), e);
+                try (LogFields f = s.logFields(s.stream())) {
+                    LOG.error("liveness tick of connection {} failed", s.id(), e);
+                }
             }
         }
     }

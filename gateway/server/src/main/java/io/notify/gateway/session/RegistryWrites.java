@@ -1,5 +1,6 @@
 package io.notify.gateway.session;
 
+import io.notify.common.logging.LogFields;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -25,7 +26,9 @@ final class RegistryWrites {
             if (error != null) {
                 ctx.metrics().registryFailure(op);
                 if (what != null) {
-                    LOG.warn("connection {}: {} failed ({}); serving anyway", connectionId, what, error.toString());
+                    try (LogFields f = LogFields.of(LogFields.NODE, ctx.config().nodeId(), LogFields.CONNECTION, connectionId)) {
+                        LOG.warn("connection {}: {} failed ({}); serving anyway", connectionId, what, error.toString());
+                    }
                 }
             }
         });

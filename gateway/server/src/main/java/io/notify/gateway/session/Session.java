@@ -1,5 +1,6 @@
 package io.notify.gateway.session;
 
+import io.notify.common.logging.LogFields;
 import io.notify.gateway.admission.Limit;
 import io.notify.gateway.auth.AuthResult;
 import io.notify.gateway.rooms.RoomPatterns;
@@ -424,6 +425,15 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         }
         ctx.metrics().connectionClosed(transport.kind(), code);
         RegistryWrites.watch(ctx, id, ctx.registrar().unregister(stream, id), "unregister", null);
-        LOG.debug("connection {} ({} {}) closed with {}", id, transport.kind(), stream, code);
+        if (LOG.isDebugEnabled()) {
+            try (LogFields f = logFields(stream)) {
+                LOG.debug("connection {} ({} {}) closed with {}", id, transport.kind(), stream, code);
+            }
+        }
+    }
+
+    /** The MDC fields of a log line about this connection and {@code about} (its own stream or a room); close after the call. */
+    LogFields logFields(StreamId about) {
+        return LogFields.of(LogFields.NODE, ctx.config().nodeId(), LogFields.CONNECTION, id, LogFields.STREAM, about.value());
     }
 }

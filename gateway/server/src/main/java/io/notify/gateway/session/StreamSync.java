@@ -1,5 +1,6 @@
 package io.notify.gateway.session;
 
+import io.notify.common.logging.LogFields;
 import io.notify.gateway.admission.Limit;
 import io.notify.gateway.transport.OutboundFrame;
 import io.notify.gateway.session.StreamCursor.Step;
@@ -90,8 +91,10 @@ final class StreamSync {
                         cursor.presetAnchor(page.head());
                     } else {
                         ctx.metrics().anchorUnknown();
-                        LOG.debug("connection {}: no anchor for {} ({}); a fresh start begins at the first live event",
-                                session.id(), stream(), error != null ? error : result);
+                        try (LogFields f = session.logFields(stream())) {
+                            LOG.debug("connection {}: no anchor for {} ({}); a fresh start begins at the first live event",
+                                    session.id(), stream(), error != null ? error : result);
+                        }
                     }
                     then.run();
                 }));
@@ -319,14 +322,20 @@ final class StreamSync {
             firstFailureNanos = now;
         }
         if (now - firstFailureNanos > ctx.config().resumeGiveUp().toNanos()) {
-            LOG.warn("connection {}: giving up fetching {} after {} attempts ({}); closing with 1013",
-                    session.id(), stream(), failures, why);
+            try (LogFields f = session.logFields(stream())) {
+                LOG.warn("connection {}: giving up fetching {} after {} attempts ({}); closing with 1013",
+                        session.id(), stream(), failures, why);
+            }
             session.hit(Limit.RESUME_UNAVAILABLE, null);
             return;
         }
         long cap = Math.min(ctx.config().resumeRetryMax().toMillis(), MIN_RETRY_MS << Math.min(failures, 20));
         long delay = MIN_RETRY_MS + ThreadLocalRandom.current().nextLong(Math.max(1, cap));
-        LOG.debug("connection {}: fetch of {} failed ({}); retry {} in {} ms", session.id(), stream(), why, failures, delay);
+        if (LOG.isDebugEnabled()) {
+            try (LogFields f = session.logFields(stream())) {
+                LOG.debug("connection {}: fetch of {} failed ({}); retry {} in {} ms", session.id(), stream(), why, failures, delay);
+            }
+        }
         ctx.metrics().resumeRetry();
         ctx.timer().schedule(() -> session.runLocked(this::fetchNow), delay, TimeUnit.MILLISECONDS);
     }
