@@ -1,15 +1,14 @@
 package io.notify.registry.lease;
 
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.SetArgs;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.codec.StringCodec;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.notify.registry.RateLimitedLog;
 import io.notify.registry.RedisHealth;
+import io.notify.registry.RegistryConnection;
+import io.notify.registry.RegistryRedis;
 import io.notify.schemas.stream.StreamId;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,7 +46,7 @@ final class NodeHeartbeat {
     }
 
     private final NodeRegistry node;
-    private final RedisClient client;
+    private final RegistryRedis redis;
     private final NodeRegistryConfig config;
     private final HeldConnections held;
     private final RedisHealth health;
@@ -60,11 +59,11 @@ final class NodeHeartbeat {
     private final Counter verifyMissing;
     private final CompletableFuture<Void> firstAlive = new CompletableFuture<>();
     private final Set<Pending> pendingRemovals = ConcurrentHashMap.newKeySet();
-    private volatile StatefulRedisConnection<String, String> ops;
+    private volatile RegistryConnection ops;
     private volatile boolean fullNeeded = true;
     /** A re-registration or a check's repair is writing members: unregisters meanwhile are repeated after it. */
     private volatile boolean batchWriting;
-    private StatefulRedisConnection<String, String> batchConnection; // heartbeat thread only
+    private RegistryConnection batchConnection; // heartbeat thread only
     private LeaseBatch batch;
     private long nextRenewAtMs;
     private long nextVerifyAtMs;
@@ -74,10 +73,10 @@ final class NodeHeartbeat {
     private int failedTicks;
     private final RateLimitedLog takeoverLog = new RateLimitedLog(LOG, Duration.ofMinutes(1));
 
-    NodeHeartbeat(NodeRegistry node, RedisClient client, NodeRegistryConfig config, HeldConnections held,
+    NodeHeartbeat(NodeRegistry node, RegistryRedis redis, NodeRegistryConfig config, HeldConnections held,
                   RedisHealth health, MeterRegistry meters, Tags tags) {
         this.node = node;
-        this.client = client;
+        this.redis = redis;
         this.config = config;
         this.held = held;
         this.health = health;
@@ -103,7 +102,7 @@ final class NodeHeartbeat {
         return firstAlive.copy();
     }
 
-    StatefulRedisConnection<String, String> connection() {
+    RegistryConnection connection() {
         return ops;
     }
 
@@ -163,9 +162,9 @@ final class NodeHeartbeat {
     private boolean connected() {
         if (ops == null) {
             try {
-                StatefulRedisConnection<String, String> single = client.connect(StringCodec.UTF8);
+                RegistryConnection single = redis.connect();
                 try {
-                    batchConnection = client.connect(StringCodec.UTF8);
+                    batchConnection = redis.connect();
                 } catch (RuntimeException e) {
                     single.close();
                     throw e;
@@ -335,7 +334,7 @@ final class NodeHeartbeat {
     }
 
     private void closeConnections() {
-        StatefulRedisConnection<String, String> single = ops;
+        RegistryConnection single = ops;
         ops = null;
         if (single != null) {
             single.close();
