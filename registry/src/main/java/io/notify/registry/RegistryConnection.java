@@ -16,6 +16,7 @@ public final class RegistryConnection implements AutoCloseable {
     private final StatefulConnection<String, String> connection;
     private final RedisClusterAsyncCommands<String, String> async;
     private final StatefulRedisConnection<String, String> standalone;
+    private volatile boolean closed;
 
     RegistryConnection(StatefulConnection<String, String> connection, RedisClusterAsyncCommands<String, String> async,
                        StatefulRedisConnection<String, String> standalone) {
@@ -38,8 +39,14 @@ public final class RegistryConnection implements AutoCloseable {
         return standalone;
     }
 
+    /**
+     * Standalone: whether the connection is up (false while Lettuce reconnects). Cluster: until
+     * {@link #close()}: Lettuce's cluster connection reports the state of its default connection to
+     * one node (the one for keyless commands such as PING), which says nothing about the masters that
+     * the registry's keyed commands go to; a dead master fails or times out the commands of its slots.
+     */
     public boolean isOpen() {
-        return connection.isOpen();
+        return standalone != null ? connection.isOpen() : !closed;
     }
 
     /**
@@ -60,10 +67,12 @@ public final class RegistryConnection implements AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
         connection.close();
     }
 
     public void closeAsync() {
+        closed = true;
         connection.closeAsync();
     }
 }

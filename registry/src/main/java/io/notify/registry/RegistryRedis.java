@@ -5,9 +5,11 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.protocol.ProtocolVersion;
 import java.time.Duration;
+import reactor.core.Disposable;
 
 /**
  * The Redis a registry component talks to: a standalone server ({@link RedisClient}) or a Redis
@@ -54,6 +56,21 @@ public final class RegistryRedis implements AutoCloseable {
         }
         StatefulRedisConnection<String, String> c = standalone.connect(StringCodec.UTF8);
         return new RegistryConnection(c, c.async(), c);
+    }
+
+    /**
+     * Runs {@code action} after each change of a Cluster's topology as the client learns it (a
+     * failover: a replica promoted to master), on a Lettuce thread, so it must not block; never on a
+     * standalone server. Closing the returned handle stops it.
+     */
+    public AutoCloseable onTopologyChange(Runnable action) {
+        if (cluster == null) {
+            return () -> { };
+        }
+        Disposable subscription = cluster.getResources().eventBus().get()
+                .filter(ClusterTopologyChangedEvent.class::isInstance)
+                .subscribe(event -> action.run());
+        return subscription::dispose;
     }
 
     private AbstractRedisClient client() {

@@ -55,7 +55,7 @@ public final class Platform implements AutoCloseable {
     private Publishing publishing;
 
     private Platform(Builder b) {
-        this.config = new PlatformConfig(b.bootstrapServers, b.redisUri, b.prefix, b.partitions, b.keys,
+        this.config = new PlatformConfig(b.bootstrapServers, b.redisUri, b.redisCluster, b.prefix, b.partitions, b.keys,
                 b.kafkaClient, b.ingestSettings, b.fanoutSettings, b.gatewaySettings);
         this.workDir = b.workDir;
         this.drainOnClose = b.drainOnClose;
@@ -275,6 +275,7 @@ public final class Platform implements AutoCloseable {
 
         private final String bootstrapServers;
         private final String redisUri;
+        private boolean redisCluster;
         private final Path workDir;
         private String prefix = "";
         private PlatformConfig.Partitions partitions = PlatformConfig.Partitions.DEV;
@@ -294,6 +295,12 @@ public final class Platform implements AutoCloseable {
             this.bootstrapServers = bootstrapServers;
             this.redisUri = redisUri;
             this.workDir = workDir;
+        }
+
+        /** The Redis URI lists seed nodes of a Redis Cluster ({@code notify.redis.cluster=true} for every service). */
+        public Builder redisCluster() {
+            this.redisCluster = true;
+            return this;
         }
 
         /** Topic and registry key prefix; default none. */

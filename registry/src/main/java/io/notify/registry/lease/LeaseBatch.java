@@ -20,7 +20,9 @@ import java.util.concurrent.TimeoutException;
  * commands are buffered and sent {@code batchCommands} at a time, and each flush is awaited before
  * the next is built, so at most {@code batchCommands} commands are in flight and 20k connections
  * cost ~40 flushes, not 40k round trips. Blocks the calling thread (the heartbeat thread, never a
- * Netty thread) for at most the given deadline. Not thread-safe: one caller at a time.
+ * Netty thread) for at most the given deadline. Not thread-safe: one caller at a time. On a Redis
+ * Cluster auto-flush stays on ({@link RegistryConnection#batchWrites()}): the same bound and waits,
+ * without the coalescing of a batch into one socket write.
  */
 final class LeaseBatch {
 

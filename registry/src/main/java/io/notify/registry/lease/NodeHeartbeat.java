@@ -31,7 +31,9 @@ import org.slf4j.LoggerFactory;
  * member it holds (read-only) and writes again only those it lacks, renews all leases every renew
  * interval in one pipelined {@link LeaseBatch}, and re-registers everything (then repeats pending
  * removals) whenever Redis may have lost or missed writes: after any failure, when the liveness key
- * turns out to have been missing, or when a renewal finds fewer members than the node holds.
+ * turns out to have been missing, or when a renewal finds fewer members than the node holds. On a
+ * Redis Cluster, a change of topology (a failover, which loses what the dead master acknowledged but
+ * had not replicated) brings the read-only check forward to the next tick.
  *
  * <p>Owns the node's two connections: one for single writes (auto-flush) and one for batches
  * (auto-flush off, used only by the heartbeat thread and, after it ended, by {@link #stop}).
@@ -61,6 +63,9 @@ final class NodeHeartbeat {
     private final Set<Pending> pendingRemovals = ConcurrentHashMap.newKeySet();
     private volatile RegistryConnection ops;
     private volatile boolean fullNeeded = true;
+    /** The Cluster's topology changed (a failover may have lost acknowledged writes): check at the next tick. */
+    private volatile boolean checkNow;
+    private final AutoCloseable topologyWatch;
     /** A re-registration or a check's repair is writing members: unregisters meanwhile are repeated after it. */
     private volatile boolean batchWriting;
     private RegistryConnection batchConnection; // heartbeat thread only
@@ -94,6 +99,8 @@ final class NodeHeartbeat {
         this.verifyMissing = Counter.builder("notify.registry.verify.missing").tags(tags)
                 .description("members a read-only check found missing in Redis and wrote again")
                 .register(meters);
+        // a master that dies takes the writes it acknowledged but had not replicated yet: look at once
+        this.topologyWatch = redis.onTopologyChange(() -> checkNow = true);
     }
 
     CompletionStage<Void> start() {
@@ -143,7 +150,7 @@ final class NodeHeartbeat {
                 reRegister(now);
             } else if (now >= nextRenewAtMs) {
                 renew(now);
-            } else if (now >= nextVerifyAtMs) {
+            } else if (now >= nextVerifyAtMs || checkNow) {
                 verify(now);
             }
         } catch (RuntimeException e) {
@@ -239,6 +246,7 @@ final class NodeHeartbeat {
      * a re-registration, unregisters that race it are repeated afterwards.
      */
     private void verify(long now) {
+        checkNow = false;
         batchWriting = true; // from before the snapshot: an unregister meanwhile is repeated after the repair
         long begin = System.nanoTime();
         try {
@@ -302,12 +310,22 @@ final class NodeHeartbeat {
 
     void halt() {
         scheduler.shutdownNow();
+        stopWatching();
+    }
+
+    private void stopWatching() {
+        try {
+            topologyWatch.close();
+        } catch (Exception e) {
+            LOG.debug("ending the topology watch: {}", e.toString());
+        }
     }
 
     /** Stops the loop, then deletes the liveness key and every member of this node, pipelined. */
     void stop(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         stopping = true; // the removal batch below must not set the liveness key again between its flushes
+        stopWatching();
         scheduler.shutdown();
         try {
             if (!scheduler.awaitTermination(timeout.toMillis() / 2, TimeUnit.MILLISECONDS)) {

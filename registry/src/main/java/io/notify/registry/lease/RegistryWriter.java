@@ -18,7 +18,8 @@ import java.util.function.Function;
  * A node's register/unregister writes, pipelined: callers (the gateway's I/O threads) only enqueue;
  * one writer thread sends everything that waits as one flush on a connection of its own, with
  * Lettuce's auto-flush off. Under a connection storm that is one socket write per batch of
- * commands instead of one per command, and no Redis work on the threads that accept clients.
+ * commands instead of one per command (on a Redis Cluster, pipelined without that coalescing:
+ * {@link RegistryConnection#batchWrites()}), and no Redis work on the threads that accept clients.
  *
  * <p>The queue is bounded by the caller: {@link NodeRegistry} takes one of its
  * {@code maxOutstandingWrites} permits before it submits a write and gives it back when the write
