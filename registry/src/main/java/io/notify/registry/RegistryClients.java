@@ -49,6 +49,24 @@ public final class RegistryClients {
     /** The Notify query parameter naming a PEM CA file for {@code rediss://}. */
     public static final String CA_FILE = "ca-file";
 
+    /** Commands one connection to a Cluster master holds, sent or waiting (Lettuce rejects more: a failed write). */
+    public static final int CLUSTER_QUEUE = 65_536;
+    /** Periodic topology refresh of a Cluster client: the backstop when no trigger fires. */
+    public static final Duration TOPOLOGY_REFRESH_PERIOD = Duration.ofSeconds(10);
+    /** Adaptive refreshes are at most this frequent (Lettuce's default, 30 s, would hide a failover that long). */
+    public static final Duration ADAPTIVE_REFRESH_TIMEOUT = Duration.ofSeconds(1);
+    /** Failed reconnects to one node after which the topology is asked again (a killed master). */
+    public static final int RECONNECTS_BEFORE_REFRESH = 2;
+
+    static final ClusterTopologyRefreshOptions TOPOLOGY_REFRESH = ClusterTopologyRefreshOptions.builder()
+            .enablePeriodicRefresh(TOPOLOGY_REFRESH_PERIOD)
+            .enableAllAdaptiveRefreshTriggers()
+            .adaptiveRefreshTriggersTimeout(ADAPTIVE_REFRESH_TIMEOUT)
+            .refreshTriggersReconnectAttempts(RECONNECTS_BEFORE_REFRESH)
+            .closeStaleConnections(true)
+            .dynamicRefreshSources(true)
+            .build();
+
     public static ClientOptions options(Duration commandTimeout) {
         return options(commandTimeout, null);
     }
@@ -111,8 +129,7 @@ public final class RegistryClients {
         // Lettuce opens a master's connection when the first command for it is routed (and again for a
         // promoted replica); rejecting commands while it connects would fail every first command, so a
         // cluster connection queues them instead, bounded: at most CLUSTER_QUEUE per master, each for
-        // at most the command timeout. Commands not yet sent to a master that is replaced are sent to
-        // the new one (Lettuce re-routes them with the refreshed topology).
+        // at most the command timeout.
         client.setOptions(ClusterClientOptions.builder(options(commandTimeout, caFile))
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.ACCEPT_COMMANDS)
                 .requestQueueSize(CLUSTER_QUEUE)
@@ -125,29 +142,6 @@ public final class RegistryClients {
     public static RegistryRedis create(String redisUri, boolean cluster, Duration commandTimeout) {
         return create(null, redisUri, cluster, commandTimeout);
     }
-
-    /** A standalone Redis with the test's resources (reconnect delays): for tests. */
-    public static RegistryRedis create(ClientResources resources, String redisUri, Duration commandTimeout) {
-        return create(resources, redisUri, false, commandTimeout);
-    }
-
-    /** Commands one connection to a Cluster master holds, sent or waiting (Lettuce rejects more: a failed write). */
-    public static final int CLUSTER_QUEUE = 65_536;
-    /** Periodic topology refresh of a Cluster client: the backstop when no trigger fires. */
-    public static final Duration TOPOLOGY_REFRESH_PERIOD = Duration.ofSeconds(10);
-    /** Adaptive refreshes are at most this frequent (Lettuce's default, 30 s, would hide a failover that long). */
-    public static final Duration ADAPTIVE_REFRESH_TIMEOUT = Duration.ofSeconds(1);
-    /** Failed reconnects to one node after which the topology is asked again (a killed master). */
-    public static final int RECONNECTS_BEFORE_REFRESH = 2;
-
-    static final ClusterTopologyRefreshOptions TOPOLOGY_REFRESH = ClusterTopologyRefreshOptions.builder()
-            .enablePeriodicRefresh(TOPOLOGY_REFRESH_PERIOD)
-            .enableAllAdaptiveRefreshTriggers()
-            .adaptiveRefreshTriggersTimeout(ADAPTIVE_REFRESH_TIMEOUT)
-            .refreshTriggersReconnectAttempts(RECONNECTS_BEFORE_REFRESH)
-            .closeStaleConnections(true)
-            .dynamicRefreshSources(true)
-            .build();
 
     /** A Redis URI as Lettuce takes it, and the CA file that was named in it (or null). */
     record Target(String uri, Path caFile) {

@@ -8,8 +8,8 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
  * One connection of the registry to Redis, standalone or a Cluster, seen through the commands both
  * have ({@link RedisClusterAsyncCommands}: keys, strings, sorted sets, scripts). On a Cluster it is
  * Lettuce's advanced cluster connection: single-key commands go to the key's master, and the
- * multi-key commands the registry sends ({@code MGET} of liveness keys, {@code DEL}, {@code EXISTS})
- * are split by slot by Lettuce. Opened only by {@link RegistryRedis#connect()}.
+ * multi-key commands the registry sends (the {@code MGET} of liveness keys) are split by slot by
+ * Lettuce. Opened only by {@link RegistryRedis#connect()}.
  */
 public final class RegistryConnection implements AutoCloseable {
 

@@ -28,13 +28,13 @@ public final class RegistryRedis implements AutoCloseable {
         this.cluster = cluster;
     }
 
-    /** A standalone server through {@code client} (preferably from {@link RegistryClients}). */
-    public static RegistryRedis of(RedisClient client) {
+    /** A standalone server through {@code client}, configured by {@link RegistryClients}. */
+    static RegistryRedis of(RedisClient client) {
         return new RegistryRedis(client, null);
     }
 
-    /** A Redis Cluster through {@code client} (preferably from {@link RegistryClients}). */
-    public static RegistryRedis of(RedisClusterClient client) {
+    /** A Redis Cluster through {@code client}, configured by {@link RegistryClients}. */
+    static RegistryRedis of(RedisClusterClient client) {
         return new RegistryRedis(null, client);
     }
 

@@ -46,9 +46,9 @@ import org.junit.jupiter.api.io.TempDir;
 class RedisClusterFailoverIT {
 
     static final int USERS = 200;
-    static final long ROUND_MS = 250;
+    static final long ROUND_MS = 500;
     /** Rounds published after the promotion: the registry repairs its writes that the failover lost meanwhile. */
-    static final int ROUNDS_AFTER = 8;
+    static final int ROUNDS_AFTER = 6;
     static final Duration WAIT = Duration.ofSeconds(30);
 
     @Test
