@@ -74,6 +74,7 @@ public record FanoutConfig(
         Duration unassignedAlarm,
         Duration sessionTimeout,
         String redisUri,
+        boolean redisCluster,
         String registryKeyPrefix,
         String queryHost,
         int queryPort,
@@ -234,6 +235,7 @@ public record FanoutConfig(
                 s.duration("notify.fanout.unassigned-alarm", Duration.ofSeconds(60), Duration.ofSeconds(5), Duration.ofHours(1)),
                 s.duration("notify.fanout.session-timeout", DEFAULT_SESSION_TIMEOUT, Duration.ofSeconds(6), Duration.ofMinutes(5)),
                 shared.redisUri(),
+                shared.redisCluster(),
                 shared.registryKeyPrefix(),
                 s.string("notify.fanout.query.host", "0.0.0.0"),
                 s.intIn("notify.fanout.query.port", 8090, 0, 65535),
@@ -267,7 +269,7 @@ public record FanoutConfig(
                 inboxSweepInterval, inboxSweepStreams, inboxSweepMaxDeletes, inboxState, fallback, commitInterval, linger, processingGuarantee,
                 standbyReplicas, streamThreads, cacheMaxBytes, stateDir, routeTimeout, hotRooms, streamPartitions,
                 nodeTopicsRefreshInterval, nodeTopicsCheckTimeout, nodeTopicsMissingTtl, shutdownTimeout, threadRestarts,
-                threadRestartWindow, unassignedAlarm, sessionTimeout, redisUri, registryKeyPrefix,
+                threadRestartWindow, unassignedAlarm, sessionTimeout, redisUri, redisCluster, registryKeyPrefix,
                 queryHost, queryPort, queryAdvertisedHost, queryTokens, overrides, kafkaClient, managementHost, managementPort, tls);
     }
 
@@ -277,7 +279,7 @@ public record FanoutConfig(
                 inboxSweepInterval, inboxSweepStreams, inboxSweepMaxDeletes, inboxState, fallback, commitInterval, linger, processingGuarantee,
                 standbyReplicas, streamThreads, cacheMaxBytes, stateDir, routeTimeout, hotRooms, streamPartitions,
                 nodeTopicsRefreshInterval, nodeTopicsCheckTimeout, nodeTopicsMissingTtl, shutdownTimeout, threadRestarts,
-                threadRestartWindow, unassignedAlarm, sessionTimeout, redisUri, registryKeyPrefix,
+                threadRestartWindow, unassignedAlarm, sessionTimeout, redisUri, redisCluster, registryKeyPrefix,
                 queryHost, port, queryAdvertisedHost, queryTokens, streamsOverrides, kafkaClient, managementHost, managementPort, tls);
     }
 }

@@ -1,19 +1,18 @@
 package io.notify.fanout;
 
-import io.lettuce.core.RedisClient;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.notify.common.auth.BearerKeys;
 import io.notify.common.metrics.ServiceMeters;
 import io.notify.common.tls.ServerTls;
 import io.notify.fanout.query.QueryServer;
-import java.util.Optional;
 import io.notify.registry.RegistryClients;
 import io.notify.registry.RegistryKeys;
+import io.notify.registry.RegistryRedis;
 import io.notify.registry.RouteLookup;
 import io.notify.registry.route.RedisRouteLookup;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
+import java.util.Optional;
 
 /**
  * One fanout-streams instance with everything it serves: the query HTTP server (bound first, so
@@ -26,7 +25,7 @@ public final class FanoutService implements AutoCloseable {
     private final PrometheusMeterRegistry meters = ServiceMeters.create();
     private final QueryServer query;
     private final ServerTls tls;
-    private final RedisClient redis;
+    private final RegistryRedis redis;
     private final FanoutApp app;
 
     /** Wires an instance on the Redis registry at {@code config.redisUri()} (keys under {@code notify.registry.key-prefix}). */
@@ -42,7 +41,7 @@ public final class FanoutService implements AutoCloseable {
         FanoutConfig bound = config.withQueryPort(query.port());
         RouteLookup registry = lookup;
         if (registry == null) {
-            this.redis = RegistryClients.create(config.redisUri(), Duration.ofSeconds(2));
+            this.redis = RegistryClients.create(config.redisUri(), config.redisCluster(), Duration.ofSeconds(2));
             registry = new RedisRouteLookup(redis, new RegistryKeys(config.registryKeyPrefix()), Clock.systemUTC(), meters);
         } else {
             this.redis = null;
@@ -82,7 +81,7 @@ public final class FanoutService implements AutoCloseable {
         }
         app.close();
         if (redis != null) {
-            redis.shutdown(100, 2000, TimeUnit.MILLISECONDS);
+            redis.close();
         }
         meters.close();
     }

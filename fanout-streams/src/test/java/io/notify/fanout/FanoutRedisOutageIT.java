@@ -3,7 +3,6 @@ package io.notify.fanout;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.lettuce.core.RedisClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.notify.common.config.Settings;
 import io.notify.devstack.Await;
@@ -11,6 +10,7 @@ import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
 import io.notify.devstack.RedisServer;
 import io.notify.registry.RegistryClients;
+import io.notify.registry.RegistryRedis;
 import io.notify.registry.RegistryKeys;
 import io.notify.registry.lease.NodeRegistry;
 import io.notify.registry.lease.NodeRegistryConfig;
@@ -59,7 +59,7 @@ class FanoutRedisOutageIT {
         FanoutStreamsIT.createTopics(infra, topics);
         infra.createTopic(topics.node(NODE).name(), 1);
         try (RedisServer redis = new RedisServer().start()) {
-            RedisClient client = RegistryClients.create(redis.uri(), Duration.ofSeconds(1));
+            RegistryRedis client = RegistryClients.create(redis.uri(), false, Duration.ofSeconds(1));
             NodeRegistryConfig timings = NodeRegistryConfig.defaults()
                     .withTimings(Duration.ofSeconds(6), Duration.ofSeconds(1), Duration.ofSeconds(3), Duration.ofMillis(500));
             try (NodeRegistry node = new NodeRegistry(NODE, NodeRegistry.newIncarnation(), timings,

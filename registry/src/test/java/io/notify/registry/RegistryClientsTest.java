@@ -13,4 +13,26 @@ class RegistryClientsTest {
         var e = assertThrows(IllegalArgumentException.class, () -> RegistryClients.options(Duration.ZERO));
         assertTrue(e.getMessage().contains("timeout"), e.getMessage());
     }
+
+    @Test
+    void severalServersNeedClusterModeAndEverySeedMustBeGiven() {
+        var standalone = assertThrows(IllegalArgumentException.class,
+                () -> RegistryClients.create("redis://a:6379,redis://b:6379", false, Duration.ofSeconds(1)));
+        assertTrue(standalone.getMessage().contains("notify.redis.cluster=true"), standalone.getMessage());
+        var blank = assertThrows(IllegalArgumentException.class,
+                () -> RegistryClients.create("redis://a:6379,,redis://b:6379", true, Duration.ofSeconds(1)));
+        assertTrue(blank.getMessage().contains("empty seed node"), blank.getMessage());
+    }
+
+    @Test
+    void aClusterClientFollowsFailoversQuickly() {
+        var refresh = RegistryClients.TOPOLOGY_REFRESH;
+        assertTrue(refresh.isPeriodicRefreshEnabled());
+        assertTrue(refresh.getAdaptiveRefreshTimeout().compareTo(Duration.ofSeconds(1)) <= 0);
+        assertTrue(refresh.getAdaptiveRefreshTriggers().containsAll(java.util.EnumSet.allOf(
+                io.lettuce.core.cluster.ClusterTopologyRefreshOptions.RefreshTrigger.class)));
+        try (RegistryRedis redis = RegistryClients.create("redis://127.0.0.1:1,redis://127.0.0.1:2", true, Duration.ofSeconds(1))) {
+            assertTrue(redis.cluster(), "no connection is opened before connect()");
+        }
+    }
 }

@@ -1,8 +1,8 @@
 package io.notify.registry;
 
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
@@ -22,8 +22,9 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
- * What the registry ITs share: Lettuce resources that reconnect within 100 ms, registry clients, a
- * plain client to look at and tamper with Redis directly, and waiting on conditions with deadlines.
+ * What the registry ITs share: Lettuce resources that reconnect within 100 ms, registry clients (of
+ * a standalone Redis, or of a Redis Cluster whose seed URIs are given), a plain client to look at
+ * and tamper with Redis directly, and waiting on conditions with deadlines.
  * Closes everything it made, in reverse order. Public for the ITs of {@code lease} and {@code route}
  * that need a Redis but no node or router.
  */
@@ -39,6 +40,7 @@ public final class RegistryTesting implements AutoCloseable {
             .withChecks(Duration.ofMillis(200), Duration.ofMillis(500));
 
     final String redisUri;
+    final boolean cluster;
     public final RegistryKeys keys;
     public final Clock clock = Clock.systemUTC();
     final ClientResources resources = DefaultClientResources.builder()
@@ -46,16 +48,22 @@ public final class RegistryTesting implements AutoCloseable {
             .reconnectDelay(Delay.constant(Duration.ofMillis(100)))
             .build();
     private final List<AutoCloseable> closeables = new ArrayList<>();
-    private RedisCommands<String, String> raw;
+    private RedisClusterCommands<String, String> raw;
 
     public RegistryTesting(String redisUri, String prefix) {
+        this(redisUri, false, prefix);
+    }
+
+    /** @param cluster {@code redisUri} lists seed nodes of a Redis Cluster */
+    public RegistryTesting(String redisUri, boolean cluster, String prefix) {
         this.redisUri = redisUri;
+        this.cluster = cluster;
         this.keys = new RegistryKeys(prefix);
     }
 
-    public RedisClient client() {
-        RedisClient client = RegistryClients.create(resources, redisUri, COMMAND_TIMEOUT);
-        closeables.add(client::shutdown);
+    public RegistryRedis client() {
+        RegistryRedis client = RegistryClients.create(resources, redisUri, cluster, COMMAND_TIMEOUT);
+        closeables.add(client);
         return client;
     }
 
@@ -93,13 +101,22 @@ public final class RegistryTesting implements AutoCloseable {
         return presence;
     }
 
-    /** A plain synchronous connection of its own (RESP3 default options), for setup and assertions. */
-    public RedisCommands<String, String> raw() {
+    /**
+     * A plain synchronous connection of its own (RESP3 default options), for setup and assertions; on
+     * a Cluster Lettuce's advanced cluster connection (routes each key, splits multi-key commands by slot).
+     */
+    public RedisClusterCommands<String, String> raw() {
         if (raw == null) {
-            RedisClient client = RedisClient.create(resources, redisUri);
-            closeables.add(client::shutdown);
-            StatefulRedisConnection<String, String> c = client.connect();
-            raw = c.sync();
+            if (cluster) {
+                RedisClusterClient client = RedisClusterClient.create(resources, java.util.Arrays.stream(redisUri.split(","))
+                        .map(io.lettuce.core.RedisURI::create).toList());
+                closeables.add(client::shutdown);
+                raw = client.connect().sync();
+            } else {
+                RedisClient client = RedisClient.create(resources, redisUri);
+                closeables.add(client::shutdown);
+                raw = client.connect().sync();
+            }
         }
         return raw;
     }

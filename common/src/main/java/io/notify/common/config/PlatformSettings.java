@@ -13,14 +13,17 @@ import java.util.Map;
  *
  * @param bootstrapServers  {@code notify.kafka.bootstrap-servers}
  * @param topicPrefix       {@code notify.topic-prefix}, 0..100 chars of {@code [A-Za-z0-9._-]}
- * @param redisUri          {@code notify.redis.uri}
+ * @param redisUri          {@code notify.redis.uri}: one Redis, or with {@code redisCluster} one or more
+ *                          seed nodes of a Redis Cluster separated by commas
+ * @param redisCluster      {@code notify.redis.cluster}, default false: the registry's Redis is a Redis Cluster
  * @param registryKeyPrefix {@code notify.registry.key-prefix}, default the topic prefix
  * @param kafkaClient       {@code notify.kafka.client.<name>=<value>}: Kafka client properties given
  *                          to every Kafka client of the service (producers, consumers, admin clients,
  *                          Kafka Streams), e.g. {@code security.protocol}, {@code sasl.mechanism},
  *                          {@code sasl.jaas.config}, {@code ssl.truststore.location}
  */
-public record PlatformSettings(String bootstrapServers, String topicPrefix, String redisUri, String registryKeyPrefix,
+public record PlatformSettings(String bootstrapServers, String topicPrefix, String redisUri, boolean redisCluster,
+                               String registryKeyPrefix,
                                Map<String, String> kafkaClient) {
 
     /** Secrets shown as {@code ***} ({@link Redacted}). */
@@ -45,10 +48,16 @@ public record PlatformSettings(String bootstrapServers, String topicPrefix, Stri
         if (!TopicCatalog.PREFIX.matcher(topicPrefix).matches()) {
             throw new ConfigException("notify.topic-prefix", "must be 0..100 chars of [A-Za-z0-9._-]");
         }
+        String redisUri = s.string("notify.redis.uri", "redis://127.0.0.1:6379");
+        boolean redisCluster = s.bool("notify.redis.cluster", false);
+        if (redisUri.contains(",") && !redisCluster) {
+            throw new ConfigException("notify.redis.uri", "lists several servers; a list of seed nodes needs notify.redis.cluster=true");
+        }
         return new PlatformSettings(
                 s.string("notify.kafka.bootstrap-servers", "127.0.0.1:9092"),
                 topicPrefix,
-                s.string("notify.redis.uri", "redis://127.0.0.1:6379"),
+                redisUri,
+                redisCluster,
                 s.string("notify.registry.key-prefix", topicPrefix),
                 s.withPrefix("notify.kafka.client."));
     }

@@ -10,9 +10,9 @@ class PlatformSettingsTest {
 
     @Test
     void defaultsAndTheRegistryPrefixFollowsTheTopicPrefix() {
-        assertEquals(new PlatformSettings("127.0.0.1:9092", "", "redis://127.0.0.1:6379", "", Map.of()),
+        assertEquals(new PlatformSettings("127.0.0.1:9092", "", "redis://127.0.0.1:6379", false, "", Map.of()),
                 PlatformSettings.load(Settings.of(Map.of())));
-        assertEquals(new PlatformSettings("k:9092", "t1.", "redis://r:6379", "t1.", Map.of()), PlatformSettings.load(Settings.of(Map.of(
+        assertEquals(new PlatformSettings("k:9092", "t1.", "redis://r:6379", false, "t1.", Map.of()), PlatformSettings.load(Settings.of(Map.of(
                 "notify.kafka.bootstrap-servers", "k:9092", "notify.topic-prefix", "t1.", "notify.redis.uri", "redis://r:6379"))));
         assertEquals("apart.", PlatformSettings.load(Settings.of(Map.of("notify.topic-prefix", "t1.",
                 "notify.registry.key-prefix", "apart."))).registryKeyPrefix());
@@ -27,6 +27,17 @@ class PlatformSettingsTest {
         assertEquals(Map.of("security.protocol", "SASL_SSL", "sasl.mechanism", "PLAIN"), s.kafkaClient());
         assertEquals(Map.of("bootstrap.servers", "k:9093", "security.protocol", "SASL_SSL", "sasl.mechanism", "PLAIN"),
                 PlatformSettings.kafkaProps(s.bootstrapServers(), s.kafkaClient()));
+    }
+
+    @Test
+    void aRedisClusterTakesSeveralSeedNodesAStandaloneRedisOne() {
+        PlatformSettings cluster = PlatformSettings.load(Settings.of(Map.of("notify.redis.cluster", "true",
+                "notify.redis.uri", "redis://r1:6379,redis://r2:6379")));
+        assertEquals(true, cluster.redisCluster());
+        assertEquals("redis://r1:6379,redis://r2:6379", cluster.redisUri());
+        ConfigException e = assertThrows(ConfigException.class, () -> PlatformSettings.load(Settings.of(Map.of(
+                "notify.redis.uri", "redis://r1:6379,redis://r2:6379"))));
+        assertEquals("notify.redis.uri: lists several servers; a list of seed nodes needs notify.redis.cluster=true", e.getMessage());
     }
 
     @Test

@@ -80,7 +80,8 @@ public final class GatewayService {
         ReceiptSink receipts = doubles.receiptSink() != null ? doubles.receiptSink().apply(config, metrics)
                 : KafkaReceiptSink.create(config);
         Registrar registrar = doubles.registrar() != null ? doubles.registrar().apply(config, metrics)
-                : RedisRegistrar.create(config.nodeId(), config.redisUri(), config.registryKeyPrefix(), registryConfig, meters);
+                : RedisRegistrar.create(config.nodeId(), config.redisUri(), config.redisCluster(), config.registryKeyPrefix(),
+                        registryConfig, meters);
         return new GatewayServer(config, meters, metrics, registrar, source, inbox, receipts,
                 doubles.clock() != null ? doubles.clock() : Clock.systemUTC());
     }

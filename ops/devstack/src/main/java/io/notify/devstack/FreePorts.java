@@ -79,6 +79,54 @@ public final class FreePorts {
         }
     }
 
+    /**
+     * {@code count} distinct ports {@code p} on 127.0.0.1 such that {@code p} and {@code p + offset} were
+     * both free, all below the ephemeral range: for servers that also bind a second port at a fixed
+     * offset (a Redis Cluster node's bus port is its port + 10000).
+     */
+    public static int[] pickPaired(int count, int offset) {
+        if (count < 1 || offset < 1) {
+            throw new IllegalArgumentException("count and offset must be >= 1, were " + count + ", " + offset);
+        }
+        int below = ephemeralStart() - offset;
+        if (below - LOWEST <= 10 * count) {
+            throw new IllegalStateException("no room for " + count + " port pairs " + offset + " apart between " + LOWEST
+                    + " and the ephemeral range (" + ephemeralStart() + ")");
+        }
+        Set<ServerSocket> held = new LinkedHashSet<>();
+        int[] ports = new int[count];
+        int found = 0;
+        try {
+            for (int attempt = 0; found < count && attempt < ATTEMPTS; attempt++) {
+                int port = ThreadLocalRandom.current().nextInt(LOWEST, below);
+                ServerSocket first = tryBind(port);
+                if (first == null) {
+                    continue;
+                }
+                held.add(first);
+                ServerSocket second = tryBind(port + offset);
+                if (second != null) {
+                    held.add(second);
+                    ports[found++] = port;
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not probe ports on 127.0.0.1", e);
+        } finally {
+            for (ServerSocket socket : held) {
+                try {
+                    socket.close();
+                } catch (IOException ignored) {
+                    // the port was only probed; nothing to release
+                }
+            }
+        }
+        if (found < count) {
+            throw new IllegalStateException("found only " + found + " of " + count + " free port pairs " + offset + " apart");
+        }
+        return ports;
+    }
+
     /** A socket bound to {@code port} on 127.0.0.1 (0: any), or null when that port is taken. */
     private static ServerSocket tryBind(int port) throws IOException {
         ServerSocket socket = new ServerSocket();

@@ -275,6 +275,7 @@ public final class Platform implements AutoCloseable {
 
         private final String bootstrapServers;
         private final String redisUri;
+        private boolean redisCluster;
         private final Path workDir;
         private String prefix = "";
         private PlatformConfig.Partitions partitions = PlatformConfig.Partitions.DEV;
@@ -294,6 +295,12 @@ public final class Platform implements AutoCloseable {
             this.bootstrapServers = bootstrapServers;
             this.redisUri = redisUri;
             this.workDir = workDir;
+        }
+
+        /** The Redis URI lists seed nodes of a Redis Cluster ({@code notify.redis.cluster=true} for every service). */
+        public Builder redisCluster() {
+            this.redisCluster = true;
+            return this;
         }
 
         /** Topic and registry key prefix; default none. */
@@ -380,7 +387,7 @@ public final class Platform implements AutoCloseable {
          * (from their container images: ops/e2e ImagesIT); {@link PlatformConfig#createTopics} makes its topics.
          */
         public PlatformConfig config() {
-            return new PlatformConfig(bootstrapServers, redisUri, prefix, partitions, keys, kafkaClient,
+            return new PlatformConfig(bootstrapServers, redisUri, redisCluster, prefix, partitions, keys, kafkaClient,
                     ingestSettings, fanoutSettings, gatewaySettings);
         }
 

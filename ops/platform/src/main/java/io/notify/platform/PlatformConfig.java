@@ -61,6 +61,7 @@ public final class PlatformConfig {
 
     private final String bootstrapServers;
     private final String redisUri;
+    private final boolean redisCluster;
     private final String prefix;
     private final Partitions partitions;
     private final DevKeys keys;
@@ -69,11 +70,12 @@ public final class PlatformConfig {
     private final Map<String, String> fanout;
     private final Map<String, String> gateway;
 
-    PlatformConfig(String bootstrapServers, String redisUri, String prefix, Partitions partitions, DevKeys keys,
+    PlatformConfig(String bootstrapServers, String redisUri, boolean redisCluster, String prefix, Partitions partitions, DevKeys keys,
                    Map<String, String> kafkaClient, Map<String, String> ingest, Map<String, String> fanout,
                    Map<String, String> gateway) {
         this.bootstrapServers = bootstrapServers;
         this.redisUri = redisUri;
+        this.redisCluster = redisCluster;
         this.prefix = prefix;
         this.partitions = partitions;
         this.keys = keys;
@@ -89,6 +91,11 @@ public final class PlatformConfig {
 
     public String redisUri() {
         return redisUri;
+    }
+
+    /** The registry's Redis is a Redis Cluster ({@code notify.redis.cluster}); {@link #redisUri} lists its seed nodes. */
+    public boolean redisCluster() {
+        return redisCluster;
     }
 
     /** The topic prefix, also the registry key prefix ("" in production and {@code notifyctl dev}). */
@@ -166,6 +173,9 @@ public final class PlatformConfig {
         s.put("notify.kafka.bootstrap-servers", bootstrapServers);
         s.put("notify.topic-prefix", prefix);
         s.put("notify.redis.uri", redisUri);
+        if (redisCluster) {
+            s.put("notify.redis.cluster", "true");
+        }
         kafkaClient.forEach((k, v) -> s.put("notify.kafka.client." + k, v));
         return s;
     }

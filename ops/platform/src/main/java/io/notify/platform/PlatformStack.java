@@ -67,7 +67,7 @@ public final class PlatformStack implements AutoCloseable {
         broker = new KafkaBrokerProcess(BrokerOptions.defaults().withStartTimeout(Duration.ofMinutes(3)),
                 KafkaBrokerProcess.SERVER_JVM_OPTIONS, System.getProperty("java.class.path")).start();
         redis = RedisServer.start(RedisOptions.defaults());
-        config = new PlatformConfig(broker.bootstrapServers(), redis.uri(), prefix, PlatformConfig.Partitions.DEV, keys,
+        config = new PlatformConfig(broker.bootstrapServers(), redis.uri(), false, prefix, PlatformConfig.Partitions.DEV, keys,
                 Map.of(), options.ingestSettings(), options.fanoutSettings(), options.gatewaySettings());
         config.createTopics();
         progress.accept("starting " + options.fanouts() + " fanout-streams instance(s) (-Xmx" + options.fanoutHeap() + ")");

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 class PlatformConfigTest {
 
     private final DevKeys keys = DevKeys.random();
-    private final PlatformConfig config = new PlatformConfig("127.0.0.1:19092", "redis://127.0.0.1:16379", "t1.",
+    private final PlatformConfig config = new PlatformConfig("127.0.0.1:19092", "redis://127.0.0.1:16379", false, "t1.",
             PlatformConfig.Partitions.TEST, keys,
             Map.of("security.protocol", "SASL_PLAINTEXT"),
             Map.of("notify.ingest.io-threads", "1"),
@@ -44,6 +44,19 @@ class PlatformConfigTest {
         }
         assertEquals("t1.", GatewayConfig.load(Settings.of(config.gatewaySettings("gw-1", 0, 0, List.of("http://q"), "")))
                 .registryKeyPrefix());
+    }
+
+    @Test
+    void aRedisClusterIsNamedToEveryServiceWithItsSeedNodes() {
+        PlatformConfig cluster = new PlatformConfig("127.0.0.1:19092", "redis://127.0.0.1:7000,redis://127.0.0.1:7001", true, "t1.",
+                PlatformConfig.Partitions.TEST, keys, Map.of(), Map.of(), Map.of(), Map.of());
+        for (Map<String, String> s : List.of(cluster.ingestSettings(0, 0, ""), cluster.fanoutSettings("/tmp/x", 0, 0),
+                cluster.gatewaySettings("gw-1", 0, 0, List.of("http://127.0.0.1:1"), ""))) {
+            assertEquals("true", s.get("notify.redis.cluster"));
+            assertEquals("redis://127.0.0.1:7000,redis://127.0.0.1:7001", s.get("notify.redis.uri"));
+        }
+        assertTrue(GatewayConfig.load(Settings.of(cluster.gatewaySettings("gw-1", 0, 0, List.of("http://q"), ""))).redisCluster());
+        assertFalse(config.gatewaySettings("gw-1", 0, 0, List.of("http://q"), "").containsKey("notify.redis.cluster"));
     }
 
     @Test

@@ -3,9 +3,9 @@ package io.notify.registry.lease;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.ZAddArgs;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.notify.registry.RateLimitedLog;
+import io.notify.registry.RegistryConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -20,11 +20,13 @@ import java.util.concurrent.TimeoutException;
  * commands are buffered and sent {@code batchCommands} at a time, and each flush is awaited before
  * the next is built, so at most {@code batchCommands} commands are in flight and 20k connections
  * cost ~40 flushes, not 40k round trips. Blocks the calling thread (the heartbeat thread, never a
- * Netty thread) for at most the given deadline. Not thread-safe: one caller at a time.
+ * Netty thread) for at most the given deadline. Not thread-safe: one caller at a time. On a Redis
+ * Cluster auto-flush stays on ({@link RegistryConnection#batchWrites()}): the same bound and waits,
+ * without the coalescing of a batch into one socket write.
  */
 final class LeaseBatch {
 
-    private final StatefulRedisConnection<String, String> connection;
+    private final RegistryConnection connection;
     private final int batchCommands;
     private final Duration flushTimeout;
     private final Runnable betweenFlushes;
@@ -33,9 +35,9 @@ final class LeaseBatch {
     private long deadlineNanos;
     private long count;
 
-    LeaseBatch(StatefulRedisConnection<String, String> connection, int batchCommands, Duration flushTimeout,
+    LeaseBatch(RegistryConnection connection, int batchCommands, Duration flushTimeout,
                Runnable betweenFlushes) {
-        connection.setAutoFlushCommands(false);
+        connection.batchWrites();
         this.connection = connection;
         this.batchCommands = batchCommands;
         this.flushTimeout = flushTimeout;
@@ -50,7 +52,7 @@ final class LeaseBatch {
      */
     long upsert(Map<String, List<String>> membersByKey, long score, boolean existingOnly, long keyTtlMs, long deadlineNanos) {
         begin(deadlineNanos);
-        RedisAsyncCommands<String, String> redis = connection.async();
+        RedisClusterAsyncCommands<String, String> redis = connection.async();
         ZAddArgs args = existingOnly ? ZAddArgs.Builder.xx().ch() : null;
         try {
             for (Map.Entry<String, List<String>> e : membersByKey.entrySet()) {
@@ -72,7 +74,7 @@ final class LeaseBatch {
      */
     Map<String, List<String>> missing(Map<String, List<String>> membersByKey, long deadlineNanos) {
         begin(deadlineNanos);
-        RedisAsyncCommands<String, String> redis = connection.async();
+        RedisClusterAsyncCommands<String, String> redis = connection.async();
         Map<String, RedisFuture<List<Double>>> scores = new LinkedHashMap<>();
         try {
             for (Map.Entry<String, List<String>> e : membersByKey.entrySet()) {
@@ -99,7 +101,7 @@ final class LeaseBatch {
     /** {@code DEL} of {@code deleteKeys}, then {@code ZREM} of the members; returns members removed. */
     long remove(Map<String, List<String>> membersByKey, List<String> deleteKeys, long deadlineNanos) {
         begin(deadlineNanos);
-        RedisAsyncCommands<String, String> redis = connection.async();
+        RedisClusterAsyncCommands<String, String> redis = connection.async();
         try {
             if (!deleteKeys.isEmpty()) {
                 add(redis.del(deleteKeys.toArray(String[]::new)), false);

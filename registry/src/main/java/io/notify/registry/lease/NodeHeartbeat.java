@@ -1,15 +1,14 @@
 package io.notify.registry.lease;
 
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.SetArgs;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.codec.StringCodec;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.notify.registry.RateLimitedLog;
 import io.notify.registry.RedisHealth;
+import io.notify.registry.RegistryConnection;
+import io.notify.registry.RegistryRedis;
 import io.notify.schemas.stream.StreamId;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,7 +31,9 @@ import org.slf4j.LoggerFactory;
  * member it holds (read-only) and writes again only those it lacks, renews all leases every renew
  * interval in one pipelined {@link LeaseBatch}, and re-registers everything (then repeats pending
  * removals) whenever Redis may have lost or missed writes: after any failure, when the liveness key
- * turns out to have been missing, or when a renewal finds fewer members than the node holds.
+ * turns out to have been missing, or when a renewal finds fewer members than the node holds. On a
+ * Redis Cluster, a change of topology (a failover, which loses what the dead master acknowledged but
+ * had not replicated) brings the read-only check forward to the next tick.
  *
  * <p>Owns the node's two connections: one for single writes (auto-flush) and one for batches
  * (auto-flush off, used only by the heartbeat thread and, after it ended, by {@link #stop}).
@@ -47,7 +48,7 @@ final class NodeHeartbeat {
     }
 
     private final NodeRegistry node;
-    private final RedisClient client;
+    private final RegistryRedis redis;
     private final NodeRegistryConfig config;
     private final HeldConnections held;
     private final RedisHealth health;
@@ -60,11 +61,14 @@ final class NodeHeartbeat {
     private final Counter verifyMissing;
     private final CompletableFuture<Void> firstAlive = new CompletableFuture<>();
     private final Set<Pending> pendingRemovals = ConcurrentHashMap.newKeySet();
-    private volatile StatefulRedisConnection<String, String> ops;
+    private volatile RegistryConnection ops;
     private volatile boolean fullNeeded = true;
+    /** The Cluster's topology changed (a failover may have lost acknowledged writes): check at the next tick. */
+    private volatile boolean checkNow;
+    private final AutoCloseable topologyWatch;
     /** A re-registration or a check's repair is writing members: unregisters meanwhile are repeated after it. */
     private volatile boolean batchWriting;
-    private StatefulRedisConnection<String, String> batchConnection; // heartbeat thread only
+    private RegistryConnection batchConnection; // heartbeat thread only
     private LeaseBatch batch;
     private long nextRenewAtMs;
     private long nextVerifyAtMs;
@@ -74,10 +78,10 @@ final class NodeHeartbeat {
     private int failedTicks;
     private final RateLimitedLog takeoverLog = new RateLimitedLog(LOG, Duration.ofMinutes(1));
 
-    NodeHeartbeat(NodeRegistry node, RedisClient client, NodeRegistryConfig config, HeldConnections held,
+    NodeHeartbeat(NodeRegistry node, RegistryRedis redis, NodeRegistryConfig config, HeldConnections held,
                   RedisHealth health, MeterRegistry meters, Tags tags) {
         this.node = node;
-        this.client = client;
+        this.redis = redis;
         this.config = config;
         this.held = held;
         this.health = health;
@@ -95,6 +99,8 @@ final class NodeHeartbeat {
         this.verifyMissing = Counter.builder("notify.registry.verify.missing").tags(tags)
                 .description("members a read-only check found missing in Redis and wrote again")
                 .register(meters);
+        // a master that dies takes the writes it acknowledged but had not replicated yet: look at once
+        this.topologyWatch = redis.onTopologyChange(() -> checkNow = true);
     }
 
     CompletionStage<Void> start() {
@@ -103,7 +109,7 @@ final class NodeHeartbeat {
         return firstAlive.copy();
     }
 
-    StatefulRedisConnection<String, String> connection() {
+    RegistryConnection connection() {
         return ops;
     }
 
@@ -144,7 +150,7 @@ final class NodeHeartbeat {
                 reRegister(now);
             } else if (now >= nextRenewAtMs) {
                 renew(now);
-            } else if (now >= nextVerifyAtMs) {
+            } else if (now >= nextVerifyAtMs || checkNow) {
                 verify(now);
             }
         } catch (RuntimeException e) {
@@ -163,9 +169,9 @@ final class NodeHeartbeat {
     private boolean connected() {
         if (ops == null) {
             try {
-                StatefulRedisConnection<String, String> single = client.connect(StringCodec.UTF8);
+                RegistryConnection single = redis.connect();
                 try {
-                    batchConnection = client.connect(StringCodec.UTF8);
+                    batchConnection = redis.connect();
                 } catch (RuntimeException e) {
                     single.close();
                     throw e;
@@ -240,6 +246,7 @@ final class NodeHeartbeat {
      * a re-registration, unregisters that race it are repeated afterwards.
      */
     private void verify(long now) {
+        checkNow = false;
         batchWriting = true; // from before the snapshot: an unregister meanwhile is repeated after the repair
         long begin = System.nanoTime();
         try {
@@ -303,12 +310,22 @@ final class NodeHeartbeat {
 
     void halt() {
         scheduler.shutdownNow();
+        stopWatching();
+    }
+
+    private void stopWatching() {
+        try {
+            topologyWatch.close();
+        } catch (Exception e) {
+            LOG.debug("ending the topology watch: {}", e.toString());
+        }
     }
 
     /** Stops the loop, then deletes the liveness key and every member of this node, pipelined. */
     void stop(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         stopping = true; // the removal batch below must not set the liveness key again between its flushes
+        stopWatching();
         scheduler.shutdown();
         try {
             if (!scheduler.awaitTermination(timeout.toMillis() / 2, TimeUnit.MILLISECONDS)) {
@@ -335,7 +352,7 @@ final class NodeHeartbeat {
     }
 
     private void closeConnections() {
-        StatefulRedisConnection<String, String> single = ops;
+        RegistryConnection single = ops;
         ops = null;
         if (single != null) {
             single.close();

@@ -2,11 +2,11 @@ package io.notify.registry.lease;
 
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.Range;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.notify.registry.RegistryConnection;
 import io.notify.registry.RegistryKeys;
+import io.notify.registry.RegistryRedis;
 import io.notify.schemas.stream.Endpoints;
 import io.notify.schemas.stream.StreamId;
 import java.time.Clock;
@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * node's liveness key is gone (at most {@code alive-ttl}), and leaves Redis when its lease runs out.
  * A read filters by lease and liveness, as routing does, and answers each user once, in user-id order.
  * Cost of a read: the room's whole set (one {@code ZRANGEBYSCORE}) and its nodes' liveness keys (one
- * {@code MGET}); presence is opt-in per namespace for that reason.
+ * {@code MGET}, split by slot on a Redis Cluster); presence is opt-in per namespace for that reason.
  */
 public final class NodePresence implements AutoCloseable {
 
@@ -65,17 +65,17 @@ public final class NodePresence implements AutoCloseable {
     private final RegistryKeys keys;
     private final Clock clock;
     private final Duration lease;
-    private final StatefulRedisConnection<String, String> connection;
+    private final RegistryConnection connection;
     private final Map<StreamId, Set<String>> held = new ConcurrentHashMap<>();
     private final ScheduledExecutorService refresher;
 
-    public NodePresence(String nodeId, String incarnation, RegistryKeys keys, RedisClient client, Clock clock, Duration lease) {
+    public NodePresence(String nodeId, String incarnation, RegistryKeys keys, RegistryRedis redis, Clock clock, Duration lease) {
         this.nodeId = Endpoints.requireNodeId(nodeId);
         this.incarnation = incarnation;
         this.keys = keys;
         this.clock = clock;
         this.lease = lease;
-        this.connection = client.connect();
+        this.connection = redis.connect();
         this.refresher = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "notify-presence-" + nodeId);
             t.setDaemon(true);
@@ -93,7 +93,7 @@ public final class NodePresence implements AutoCloseable {
     public CompletionStage<Void> join(StreamId room, String userId) {
         held.computeIfAbsent(room, r -> ConcurrentHashMap.newKeySet()).add(userId);
         String key = keys.presence(room);
-        RedisAsyncCommands<String, String> redis = connection.async();
+        RedisClusterAsyncCommands<String, String> redis = connection.async();
         RedisFuture<Long> add = redis.zadd(key, clock.millis() + lease.toMillis(), member(userId));
         RedisFuture<Boolean> ttl = redis.pexpire(key, 2 * lease.toMillis());
         return CompletableFuture.allOf(add.toCompletableFuture(), ttl.toCompletableFuture());
@@ -114,7 +114,7 @@ public final class NodePresence implements AutoCloseable {
      */
     public CompletionStage<Page> read(StreamId room, String after, int limit) {
         long now = clock.millis();
-        RedisAsyncCommands<String, String> redis = connection.async();
+        RedisClusterAsyncCommands<String, String> redis = connection.async();
         return redis.zrangebyscore(keys.presence(room), Range.create((double) now + 1, Double.POSITIVE_INFINITY))
                 .toCompletableFuture().thenCompose(members -> {
                     Map<String, List<String[]>> byNode = new HashMap<>();
@@ -151,7 +151,7 @@ public final class NodePresence implements AutoCloseable {
     void refresh() {
         try {
             long expires = clock.millis() + lease.toMillis();
-            RedisAsyncCommands<String, String> redis = connection.async();
+            RedisClusterAsyncCommands<String, String> redis = connection.async();
             held.forEach((room, users) -> {
                 String key = keys.presence(room);
                 for (String u : users) {
@@ -174,7 +174,7 @@ public final class NodePresence implements AutoCloseable {
     public void close() {
         refresher.shutdownNow();
         try {
-            RedisAsyncCommands<String, String> redis = connection.async();
+            RedisClusterAsyncCommands<String, String> redis = connection.async();
             List<CompletableFuture<Long>> removals = new ArrayList<>();
             held.forEach((room, users) -> users.forEach(u -> removals.add(redis.zrem(keys.presence(room), member(u)).toCompletableFuture())));
             CompletableFuture.allOf(removals.toArray(CompletableFuture[]::new)).get(2, TimeUnit.SECONDS);

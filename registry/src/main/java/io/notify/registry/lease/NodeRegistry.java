@@ -1,9 +1,7 @@
 package io.notify.registry.lease;
 
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -12,6 +10,8 @@ import io.notify.registry.ConnectionRef;
 import io.notify.registry.RateLimitedLog;
 import io.notify.registry.RedisHealth;
 import io.notify.registry.RegistryClients;
+import io.notify.registry.RegistryConnection;
+import io.notify.registry.RegistryRedis;
 import io.notify.registry.RegistryKeys;
 import io.notify.schemas.stream.Endpoints;
 import io.notify.schemas.stream.StreamId;
@@ -77,10 +77,10 @@ public final class NodeRegistry implements AutoCloseable {
 
     /**
      * @param incarnation fresh at every process start: {@link #newIncarnation()}
-     * @param client      preferably from {@link RegistryClients}; connections are opened by {@link #start()}
+     * @param redis       from {@link RegistryClients}; connections are opened by {@link #start()}
      */
     public NodeRegistry(String nodeId, String incarnation, NodeRegistryConfig config, RegistryKeys keys,
-                        RedisClient client, Clock clock, MeterRegistry meters) {
+                        RegistryRedis redis, Clock clock, MeterRegistry meters) {
         this.nodeId = Endpoints.requireNodeId(nodeId);
         this.incarnation = Endpoints.requireConnectionId(incarnation);
         this.config = config;
@@ -93,8 +93,8 @@ public final class NodeRegistry implements AutoCloseable {
                 .description("connections this node holds registered (locally)").register(meters);
         this.registerFailures = failures(meters, tags, "register");
         this.unregisterFailures = failures(meters, tags, "unregister");
-        this.heartbeat = new NodeHeartbeat(this, client, config, held, health, meters, tags);
-        this.writer = new RegistryWriter(client, nodeId);
+        this.heartbeat = new NodeHeartbeat(this, redis, config, held, health, meters, tags);
+        this.writer = new RegistryWriter(redis, nodeId);
     }
 
     /** A new incarnation id: time-ordered, random, valid as an {@link Endpoints} connection id. */
@@ -186,9 +186,9 @@ public final class NodeRegistry implements AutoCloseable {
     }
 
     private CompletionStage<Void> write(Supplier<String> what, String note, Counter failures,
-                                        Function<RedisAsyncCommands<String, String>, List<RedisFuture<?>>> commands,
+                                        Function<RedisClusterAsyncCommands<String, String>, List<RedisFuture<?>>> commands,
                                         Runnable onFailure) {
-        StatefulRedisConnection<String, String> c = heartbeat.connection();
+        RegistryConnection c = heartbeat.connection();
         if (c == null || !c.isOpen()) {
             return fail(failures, onFailure, new RegistryUnavailableException(what.get() + ": not connected to Redis" + note));
         }

@@ -1,11 +1,10 @@
 package io.notify.registry.lease;
 
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.RedisAsyncCommands;
-import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.notify.registry.RateLimitedLog;
+import io.notify.registry.RegistryConnection;
+import io.notify.registry.RegistryRedis;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -19,7 +18,8 @@ import java.util.function.Function;
  * A node's register/unregister writes, pipelined: callers (the gateway's I/O threads) only enqueue;
  * one writer thread sends everything that waits as one flush on a connection of its own, with
  * Lettuce's auto-flush off. Under a connection storm that is one socket write per batch of
- * commands instead of one per command, and no Redis work on the threads that accept clients.
+ * commands instead of one per command (on a Redis Cluster, pipelined without that coalescing:
+ * {@link RegistryConnection#batchWrites()}), and no Redis work on the threads that accept clients.
  *
  * <p>The queue is bounded by the caller: {@link NodeRegistry} takes one of its
  * {@code maxOutstandingWrites} permits before it submits a write and gives it back when the write
@@ -34,19 +34,19 @@ final class RegistryWriter implements AutoCloseable {
     /** Commands per flush while draining a long queue, so the first answers do not wait for the last. */
     private static final int FLUSH_EVERY = 256;
 
-    private record Write(Function<RedisAsyncCommands<String, String>, List<RedisFuture<?>>> commands,
+    private record Write(Function<RedisClusterAsyncCommands<String, String>, List<RedisFuture<?>>> commands,
                          CompletableFuture<Void> done) {
     }
 
-    private final RedisClient client;
+    private final RegistryRedis redis;
     private final ConcurrentLinkedQueue<Write> queue = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private final ExecutorService thread;
     private volatile boolean replace;
-    private StatefulRedisConnection<String, String> connection; // writer thread only
+    private RegistryConnection connection; // writer thread only
 
-    RegistryWriter(RedisClient client, String nodeId) {
-        this.client = client;
+    RegistryWriter(RegistryRedis redis, String nodeId) {
+        this.redis = redis;
         this.thread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "notify-registry-writer-" + nodeId);
             t.setDaemon(true);
@@ -54,7 +54,7 @@ final class RegistryWriter implements AutoCloseable {
         });
     }
 
-    CompletableFuture<Void> submit(Function<RedisAsyncCommands<String, String>, List<RedisFuture<?>>> commands) {
+    CompletableFuture<Void> submit(Function<RedisClusterAsyncCommands<String, String>, List<RedisFuture<?>>> commands) {
         Write w = new Write(commands, new CompletableFuture<>());
         queue.add(w);
         if (drainScheduled.compareAndSet(false, true)) {
@@ -74,7 +74,7 @@ final class RegistryWriter implements AutoCloseable {
 
     private void drain() {
         drainScheduled.set(false);
-        StatefulRedisConnection<String, String> c;
+        RegistryConnection c;
         try {
             c = open();
         } catch (RuntimeException e) {
@@ -85,7 +85,7 @@ final class RegistryWriter implements AutoCloseable {
             failQueued(new RegistryUnavailableException("connection lost"));
             return;
         }
-        RedisAsyncCommands<String, String> async = c.async();
+        RedisClusterAsyncCommands<String, String> async = c.async();
         int sent = 0;
         Write w;
         while ((w = queue.poll()) != null) {
@@ -97,7 +97,7 @@ final class RegistryWriter implements AutoCloseable {
         c.flushCommands();
     }
 
-    private static void send(RedisAsyncCommands<String, String> async, Write w) {
+    private static void send(RedisClusterAsyncCommands<String, String> async, Write w) {
         try {
             CompletableFuture<?>[] each = w.commands.apply(async).stream()
                     .map(RedisFuture::toCompletableFuture).toArray(CompletableFuture[]::new);
@@ -113,15 +113,15 @@ final class RegistryWriter implements AutoCloseable {
         }
     }
 
-    private StatefulRedisConnection<String, String> open() {
+    private RegistryConnection open() {
         if (replace && connection != null) {
             replace = false;
             connection.close();
             connection = null;
         }
         if (connection == null) {
-            connection = client.connect(StringCodec.UTF8);
-            connection.setAutoFlushCommands(false);
+            connection = redis.connect();
+            connection.batchWrites();
         }
         return connection;
     }

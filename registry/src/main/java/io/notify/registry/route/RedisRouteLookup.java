@@ -1,13 +1,13 @@
 package io.notify.registry.route;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.notify.registry.ConnectionRef;
 import io.notify.registry.RateLimitedLog;
 import io.notify.registry.RedisHealth;
 import io.notify.registry.RegistryClients;
+import io.notify.registry.RegistryConnection;
 import io.notify.registry.RegistryKeys;
+import io.notify.registry.RegistryRedis;
 import io.notify.registry.RouteFilter;
 import io.notify.registry.RouteLookup;
 import io.notify.registry.Routes;
@@ -52,6 +52,12 @@ import org.slf4j.LoggerFactory;
  * (a connection registered meanwhile gets the event from its gateway's recheck, a connection gone
  * meanwhile is not there to receive it).
  *
+ * <p>On a Redis Cluster nothing is cached: {@code CLIENT TRACKING} is a property of one connection
+ * to one node, and Lettuce opens and replaces its connections to the masters as the topology
+ * changes (a failover), so no invalidation stream covers every read. Every lookup then reads from
+ * Redis (one round trip; the liveness {@code MGET} is split by slot), and prefetches are what keeps
+ * a burst off the stream thread: a lookup joins the prefetch in flight.
+ *
  * <p>Thread-safe; meant to be shared by all stream threads of a router process.
  */
 public final class RedisRouteLookup implements RouteLookup {
@@ -75,15 +81,15 @@ public final class RedisRouteLookup implements RouteLookup {
     private final RateLimitedLog failureLog = new RateLimitedLog(LOG, Duration.ofSeconds(10));
     private final RateLimitedLog dataLog = new RateLimitedLog(LOG, Duration.ofSeconds(60));
 
-    public RedisRouteLookup(RedisClient client, RegistryKeys keys, Clock clock, MeterRegistry meters) {
-        this(client, keys, RouteLookupConfig.defaults(), clock, meters);
+    public RedisRouteLookup(RegistryRedis redis, RegistryKeys keys, Clock clock, MeterRegistry meters) {
+        this(redis, keys, RouteLookupConfig.defaults(), clock, meters);
     }
 
     /**
      * Connects now if Redis answers (otherwise keeps trying in the background; lookups answer
      * unavailable meanwhile). Pass a client from {@link RegistryClients} for bounded Lettuce queues.
      */
-    public RedisRouteLookup(RedisClient client, RegistryKeys keys, RouteLookupConfig config, Clock clock, MeterRegistry meters) {
+    public RedisRouteLookup(RegistryRedis redis, RegistryKeys keys, RouteLookupConfig config, Clock clock, MeterRegistry meters) {
         this.keys = keys;
         this.clock = clock;
         this.maxOutstanding = config.maxOutstandingReads();
@@ -99,7 +105,7 @@ public final class RedisRouteLookup implements RouteLookup {
             t.setDaemon(true);
             return t;
         });
-        this.session = new TrackingSession(client, cache, health,
+        this.session = new TrackingSession(redis, cache, health,
                 metrics.keyInvalidations, metrics.flushInvalidations, scheduler,
                 config.checkTimeout(), config.deadAfterChecks());
         this.remover = new StaleRemover(config.maxOutstandingRemovals());
@@ -139,8 +145,8 @@ public final class RedisRouteLookup implements RouteLookup {
             if (cached != null) {
                 return; // cached: at most its nodes' liveness is missing, which the lookup reads with the fleet's few keys
             }
-            StatefulRedisConnection<String, String> c = session.connection();
-            if (c == null || !c.isOpen() || !cache.tracking() || !health.isUp()) {
+            RegistryConnection c = session.connection();
+            if (c == null || !c.isOpen() || !session.prefetches() || !health.isUp()) {
                 return;
             }
             if (!prefetchPermits.tryAcquire()) {
@@ -160,12 +166,12 @@ public final class RedisRouteLookup implements RouteLookup {
         CompletableFuture<RouteReader.Result> read = cached == null ? inFlight.get(key) : null;
         boolean joined = read != null;
         if (!joined) {
-            StatefulRedisConnection<String, String> c = session.connection();
+            RegistryConnection c = session.connection();
             if (c == null || !c.isOpen()) {
                 return unavailable("not connected to Redis");
             }
             if (!cache.tracking()) {
-                session.enableTracking();
+                session.enableTracking(); // a no-op on a Redis Cluster, where nothing is cached
             }
             if (!outstanding.tryAcquire()) {
                 return unavailable("Redis reads outstanding at their bound");
@@ -188,7 +194,7 @@ public final class RedisRouteLookup implements RouteLookup {
     }
 
     /** Sends one read holding a permit of {@code permits}, released when it completes; records its latency and Redis's health. */
-    private CompletableFuture<RouteReader.Result> send(StatefulRedisConnection<String, String> c, String key, StreamSnapshot cached,
+    private CompletableFuture<RouteReader.Result> send(RegistryConnection c, String key, StreamSnapshot cached,
                                                       Semaphore permits) {
         long sentNanos = System.nanoTime();
         CompletableFuture<RouteReader.Result> read;
@@ -242,7 +248,7 @@ public final class RedisRouteLookup implements RouteLookup {
             if (stale.isEmpty()) {
                 return CompletableFuture.completedFuture(0L);
             }
-            StatefulRedisConnection<String, String> c = session.connection();
+            RegistryConnection c = session.connection();
             if (c == null || !c.isOpen()) {
                 metrics.staleDropped.increment(stale.size());
                 return CompletableFuture.completedFuture(-1L);

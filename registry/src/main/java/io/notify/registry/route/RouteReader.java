@@ -2,7 +2,7 @@ package io.notify.registry.route;
 
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisFuture;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.notify.registry.RegistryKeys;
 import io.notify.registry.RouteFilter;
 import io.notify.registry.Routes;
@@ -22,7 +22,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>A cold stream costs one round trip: {@code ZRANGE key 0 -1 WITHSCORES} pipelined with
  * {@code MGET}+{@code PTTL} of the liveness keys of nodes seen before whose entries are not cached
- * (the fleet is small and every stream names the same few nodes). Only a node never seen before
+ * (the fleet is small and every stream names the same few nodes; on a Redis Cluster Lettuce splits
+ * the {@code MGET} by slot). Only a node never seen before
  * costs a second round trip. Every read puts its placeholders in the cache before it is sent and
  * installs through them, so an answer raced by an invalidation is used once and not cached. Never
  * blocks; futures complete on Lettuce's threads.
@@ -85,7 +86,7 @@ final class RouteReader {
     }
 
     /** Reads the stream's set unless {@code cached} is given, then any liveness still missing. */
-    CompletableFuture<Result> read(RedisAsyncCommands<String, String> redis, String streamKey, StreamSnapshot cached) {
+    CompletableFuture<Result> read(RedisClusterAsyncCommands<String, String> redis, String streamKey, StreamSnapshot cached) {
         long now = clock.millis();
         Map<String, NodeAlive> alive = new HashMap<>();
         if (cached != null) {
@@ -143,7 +144,7 @@ final class RouteReader {
     }
 
     /** {@code MGET} of the nodes' liveness keys pipelined with a {@code PTTL} each; installs each result. */
-    private CompletableFuture<Map<String, NodeAlive>> readAlive(RedisAsyncCommands<String, String> redis, Set<String> nodes) {
+    private CompletableFuture<Map<String, NodeAlive>> readAlive(RedisClusterAsyncCommands<String, String> redis, Set<String> nodes) {
         if (nodes.isEmpty()) {
             return CompletableFuture.completedFuture(Map.of());
         }

@@ -2,7 +2,7 @@ package io.notify.registry.route;
 
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.notify.registry.ConnectionRef;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -25,8 +25,9 @@ import java.util.concurrent.Semaphore;
  * member's node dead or of an old incarnation. A heartbeat that renewed the lease, or a node that
  * came back and re-registered, changes the score and the member stays. (A node that comes back with
  * the same incarnation finds its liveness key gone and re-registers everything, so a removal that
- * lands just before that is repaired.) The script touches only the stream's own key, so it is
- * valid on Redis Cluster.
+ * lands just before that is repaired.) The script touches only the stream's own key, passed as
+ * {@code KEYS[1]}, so on a Redis Cluster it runs on that key's master (RegistryKeysTest and
+ * RegistryClusterIT check it).
  *
  * <p>At most one removal per stream and {@code maxInFlight} overall are outstanding; more are
  * dropped (the router sees the same stale members again and asks again). Never blocks.
@@ -69,7 +70,7 @@ final class StaleRemover {
      * @return the number of members removed; completes with -1 when the request was dropped because
      *         one is already outstanding for this key or too many are outstanding overall
      */
-    CompletableFuture<Long> remove(RedisAsyncCommands<String, String> redis, String key, List<Candidate> candidates, long nowMs) {
+    CompletableFuture<Long> remove(RedisClusterAsyncCommands<String, String> redis, String key, List<Candidate> candidates, long nowMs) {
         if (candidates.isEmpty()) {
             return CompletableFuture.completedFuture(0L);
         }

@@ -1,16 +1,16 @@
 package io.notify.registry.route;
 
 import io.lettuce.core.RedisChannelHandler;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.TrackingArgs;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.push.PushMessage;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.protocol.ProtocolVersion;
 import io.micrometer.core.instrument.Counter;
 import io.notify.registry.RateLimitedLog;
 import io.notify.registry.RedisHealth;
+import io.notify.registry.RegistryConnection;
+import io.notify.registry.RegistryRedis;
 import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.List;
@@ -35,12 +35,16 @@ import org.slf4j.LoggerFactory;
  * is treated the same way and replaced. The first connect is retried in the background, so the
  * router may start while Redis is down. Never blocks a Netty thread: checks and connects run on the
  * given scheduler.
+ *
+ * <p>On a Redis Cluster the session never turns tracking on (see {@link RedisRouteLookup}): the
+ * cache stays off, the connection is Lettuce's cluster connection and the checks only PING.
  */
 final class TrackingSession implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(TrackingSession.class);
 
-    private final RedisClient client;
+    private final RegistryRedis redis;
+    private final boolean tracks;
     private final TrackedCache cache;
     private final RedisHealth health;
     private final Counter keyInvalidations;
@@ -49,18 +53,19 @@ final class TrackingSession implements AutoCloseable {
     private final Duration checkTimeout;
     private final int deadAfterChecks;
     private final AtomicBoolean enabling = new AtomicBoolean();
-    private volatile StatefulRedisConnection<String, String> connection;
+    private volatile RegistryConnection connection;
     private volatile boolean closed;
     private int failedChecks; // scheduler thread only
 
-    TrackingSession(RedisClient client, TrackedCache cache, RedisHealth health, Counter keyInvalidations,
+    TrackingSession(RegistryRedis redis, TrackedCache cache, RedisHealth health, Counter keyInvalidations,
                     Counter flushInvalidations, ScheduledExecutorService scheduler, Duration checkTimeout,
                     int deadAfterChecks) {
-        if (client.getOptions().getConfiguredProtocolVersion() == ProtocolVersion.RESP2) {
+        if (!redis.cluster() && redis.protocol() == ProtocolVersion.RESP2) {
             throw new IllegalArgumentException("the route lookup needs RESP3 (client-side caching pushes); the Redis "
                     + "client is configured for RESP2: use RegistryClients.options(..) or protocolVersion(RESP3)");
         }
-        this.client = client;
+        this.redis = redis;
+        this.tracks = !redis.cluster();
         this.cache = cache;
         this.health = health;
         this.keyInvalidations = keyInvalidations;
@@ -77,14 +82,19 @@ final class TrackingSession implements AutoCloseable {
     }
 
     /** The connection, or null before the first successful connect. May be closed (reconnecting). */
-    StatefulRedisConnection<String, String> connection() {
+    RegistryConnection connection() {
         return connection;
+    }
+
+    /** Whether a prefetch can help a lookup: the cache takes reads (standalone), or nothing is cached at all (Cluster). */
+    boolean prefetches() {
+        return !tracks || cache.tracking();
     }
 
     /** Asks Redis to track this connection again if it is open and tracking is off; returns at once. */
     void enableTracking() {
-        StatefulRedisConnection<String, String> c = connection;
-        if (closed || c == null || !c.isOpen() || cache.tracking() || !enabling.compareAndSet(false, true)) {
+        RegistryConnection c = connection;
+        if (!tracks || closed || c == null || !c.isOpen() || cache.tracking() || !enabling.compareAndSet(false, true)) {
             return;
         }
         try {
@@ -109,15 +119,20 @@ final class TrackingSession implements AutoCloseable {
         if (closed) {
             return;
         }
-        StatefulRedisConnection<String, String> c;
+        RegistryConnection c;
         try {
-            c = client.connect(StringCodec.UTF8);
+            c = redis.connect();
         } catch (RuntimeException e) {
             health.down("cannot connect: " + RateLimitedLog.describe(e));
             return;
         }
-        c.addListener(this::onPush);
-        c.addListener(new RedisConnectionStateListener() {
+        if (!tracks) {
+            connection = c;
+            failedChecks = 0;
+            return; // Lettuce follows the cluster's topology and reconnects; nothing is cached
+        }
+        c.standalone().addListener(this::onPush);
+        c.stateful().addListener(new RedisConnectionStateListener() {
             @Override
             public void onRedisDisconnected(RedisChannelHandler<?, ?> handler) {
                 cache.trackingOff(); // invalidations sent while we were away are lost
@@ -157,7 +172,7 @@ final class TrackingSession implements AutoCloseable {
         if (closed) {
             return;
         }
-        StatefulRedisConnection<String, String> c = connection;
+        RegistryConnection c = connection;
         if (c == null) {
             connect();
             return;
@@ -168,7 +183,7 @@ final class TrackingSession implements AutoCloseable {
         try {
             c.async().ping().toCompletableFuture().get(checkTimeout.toMillis(), TimeUnit.MILLISECONDS);
             failedChecks = 0;
-            if (cache.tracking()) {
+            if (cache.tracking() || !tracks) {
                 health.up();
             } else {
                 enableTracking();
@@ -190,7 +205,7 @@ final class TrackingSession implements AutoCloseable {
     public void close() {
         closed = true;
         cache.trackingOff();
-        StatefulRedisConnection<String, String> c = connection;
+        RegistryConnection c = connection;
         if (c != null) {
             c.close();
         }

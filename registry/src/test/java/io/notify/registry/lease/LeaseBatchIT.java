@@ -25,7 +25,7 @@ class LeaseBatchIT {
     void aBatchLetsTheLivenessKeyBeRefreshedBetweenItsFlushes(Infra infra) throws Exception {
         java.util.concurrent.atomic.AtomicInteger between = new java.util.concurrent.atomic.AtomicInteger();
         try (var t = new RegistryTesting(infra.redisUri(), infra.prefix());
-             var c = t.client().connect(io.lettuce.core.codec.StringCodec.UTF8)) {
+             var c = t.client().connect()) {
             LeaseBatch batch = new LeaseBatch(c, 4, Duration.ofSeconds(2), between::incrementAndGet);
             Map<String, List<String>> members = new java.util.LinkedHashMap<>();
             for (int i = 0; i < 10; i++) {

@@ -1,9 +1,9 @@
 package io.notify.gateway.registry;
 
-import io.lettuce.core.RedisClient;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.notify.registry.RegistryClients;
 import io.notify.registry.RegistryKeys;
+import io.notify.registry.RegistryRedis;
 import io.notify.registry.lease.NodePresence;
 import io.notify.registry.lease.NodeRegistry;
 import io.notify.registry.lease.NodeRegistryConfig;
@@ -36,23 +36,24 @@ public final class RedisRegistrar implements Registrar {
 
     private final NodeRegistry registry;
     private final NodePresence presence;
-    private final RedisClient client;
+    private final RegistryRedis redis;
     private final Duration startTimeout;
 
-    public RedisRegistrar(NodeRegistry registry, NodePresence presence, RedisClient client, Duration startTimeout) {
+    public RedisRegistrar(NodeRegistry registry, NodePresence presence, RegistryRedis redis, Duration startTimeout) {
         this.registry = registry;
         this.presence = presence;
-        this.client = client;
+        this.redis = redis;
         this.startTimeout = startTimeout;
     }
 
     /**
-     * A registrar with a fresh incarnation, its own Redis client and {@code config}
+     * A registrar with a fresh incarnation, its own Redis client (a Redis Cluster client when
+     * {@code cluster}: {@link RegistryClients#create}) and {@code config}
      * ({@link NodeRegistryConfig#load}; docs/architecture.md, "The registry: one rule, two sides").
      */
-    public static RedisRegistrar create(String nodeId, String redisUri, String keyPrefix, NodeRegistryConfig config,
-                                        MeterRegistry meters) {
-        RedisClient client = RegistryClients.create(redisUri, config.writeTimeout());
+    public static RedisRegistrar create(String nodeId, String redisUri, boolean cluster, String keyPrefix,
+                                        NodeRegistryConfig config, MeterRegistry meters) {
+        RegistryRedis client = RegistryClients.create(redisUri, cluster, config.writeTimeout());
         String incarnation = NodeRegistry.newIncarnation();
         RegistryKeys keys = new RegistryKeys(keyPrefix);
         NodeRegistry registry = new NodeRegistry(nodeId, incarnation, config, keys, client, Clock.systemUTC(), meters);
@@ -128,6 +129,6 @@ public final class RedisRegistrar implements Registrar {
     public void stop() {
         presence.close();
         registry.stop();
-        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        redis.close();
     }
 }

@@ -181,6 +181,13 @@ public final class WsClient implements WebSocket.Listener, AutoCloseable {
         return out;
     }
 
+    /** The event frames received and not read yet, without waiting (e.g. everything a closed connection got). */
+    public List<EventFrame> receivedEvents() {
+        List<ServerFrame> all = new ArrayList<>();
+        frames.drainTo(all);
+        return all.stream().filter(EventFrame.class::isInstance).map(EventFrame.class::cast).toList();
+    }
+
     /** True when no frame other than ping arrives within {@code quiet}. */
     public boolean quiet(Duration quiet) {
         long deadline = System.nanoTime() + quiet.toNanos();

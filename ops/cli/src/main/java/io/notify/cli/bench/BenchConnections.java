@@ -1,6 +1,6 @@
 package io.notify.cli.bench;
 
-import io.lettuce.core.RedisClient;
+import io.notify.registry.RegistryRedis;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.notify.registry.RegistryClients;
 import io.notify.registry.RegistryKeys;
@@ -27,10 +27,10 @@ final class BenchConnections implements AutoCloseable {
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final int IN_FLIGHT = 2000;
 
-    private final RedisClient client;
+    private final RegistryRedis client;
     private final List<NodeRegistry> nodes = new ArrayList<>();
 
-    private BenchConnections(RedisClient client) {
+    private BenchConnections(RegistryRedis client) {
         this.client = client;
     }
 
@@ -40,7 +40,7 @@ final class BenchConnections implements AutoCloseable {
      * are renewed every third of it.
      */
     static BenchConnections register(String redisUri, String prefix, int users, Duration lease) throws Exception {
-        BenchConnections c = new BenchConnections(RegistryClients.create(redisUri, Duration.ofSeconds(2)));
+        BenchConnections c = new BenchConnections(RegistryClients.create(redisUri, false, Duration.ofSeconds(2)));
         try {
             NodeRegistryConfig defaults = NodeRegistryConfig.defaults();
             NodeRegistryConfig config = defaults.withTimings(lease, lease.dividedBy(3), defaults.aliveTtl(),
@@ -77,6 +77,6 @@ final class BenchConnections implements AutoCloseable {
         for (NodeRegistry r : nodes) {
             r.stop();
         }
-        client.shutdown(100, 2000, TimeUnit.MILLISECONDS);
+        client.close();
     }
 }
