@@ -1,11 +1,10 @@
 package io.notify.cli.doctor;
 
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.notify.common.config.PlatformSettings;
 import io.notify.registry.RegistryClients;
+import io.notify.registry.RegistryRedis;
 import io.notify.registry.RegistryKeys;
 import io.notify.schemas.topic.TopicCatalog;
 import java.time.Duration;
@@ -59,14 +58,14 @@ final class Doctor {
     List<Finding> run() throws InterruptedException {
         RegistryKeys registry = new RegistryKeys(o.registryKeyPrefix());
         TopicCatalog catalog = o.topics();
-        RedisClient client = null;
+        RegistryRedis client = null;
         try (Admin admin = Admin.create(kafkaProps)) {
             RedisCommands<String, String> redis = null;
             if (wants(RedisMode.CHECK) || wants(LivenessJudge.CHECK) || wants(TopicsJudge.CHECK) || wants(ClockSkew.CHECK)) {
                 try {
-                    client = RegistryClients.create(o.redisUri(), o.timeout());
-                    StatefulRedisConnection<String, String> connection = client.connect();
-                    redis = connection.sync();
+                    // one node, the first seed: its INFO says the mode; in a Cluster, its keys are the ones scanned
+                    client = RegistryClients.create(o.redisUri().split(",")[0].trim(), false, o.timeout());
+                    redis = client.connect().standalone().sync();
                 } catch (RedisException | IllegalArgumentException e) {
                     add(RedisMode.CHECK, Finding.fail(RedisMode.CHECK, "cannot connect to Redis at " + o.redisForHumans() + ": " + e.getMessage(),
                             "check notify.redis.uri (--set, --config or NOTIFY_REDIS_URI) and that Redis runs"));
@@ -136,7 +135,7 @@ final class Doctor {
             }
         } finally {
             if (client != null) {
-                client.shutdown();
+                client.close();
             }
         }
         List<Finding> out = new ArrayList<>();

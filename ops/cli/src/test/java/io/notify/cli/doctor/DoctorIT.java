@@ -3,13 +3,14 @@ package io.notify.cli.doctor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.notify.cli.replay.Cli;
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
 import io.notify.platform.Platform;
 import io.notify.registry.RegistryClients;
+import io.notify.registry.RegistryConnection;
+import io.notify.registry.RegistryRedis;
 import io.notify.schemas.topic.TopicCatalog;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -70,8 +71,9 @@ class DoctorIT {
             assertTrue(short_.out().contains("WARN  topics    " + undelivered + " keeps records 1h, less than the documented 3d"), short_.out());
             alter(admin, undelivered, TopicConfig.RETENTION_MS_CONFIG, Long.toString(Duration.ofDays(3).toMillis()));
 
-            RedisClient client = RegistryClients.create(infra.redisUri(), Duration.ofSeconds(5));
-            try (StatefulRedisConnection<String, String> redis = client.connect()) {
+            try (RegistryRedis client = RegistryClients.create(infra.redisUri(), false, Duration.ofSeconds(5));
+                 RegistryConnection connection = client.connect()) {
+                StatefulRedisConnection<String, String> redis = connection.standalone();
                 String ghost = infra.prefix() + "nf:alive:ghost";
                 redis.sync().setex(ghost, 60, "inc-ghost"); // as a node that died with a long TTL would leave it: nobody refreshes it
                 Cli.Result stale = doctor(infra, "--checks", "liveness");
@@ -80,8 +82,6 @@ class DoctorIT {
                 assertTrue(stale.out().contains("fix: DEL " + ghost + " if node ghost does not run"), stale.out());
                 assertTrue(stale.out().contains("OK    liveness  1 gateway(s) alive"), "gw-1 still judged alive: " + stale.out());
                 redis.sync().del(ghost);
-            } finally {
-                client.shutdown();
             }
 
             Cli.Result mismatch = doctor(infra, "--checks", "redis", "--set", "notify.redis.cluster=true");
