@@ -20,7 +20,7 @@ if [ -f "$out.stamp" ] && [ -d "$out" ] && [ "$(cat "$out.stamp")" = "$stamp" ];
   exit 0
 fi
 if [ ! -d "$jdk/jmods" ]; then
-  echo "build-runtime: $jdk has no jmods/: build with a full JDK (Debian: openjdk-17-jdk-headless), or skip images with -Djib.skip" >&2
+  echo "build-runtime: $jdk has no jmods/: build with a full JDK (Debian: openjdk-17-jdk-headless), or skip images with -Dnotify.image.skip=true" >&2
   exit 1
 fi
 

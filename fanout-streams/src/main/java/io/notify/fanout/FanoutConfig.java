@@ -166,6 +166,17 @@ public record FanoutConfig(
                     + " or set NOTIFY_FANOUT_QUERY_TOKENS)");
         }
         streamsOverrides = Map.copyOf(streamsOverrides);
+        String protocol = streamsOverrides.get("group.protocol");
+        if (protocol != null && !protocol.trim().equalsIgnoreCase("classic")) {
+            // Measured with Kafka 4.4 (docs/BENCHMARKS.md "Operate it: fanout rejoin and a rolling
+            // restart"): under the streams rebalance protocol the query API answered resumes with an
+            // unknown stream during rebalances (clients reset and saw events again), rejoins stalled
+            // partitions for minutes, and standby replicas and the session timeout become
+            // broker-side group settings.
+            throw new ConfigException("notify.fanout.streams.group.protocol", "only 'classic' is supported, got '" + protocol
+                    + "': the streams rebalance protocol broke interactive-query resumes in our runs (docs/BENCHMARKS.md "
+                    + "\"Operate it: fanout rejoin and a rolling restart\")");
+        }
     }
 
     /**

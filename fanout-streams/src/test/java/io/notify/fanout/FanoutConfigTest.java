@@ -86,6 +86,14 @@ class FanoutConfigTest {
     }
 
     @Test
+    void theStreamsRebalanceProtocolIsRefusedAndClassicTaken() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> load(Map.of("notify.fanout.streams.group.protocol", "streams")));
+        assertTrue(e.getMessage().startsWith("notify.fanout.streams.group.protocol: only 'classic' is supported"), e.getMessage());
+        assertEquals("classic", load(Map.of("notify.fanout.streams.group.protocol", "classic")).streamsOverrides().get("group.protocol"));
+    }
+
+    @Test
     void severalTokensAreAcceptedAtOnceForARotationAndNonePrinted() {
         FanoutConfig c = load(Map.of(FanoutConfig.QUERY_TOKENS, "old-query-token-0123456789, new-query-token-0123456789",
                 "notify.fanout.query.host", "10.1.2.3"));

@@ -130,7 +130,12 @@ public final class RegistryClients {
         // promoted replica); rejecting commands while it connects would fail every first command, so a
         // cluster connection queues them instead, bounded: at most CLUSTER_QUEUE per master, each for
         // at most the command timeout.
-        client.setOptions(ClusterClientOptions.builder(options(commandTimeout, caFile))
+        // builder(ClientOptions) copies neither the replay filter nor everything else: set it again,
+        // so a command in flight at a disconnect is failed, not sent again after the reconnect (a
+        // late ZADD would bring back a connection unregistered meanwhile).
+        ClusterClientOptions.Builder clusterOptions = ClusterClientOptions.builder(options(commandTimeout, caFile));
+        clusterOptions.replayFilter(command -> true);
+        client.setOptions(clusterOptions
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.ACCEPT_COMMANDS)
                 .requestQueueSize(CLUSTER_QUEUE)
                 .topologyRefreshOptions(TOPOLOGY_REFRESH)

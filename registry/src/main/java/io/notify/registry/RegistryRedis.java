@@ -73,6 +73,11 @@ public final class RegistryRedis implements AutoCloseable {
         return subscription::dispose;
     }
 
+    /** The client's options (tests: what both kinds of client are given). */
+    io.lettuce.core.ClientOptions options() {
+        return client().getOptions();
+    }
+
     private AbstractRedisClient client() {
         return cluster != null ? cluster : standalone;
     }

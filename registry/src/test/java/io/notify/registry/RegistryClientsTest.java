@@ -33,6 +33,11 @@ class RegistryClientsTest {
                 io.lettuce.core.cluster.ClusterTopologyRefreshOptions.RefreshTrigger.class)));
         try (RegistryRedis redis = RegistryClients.create("redis://127.0.0.1:1,redis://127.0.0.1:2", true, Duration.ofSeconds(1))) {
             assertTrue(redis.cluster(), "no connection is opened before connect()");
+            // a command in flight at a disconnect is failed, never sent again after the reconnect
+            assertTrue(redis.options().getReplayFilter().test(null), "the cluster client keeps the replay filter");
+        }
+        try (RegistryRedis redis = RegistryClients.create("redis://127.0.0.1:1", false, Duration.ofSeconds(1))) {
+            assertTrue(redis.options().getReplayFilter().test(null), "so does the standalone one");
         }
     }
 }

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.BiFunction;
+import org.slf4j.LoggerFactory;
 
 /**
  * A Kafka client's own meters bound to a service's registry (Micrometer's {@code KafkaClientMetrics}
@@ -49,7 +50,8 @@ public final class KafkaMeters implements AutoCloseable {
         try {
             binder.close();
         } catch (Exception e) {
-            throw new IllegalStateException("closing the Kafka meters failed", e);
+            // the client's own close comes next and must still run: say so, do not throw
+            LoggerFactory.getLogger(KafkaMeters.class).warn("closing the Kafka meters failed", e);
         } finally {
             scheduler.shutdownNow();
         }

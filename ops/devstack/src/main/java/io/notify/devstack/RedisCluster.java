@@ -220,20 +220,23 @@ public final class RedisCluster implements AutoCloseable {
     /** Runs a command to its end (bounded); returns its output, or throws with it when the exit code is not 0. */
     private static String run(List<String> command) {
         try {
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-            byte[] out;
-            try (var in = p.getInputStream()) {
-                out = in.readAllBytes(); // the CLI ends by itself; its own timeouts bound the read
+            Path output = Files.createTempFile("redis-cli-", ".out");
+            try {
+                Process p = new ProcessBuilder(command).redirectErrorStream(true)
+                        .redirectOutput(output.toFile()).start();
+                if (!p.waitFor(CLI_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) { // bounded: a hung CLI fails the start
+                    p.destroyForcibly();
+                    throw new IllegalStateException(command + " did not end within " + CLI_TIMEOUT + ":\n"
+                            + Files.readString(output, StandardCharsets.UTF_8));
+                }
+                String text = Files.readString(output, StandardCharsets.UTF_8);
+                if (p.exitValue() != 0) {
+                    throw new IllegalStateException(command + " failed (exit " + p.exitValue() + "):\n" + text);
+                }
+                return text;
+            } finally {
+                Files.deleteIfExists(output);
             }
-            if (!p.waitFor(CLI_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                p.destroyForcibly();
-                throw new IllegalStateException(command + " did not end within " + CLI_TIMEOUT);
-            }
-            String text = new String(out, StandardCharsets.UTF_8);
-            if (p.exitValue() != 0) {
-                throw new IllegalStateException(command + " failed (exit " + p.exitValue() + "):\n" + text);
-            }
-            return text;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot run " + command, e);
         } catch (InterruptedException e) {

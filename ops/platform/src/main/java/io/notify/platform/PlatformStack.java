@@ -4,6 +4,7 @@ import io.notify.devstack.BrokerOptions;
 import io.notify.devstack.FreePorts;
 import io.notify.devstack.KafkaBrokerProcess;
 import io.notify.devstack.RedisOptions;
+import io.notify.devstack.RedisCluster;
 import io.notify.devstack.RedisServer;
 import io.notify.fanout.FanoutMain;
 import io.notify.gateway.GatewayMain;
@@ -41,6 +42,7 @@ public final class PlatformStack implements AutoCloseable {
     private final List<ServiceProcess> gateways = new ArrayList<>();
     private KafkaBrokerProcess broker;
     private RedisServer redis;
+    private RedisCluster cluster;
     private ServiceProcess ingest;
 
     private PlatformStack(StackOptions options) throws IOException {
@@ -66,8 +68,15 @@ public final class PlatformStack implements AutoCloseable {
         // Server JVM flags: benches and chaos measure the platform, not a C1-only test broker.
         broker = new KafkaBrokerProcess(BrokerOptions.defaults().withStartTimeout(Duration.ofMinutes(3)),
                 KafkaBrokerProcess.SERVER_JVM_OPTIONS, System.getProperty("java.class.path")).start();
-        redis = RedisServer.start(RedisOptions.defaults());
-        config = new PlatformConfig(broker.bootstrapServers(), redis.uri(), false, prefix, PlatformConfig.Partitions.DEV, keys,
+        String redisUri;
+        if (options.redisCluster()) {
+            cluster = RedisCluster.start();
+            redisUri = cluster.uris();
+        } else {
+            redis = RedisServer.start(RedisOptions.defaults());
+            redisUri = redis.uri();
+        }
+        config = new PlatformConfig(broker.bootstrapServers(), redisUri, options.redisCluster(), prefix, PlatformConfig.Partitions.DEV, keys,
                 Map.of(), options.ingestSettings(), options.fanoutSettings(), options.gatewaySettings());
         config.createTopics();
         progress.accept("starting " + options.fanouts() + " fanout-streams instance(s) (-Xmx" + options.fanoutHeap() + ")");
@@ -170,8 +179,18 @@ public final class PlatformStack implements AutoCloseable {
         return broker;
     }
 
+    /** The stack's one Redis; null when it runs on a Redis Cluster ({@link StackOptions#redisCluster}). */
     public RedisServer redis() {
         return redis;
+    }
+
+    /** The registry's Redis: one URI, or the Cluster's seed URIs comma-separated. */
+    public String redisUri() {
+        return config.redisUri();
+    }
+
+    public boolean redisCluster() {
+        return cluster != null;
     }
 
     public DevKeys keys() {
@@ -206,6 +225,7 @@ public final class PlatformStack implements AutoCloseable {
         closeAll(front);
         closeAll(fanouts);
         closeAll(redis == null ? List.of() : List.of(redis));
+        closeAll(cluster == null ? List.of() : List.of(cluster));
         closeAll(broker == null ? List.of() : List.of(broker));
         gateways.clear();
         fanouts.clear();

@@ -6,11 +6,12 @@ import java.util.Map;
 /**
  * The shape of a {@link PlatformStack}: how many fanout-streams instances and gateway nodes, whether
  * an ingest service runs, and settings added to every service of a kind (they override the
- * stack's own). Heaps are the child JVMs' {@code -Xmx}.
+ * stack's own). Heaps are the child JVMs' {@code -Xmx}. {@code redisCluster}: the registry on a Redis
+ * Cluster instead of one Redis.
  */
 public record StackOptions(Path work, int fanouts, int gateways, boolean ingest, String guarantee,
                            String fanoutHeap, String gatewayHeap, Map<String, String> fanoutSettings,
-                           Map<String, String> gatewaySettings, Map<String, String> ingestSettings) {
+                           Map<String, String> gatewaySettings, Map<String, String> ingestSettings, boolean redisCluster) {
 
     public StackOptions {
         if (fanouts < 1 || gateways < 0) {
@@ -22,32 +23,38 @@ public record StackOptions(Path work, int fanouts, int gateways, boolean ingest,
     }
 
     public static StackOptions of(Path work, int fanouts, int gateways) {
-        return new StackOptions(work, fanouts, gateways, false, "exactly_once_v2", "512m", "256m", Map.of(), Map.of(), Map.of());
+        return new StackOptions(work, fanouts, gateways, false, "exactly_once_v2", "512m", "256m", Map.of(), Map.of(), Map.of(), false);
+    }
+
+    /** A 3-master Redis Cluster (devstack {@code RedisCluster}, each master with a replica) instead of one Redis. */
+    public StackOptions withRedisCluster(boolean on) {
+        return new StackOptions(work, fanouts, gateways, ingest, guarantee, fanoutHeap, gatewayHeap, fanoutSettings, gatewaySettings,
+                ingestSettings, on);
     }
 
     public StackOptions withIngest(boolean on) {
-        return new StackOptions(work, fanouts, gateways, on, guarantee, fanoutHeap, gatewayHeap, fanoutSettings, gatewaySettings, ingestSettings);
+        return new StackOptions(work, fanouts, gateways, on, guarantee, fanoutHeap, gatewayHeap, fanoutSettings, gatewaySettings, ingestSettings, redisCluster);
     }
 
     public StackOptions withGuarantee(String value) {
-        return new StackOptions(work, fanouts, gateways, ingest, value, fanoutHeap, gatewayHeap, fanoutSettings, gatewaySettings, ingestSettings);
+        return new StackOptions(work, fanouts, gateways, ingest, value, fanoutHeap, gatewayHeap, fanoutSettings, gatewaySettings, ingestSettings, redisCluster);
     }
 
     public StackOptions withGatewayHeap(String value) {
-        return new StackOptions(work, fanouts, gateways, ingest, guarantee, fanoutHeap, value, fanoutSettings, gatewaySettings, ingestSettings);
+        return new StackOptions(work, fanouts, gateways, ingest, guarantee, fanoutHeap, value, fanoutSettings, gatewaySettings, ingestSettings, redisCluster);
     }
 
     public StackOptions withGatewaySettings(Map<String, String> values) {
-        return new StackOptions(work, fanouts, gateways, ingest, guarantee, fanoutHeap, gatewayHeap, fanoutSettings, values, ingestSettings);
+        return new StackOptions(work, fanouts, gateways, ingest, guarantee, fanoutHeap, gatewayHeap, fanoutSettings, values, ingestSettings, redisCluster);
     }
 
     public StackOptions withFanoutSettings(Map<String, String> values) {
         return new StackOptions(work, fanouts, gateways, ingest, guarantee, fanoutHeap, gatewayHeap, values, gatewaySettings,
-                ingestSettings);
+                ingestSettings, redisCluster);
     }
 
     public StackOptions withIngestSettings(Map<String, String> values) {
         return new StackOptions(work, fanouts, gateways, ingest, guarantee, fanoutHeap, gatewayHeap, fanoutSettings,
-                gatewaySettings, values);
+                gatewaySettings, values, redisCluster);
     }
 }

@@ -59,8 +59,12 @@ public final class ChaosCommand implements Callable<Integer> {
     @Option(names = "--gateways", description = "Gateway nodes (default: ${DEFAULT-VALUE}).", defaultValue = "3")
     int gateways;
 
+    @Option(names = "--redis-cluster", description = "The registry on a 3-master Redis Cluster (each master with a replica) "
+            + "instead of one Redis; not with restart-redis.")
+    boolean redisCluster;
+
     @Option(names = "--fanout-setting", paramLabel = "KEY=VALUE", description = "A setting for every fanout-streams instance, "
-            + "over the stack's own (repeatable; e.g. notify.fanout.standby-replicas=1, notify.fanout.streams.group.protocol=streams).")
+            + "over the stack's own (repeatable; e.g. notify.fanout.standby-replicas=1).")
     Map<String, String> fanoutSettings = new LinkedHashMap<>();
 
     @Mixin
@@ -87,7 +91,7 @@ public final class ChaosCommand implements Callable<Integer> {
         Instant at = Instant.now();
         System.err.println("chaos " + scenario + (quick ? " (quick)" : "") + ": seed " + s + ", work dir " + work);
         long begin = System.nanoTime();
-        List<ChaosRun.ScenarioResult> results = ChaosRun.run(o, work, s, fanouts, gateways, fanoutSettings, line ->
+        List<ChaosRun.ScenarioResult> results = ChaosRun.run(o, work, s, new ChaosRun.Shape(fanouts, gateways, redisCluster, fanoutSettings), line ->
                 System.err.printf("  [%6.1fs] %s%n", (System.nanoTime() - begin) / 1e9, line));
         ChaosReport report = ChaosReport.of(o, s, at, results);
         System.out.print(report.table());

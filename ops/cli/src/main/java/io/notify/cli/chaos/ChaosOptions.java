@@ -51,14 +51,14 @@ record ChaosOptions(List<Scenario> scenarios, boolean quick, int faults, Duratio
 
     /**
      * Every gateway's settings: the registry timings and, when a rolling restart is among the
-     * scenarios, a drain window (4 s quick, 10 s full; the stack's own is 0 s) so that a node's
-     * SIGTERM spreads its clients' reconnects as in a real deploy, within the 15 s a restart gives
-     * a process to stop.
+     * scenarios, a drain window (4 s quick, 8 s full; the stack's own is 0 s) so that a node's
+     * SIGTERM spreads its clients' reconnects as in a real deploy: window + 1 s grace + the receipts
+     * producer's flush (≤ 5 s) stay within the 15 s a restart gives a process to stop.
      */
     Map<String, String> gatewaySettings() {
         Map<String, String> s = new LinkedHashMap<>(registryTimings);
         if (scenarios.contains(Scenario.ROLLING_RESTART)) {
-            s.put("notify.gateway.drain-window", quick ? "4s" : "10s");
+            s.put("notify.gateway.drain-window", quick ? "4s" : "8s");
             s.put("notify.gateway.drain-grace", "1s");
         }
         return s;

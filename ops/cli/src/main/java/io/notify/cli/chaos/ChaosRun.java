@@ -41,20 +41,27 @@ final class ChaosRun {
     private ChaosRun() {
     }
 
-    static List<ScenarioResult> run(ChaosOptions o, Path work, long seed, Consumer<String> progress) throws Exception {
-        return run(o, work, seed, 2, 3, Map.of(), progress);
+    /**
+     * The stack a run uses: {@code fanouts} fanout-streams instances, {@code gateways} nodes, one Redis
+     * or a Redis Cluster, and {@code fanoutSettings} over the stack's own for every instance.
+     */
+    record Shape(int fanouts, int gateways, boolean redisCluster, Map<String, String> fanoutSettings) {
+        static final Shape DEFAULT = new Shape(2, 3, false, Map.of());
     }
 
-    /**
-     * As {@link #run(ChaosOptions, Path, long, Consumer)} on {@code fanouts} fanout-streams instances
-     * and {@code gateways} nodes, with {@code fanoutSettings} over the stack's own for every instance.
-     */
-    static List<ScenarioResult> run(ChaosOptions o, Path work, long seed, int fanouts, int gateways,
-                                    Map<String, String> fanoutSettings, Consumer<String> progress) throws Exception {
-        StackOptions so = StackOptions.of(work, fanouts, gateways).withGatewaySettings(o.gatewaySettings())
-                .withFanoutSettings(fanoutSettings);
-        if (!fanoutSettings.isEmpty()) {
-            progress.accept("fanout-streams settings: " + fanoutSettings);
+    static List<ScenarioResult> run(ChaosOptions o, Path work, long seed, Consumer<String> progress) throws Exception {
+        return run(o, work, seed, Shape.DEFAULT, progress);
+    }
+
+    static List<ScenarioResult> run(ChaosOptions o, Path work, long seed, Shape shape, Consumer<String> progress)
+            throws Exception {
+        if (shape.redisCluster() && o.scenarios().contains(Scenario.RESTART_REDIS)) {
+            throw new IllegalArgumentException("restart-redis kills the stack's one Redis: run it without --redis-cluster");
+        }
+        StackOptions so = StackOptions.of(work, shape.fanouts(), shape.gateways()).withGatewaySettings(o.gatewaySettings())
+                .withFanoutSettings(shape.fanoutSettings()).withRedisCluster(shape.redisCluster());
+        if (!shape.fanoutSettings().isEmpty()) {
+            progress.accept("fanout-streams settings: " + shape.fanoutSettings());
         }
         List<ScenarioResult> results = new ArrayList<>();
         try (PlatformStack stack = PlatformStack.start(so, progress);

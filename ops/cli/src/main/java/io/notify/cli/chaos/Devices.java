@@ -148,7 +148,7 @@ final class Devices implements AutoCloseable {
             micros = Math.max(0, (System.currentTimeMillis() - e.data().get("sentAtMs").asLong()) * 1000);
         }
         verifier.delivered(device, stream, e.id(), p.epoch(), p.seq(), micros);
-        pauses.delivered(System.nanoTime());
+        pauses.delivered(System.nanoTime(), micros);
     }
 
     int size() {

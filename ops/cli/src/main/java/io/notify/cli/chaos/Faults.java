@@ -132,8 +132,10 @@ final class Faults {
         r.put("instance", f.name());
         r.put("rebalancePauseMs", afterKill.maxPauseMs());
         r.put("deliveringAgainMs", afterKill.recoveredAfterMs());
+        r.put("failoverMaxLatencyMs", afterKill.maxLatencyMs());
         r.put("restartMs", restartMs);
         r.put("rejoinPauseMs", afterRejoin.maxPauseMs());
+        r.put("rejoinMaxLatencyMs", afterRejoin.maxLatencyMs());
         return r;
     }
 
@@ -201,6 +203,7 @@ final class Faults {
         r.put("downMs", upMs);
         r.put("deliveryPauseMs", after.maxPauseMs());
         r.put("recoveryMs", after.recoveredAfterMs());
+        r.put("maxLatencyMs", after.maxLatencyMs());
         r.put("servicesDown", servicesDown());
         r.put("routersNotReady", routersNotReady());
         return r;

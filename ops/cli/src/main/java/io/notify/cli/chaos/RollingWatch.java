@@ -39,9 +39,12 @@ final class RollingWatch implements AutoCloseable {
         this.gateways = List.copyOf(gateways);
         this.thread = new Thread(this::run, "rolling-watch");
         thread.setDaemon(true);
-        sample(); // the baseline: counters before the first restart
+        sample(); // the baseline: counters before the first restart; what it counted is not the rollout's
         handshakes = 0;
         refusals = 0;
+        peakPerSecond = 0;
+        livenessFailures = 0;
+        samples = 0;
         window.clear();
         thread.start();
     }

@@ -1,14 +1,16 @@
 package io.notify.cli.chaos;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.notify.platform.PlatformStack;
+import io.notify.registry.RegistryClients;
+import io.notify.registry.RegistryConnection;
 import io.notify.registry.RegistryKeys;
+import io.notify.registry.RegistryRedis;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -32,8 +34,8 @@ final class RouteWatch implements AutoCloseable {
     private final RegistryKeys keys;
     private final Admin admin;
     private final Map<String, List<TopicPartition>> partitionsOf = new java.util.HashMap<>();
-    private RedisClient redis;
-    private StatefulRedisConnection<String, String> connection;
+    private RegistryRedis redis;
+    private RegistryConnection connection;
 
     RouteWatch(PlatformStack stack) {
         this.stack = stack;
@@ -56,14 +58,15 @@ final class RouteWatch implements AutoCloseable {
         try {
             if (connection == null || !connection.isOpen()) {
                 dropRedis();
-                RedisURI uri = RedisURI.create(stack.redis().uri());
-                uri.setTimeout(Duration.ofSeconds(2));
-                redis = RedisClient.create(uri);
+                redis = RegistryClients.create(stack.redisUri(), stack.redisCluster(), Duration.ofSeconds(2));
                 connection = redis.connect();
             }
-            return connection.sync().exists(keys.alive(node)) > 0;
-        } catch (RuntimeException e) {
+            return connection.async().exists(keys.alive(node)).get(2, TimeUnit.SECONDS) > 0;
+        } catch (RuntimeException | ExecutionException | TimeoutException e) {
             dropRedis();
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             return true;
         }
     }
@@ -124,7 +127,7 @@ final class RouteWatch implements AutoCloseable {
             connection = null;
         }
         if (redis != null) {
-            redis.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            redis.close();
             redis = null;
         }
     }

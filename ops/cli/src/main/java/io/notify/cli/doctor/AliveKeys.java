@@ -3,7 +3,7 @@ package io.notify.cli.doctor;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.notify.registry.RegistryKeys;
 import java.util.Map;
 import java.util.TreeMap;
@@ -26,8 +26,11 @@ record AliveKeys(long atMillis, Map<String, Key> keys) {
     record Key(String incarnation, long pttlMillis) {
     }
 
-    /** Scans {@code <prefix>nf:alive:*} (SCAN, never KEYS) and reads each key's value and PTTL. */
-    static AliveKeys sample(RedisCommands<String, String> redis, RegistryKeys registry) {
+    /**
+     * Scans {@code <prefix>nf:alive:*} (SCAN, never KEYS) and reads each key's value and PTTL. On a
+     * Cluster connection, Lettuce's SCAN walks every master and reads follow the slots.
+     */
+    static AliveKeys sample(RedisClusterCommands<String, String> redis, RegistryKeys registry) {
         String prefix = registry.alive("");
         Map<String, Key> keys = new TreeMap<>();
         long at = System.currentTimeMillis();

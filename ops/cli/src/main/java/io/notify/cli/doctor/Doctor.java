@@ -2,6 +2,8 @@ package io.notify.cli.doctor;
 
 import io.lettuce.core.RedisException;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.notify.common.config.PlatformSettings;
 import io.notify.registry.RegistryClients;
 import io.notify.registry.RegistryRedis;
@@ -59,13 +61,16 @@ final class Doctor {
         RegistryKeys registry = new RegistryKeys(o.registryKeyPrefix());
         TopicCatalog catalog = o.topics();
         RegistryRedis client = null;
+        RegistryRedis clusterClient = null;
         try (Admin admin = Admin.create(kafkaProps)) {
             RedisCommands<String, String> redis = null;
+            RedisClusterCommands<String, String> keys = null;
             if (wants(RedisMode.CHECK) || wants(LivenessJudge.CHECK) || wants(TopicsJudge.CHECK) || wants(ClockSkew.CHECK)) {
                 try {
                     // one node, the first seed: its INFO says the mode; in a Cluster, its keys are the ones scanned
                     client = RegistryClients.create(o.redisUri().split(",")[0].trim(), false, o.timeout());
                     redis = client.connect().standalone().sync();
+                    keys = redis;
                 } catch (RedisException | IllegalArgumentException e) {
                     add(RedisMode.CHECK, Finding.fail(RedisMode.CHECK, "cannot connect to Redis at " + o.redisForHumans() + ": " + e.getMessage(),
                             "check notify.redis.uri (--set, --config or NOTIFY_REDIS_URI) and that Redis runs"));
@@ -76,11 +81,21 @@ final class Doctor {
                 if (redis != null && wants(RedisMode.CHECK)) {
                     findings.get(RedisMode.CHECK).addAll(RedisMode.check(redis, o.redisForHumans(), o.redisCluster()));
                 }
-                first = redis == null ? null : AliveKeys.sample(redis, registry);
+                if (redis != null && o.redisCluster()) {
+                    // the liveness keys spread over the masters: read them through a cluster connection
+                    try {
+                        clusterClient = RegistryClients.create(o.redisUri(), true, o.timeout());
+                        keys = ((StatefulRedisClusterConnection<String, String>) clusterClient.connect().stateful()).sync();
+                    } catch (RedisException | ClassCastException notACluster) {
+                        keys = redis; // the redis check says why (mode mismatch); read what the seed holds
+                    }
+                }
+                first = redis == null ? null : AliveKeys.sample(keys, registry);
             } catch (RedisException e) {
                 add(RedisMode.CHECK, Finding.fail(RedisMode.CHECK, "Redis at " + o.redisForHumans() + " failed: " + e.getMessage(),
                         "check that Redis runs and answers within --timeout"));
                 redis = null;
+                keys = null;
             }
 
             if (first == null && wants(LivenessJudge.CHECK)) {
@@ -116,7 +131,7 @@ final class Doctor {
                     topics.keySet().forEach(name -> catalog.nodeIdOf(name).ifPresent(nodeTopics::add));
                 }
                 try {
-                    LivenessJudge.Verdict verdict = LivenessJudge.judge(first, AliveKeys.sample(redis, registry), o.aliveTtl(), nodeTopics,
+                    LivenessJudge.Verdict verdict = LivenessJudge.judge(first, AliveKeys.sample(keys, registry), o.aliveTtl(), nodeTopics,
                             registry.alive(""), catalog.prefix() + TopicCatalog.NODE_PREFIX);
                     liveNodes = verdict.liveNodes();
                     if (wants(LivenessJudge.CHECK)) {
@@ -134,6 +149,9 @@ final class Doctor {
                 findings.get(TopicsJudge.CHECK).addAll(TopicsJudge.judge(TopicRule.expected(layout, liveNodes), topics, o.replication()));
             }
         } finally {
+            if (clusterClient != null) {
+                clusterClient.close();
+            }
             if (client != null) {
                 client.close();
             }

@@ -32,7 +32,7 @@ class DeliveryPausesTest {
     void pausesBeforeTheFaultDoNotCount() {
         long t = 5_000 * MS;
         DeliveryPauses p = deliveredAt(t, 2_000, 2_050);
-        assertEquals(new DeliveryPauses.AfterFault(0, 0), p.after(t + 2_010 * MS, t + 2_100 * MS));
+        assertEquals(new DeliveryPauses.AfterFault(0, 0, 0), p.after(t + 2_010 * MS, t + 2_100 * MS));
     }
 
     @Test
@@ -42,5 +42,18 @@ class DeliveryPausesTest {
         DeliveryPauses.AfterFault a = p.after(t + 100 * MS, t + 4_100 * MS);
         assertEquals(4_000, a.maxPauseMs());
         assertEquals(-1, a.recoveredAfterMs());
+    }
+
+    @Test
+    void theLongestWaitOfAnEventDeliveredAfterTheFaultEvenWhileOthersFlow() {
+        long t = 5_000 * MS;
+        DeliveryPauses p = new DeliveryPauses();
+        p.delivered(t, 9_000_000); // slow, but before the fault
+        p.delivered(t + 100 * MS, 50_000); // after it, quick
+        p.delivered(t + 150 * MS, 4_200_000); // a stalled partition's event: waited 4.2 s
+        p.delivered(t + 160 * MS, 300_000);
+        DeliveryPauses.AfterFault a = p.after(t + 50 * MS, t + 200 * MS);
+        assertEquals(0, a.maxPauseMs(), "deliveries never stopped");
+        assertEquals(4_200, a.maxLatencyMs());
     }
 }

@@ -15,9 +15,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * An OCI image built by jib's {@code buildTar} (Docker's {@code save} layout: manifest.json, the
  * config and one gzipped tar per layer), unpacked into a root file system, and run the way a
- * container runtime runs it without one: its entrypoint, chrooted into that file system, in a user
- * and mount namespace of its own ({@code unshare -r -m}) with {@code /proc} bound in (the JVM
- * finds its libraries through it), on the host's network, with the image's environment.
+ * container runtime runs it without one: its entrypoint, chrooted into that file system as the
+ * image's user, in a mount namespace of its own with {@code /proc} bound in (the JVM finds its
+ * libraries through it), on the host's network, with the image's environment ({@link #launcher}).
  */
 final class ContainerImage {
 
@@ -93,11 +93,39 @@ final class ContainerImage {
         return env;
     }
 
-    /** The command that runs the entrypoint in the root file system; the service's arguments follow it. */
+    /**
+     * The command that runs the entrypoint in the root file system; the service's arguments follow it.
+     * As root (CI), it runs as the image's {@code User} ({@code chroot --userspec}), in a mount
+     * namespace of its own; otherwise as root of a user namespace ({@code unshare -r}), the only user
+     * such a namespace maps.
+     */
     List<String> launcher() {
-        List<String> cmd = new ArrayList<>(List.of("/usr/bin/unshare", "-r", "-m", "/bin/sh", "-c",
-                "/usr/bin/mount --rbind /proc \"$0/proc\" && exec /usr/sbin/chroot \"$0\" \"$@\"", rootfs.toString()));
+        List<String> cmd = new ArrayList<>(runsAsImageUser()
+                ? List.of("/usr/bin/unshare", "-m", "/bin/sh", "-c",
+                        "/usr/bin/mount --rbind /proc \"$0/proc\" && exec /usr/sbin/chroot --userspec=" + user() + " \"$0\" \"$@\"",
+                        rootfs.toString())
+                : List.of("/usr/bin/unshare", "-r", "-m", "/bin/sh", "-c",
+                        "/usr/bin/mount --rbind /proc \"$0/proc\" && exec /usr/sbin/chroot \"$0\" \"$@\"", rootfs.toString()));
         cmd.addAll(entrypoint());
         return cmd;
+    }
+
+    /** True when this JVM runs as root, so the service can be started as the image's user. */
+    static boolean runsAsImageUser() {
+        try {
+            return ((Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid")) == 0;
+        } catch (IOException | UnsupportedOperationException e) {
+            return false;
+        }
+    }
+
+    /** The real uid of process {@code pid} ({@code Uid:} of /proc/pid/status). */
+    static int uidOf(long pid) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+            if (line.startsWith("Uid:")) {
+                return Integer.parseInt(line.substring(4).trim().split("\\s+")[0]);
+            }
+        }
+        throw new IOException("no Uid line for process " + pid);
     }
 }

@@ -53,10 +53,20 @@ class ImagesIT {
             "fanout-streams", List.of("8090/tcp", "8190/tcp"),
             "gateway", List.of("8081/tcp", "8181/tcp"));
 
-    private static ContainerImage unpack(String service, Path dir) throws Exception {
+    @TempDir
+    static Path images;
+    static final Map<String, ContainerImage> UNPACKED = new java.util.HashMap<>();
+
+    /** Each image unpacked once for the class (the platform test writes only under their /tmp). */
+    private static ContainerImage unpack(String service) throws Exception {
         Path tar = TARS.get(service);
         assumeTrue(Files.exists(tar), "no image at " + tar + " (built with -Dnotify.image.skip=true?)");
-        return ContainerImage.unpack(tar, dir.resolve(service));
+        ContainerImage image = UNPACKED.get(service);
+        if (image == null) {
+            image = ContainerImage.unpack(tar, images.resolve(service));
+            UNPACKED.put(service, image);
+        }
+        return image;
     }
 
     private static Map<String, String> env(ContainerImage image) {
@@ -66,9 +76,9 @@ class ImagesIT {
     }
 
     @Test
-    void eachImageRunsItsServiceAsNonRootWithAJvmSizedForContainers(@TempDir Path dir) throws Exception {
+    void eachImageIsConfiguredForANonRootUserAndAJvmSizedForContainers() throws Exception {
         for (String service : TARS.keySet()) {
-            ContainerImage image = unpack(service, dir);
+            ContainerImage image = unpack(service);
             assertEquals("65532:65532", image.user(), service + " runs as the non-root user notify");
             List<String> e = image.entrypoint();
             assertEquals("/opt/java/bin/java", e.get(0), service + " entrypoint " + e);
@@ -86,9 +96,9 @@ class ImagesIT {
     void aPlatformOfTheThreeImagesDeliversAnEvent(Infra infra, @TempDir Path dir) throws Exception {
         PlatformConfig config = Platform.forTest(infra, dir).config();
         config.createTopics();
-        ContainerImage ingestImage = unpack("ingest", dir);
-        ContainerImage fanoutImage = unpack("fanout-streams", dir);
-        ContainerImage gatewayImage = unpack("gateway", dir);
+        ContainerImage ingestImage = unpack("ingest");
+        ContainerImage fanoutImage = unpack("fanout-streams");
+        ContainerImage gatewayImage = unpack("gateway");
         List<ServiceProcess> started = new ArrayList<>();
         try {
             int[] f = FreePorts.pick(2);
@@ -106,6 +116,9 @@ class ImagesIT {
             started.add(ingest.start());
             for (ServiceProcess p : started) {
                 p.awaitReady(START); // /readyz on the management port, as the Kubernetes probes ask
+                if (ContainerImage.runsAsImageUser()) {
+                    assertEquals(65532, ContainerImage.uidOf(p.pid()), p.name() + " runs as the image's user");
+                }
             }
 
             try (WsClient client = WsClient.connect(Platform.ws(gateway.port()), config.keys().token("ada"))) {
