@@ -67,7 +67,7 @@ final class Doctor {
             RedisClusterCommands<String, String> keys = null;
             if (wants(RedisMode.CHECK) || wants(LivenessJudge.CHECK) || wants(TopicsJudge.CHECK) || wants(ClockSkew.CHECK)) {
                 try {
-                    // one node, the first seed: its INFO says the mode; in a Cluster, its keys are the ones scanned
+                    // one node, the first seed: its INFO says the mode (the liveness keys of a Cluster are read below)
                     client = RegistryClients.create(o.redisUri().split(",")[0].trim(), false, o.timeout());
                     redis = client.connect().standalone().sync();
                     keys = redis;
