@@ -14,7 +14,8 @@ class ChaosPartsTest {
     @Test
     void scenariosByNameAndAll() {
         assertEquals(List.of(Scenario.PAUSE_GATEWAY), Scenario.parse("pause-gateway"));
-        assertEquals(5, Scenario.parse("all").size());
+        assertEquals(List.of(Scenario.ROLLING_RESTART), Scenario.parse("rolling-restart"));
+        assertEquals(6, Scenario.parse("all").size());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Scenario.parse("kill-everything"));
         assertEquals(true, e.getMessage().contains("restart-redis"));
     }
