@@ -29,7 +29,7 @@ public final class ChaosCommand implements Callable<Integer> {
             description = "kill-gateway | pause-gateway | kill-router | restart-broker | restart-redis | rolling-restart | all")
     String scenario;
 
-    @Option(names = "--quick", description = "Bounded quick mode: 2 faults 4–8 s apart, short registry timings (each scenario well under 5 min).")
+    @Option(names = "--quick", description = "Bounded quick mode: 2 faults 1–3 s apart, 5 s watch windows, short registry timings (each scenario well under 5 min).")
     boolean quick;
 
     @Option(names = "--faults", description = "Faults per scenario (default: kill-gateway 20, others 3; --quick 2).", defaultValue = "0")

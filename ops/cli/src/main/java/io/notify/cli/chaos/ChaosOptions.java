@@ -34,8 +34,8 @@ record ChaosOptions(List<Scenario> scenarios, boolean quick, int faults, Duratio
             timings.put("notify.registry.alive-refresh", "1s");
         }
         return new ChaosOptions(scenarios, quick, faults,
-                quick ? Duration.ofSeconds(4) : Duration.ofSeconds(30), quick ? Duration.ofSeconds(8) : Duration.ofSeconds(60),
-                users, devices, rooms, rate, quick ? Duration.ofSeconds(8) : Duration.ofSeconds(20),
+                quick ? Duration.ofSeconds(1) : Duration.ofSeconds(30), quick ? Duration.ofSeconds(3) : Duration.ofSeconds(60),
+                users, devices, rooms, rate, quick ? Duration.ofSeconds(5) : Duration.ofSeconds(20),
                 quick ? Duration.ofSeconds(3) : Duration.ofSeconds(10), Duration.ofSeconds(quick ? 60 : 120), timings);
     }
 
@@ -51,14 +51,14 @@ record ChaosOptions(List<Scenario> scenarios, boolean quick, int faults, Duratio
 
     /**
      * Every gateway's settings: the registry timings and, when a rolling restart is among the
-     * scenarios, a drain window (4 s quick, 8 s full; the stack's own is 0 s) so that a node's
+     * scenarios, a drain window (2 s quick, 8 s full; the stack's own is 0 s) so that a node's
      * SIGTERM spreads its clients' reconnects as in a real deploy: window + 1 s grace + the receipts
      * producer's flush (≤ 5 s) stay within the 15 s a restart gives a process to stop.
      */
     Map<String, String> gatewaySettings() {
         Map<String, String> s = new LinkedHashMap<>(registryTimings);
         if (scenarios.contains(Scenario.ROLLING_RESTART)) {
-            s.put("notify.gateway.drain-window", quick ? "4s" : "8s");
+            s.put("notify.gateway.drain-window", quick ? "2s" : "8s");
             s.put("notify.gateway.drain-grace", "1s");
         }
         return s;

@@ -21,6 +21,17 @@ class ChaosPartsTest {
     }
 
     @Test
+    void onlyARollingRestartGivesTheGatewaysADrainWindow() {
+        ChaosOptions kills = ChaosOptions.of(Scenario.parse("kill-gateway"), true, 1, 10, 1, 2, 10);
+        assertEquals(null, kills.gatewaySettings().get("notify.gateway.drain-window"), "the stack's own 0 s");
+        ChaosOptions quick = ChaosOptions.of(Scenario.parse("rolling-restart"), true, 1, 10, 1, 2, 10);
+        assertEquals("2s", quick.gatewaySettings().get("notify.gateway.drain-window"));
+        assertEquals("12s", quick.gatewaySettings().get("notify.registry.lease"), "the registry timings stay");
+        ChaosOptions full = ChaosOptions.of(Scenario.parse("all"), false, 0, 10, 1, 2, 10);
+        assertEquals("8s", full.gatewaySettings().get("notify.gateway.drain-window"));
+    }
+
+    @Test
     void faultCountsFollowTheMode() {
         ChaosOptions full = ChaosOptions.of(Scenario.parse("all"), false, 0, 10, 1, 2, 10);
         assertEquals(20, full.faultsFor(Scenario.KILL_GATEWAY));
