@@ -60,7 +60,7 @@ class PipelineBenchIT {
             assertEquals(s.get("delivered").asLong(), l.get("count").asLong(), "one latency sample per delivery");
             JsonNode r = s.get("receipts");
             if (s.get("acks").asText().equals("on")) {
-                // 20 users at 20 and 50 events/s: about one event per user per 100 ms ack interval or fewer
+                // 20 users at 50 events/s: about one event per user per 100 ms ack interval or fewer
                 assertTrue(r.get("acks").asLong() > 0 && r.get("acks").asLong() <= s.get("delivered").asLong(), "acks: " + s);
                 assertTrue(r.get("produced").asLong() > 0, "receipts written: " + s);
                 assertEquals(r.get("acks").asLong(), r.get("produced").asLong() + r.get("coalesced").asLong(),
@@ -73,7 +73,7 @@ class PipelineBenchIT {
             assertTrue(l.get("p50").asDouble() > 0 && l.get("p50").asDouble() <= l.get("p95").asDouble()
                     && l.get("p95").asDouble() <= l.get("p99").asDouble() && l.get("p99").asDouble() <= l.get("max").asDouble(), l.toString());
         }
-        assertEquals(4, report.get("medians").size());
+        assertEquals(2, report.get("medians").size(), "one rate × acks off and on");
         JsonNode modes = report.get("modes");
         assertEquals(2, modes.size());
         assertEquals("off", modes.get(0).get("acks").asText());
