@@ -54,7 +54,7 @@ public final class Platform implements AutoCloseable {
     private FanoutService fanout;
     private Publishing publishing;
 
-    private Platform(Builder b) {
+    Platform(PlatformBuilder b) {
         this.config = b.config();
         this.workDir = b.workDir;
         this.drainOnClose = b.drainOnClose;
@@ -74,7 +74,7 @@ public final class Platform implements AutoCloseable {
         this.origins = b.browserOrigins ? PlatformConfig.browserOrigins(ports.values()) : "";
     }
 
-    private void startAll(Builder b) throws Exception {
+    void startAll(PlatformBuilder b) throws Exception {
         config.createTopics();
         ingest = new IngestServer(IngestConfig.load(Settings.of(
                 config.ingestSettings(b.ingestPort, OpsEndpoints.defaultManagementPort(b.ingestPort), origins)))).start();
@@ -88,21 +88,21 @@ public final class Platform implements AutoCloseable {
     }
 
     /** A platform on the given Kafka and Redis with production names and partitions ({@code notifyctl dev}). */
-    public static Builder builder(String bootstrapServers, String redisUri, Path workDir) {
-        return new Builder(bootstrapServers, redisUri, workDir);
+    public static PlatformBuilder builder(String bootstrapServers, String redisUri, Path workDir) {
+        return new PlatformBuilder(bootstrapServers, redisUri, workDir);
     }
 
     /**
      * A platform for an IT: the run's Kafka and Redis with the test's prefix, small topics, a random
      * JWT key, everything on 127.0.0.1 and port 0, quick drains, and a generous route timeout.
      */
-    public static Builder forTest(Infra infra, Path workDir) {
+    public static PlatformBuilder forTest(Infra infra, Path workDir) {
         return forTest(infra.bootstrapServers(), infra.redisUri(), infra.prefix(), workDir);
     }
 
     /** As {@link #forTest(Infra, Path)}, on another Kafka (a broker of the test's own, e.g. with SASL listeners). */
-    public static Builder forTest(String bootstrapServers, String redisUri, String prefix, Path workDir) {
-        return new Builder(bootstrapServers, redisUri, workDir)
+    public static PlatformBuilder forTest(String bootstrapServers, String redisUri, String prefix, Path workDir) {
+        return new PlatformBuilder(bootstrapServers, redisUri, workDir)
                 .prefix(prefix)
                 .partitions(PlatformConfig.Partitions.TEST)
                 .keys(DevKeys.random())
@@ -267,145 +267,6 @@ public final class Platform implements AutoCloseable {
         }
         if (ingest != null) {
             ingest.close();
-        }
-    }
-
-    /** What a platform is made of; {@link #start} starts it. */
-    public static final class Builder {
-
-        private final String bootstrapServers;
-        private final String redisUri;
-        private boolean redisCluster;
-        private final Path workDir;
-        private String prefix = "";
-        private PlatformConfig.Partitions partitions = PlatformConfig.Partitions.DEV;
-        private DevKeys keys;
-        private final List<String> nodes = new ArrayList<>();
-        private List<Integer> gatewayPorts = List.of();
-        private boolean browserOrigins;
-        private boolean drainOnClose;
-        private int ingestPort;
-        private int queryPort;
-        private final Map<String, String> kafkaClient = new LinkedHashMap<>();
-        private final Map<String, String> ingestSettings = new LinkedHashMap<>();
-        private final Map<String, String> fanoutSettings = new LinkedHashMap<>();
-        private final Map<String, String> gatewaySettings = new LinkedHashMap<>();
-
-        private Builder(String bootstrapServers, String redisUri, Path workDir) {
-            this.bootstrapServers = bootstrapServers;
-            this.redisUri = redisUri;
-            this.workDir = workDir;
-        }
-
-        /** The Redis URI lists seed nodes of a Redis Cluster ({@code notify.redis.cluster=true} for every service). */
-        public Builder redisCluster() {
-            this.redisCluster = true;
-            return this;
-        }
-
-        /** Topic and registry key prefix; default none. */
-        public Builder prefix(String value) {
-            this.prefix = value;
-            return this;
-        }
-
-        public Builder partitions(PlatformConfig.Partitions value) {
-            this.partitions = value;
-            return this;
-        }
-
-        /** The dev JWT key; default the work dir's ({@link DevKeys#inDataDir}). */
-        public Builder keys(DevKeys value) {
-            this.keys = value;
-            return this;
-        }
-
-        /** Gateway nodes started with the platform, in this order. */
-        public Builder gateways(String... nodeIds) {
-            nodes.addAll(List.of(nodeIds));
-            return this;
-        }
-
-        /** The ports of the gateways named in {@link #gateways}, in that order; default free ports. */
-        public Builder gatewayPorts(List<Integer> values) {
-            this.gatewayPorts = List.copyOf(values);
-            return this;
-        }
-
-        /**
-         * Lets the browser pages that the gateways named in {@link #gateways} serve connect to every
-         * gateway and publish through ingest: their origins go to each gateway's allowlist and
-         * ingest's CORS list. Their ports are then chosen before anything starts.
-         */
-        public Builder browserOrigins() {
-            this.browserOrigins = true;
-            return this;
-        }
-
-        /** {@link Platform#close} drains every gateway over its drain window first (as SIGTERM does); default stop at once. */
-        public Builder drainOnClose() {
-            this.drainOnClose = true;
-            return this;
-        }
-
-        public Builder ingestPort(int value) {
-            this.ingestPort = value;
-            return this;
-        }
-
-        public Builder queryPort(int value) {
-            this.queryPort = value;
-            return this;
-        }
-
-        /** A Kafka client property for every client of every service and of the kit ({@code notify.kafka.client.<key>}). */
-        public Builder kafkaClient(String key, String value) {
-            kafkaClient.put(key, value);
-            return this;
-        }
-
-        /** A setting for ingest, overriding the platform's. */
-        public Builder ingest(String key, String value) {
-            ingestSettings.put(key, value);
-            return this;
-        }
-
-        /** A setting for fanout-streams, overriding the platform's. */
-        public Builder fanout(String key, String value) {
-            fanoutSettings.put(key, value);
-            return this;
-        }
-
-        /** A setting for every gateway node, overriding the platform's. */
-        public Builder gateway(String key, String value) {
-            gatewaySettings.put(key, value);
-            return this;
-        }
-
-        /**
-         * The settings this builder starts the platform with, for services started some other way
-         * (from their container images: ops/e2e ImagesIT); {@link PlatformConfig#createTopics} makes its topics.
-         */
-        public PlatformConfig config() {
-            return new PlatformConfig(bootstrapServers, redisUri, redisCluster, prefix, partitions, keys, kafkaClient,
-                    ingestSettings, fanoutSettings, gatewaySettings);
-        }
-
-        public Platform start() throws Exception {
-            if (!gatewayPorts.isEmpty() && gatewayPorts.size() != nodes.size()) {
-                throw new IllegalArgumentException(nodes.size() + " gateways but " + gatewayPorts.size() + " ports");
-            }
-            if (keys == null) {
-                keys = DevKeys.inDataDir(workDir);
-            }
-            Platform p = new Platform(this);
-            try {
-                p.startAll(this);
-                return p;
-            } catch (Exception | Error e) {
-                p.close();
-                throw e;
-            }
         }
     }
 }

@@ -5,6 +5,7 @@ import io.notify.devstack.DevStackOptions;
 import io.notify.gateway.GatewayServer;
 import io.notify.platform.DevKeys;
 import io.notify.platform.Platform;
+import io.notify.platform.PlatformBuilder;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -37,7 +38,7 @@ public final class LocalPlatform implements AutoCloseable {
         DevStack infra = DevStack.start(DevStackOptions.dev(o.dataDir()).withKafkaPort(o.kafkaPort()).withRedisPort(o.redisPort())
                 .withKafkaControllerPort(o.kafkaPort() + 1));
         try {
-            Platform.Builder b = Platform.builder(infra.bootstrapServers(), infra.redisUri(), o.dataDir())
+            PlatformBuilder b = Platform.builder(infra.bootstrapServers(), infra.redisUri(), o.dataDir())
                     .keys(DevKeys.inDataDir(o.dataDir()))
                     .ingestPort(o.ingestPort())
                     .queryPort(o.queryPort())
