@@ -26,8 +26,8 @@ import org.xnio.conduits.ConduitStreamSourceChannel;
  * invalid UTF-8 (1007), broken framing and fragmented messages not complete in time (1002), frames
  * beyond the connection's frame bucket (4029: every frame counts, pings included) — and reports
  * each as a limit hit. Client pings are answered with pongs. A close frame it sends is followed by
- * the TCP close when the client's close frame arrives, or after {@code CLOSE_TIMEOUT_MS} if it does
- * not; before sending one it reads what the client sent meanwhile, so a client that already left is
+ * the TCP close when the client's close frame arrives or the client closes TCP, or after
+ * {@code CLOSE_TIMEOUT_MS} if neither happens; before sending one it reads what the client sent meanwhile, so a client that already left is
  * not told (and counted) a close it never sees. Everything but {@link #send}, {@link #close} and
  * {@link #tick} runs on the connection's I/O thread.
  *
@@ -137,7 +137,37 @@ public final class WebSocketTransport extends QueuedTransport implements WsFrame
             }
         }
         if (decoder.stopped()) {
+            stoppedReading(source);
+        }
+    }
+
+    /**
+     * Nothing is parsed after a close frame or a violation. After a violation the socket is still
+     * read and what comes is discarded (our close frame is on its way, bounded by
+     * {@code CLOSE_TIMEOUT_MS}), so a client that leaves after reading it frees the connection at
+     * once instead of at the timeout; after the client's close frame reads stop.
+     */
+    private void stoppedReading(ConduitStreamSourceChannel source) {
+        if (closeReceived) {
             source.suspendReads();
+            return;
+        }
+        for (int reads = 0; reads < 16; reads++) {
+            ByteBuffer buffer = codec.readBuffer();
+            int n;
+            try {
+                n = source.read(buffer);
+            } catch (IOException e) {
+                abort();
+                return;
+            }
+            if (n < 0) {
+                abort(); // the client is done: RFC 6455 §7.1.1, the server closes TCP
+                return;
+            }
+            if (n == 0) {
+                return;
+            }
         }
     }
 
@@ -152,7 +182,7 @@ public final class WebSocketTransport extends QueuedTransport implements WsFrame
     private void expireMessage() {
         decoder.expire(codec.nanoTime(), codec, this);
         if (decoder.stopped()) {
-            connection.getSourceChannel().suspendReads();
+            stoppedReading(connection.getSourceChannel());
         }
     }
 
