@@ -9,8 +9,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -18,14 +16,18 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A long offset history does not stay in {@code __consumer_offsets}: its segments roll at 1 MiB and
  * the cleaner compacts them, so a restarted broker replays far fewer records to load a group. Why
  * that matters is in {@link BrokerConfig} (a slow load after a kill -9 can leave a group waiting
  * five minutes for a ghost member). With Kafka's 100 MB segments every commit ever made stays in
- * the active segment and is replayed on each load.
+ * the active segment and is replayed on each load. Run on the module's shared broker (the same
+ * {@link BrokerConfig} as the broker process), whose other groups' few commits that may share the
+ * partition are far below the bound.
  */
+@ExtendWith(NotifyInfraExtension.class)
 @Timeout(180)
 class OffsetsCompactionIT {
 
@@ -35,37 +37,32 @@ class OffsetsCompactionIT {
     private static final long COMPACTED_BYTES = 2L << 20;
 
     @Test
-    void theOffsetsOfALongRunAreCompactedToTheLatestPerPartition() throws Exception {
-        try (KafkaBrokerProcess broker = new KafkaBrokerProcess()) {
-            broker.start();
-            String bootstrap = broker.bootstrapServers();
-            String group = "compaction-group";
-            TopicPartition tp = new TopicPartition("compaction", 0);
-            TopicPartition offsets = new TopicPartition("__consumer_offsets",
-                    Utils.abs(group.hashCode()) % Integer.parseInt(BrokerConfig.INTERNAL_TOPIC_PARTITIONS));
-            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
-                 KafkaConsumer<String, String> consumer = KafkaTestClients.consumer(bootstrap, group,
-                         Map.of(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false))) {
-                admin.createTopics(List.of(new NewTopic(tp.topic(), 1, (short) 1))).all().get(20, TimeUnit.SECONDS);
-                consumer.assign(List.of(tp));
-                consumer.commitSync(Map.of(tp, new OffsetAndMetadata(0))); // waits out the coordinator's first load
-                for (int i = 1; i <= COMMITS; i++) {
-                    consumer.commitAsync(Map.of(tp, new OffsetAndMetadata(i, METADATA)), null);
-                    if (i % 1000 == 0) {
-                        consumer.commitSync(Map.of(tp, new OffsetAndMetadata(i, METADATA)));
-                    }
+    void theOffsetsOfALongRunAreCompactedToTheLatestPerPartition(Infra infra) throws Exception {
+        String group = infra.name("compaction-group");
+        TopicPartition tp = new TopicPartition(infra.createTopic("compaction", 1), 0);
+        TopicPartition offsets = new TopicPartition("__consumer_offsets",
+                Utils.abs(group.hashCode()) % Integer.parseInt(BrokerConfig.INTERNAL_TOPIC_PARTITIONS));
+        Admin admin = infra.adminClient();
+        try (KafkaConsumer<String, String> consumer = KafkaTestClients.consumer(infra.bootstrapServers(), group,
+                Map.of(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false))) {
+            consumer.assign(List.of(tp));
+            consumer.commitSync(Map.of(tp, new OffsetAndMetadata(0))); // waits out the coordinator's first load
+            for (int i = 1; i <= COMMITS; i++) {
+                consumer.commitAsync(Map.of(tp, new OffsetAndMetadata(i, METADATA)), null);
+                if (i % 1000 == 0) {
+                    consumer.commitSync(Map.of(tp, new OffsetAndMetadata(i, METADATA)));
                 }
-
-                Deadline deadline = Deadline.in(Duration.ofSeconds(120));
-                long size = size(admin, offsets);
-                while (size > COMPACTED_BYTES && !deadline.expired()) {
-                    TimeUnit.MILLISECONDS.sleep(500); // poll interval of the condition
-                    size = size(admin, offsets);
-                }
-                assertTrue(size <= COMPACTED_BYTES, offsets + " still holds " + size + " bytes");
-                assertEquals(COMMITS, consumer.committed(Set.of(tp)).get(tp).offset(),
-                        "compaction keeps the latest commit");
             }
+
+            Deadline deadline = Deadline.in(Duration.ofSeconds(120));
+            long size = size(admin, offsets);
+            while (size > COMPACTED_BYTES && !deadline.expired()) {
+                TimeUnit.MILLISECONDS.sleep(500); // poll interval of the condition
+                size = size(admin, offsets);
+            }
+            assertTrue(size <= COMPACTED_BYTES, offsets + " still holds " + size + " bytes");
+            assertEquals(COMMITS, consumer.committed(Set.of(tp)).get(tp).offset(),
+                    "compaction keeps the latest commit");
         }
     }
 
