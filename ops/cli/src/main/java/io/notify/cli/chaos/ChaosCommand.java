@@ -1,7 +1,8 @@
 package io.notify.cli.chaos;
 
-import io.notify.cli.bench.report.ResultOptions;
 import io.notify.cli.bench.report.ResultFiles;
+import io.notify.cli.bench.report.ResultOptions;
+import io.notify.common.config.Settings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -67,6 +68,11 @@ public final class ChaosCommand implements Callable<Integer> {
             + "over the stack's own (repeatable; e.g. notify.fanout.standby-replicas=1).")
     Map<String, String> fanoutSettings = new LinkedHashMap<>();
 
+    @Option(names = "--watch", description = "How long deliveries are watched after a router or infrastructure fault and "
+            + "again after the restart (default: 20s, --quick 5s); a longer one sees what moves later, e.g. fanout tasks "
+            + "that move back to a rejoined instance only after a probing rebalance.")
+    String watch;
+
     @Mixin
     ResultOptions resultOptions;
 
@@ -86,6 +92,14 @@ public final class ChaosCommand implements Callable<Integer> {
             return 2;
         }
         ChaosOptions o = ChaosOptions.of(scenarios, quick, faults, users, devices, rooms, rate);
+        if (watch != null) {
+            try {
+                o = o.watching(Settings.parseDurationArg("--watch", watch));
+            } catch (RuntimeException e) { // a malformed duration (ConfigException) or a non-positive one
+                System.err.println("notifyctl chaos: " + e.getMessage());
+                return 2;
+            }
+        }
         long s = seed != null ? seed : System.currentTimeMillis();
         Path work = Files.createTempDirectory("notify-chaos-");
         Instant at = Instant.now();

@@ -39,6 +39,15 @@ record ChaosOptions(List<Scenario> scenarios, boolean quick, int faults, Duratio
                 quick ? Duration.ofSeconds(3) : Duration.ofSeconds(10), Duration.ofSeconds(quick ? 60 : 120), timings);
     }
 
+    /** The same run watching each fault's deliveries for {@code observe} (positive) instead of the mode's default. */
+    ChaosOptions watching(Duration observe) {
+        if (observe.isZero() || observe.isNegative()) {
+            throw new IllegalArgumentException("--watch must be positive");
+        }
+        return new ChaosOptions(scenarios, quick, faults, intervalMin, intervalMax, users, devicesPerUser, rooms, rate,
+                observe, downFor, settle, registryTimings);
+    }
+
     int faultsFor(Scenario s) {
         if (faults > 0) {
             return faults;
