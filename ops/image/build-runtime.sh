@@ -16,6 +16,12 @@ jdk=$2
 modules=java.base,java.logging,java.management,java.naming,java.net.http,java.security.jgss,java.security.sasl,java.sql,java.xml,jdk.crypto.ec,jdk.jfr,jdk.management,jdk.management.jfr,jdk.naming.dns,jdk.unsupported,jdk.zipfs,jdk.jcmd,jdk.attach
 stamp="$jdk|$modules|$(sha256sum "$0" | cut -c1-16)"
 
+# One build at a time: modules built in parallel (mvn -T) share this runtime; the second one waits
+# here and finds it made.
+mkdir -p "$(dirname "$out")"
+exec 9>"$out.lock"
+flock 9
+
 if [ -f "$out.stamp" ] && [ -d "$out" ] && [ "$(cat "$out.stamp")" = "$stamp" ]; then
   exit 0
 fi

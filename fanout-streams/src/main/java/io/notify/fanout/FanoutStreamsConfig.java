@@ -27,11 +27,25 @@ import org.apache.kafka.streams.processor.UsePartitionTimeOnInvalidTimestamp;
  *   <li>{@code main.consumer.interceptor.classes}: {@link RoutePrefetch}, which hints the route lookup
  *       with the streams of every polled record, so cold routes are read ahead, pipelined.</li>
  *   <li>{@code consumer.session.timeout.ms} from {@link FanoutConfig#sessionTimeout()} (Kafka's default
- *       is 45 s), heartbeats every third of it, at most 3 s (Kafka's default interval).</li>
+ *       is 45 s), heartbeats every third of it, at most 1 s (Kafka's default is 3 s): a member learns
+ *       of a rebalance from its heartbeat, and a cooperative move of tasks takes two rounds.</li>
+ *   <li>{@code acceptable.recovery.lag=1000} (Kafka's default 10,000) and
+ *       {@code probing.rebalance.interval.ms=60000} (its minimum; default 10 min): a rejoining
+ *       instance whose state is further behind than 1,000 changelog records gets warm-up replicas
+ *       first and its active tasks only once a probing rebalance finds it caught up, so the moving
+ *       partitions wait for a rebalance and a short restore, not for the restore of a whole task
+ *       (docs/BENCHMARKS.md "Operate it: fanout rejoin").</li>
  * </ul>
  * {@link FanoutConfig#streamsOverrides()} are applied last and win.
  */
 public final class FanoutStreamsConfig {
+
+    /** The longest heartbeat interval: how late a member may learn of a rebalance round. */
+    static final long HEARTBEAT_MAX_MS = 1_000;
+    /** Changelog records a rejoining instance may be behind and still take an active task at once. */
+    static final long ACCEPTABLE_RECOVERY_LAG = 1_000;
+    /** How often warm-up replicas are checked for being caught up (Kafka's minimum). */
+    static final long PROBING_REBALANCE_INTERVAL_MS = 60_000;
 
     private FanoutStreamsConfig() {
     }
@@ -49,7 +63,9 @@ public final class FanoutStreamsConfig {
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), Long.toString(config.linger().toMillis()));
         long sessionMs = config.sessionTimeout().toMillis();
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), Long.toString(sessionMs));
-        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), Long.toString(Math.min(3_000, sessionMs / 3)));
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), Long.toString(Math.min(HEARTBEAT_MAX_MS, sessionMs / 3)));
+        p.put(StreamsConfig.ACCEPTABLE_RECOVERY_LAG_CONFIG, Long.toString(ACCEPTABLE_RECOVERY_LAG));
+        p.put(StreamsConfig.PROBING_REBALANCE_INTERVAL_MS_CONFIG, Long.toString(PROBING_REBALANCE_INTERVAL_MS));
         p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, Integer.toString(config.standbyReplicas()));
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, Integer.toString(config.streamThreads()));
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, Long.toString(config.cacheMaxBytes()));

@@ -128,7 +128,9 @@ class FanoutConfigTest {
         assertEquals(MissingNodeTopicHandler.class.getName(), p.get(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG));
         assertSame(nodeTopics, p.get(MissingNodeTopicHandler.NODE_TOPICS));
         assertEquals("10000", p.get("consumer.session.timeout.ms"), "a dead instance's partitions move after 10 s, not Kafka's 45 s");
-        assertEquals("3000", p.get("consumer.heartbeat.interval.ms"));
+        assertEquals("1000", p.get("consumer.heartbeat.interval.ms"), "a rebalance round is noticed within 1 s, not Kafka's 3 s");
+        assertEquals("1000", p.get(StreamsConfig.ACCEPTABLE_RECOVERY_LAG_CONFIG), "a rejoining instance behind more warms up first");
+        assertEquals("60000", p.get(StreamsConfig.PROBING_REBALANCE_INTERVAL_MS_CONFIG), "warm-ups checked every minute");
         assertEquals(RoutePrefetch.class.getName(), p.get("main.consumer.interceptor.classes"));
         assertSame(routes, p.get("main.consumer." + RoutePrefetch.LOOKUP));
         assertEquals(Set.of("it-1.notify.events", "it-1.notify-fanout-by-stream-repartition"), p.get("main.consumer." + RoutePrefetch.TOPICS));
@@ -138,11 +140,11 @@ class FanoutConfigTest {
     }
 
     @Test
-    void theSessionTimeoutSetsTheHeartbeat() {
+    void theSessionTimeoutBoundsTheHeartbeat() {
         Properties p = FanoutStreamsConfig.properties(load(Map.of("notify.fanout.session-timeout", "6s")),
                 NodeTopics.assumeAll(), FanoutMetrics.inMemory(), null);
         assertEquals("6000", p.get("consumer.session.timeout.ms"));
-        assertEquals("2000", p.get("consumer.heartbeat.interval.ms"), "a third of the session");
+        assertEquals("1000", p.get("consumer.heartbeat.interval.ms"), "1 s, under a third of the shortest session");
         assertKey("notify.fanout.session-timeout", Map.of("notify.fanout.session-timeout", "5s")); // under the broker's floor
     }
 
