@@ -6,7 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.Schema;
 import io.notify.schemas.JsonNames;
-import io.notify.schemas.JsonSchemas;
+import io.notify.schemas.validation.FrameSchema;
+import io.notify.schemas.validation.JsonSchemas;
 import io.notify.schemas.NotifyJson;
 import io.notify.schemas.event.EventClass;
 import io.notify.schemas.event.EventEnvelope;
@@ -25,9 +26,9 @@ import org.junit.jupiter.api.Test;
 /** Keeps the frame records and protocol/frames-v1.schema.json saying the same thing. */
 class FrameSchemaAgreementTest {
 
-    private final JsonNode schemaDoc = JsonNames.resource(FrameCodec.SCHEMA_RESOURCE);
+    private final JsonNode schemaDoc = JsonNames.resource(FrameSchema.RESOURCE);
     private final JsonNode defs = schemaDoc.get("$defs");
-    private final Schema schema = JsonSchemas.load(FrameCodec.SCHEMA_RESOURCE);
+    private final Schema schema = JsonSchemas.load(FrameSchema.RESOURCE);
 
     @Test
     void everyFrameTypeHasADefWithTheRecordsFieldNames() {

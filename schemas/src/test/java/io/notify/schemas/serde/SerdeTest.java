@@ -14,7 +14,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.notify.schemas.NotifyJson;
 import io.notify.schemas.event.EventClass;
 import io.notify.schemas.event.EventEnvelope;
-import io.notify.schemas.event.InvalidEventException;
+import io.notify.schemas.validation.InvalidEventException;
 import io.notify.schemas.event.Recipients;
 import io.notify.schemas.stream.DeliveryMessage;
 import io.notify.schemas.stream.LiveEvent;
