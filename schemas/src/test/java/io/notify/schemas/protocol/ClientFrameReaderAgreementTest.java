@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.Schema;
-import io.notify.schemas.validation.FrameSchema;
-import io.notify.schemas.validation.JsonSchemas;
 import io.notify.schemas.NotifyJson;
 import io.notify.schemas.stream.StreamId;
+import io.notify.schemas.validation.FrameSchema;
+import io.notify.schemas.validation.JsonSchemas;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
