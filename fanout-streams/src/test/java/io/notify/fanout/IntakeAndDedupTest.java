@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.schemas.event.EventEnvelope;
-import io.notify.schemas.event.EventValidator;
 import io.notify.schemas.stream.SequencedEvent;
 import io.notify.schemas.stream.StreamId;
 import io.notify.schemas.topic.DlqFailure;
 import io.notify.schemas.topic.DlqHeaders;
+import io.notify.schemas.validation.EventValidator;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

@@ -20,6 +20,7 @@ import io.notify.schemas.protocol.ResumePoint;
 import io.notify.schemas.protocol.WelcomeFrame;
 import io.notify.schemas.stream.Position;
 import io.notify.schemas.stream.StreamId;
+import io.notify.schemas.validation.FrameSchema;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,7 +69,7 @@ class ClientBehaviourIT {
     }
 
     private static ClientFrame decode(String text) {
-        return CODEC.decodeClientFrame(text);
+        return CODEC.decodeClientFrame(text, FrameSchema.v1());
     }
 
     @Test

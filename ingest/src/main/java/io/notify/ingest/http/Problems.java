@@ -1,7 +1,7 @@
 package io.notify.ingest.http;
 
 import io.notify.common.http.Problem;
-import io.notify.schemas.event.Violation;
+import io.notify.schemas.validation.Violation;
 import java.util.List;
 
 /** The ingest API's problem answers, one factory per documented case (see docs/openapi.yaml). */

@@ -2,8 +2,8 @@ package io.notify.ingest.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.notify.common.http.Problem;
-import io.notify.schemas.event.EventValidator;
-import io.notify.schemas.event.InvalidEventException;
+import io.notify.schemas.validation.EventValidator;
+import io.notify.schemas.validation.InvalidEventException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -2,10 +2,10 @@ package io.notify.schemas.publish;
 
 import io.notify.schemas.NotifyJson;
 import io.notify.schemas.event.EventEnvelope;
-import io.notify.schemas.event.EventValidator;
-import io.notify.schemas.event.InvalidEventException;
-import io.notify.schemas.event.Violation;
 import io.notify.schemas.topic.Topic;
+import io.notify.schemas.validation.EventValidator;
+import io.notify.schemas.validation.InvalidEventException;
+import io.notify.schemas.validation.Violation;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.notify.schemas.publish;
 
-import io.notify.schemas.event.InvalidEventException;
+import io.notify.schemas.validation.InvalidEventException;
 import org.apache.kafka.common.errors.RetriableException;
 
 /**

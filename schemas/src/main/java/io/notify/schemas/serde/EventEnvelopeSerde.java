@@ -2,8 +2,8 @@ package io.notify.schemas.serde;
 
 import io.notify.schemas.NotifyJson;
 import io.notify.schemas.event.EventEnvelope;
-import io.notify.schemas.event.EventValidator;
-import io.notify.schemas.event.InvalidEventException;
+import io.notify.schemas.validation.EventValidator;
+import io.notify.schemas.validation.InvalidEventException;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;

@@ -6,9 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.Schema;
-import io.notify.schemas.JsonSchemas;
 import io.notify.schemas.NotifyJson;
 import io.notify.schemas.stream.StreamId;
+import io.notify.schemas.validation.FrameSchema;
+import io.notify.schemas.validation.JsonSchemas;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.Test;
 class ClientFrameReaderAgreementTest {
 
     private final FrameCodec codec = FrameCodec.v1();
-    private final Schema schema = JsonSchemas.load(FrameCodec.SCHEMA_RESOURCE);
+    private final Schema schema = JsonSchemas.load(FrameSchema.RESOURCE);
 
     private static final String P = "{\"stream\":\"u:42\",\"epoch\":\"k3x9m2p8q7rdw5ta\",\"seq\":17}";
 
@@ -99,8 +100,8 @@ class ClientFrameReaderAgreementTest {
         int accepted = 0;
         int rejected = 0;
         for (String text : corpus) {
-            Object viaFast = outcome(() -> codec.decodeClientFrame(text));
-            Object viaSchema = outcome(() -> codec.decodeClientFrameBySchema(text));
+            Object viaFast = outcome(() -> codec.decodeClientFrame(text, FrameSchema.v1()));
+            Object viaSchema = outcome(() -> codec.decodeClientFrameBySchema(text, FrameSchema.v1()));
             assertEquals(viaSchema, viaFast, text);
             ClientFrame read = fastRead(text);
             if (read != null) {
@@ -126,9 +127,9 @@ class ClientFrameReaderAgreementTest {
         assertNotNull(fastRead(resumeOf(ResumeFrame.MAX_STREAMS)));
         for (String text : handWritten().subList(11, 14)) {
             assertEquals(null, fastRead(text), text);
-            assertTrue(codec.decodeClientFrame(text) instanceof ClientFrame, text);
+            assertTrue(codec.decodeClientFrame(text, FrameSchema.v1()) instanceof ClientFrame, text);
         }
-        assertEquals(new AckFrame(StreamId.forUser("42"), 10), codec.decodeClientFrame("{\"t\":\"ack\",\"stream\":\"u:42\",\"seq\":1e1}"));
+        assertEquals(new AckFrame(StreamId.forUser("42"), 10), codec.decodeClientFrame("{\"t\":\"ack\",\"stream\":\"u:42\",\"seq\":1e1}", FrameSchema.v1()));
     }
 
     private static ClientFrame fastRead(String text) {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.Schema;
 import io.notify.schemas.JsonNames;
-import io.notify.schemas.JsonSchemas;
 import io.notify.schemas.NotifyJson;
 import io.notify.schemas.event.EventClass;
 import io.notify.schemas.event.EventEnvelope;
@@ -14,6 +13,8 @@ import io.notify.schemas.event.EventIds;
 import io.notify.schemas.stream.Endpoints;
 import io.notify.schemas.stream.Position;
 import io.notify.schemas.stream.StreamId;
+import io.notify.schemas.validation.FrameSchema;
+import io.notify.schemas.validation.JsonSchemas;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -25,9 +26,9 @@ import org.junit.jupiter.api.Test;
 /** Keeps the frame records and protocol/frames-v1.schema.json saying the same thing. */
 class FrameSchemaAgreementTest {
 
-    private final JsonNode schemaDoc = JsonNames.resource(FrameCodec.SCHEMA_RESOURCE);
+    private final JsonNode schemaDoc = JsonNames.resource(FrameSchema.RESOURCE);
     private final JsonNode defs = schemaDoc.get("$defs");
-    private final Schema schema = JsonSchemas.load(FrameCodec.SCHEMA_RESOURCE);
+    private final Schema schema = JsonSchemas.load(FrameSchema.RESOURCE);
 
     @Test
     void everyFrameTypeHasADefWithTheRecordsFieldNames() {

@@ -8,9 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.notify.schemas.event.EventEnvelope;
-import io.notify.schemas.event.InvalidEventException;
 import io.notify.schemas.topic.Topic;
 import io.notify.schemas.topic.TopicCatalog;
+import io.notify.schemas.validation.InvalidEventException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Map;

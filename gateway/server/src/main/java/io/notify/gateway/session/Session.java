@@ -26,6 +26,7 @@ import io.notify.schemas.stream.Position;
 import io.notify.schemas.stream.SequencedEvent;
 import io.notify.schemas.stream.StreamEvent;
 import io.notify.schemas.stream.StreamId;
+import io.notify.schemas.validation.FrameSchema;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
@@ -310,7 +311,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         }
         ClientFrame frame;
         try {
-            frame = FrameCodec.v1().decodeClientFrame(text);
+            frame = FrameCodec.v1().decodeClientFrame(text, FrameSchema.v1());
         } catch (ProtocolException e) {
             hit(Limit.PROTOCOL_ERROR, e.getMessage());
             return;

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.cli.bench.report.Stats;
 import io.notify.schemas.event.EventEnvelope;
-import io.notify.schemas.event.EventValidator;
 import io.notify.schemas.event.Fallback;
 import io.notify.schemas.NotifyJson;
+import io.notify.schemas.validation.EventValidator;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

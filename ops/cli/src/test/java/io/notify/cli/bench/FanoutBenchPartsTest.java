@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.notify.schemas.event.EventValidator;
+import io.notify.schemas.validation.EventValidator;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.notify.schemas.protocol.AckFrame;
 import io.notify.schemas.protocol.FrameCodec;
 import io.notify.schemas.protocol.WsOpcode;
+import io.notify.schemas.validation.FrameSchema;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -38,7 +39,7 @@ class AckPacerTest {
         pacer = new AckPacer(clients, (c, frame) -> {
             WsCodec.Frame f = WsCodec.decode(ByteBuffer.wrap(frame));
             assertEquals(WsOpcode.TEXT, f.opcode());
-            AckFrame ack = (AckFrame) FrameCodec.v1().decodeClientFrame(f.text());
+            AckFrame ack = (AckFrame) FrameCodec.v1().decodeClientFrame(f.text(), FrameSchema.v1());
             sent.add(new Sent(c.index, nowMs, ack.stream().value(), ack.seq()));
         });
     }

@@ -2,7 +2,7 @@ package io.notify.cli.bench.gateway;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.notify.schemas.event.EventValidator;
+import io.notify.schemas.validation.EventValidator;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package io.notify.schemas;
+package io.notify.schemas.validation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.Schema;
@@ -6,6 +6,7 @@ import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.SpecificationVersion;
 import com.networknt.schema.path.PathType;
+import io.notify.schemas.NotifyJson;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -1,4 +1,4 @@
-package io.notify.schemas.event;
+package io.notify.schemas.validation;
 
 /**
  * One reason an event is invalid: the JSON pointer of the offending field (RFC 6901, "" for the
@@ -7,7 +7,7 @@ package io.notify.schemas.event;
  */
 public record Violation(String pointer, String message, String rule) {
 
-    /** The serialized {@code data} object is over {@link EventEnvelope#MAX_DATA_BYTES}. */
+    /** The serialized {@code data} object is over {@link io.notify.schemas.event.EventEnvelope#MAX_DATA_BYTES}. */
     public static final String MAX_BYTES = "maxBytes";
     /** The text is not JSON at all. */
     public static final String SYNTAX = "syntax";

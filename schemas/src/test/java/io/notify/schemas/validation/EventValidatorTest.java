@@ -1,11 +1,17 @@
-package io.notify.schemas.event;
+package io.notify.schemas.validation;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.notify.schemas.NotifyJson;
+import io.notify.schemas.event.EventClass;
+import io.notify.schemas.event.EventEnvelope;
+import io.notify.schemas.event.EventIds;
+import io.notify.schemas.event.Fallback;
+import io.notify.schemas.event.Recipients;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -142,5 +148,19 @@ class EventValidatorTest {
 
     private static List<String> pointers(List<Violation> v) {
         return v.stream().map(Violation::pointer).distinct().toList();
+    }
+
+    @Test
+    void aFallbackIsAcceptedAndWhatIsWrongWithItNamed() {
+        EventEnvelope ok = EventValidator.v1().parse(("{\"id\":\"o-1\",\"type\":\"order.shipped\",\"to\":{\"users\":[\"42\"]},"
+                + "\"fallback\":{\"after\":\"2m\",\"channel\":\"push\"}}").getBytes(StandardCharsets.UTF_8));
+        assertEquals(new Fallback("2m", "push"), ok.fallback());
+        InvalidEventException tooSoon = assertThrows(InvalidEventException.class, () -> EventValidator.v1().parse(
+                ("{\"type\":\"order.shipped\",\"to\":{\"users\":[\"42\"]},\"fallback\":{\"after\":\"5s\",\"channel\":\"push\"}}")
+                        .getBytes(StandardCharsets.UTF_8)));
+        assertTrue(tooSoon.getMessage().contains("10s"), tooSoon.getMessage());
+        assertFalse(EventValidator.v1().validate(NotifyJson.mapper().valueToTree(java.util.Map.of("type", "t",
+                "to", java.util.Map.of("rooms", java.util.List.of("r")), "fallback", java.util.Map.of("after", "2m", "channel", "push"))))
+                .isEmpty(), "the schema says fallback needs users");
     }
 }

@@ -9,11 +9,7 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
-import com.networknt.schema.Error;
-import com.networknt.schema.Schema;
-import io.notify.schemas.JsonSchemas;
 import io.notify.schemas.NotifyJson;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -24,7 +20,8 @@ import java.util.Optional;
  * {@link ProtocolException} and nothing else, naming the offending field, and reject text over
  * their length bound before parsing it and nesting beyond {@link NotifyJson#MAX_NESTING_DEPTH}
  * while parsing. {@link #decodeClientFrame} is strict: the frame must satisfy the schema exactly
- * (unknown fields are errors), as the gateway must be with untrusted clients.
+ * (unknown fields are errors), as the gateway must be with untrusted clients; the schema check
+ * itself is passed in ({@link ClientFrameSchema}), so this module needs no JSON-schema validator.
  * {@link #decodeServerFrame} ignores unknown fields so a newer server can add some within
  * {@code notify.v1} without breaking older clients. Thread-safe; share {@link #v1()}.
  */
@@ -36,11 +33,9 @@ public final class FrameCodec {
     private static final String PONG_TEXT = "{\"t\":\"pong\"}";
     /** Longest server frame: event data is at most 64 KiB, plus the frame's own fields. */
     public static final int MAX_SERVER_FRAME_CHARS = 128 * 1024;
-    public static final String SCHEMA_RESOURCE = "/io/notify/schemas/protocol/frames-v1.schema.json";
 
     private static final FrameCodec V1 = new FrameCodec();
 
-    private final Schema schema = JsonSchemas.load(SCHEMA_RESOURCE);
     private final ObjectWriter writer = NotifyJson.mapper().writerFor(Frame.class);
     private final ObjectReader strictReader = NotifyJson.mapper().reader()
             .with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
@@ -101,10 +96,11 @@ public final class FrameCodec {
      * Reads a frame sent by a client (gateway side): strict, schema-checked. A valid frame in its
      * plain form (what every SDK sends) is checked against the schema's rules by hand
      * ({@code ClientFrameReader}, held to the schema by {@code ClientFrameReaderAgreementTest});
-     * anything else goes through the JSON schema itself, so an invalid frame is rejected with the
-     * schema's error, exactly as before.
+     * anything else goes through the JSON schema itself ({@code schema}: notify-schemas'
+     * {@code FrameSchema.v1()}), so an invalid frame is rejected with the schema's error.
      */
-    public ClientFrame decodeClientFrame(String text) {
+    public ClientFrame decodeClientFrame(String text, ClientFrameSchema schema) {
+        requireSchema(schema);
         // the two frames every idle connection sends, in their canonical form: no parse needed
         if (PONG_TEXT.equals(text)) {
             return PongFrame.INSTANCE;
@@ -122,7 +118,7 @@ public final class FrameCodec {
             if (plain != null) {
                 return plain; // the schema's rules, checked by hand (ClientFrameReader); nothing left to validate
             }
-            return bySchema(type, node);
+            return bySchema(schema, type, node);
         } catch (ProtocolException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -135,14 +131,15 @@ public final class FrameCodec {
      * then bound by Jackson. Kept for the frames the fast path does not take (they are all invalid or
      * unusual) and for the test that holds both paths to the same answers.
      */
-    ClientFrame decodeClientFrameBySchema(String text) {
+    ClientFrame decodeClientFrameBySchema(String text, ClientFrameSchema schema) {
+        requireSchema(schema);
         try {
             JsonNode node = parse(text, MAX_CLIENT_FRAME_CHARS);
             FrameType type = typeOf(node);
             if (!type.sentByClient()) {
                 throw new ProtocolException("/t", "'" + type.wireName() + "' frames are sent by servers only");
             }
-            return bySchema(type, node);
+            return bySchema(schema, type, node);
         } catch (ProtocolException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -150,10 +147,16 @@ public final class FrameCodec {
         }
     }
 
-    private ClientFrame bySchema(FrameType type, JsonNode node) {
-        List<Error> errors = schema.validate(node);
-        if (!errors.isEmpty()) {
-            throw schemaViolation(type, errors);
+    private static void requireSchema(ClientFrameSchema schema) {
+        if (schema == null) {
+            throw new IllegalArgumentException("a ClientFrameSchema is required to decode client frames (notify-schemas' FrameSchema.v1())");
+        }
+    }
+
+    private ClientFrame bySchema(ClientFrameSchema schema, FrameType type, JsonNode node) {
+        ClientFrameSchema.Failure failure = schema.firstFailure(node);
+        if (failure != null) {
+            throw schemaViolation(type, failure);
         }
         return (ClientFrame) bind(strictReader, type, node);
     }
@@ -242,17 +245,16 @@ public final class FrameCodec {
         }
     }
 
-    private static ProtocolException schemaViolation(FrameType type, List<Error> errors) {
-        Error first = errors.get(0);
-        String pointer = first.getInstanceLocation() == null ? "" : first.getInstanceLocation().toString();
-        String message = first.getMessage();
-        if (first.getProperty() != null && "required".equals(first.getKeyword())) {
-            pointer = pointer + "/" + FramePointers.escape(first.getProperty());
+    private static ProtocolException schemaViolation(FrameType type, ClientFrameSchema.Failure first) {
+        String pointer = first.instanceLocation();
+        String message = first.message();
+        if (first.property() != null && "required".equals(first.keyword())) {
+            pointer = pointer + "/" + FramePointers.escape(first.property());
             message = "is required by the '" + type.wireName() + "' frame";
-        } else if (first.getProperty() != null && "additionalProperties".equals(first.getKeyword())) {
-            pointer = pointer + "/" + FramePointers.escape(first.getProperty());
+        } else if (first.property() != null && "additionalProperties".equals(first.keyword())) {
+            pointer = pointer + "/" + FramePointers.escape(first.property());
             message = "is not a field of the '" + type.wireName() + "' frame";
-        } else if ("false".equals(first.getKeyword())) {
+        } else if ("false".equals(first.keyword())) {
             message = "is not allowed here";
         }
         return new ProtocolException(pointer, message);

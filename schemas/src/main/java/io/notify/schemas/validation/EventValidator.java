@@ -1,4 +1,4 @@
-package io.notify.schemas.event;
+package io.notify.schemas.validation;
 
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -6,8 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
-import io.notify.schemas.JsonSchemas;
 import io.notify.schemas.NotifyJson;
+import io.notify.schemas.event.EventEnvelope;
+import io.notify.schemas.event.EventIds;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.notify.schemas.event;
+package io.notify.schemas.validation;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -7,6 +7,10 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.notify.schemas.JsonNames;
 import io.notify.schemas.NotifyJson;
+import io.notify.schemas.event.EventClass;
+import io.notify.schemas.event.EventEnvelope;
+import io.notify.schemas.event.EventIds;
+import io.notify.schemas.event.Recipients;
 import java.time.OffsetDateTime;
 import java.util.Arrays;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.notify.schemas.event;
+package io.notify.schemas.validation;
 
 import java.util.List;
 
