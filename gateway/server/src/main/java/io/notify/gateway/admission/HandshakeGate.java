@@ -46,6 +46,40 @@ public final class HandshakeGate {
         this.metrics = metrics;
     }
 
+    /**
+     * What a handshake from this request's {@code Origin} with the JWT of its {@code Authorization}
+     * header would be answered now ({@code GET /v1/ws/check}), decided in the handshake's order
+     * without answering: draining; the node's handshake bucket, from which a check takes a token like
+     * a handshake (so checks are bounded by {@code handshake-rate-per-second} and {@code handshake-burst}
+     * too); the origin; the token. Redeems no ticket. A refusal is counted and logged like a
+     * handshake's, under {@code transport}.
+     */
+    public HandshakeVerdict check(HttpServerExchange exchange, String transport) {
+        if (draining.getAsBoolean()) {
+            refuse(exchange, transport, "draining");
+            return HandshakeVerdict.refused("draining", "this node is shutting down; another node will answer",
+                    503, DRAINING_RETRY_AFTER_SECONDS);
+        }
+        if (!handshakes.tryTake()) {
+            refuse(exchange, transport, "rate_limited");
+            return HandshakeVerdict.refused("admission", "the node admits a bounded number of handshakes per second",
+                    503, handshakes.retryAfterSeconds());
+        }
+        if (!origins.allows(exchange.getRequestHeaders().getFirst(Headers.ORIGIN))) {
+            refuse(exchange, transport, "origin");
+            return HandshakeVerdict.refused("origin",
+                    "the Origin of this page is not on the gateway's allowed-origins", 403, null);
+        }
+        AuthResult result = verifier.verify(TokenSource.bearer(exchange));
+        if (result instanceof AuthResult.Rejected rejected) {
+            refuse(exchange, transport, rejected.reason().slug());
+            return rejected.reason() == AuthRejection.KEYS_UNAVAILABLE
+                    ? HandshakeVerdict.refused("unavailable", rejected.reason().slug(), 503, KEYS_UNAVAILABLE_RETRY_AFTER_SECONDS)
+                    : HandshakeVerdict.refused("token", rejected.reason().slug(), 401, null);
+        }
+        return HandshakeVerdict.OK;
+    }
+
     /** Admission control; false when refused (the answer is sent). */
     public boolean admit(HttpServerExchange exchange, String transport) {
         if (draining.getAsBoolean()) {
