@@ -457,6 +457,6 @@ export interface HandshakeCheck {
   retryAfter: number | null;
 }
 
-/** Whether `gateway` would accept a handshake with `token` now; null when it has no check. */
+/** Whether `gateway` would accept a handshake with `token` (from `origin`, default this page's) now; null when it has no check. */
 export function checkHandshake(gateway: string, token: string | null,
-  options?: { fetch?: FetchFunction; signal?: AbortSignal }): Promise<HandshakeCheck | null>;
+  options?: { fetch?: FetchFunction; signal?: AbortSignal; origin?: string | null }): Promise<HandshakeCheck | null>;

@@ -434,17 +434,26 @@ export function checkUrl(gateway) {
   return `${httpBase(gatewayBase(gateway))}/v1/ws/check`;
 }
 
+/** This page's origin (browsers), or null (Node.js, opaque origins). */
+function pageOrigin() {
+  const origin = globalThis.location && globalThis.location.origin;
+  return typeof origin === 'string' && origin !== 'null' ? origin : null;
+}
+
 /**
  * Asks `gateway` whether a handshake with `token` would be accepted now (docs/protocol.md,
  * "Why a handshake is refused"): resolves with its answer `{ ok, reason, detail, status,
  * retryAfter }`, `reason` one of origin, token, draining, admission, unavailable when `ok` is
  * false; null when the gateway has no such check (404, an older gateway) or answered something
  * unreadable. Rejects with what fetch throws when the gateway cannot be reached. Consumes no
- * ticket; the token goes in a header, never in the URL.
+ * ticket; the token goes in a header, never in the URL. `origin`: the page's (location.origin),
+ * sent as ?origin= because browsers send no Origin header with a same-origin GET.
  */
-export async function checkHandshake(gateway, token, { fetch = globalThis.fetch, signal } = {}) {
+export async function checkHandshake(gateway, token, { fetch = globalThis.fetch, signal, origin = pageOrigin() } = {}) {
   const headers = token ? { Authorization: `Bearer ${token}` } : {};
-  const res = await fetch(checkUrl(gateway), { method: 'GET', headers, cache: 'no-store', credentials: 'omit', signal });
+  // a same-origin GET carries no Origin header, though the page's handshakes do: name it (the header wins)
+  const url = origin ? `${checkUrl(gateway)}?origin=${encodeURIComponent(origin)}` : checkUrl(gateway);
+  const res = await fetch(url, { method: 'GET', headers, cache: 'no-store', credentials: 'omit', signal });
   if (res.status !== 200) return null;
   const body = await res.json().catch(() => null);
   if (!body || typeof body.ok !== 'boolean') return null;

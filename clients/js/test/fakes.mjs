@@ -68,7 +68,7 @@ export function fakeFetch(answer = () => 201, check = () => ({ ok: true })) {
   const calls = [];
   const checks = [];
   const fetch = async (url, init) => {
-    if (url.endsWith('/v1/ws/check')) {
+    if (url.split('?')[0].endsWith('/v1/ws/check')) {
       checks.push({ url, init });
       const c = check(url, checks.length);
       if (typeof c === 'function') return c(url, init);

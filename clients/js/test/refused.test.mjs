@@ -147,8 +147,12 @@ describe('a refused handshake is not a flaky network', () => {
     assert.equal(await checkHandshake('http://a', 't', { fetch: answer(404, {}) }), null);
     assert.equal(await checkHandshake('http://a', 't', { fetch: answer(200, 'nope') }), null);
     let headers;
-    await checkHandshake('http://a', null, { fetch: async (u, init) => { headers = init.headers; return { status: 404 }; } });
+    let url;
+    await checkHandshake('http://a', null, { fetch: async (u, init) => { url = u; headers = init.headers; return { status: 404 }; } });
     assert.deepEqual(headers, {}, 'no token: no Authorization header');
+    assert.equal(url, 'http://a/v1/ws/check', 'no page (Node.js): no origin');
+    await checkHandshake('http://a', 't', { origin: 'https://app.example', fetch: async (u) => { url = u; return { status: 404 }; } });
+    assert.equal(url, 'http://a/v1/ws/check?origin=https%3A%2F%2Fapp.example', 'a page names its origin');
   });
 });
 

@@ -316,6 +316,12 @@ class GatewayTicketsIT {
         assertEquals("token/token_expired/401", reason(check(gateway, Map.of("Authorization", "Bearer " + tokens.expired("cid"), "Origin", ORIGIN))));
         assertEquals("token/bad_signature/401", reason(check(gateway, Map.of("Authorization", "Bearer " + tokens.badSignature("cid")))));
         assertEquals("token/missing_token/401", reason(check(gateway, Map.of("Origin", ORIGIN))));
+        // a same-origin GET carries no Origin header: the page names its origin in the query (the header wins)
+        HttpResponse<String> named = send("GET", "/v1/ws/check?origin=" + evil, Map.of("Authorization", "Bearer " + tokens.valid("cid")));
+        assertTrue(named.body().contains("\"reason\":\"origin\""), named.body());
+        HttpResponse<String> both = send("GET", "/v1/ws/check?origin=" + evil,
+                Map.of("Authorization", "Bearer " + tokens.valid("cid"), "Origin", ORIGIN));
+        assertEquals("{\"ok\":true}", both.body());
         // the token is read from the header only, and a ticket is neither checked nor spent
         assertEquals("token/missing_token/401", reason(check(gateway, Map.of())), "no credential");
         String t = ticket(tokens.valid("cid"));

@@ -20,8 +20,9 @@ import io.undertow.util.Methods;
  * with the status the handshake gets. Always 200 when the check ran, so that a page reads the body the
  * same way whatever it says.
  *
- * <p>Inputs: the request's {@code Origin} and the JWT of its {@code Authorization: Bearer} header, as
- * {@code POST /v1/tickets} takes them. No ticket (checking one would spend it) and no token in the URL.
+ * <p>Inputs: the request's {@code Origin} (else {@code ?origin=}: a same-origin GET carries no Origin
+ * header) and the JWT of its {@code Authorization: Bearer} header, as {@code POST /v1/tickets} takes
+ * it. No ticket (checking one would spend it) and no token in the URL.
  * The checks are the handshake's, in its order ({@link HandshakeGate#check}); each check takes a token
  * of the node's handshake bucket, so a storm of checks is refused like a storm of handshakes (reason
  * {@code admission}) and counted in {@code handshake_rejections_total{transport="check"}}.
