@@ -32,6 +32,7 @@ import io.notify.gateway.session.SessionContext;
 import io.notify.schemas.publish.NotifyPublisher;
 import io.notify.gateway.session.SessionTable;
 import io.notify.gateway.transport.AcceptingChannels;
+import io.notify.gateway.handshake.CheckEndpoint;
 import io.notify.gateway.handshake.SseEndpoint;
 import io.notify.gateway.handshake.TicketEndpoint;
 import io.notify.gateway.handshake.WebSocketEndpoint;
@@ -143,8 +144,11 @@ public final class GatewayServer implements AutoCloseable {
                 new OriginPolicy(config.allowedOrigins(), config.requireOrigin()), verifier, tickets, drainer::draining, metrics);
         ConnectionIds ids = new ConnectionIds();
         TicketEndpoint ticketEndpoint = new TicketEndpoint(gate, tickets);
+        CheckEndpoint checkEndpoint = new CheckEndpoint(gate);
         RoutingHandler routes = new RoutingHandler()
                 .get("/v1/ws", new WebSocketEndpoint(gate, ctx, ids))
+                .get("/v1/ws/check", checkEndpoint) // why a handshake would be refused; CORS open to every origin
+                .add("OPTIONS", "/v1/ws/check", checkEndpoint)
                 .get("/v1/sse", new SseEndpoint(gate, ctx, ids))
                 .post("/v1/tickets", ticketEndpoint)
                 .add("OPTIONS", "/v1/tickets", ticketEndpoint) // the CORS preflight of a page on another allowed origin

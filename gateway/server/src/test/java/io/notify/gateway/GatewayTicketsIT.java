@@ -3,6 +3,7 @@ package io.notify.gateway;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -13,6 +14,7 @@ import io.notify.devstack.NotifyInfraExtension;
 import io.notify.gateway.support.Events;
 import io.notify.gateway.support.GatewayHarness;
 import io.notify.gateway.support.LogCapture;
+import io.notify.gateway.support.RawWsClient;
 import io.notify.gateway.support.SseClient;
 import io.notify.devstack.TestClock;
 import io.notify.gateway.support.Tokens;
@@ -28,6 +30,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,7 +41,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Connect tickets (docs/gateway.md, "Connect tickets"): {@code POST /v1/tickets} trades a JWT in a
  * header for a single-use ticket that a WebSocket or SSE URL carries instead of the JWT. The node's
- * clock is a {@link TestClock}, so expiry is reached by moving it, never by waiting.
+ * clock is a {@link TestClock}, so expiry is reached by moving it, never by waiting. Also
+ * {@code GET /v1/ws/check}, which takes the same credential and says why a handshake would be refused.
  */
 @ExtendWith(NotifyInfraExtension.class)
 @Timeout(90)
@@ -278,5 +283,108 @@ class GatewayTicketsIT {
         }
         assertTrue(lines.stream().anyMatch(l -> l.contains("ticket=REDACTED")), "the refusal is logged: " + lines);
         assertFalse(lines.stream().anyMatch(l -> l.contains(t)), "ticket leaked into " + lines);
+    }
+
+    /** GET /v1/ws/check's JSON on {@code g}, asserting the answer is 200, no-store and readable by {@code origin}'s page. */
+    private static JsonNode check(GatewayHarness g, Map<String, String> headers) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(g.http("/v1/ws/check")).GET();
+        headers.forEach(b::header);
+        try {
+            HttpResponse<String> r = WsClient.HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, r.statusCode(), r.body());
+            assertEquals("no-store", r.headers().firstValue("Cache-Control").orElse(null));
+            assertEquals(headers.get("Origin"), r.headers().firstValue("Access-Control-Allow-Origin").orElse(null));
+            assertTrue(r.headers().firstValue("Access-Control-Allow-Credentials").isEmpty());
+            return JSON.readTree(r.body());
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String reason(JsonNode verdict) {
+        return verdict.get("ok").asBoolean() ? "ok" : verdict.get("reason").asText() + "/" + verdict.get("detail").asText()
+                + "/" + verdict.get("status").asInt();
+    }
+
+    @Test
+    void theCheckSaysWhyAHandshakeWouldBeRefused_toAPageOfAnyOrigin() {
+        String evil = "https://evil.example";
+        assertEquals("{\"ok\":true}", check(gateway, Map.of("Authorization", "Bearer " + tokens.valid("cid"), "Origin", ORIGIN)).toString());
+        assertEquals("ok", reason(check(gateway, Map.of("Authorization", "Bearer " + tokens.valid("cid")))), "no Origin: not a browser");
+        assertEquals("origin/the Origin of this page is not on the gateway's allowed-origins/403",
+                reason(check(gateway, Map.of("Authorization", "Bearer " + tokens.valid("cid"), "Origin", evil))));
+        assertEquals("token/token_expired/401", reason(check(gateway, Map.of("Authorization", "Bearer " + tokens.expired("cid"), "Origin", ORIGIN))));
+        assertEquals("token/bad_signature/401", reason(check(gateway, Map.of("Authorization", "Bearer " + tokens.badSignature("cid")))));
+        assertEquals("token/missing_token/401", reason(check(gateway, Map.of("Origin", ORIGIN))));
+        // a same-origin GET carries no Origin header: the page names its origin in the query (the header wins)
+        HttpResponse<String> named = send("GET", "/v1/ws/check?origin=" + evil, Map.of("Authorization", "Bearer " + tokens.valid("cid")));
+        assertTrue(named.body().contains("\"reason\":\"origin\""), named.body());
+        HttpResponse<String> both = send("GET", "/v1/ws/check?origin=" + evil,
+                Map.of("Authorization", "Bearer " + tokens.valid("cid"), "Origin", ORIGIN));
+        assertEquals("{\"ok\":true}", both.body());
+        // the token is read from the header only, and a ticket is neither checked nor spent
+        assertEquals("token/missing_token/401", reason(check(gateway, Map.of())), "no credential");
+        String t = ticket(tokens.valid("cid"));
+        HttpResponse<String> withTicket = send("GET", "/v1/ws/check?ticket=" + t + "&access_token=" + tokens.valid("cid"), Map.of());
+        assertTrue(withTicket.body().contains("missing_token"), withTicket.body());
+        try (WsClient ws = WsClient.connect(wsWith("?ticket=" + t), Map.of())) {
+            assertInstanceOf(WelcomeFrame.class, ws.next(WAIT), "the ticket still opens its connection");
+        }
+        // the preflight of a page of any origin is answered, without any check
+        HttpResponse<String> preflight = send("OPTIONS", "/v1/ws/check", Map.of("Origin", evil,
+                "Access-Control-Request-Method", "GET", "Access-Control-Request-Headers", "authorization"));
+        assertEquals(204, preflight.statusCode());
+        assertEquals(evil, preflight.headers().firstValue("Access-Control-Allow-Origin").orElse(null));
+        assertEquals("Authorization", preflight.headers().firstValue("Access-Control-Allow-Headers").orElse(null));
+        assertEquals(405, send("POST", "/v1/ws/check", Map.of()).statusCode());
+        assertTrue(gateway.count("notify.gateway.handshake.rejections", "transport", "check", "reason", "origin") >= 1);
+        assertTrue(gateway.count("notify.gateway.handshake.rejections", "transport", "check", "reason", "token_expired") >= 1);
+    }
+
+    @Test
+    void theCheckTakesFromTheHandshakeBucketAndSeesADrain(Infra infra) throws Exception {
+        try (GatewayHarness small = new GatewayHarness(infra, "gw-check",
+                Map.of("notify.gateway.handshake-rate", "1", "notify.gateway.handshake-burst", "1",
+                        "notify.gateway.drain-window", "5s"))) {
+            Map<String, String> valid = Map.of("Authorization", "Bearer " + small.tokens().valid("dee"));
+            // a handshake takes the bucket's one token; the check right after it finds the bucket empty
+            // (tried a few times: on a loaded machine a second may pass between the two and refill it)
+            JsonNode limited = null;
+            for (int i = 0; i < 5 && limited == null; i++) {
+                RawWsClient.handshakeStatus(small.port(), Map.of("Sec-WebSocket-Protocol", "notify.v1"));
+                JsonNode verdict = check(small, valid);
+                limited = verdict.get("ok").asBoolean() ? null : verdict;
+            }
+            assertNotNull(limited, "the check never found the bucket empty");
+            assertEquals("admission/the node admits a bounded number of handshakes per second/503", reason(limited));
+            assertTrue(limited.get("retryAfter").asInt() >= 1, limited.toString());
+            assertTrue(small.count("notify.gateway.handshake.rejections", "transport", "check", "reason", "rate_limited") >= 1);
+            Await.until("the bucket refills", WAIT, () -> check(small, valid).get("ok").asBoolean());
+
+            // a drain lasts while a connection is held: checks meanwhile say so
+            String token = small.tokens().valid("dee");
+            WsClient[] held = new WsClient[1];
+            Await.until("a connection is admitted", WAIT, () -> {
+                try {
+                    held[0] = WsClient.connect(small.ws(), token);
+                    return true;
+                } catch (IllegalStateException refused) {
+                    return false; // the bucket is empty for a moment yet
+                }
+            });
+            try (WsClient ws = held[0]) {
+                assertInstanceOf(WelcomeFrame.class, ws.next(WAIT));
+                CompletableFuture<?> drain = CompletableFuture.runAsync(() -> small.server().drain());
+                JsonNode[] draining = new JsonNode[1];
+                Await.until("a check during the drain", WAIT, () -> {
+                    draining[0] = check(small, valid);
+                    return !draining[0].get("ok").asBoolean();
+                });
+                assertEquals("draining/this node is shutting down; another node will answer/503", reason(draining[0]));
+                assertEquals(1, draining[0].get("retryAfter").asInt());
+                assertEquals(1001, ws.closeCode(WAIT));
+                drain.get(10, TimeUnit.SECONDS);
+            }
+        }
     }
 }

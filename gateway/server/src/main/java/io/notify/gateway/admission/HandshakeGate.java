@@ -10,6 +10,7 @@ import io.notify.gateway.auth.TokenVerifier;
 import io.notify.gateway.metrics.GatewayMetrics;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
+import java.util.Deque;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +45,55 @@ public final class HandshakeGate {
         this.tickets = tickets;
         this.draining = draining;
         this.metrics = metrics;
+    }
+
+    /**
+     * What a handshake from this request's {@code Origin} (or {@code ?origin=}) with the JWT of its
+     * {@code Authorization} header would be answered now ({@code GET /v1/ws/check}), decided in the handshake's order
+     * without answering: draining; the node's handshake bucket, from which a check takes a token like
+     * a handshake (so checks are bounded by {@code handshake-rate-per-second} and {@code handshake-burst}
+     * too); the origin; the token. Redeems no ticket. A refusal is counted and logged like a
+     * handshake's, under {@code transport}.
+     */
+    public HandshakeVerdict check(HttpServerExchange exchange, String transport) {
+        if (draining.getAsBoolean()) {
+            refuse(exchange, transport, "draining");
+            return HandshakeVerdict.refused("draining", "this node is shutting down; another node will answer",
+                    503, DRAINING_RETRY_AFTER_SECONDS);
+        }
+        if (!handshakes.tryTake()) {
+            refuse(exchange, transport, "rate_limited");
+            return HandshakeVerdict.refused("admission", "the node admits a bounded number of handshakes per second",
+                    503, handshakes.retryAfterSeconds());
+        }
+        if (!origins.allows(checkedOrigin(exchange))) {
+            refuse(exchange, transport, "origin");
+            return HandshakeVerdict.refused("origin",
+                    "the Origin of this page is not on the gateway's allowed-origins", 403, null);
+        }
+        AuthResult result = verifier.verify(TokenSource.bearer(exchange));
+        if (result instanceof AuthResult.Rejected rejected) {
+            refuse(exchange, transport, rejected.reason().slug());
+            return rejected.reason() == AuthRejection.KEYS_UNAVAILABLE
+                    ? HandshakeVerdict.refused("unavailable", rejected.reason().slug(), 503, KEYS_UNAVAILABLE_RETRY_AFTER_SECONDS)
+                    : HandshakeVerdict.refused("token", rejected.reason().slug(), 401, null);
+        }
+        return HandshakeVerdict.OK;
+    }
+
+    /**
+     * The origin a check is about: the {@code Origin} header, else the {@code origin} query parameter.
+     * Browsers send no {@code Origin} with a same-origin GET, yet do with the same page's WebSocket
+     * handshake and ticket request, so a page names its origin itself. Trusting it is harmless: the
+     * answer decides nothing, and anyone can learn the same by sending that Origin to a preflight.
+     */
+    private static String checkedOrigin(HttpServerExchange exchange) {
+        String header = exchange.getRequestHeaders().getFirst(Headers.ORIGIN);
+        if (header != null) {
+            return header;
+        }
+        Deque<String> param = exchange.getQueryParameters().get("origin");
+        return param == null || param.isEmpty() ? null : param.getFirst();
     }
 
     /** Admission control; false when refused (the answer is sent). */

@@ -6,8 +6,10 @@ import io.notify.gateway.GatewayServer;
 import io.notify.platform.DevKeys;
 import io.notify.platform.Platform;
 import io.notify.platform.PlatformBuilder;
+import io.notify.platform.PlatformConfig;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * {@code notifyctl dev}: the whole platform in one process on embedded defaults — Kafka (KRaft) and
@@ -20,6 +22,9 @@ public final class LocalPlatform implements AutoCloseable {
 
     /** The rooms of the demo page: the dev token's {@code rooms} claim allows them, and presence is on for them. */
     public static final String DEMO_ROOMS = "demo:*";
+
+    /** The port examples/browser-bell serves its page on by default: the gateways allow its origins too. */
+    public static final int BELL_EXAMPLE_PORT = 8000;
 
     /** Ports and sizes of a local platform. */
     public record Options(Path dataDir, int kafkaPort, int redisPort, int ingestPort, int queryPort,
@@ -47,7 +52,10 @@ public final class LocalPlatform implements AutoCloseable {
                     .drainOnClose()
                     .gateway("notify.gateway.drain-window", o.drainWindow())
                     .gateway("notify.gateway.drain-grace", "1s")
-                    .gateway("notify.gateway.rooms.presence", DEMO_ROOMS);
+                    .gateway("notify.gateway.rooms.presence", DEMO_ROOMS)
+                    // the demo pages' origins (browserOrigins) and the browser-bell example's
+                    .gateway("notify.gateway.allowed-origins", PlatformConfig.browserOrigins(
+                            Stream.concat(o.gatewayPorts().stream(), Stream.of(BELL_EXAMPLE_PORT)).toList()));
             for (int i = 1; i <= o.gatewayPorts().size(); i++) {
                 b.gateways("gw-" + i);
             }

@@ -1,8 +1,9 @@
 /**
- * notify.js: the Notify browser client for protocol notify.v1 (docs/protocol.md). It is an ES
- * module with no dependencies and no build step, served by every gateway at /notify.js.
+ * notify.js: the Notify client for protocol notify.v1 (docs/protocol.md), for browsers and Node.js
+ * 20+. It is an ES module with no dependencies and no build step: the npm package @notify/client
+ * (clients/js, types in notify.d.ts), and the file every gateway serves at /notify.js.
  *
- *   import { connect } from '/notify.js';
+ *   import { connect } from '@notify/client'; // or, in a page without a bundler, from '/notify.js'
  *   const client = connect({
  *     gateways: ['https://gw-1.example', 'https://gw-2.example'],
  *     token: async ({ refresh }) => (await fetch('/my/token', { cache: refresh ? 'reload' : 'default' })).text(),
@@ -32,6 +33,15 @@
  *   Terminal codes stop the client. 1001 (drain), 4001 (token expired: the client asks for a fresh
  *   token), 4008 (slow consumer) and 4010 (connection recycled) reconnect after a random 0-1 s.
  *   Each reconnect moves to the next gateway in the list.
+ * - A refused handshake is not a flaky network: browsers hide why a WebSocket handshake or a CORS
+ *   request failed, so after every CHECK_AFTER_FAILURES attempts in a row that fail before
+ *   `welcome`, the client asks the gateway that refused it (GET /v1/ws/check, CORS open to every
+ *   origin, the token in a header) and, when it answers a refusal, reports it:
+ *   onState('refused', { reason, detail, status, definitive, ... }) and client.refusal. A definitive
+ *   refusal (origin, token) sets the backoff to its cap (random(0, capMs) between attempts) until
+ *   a welcome; after 'token' the token callback is asked for a fresh token (refresh: true).
+ * - Node.js: Node 22+ has a global WebSocket; Node 20 needs `--experimental-websocket` or the
+ *   WebSocket option. Without localStorage, positions are kept in memory unless a store is given.
  * - It answers pings, acks cumulatively (at most one ack per stream every ACK_DELAY_MS, well under
  *   the gateway's inbound rate limit), and treats a connection with no frame for
  *   pingIntervalMs + max(3 s, pingIntervalMs / 2) as dead.
@@ -69,6 +79,11 @@ export const PROMPT_MAX_MS = 1000;
 export const ACK_DELAY_MS = 500;
 /** WebSocket attempts in a row that fail before `welcome`; after this many, 'auto' mode tries SSE. */
 export const WS_FAILURES_BEFORE_SSE = 2;
+
+/** Attempts in a row that fail before `welcome` after which the client asks the gateway why (GET /v1/ws/check). */
+export const CHECK_AFTER_FAILURES = 3;
+/** Refusals that retrying soon cannot cure: the client backs off to its cap after them. */
+export const DEFINITIVE_REFUSALS = Object.freeze(['origin', 'token']);
 
 /** How often an inbox call answered 503 with Retry-After is tried again before it rejects. */
 export const INBOX_RETRIES = 3;
@@ -181,6 +196,17 @@ export function parsePosition(text) {
   if (colon < 0 || !EPOCH.test(epoch) || !SEQ.test(seq)) return null;
   const n = Number(seq);
   return Number.isSafeInteger(n) ? { epoch, seq: n } : null;
+}
+
+/** The default position store: localStorage where there is one (browsers), else memory (Node.js). */
+function defaultPositions() {
+  let storage = null;
+  try {
+    storage = globalThis.localStorage || null; // reading it may throw (a sandboxed frame)
+  } catch {
+    storage = null;
+  }
+  return storage ? localStoragePositions({ storage }) : memoryPositions();
 }
 
 /** A position store in memory: what a test or a page without persistence uses. */
@@ -403,6 +429,44 @@ function markBody(mark, device) {
   return body;
 }
 
+/** Where a gateway says whether (and why not) it would accept a handshake now: GET, the JWT in `Authorization: Bearer`. */
+export function checkUrl(gateway) {
+  return `${httpBase(gatewayBase(gateway))}/v1/ws/check`;
+}
+
+/** This page's origin (browsers), or null (Node.js, opaque origins). */
+function pageOrigin() {
+  const origin = globalThis.location && globalThis.location.origin;
+  return typeof origin === 'string' && origin !== 'null' ? origin : null;
+}
+
+/**
+ * Asks `gateway` whether a handshake with `token` would be accepted now (docs/protocol.md,
+ * "Why a handshake is refused"): resolves with its answer `{ ok, reason, detail, status,
+ * retryAfter }`, `reason` one of origin, token, draining, admission, unavailable when `ok` is
+ * false; null when the gateway has no such check (404, an older gateway) or answered something
+ * unreadable. Rejects with what fetch throws when the gateway cannot be reached. Consumes no
+ * ticket; the token goes in a header, never in the URL. `origin`: the page's (location.origin),
+ * sent as ?origin= because browsers send no Origin header with a same-origin GET.
+ */
+export async function checkHandshake(gateway, token, { fetch = globalThis.fetch, signal, origin = pageOrigin() } = {}) {
+  const headers = token ? { Authorization: `Bearer ${token}` } : {};
+  // a same-origin GET carries no Origin header, though the page's handshakes do: name it (the header wins)
+  const url = origin ? `${checkUrl(gateway)}?origin=${encodeURIComponent(origin)}` : checkUrl(gateway);
+  const res = await fetch(url, { method: 'GET', headers, cache: 'no-store', credentials: 'omit', signal });
+  if (res.status !== 200) return null;
+  const body = await res.json().catch(() => null);
+  if (!body || typeof body.ok !== 'boolean') return null;
+  if (body.ok) return { ok: true, reason: null, detail: null, status: 200, retryAfter: null };
+  return {
+    ok: false,
+    reason: typeof body.reason === 'string' ? body.reason : 'unknown',
+    detail: typeof body.detail === 'string' ? body.detail : null,
+    status: Number.isSafeInteger(body.status) ? body.status : null,
+    retryAfter: Number.isSafeInteger(body.retryAfter) ? body.retryAfter : null,
+  };
+}
+
 /** A ticket request the gateway refused (status: 401 token refused, 403 origin, 503 busy or draining). */
 export class TicketError extends Error {
   constructor(status, gateway) {
@@ -432,7 +496,11 @@ export async function requestTicket(gateway, token, { fetch = globalThis.fetch, 
   return { ticket: body.ticket };
 }
 
-/** Starts a client; see the module comment. Returns the running {@link NotifyClient}. */
+/**
+ * Starts a client; see the module comment. Returns the running {@link NotifyClient}.
+ * @param {import('./notify.js').ConnectOptions} options
+ * @returns {NotifyClient}
+ */
 export function connect(options) {
   return new NotifyClient(options).start();
 }
@@ -444,8 +512,10 @@ export function connect(options) {
  *   token      a string, or ({ refresh }) => string | Promise<string>. It is called before every
  *              connection. refresh is true after close 4001 or when the last token's exp has passed;
  *              then the application should return a new token, not a cached one.
- *   positions  { get(stream) → {epoch, seq} | null, set(stream, pos | null) }; default: localStorage
+ *   positions  { get(stream) → {epoch, seq} | null, set(stream, pos | null) }; default: localStorage,
+ *              or memory where there is none (Node.js)
  *   onEvent(event), onReset({stream, reason, head, firstSeq}), onState(state, info), onError(error)
+ *              states: connecting, connected, disconnected, refused (the gateway said why it refuses)
  *   transport  'auto' (default), 'ws' or 'sse'
  *   backoff    { baseMs: 1000, capMs: 60000 }
  *   connectTimeoutMs  no `welcome` within it (the ticket request included): the attempt counts as failed (default 15000)
@@ -456,6 +526,7 @@ export function connect(options) {
  *   onCollapsed({stream, epoch, from, to, count})  seqs from..to were superseded during catch-up
  * Rooms: subscribe(room | BROADCAST, handlers), unsubscribe(room), presence(room, { after, limit }).
  * Inbox: inbox({ before, limit, archived }), unreadCount(), markRead / markSeen / archive({ upTo } | { ids }).
+ * WebSocket: the WebSocket class (Node 20 without --experimental-websocket: e.g. the `ws` package's).
  * Injection points for tests: WebSocket, EventSource, fetch, timers { setTimeout, clearTimeout }, random, now.
  */
 export class NotifyClient {
@@ -471,7 +542,7 @@ export class NotifyClient {
     }
     this.gateways = o.gateways.slice();
     this.tokenSource = typeof o.token === 'function' ? o.token : () => o.token;
-    this.sequencer = new Sequencer(o.positions || localStoragePositions());
+    this.sequencer = new Sequencer(o.positions || defaultPositions());
     this.onEvent = o.onEvent || (() => {});
     this.onReset = o.onReset || (() => {});
     this.onState = o.onState || (() => {});
@@ -487,6 +558,11 @@ export class NotifyClient {
     this.connectTimeoutMs = o.connectTimeoutMs ?? 15000;
     this.WebSocketImpl = o.WebSocket || globalThis.WebSocket;
     this.EventSourceImpl = o.EventSource || globalThis.EventSource;
+    if (this.mode !== 'sse' && !this.WebSocketImpl && (this.mode === 'ws' || !this.EventSourceImpl)) {
+      throw new TypeError('notify: no WebSocket here: pass the WebSocket option, or run Node.js 22+ '
+        + '(Node.js 20: node --experimental-websocket)');
+    }
+    if (this.mode === 'sse' && !this.EventSourceImpl) throw new TypeError('notify: no EventSource here: pass the EventSource option');
     this.fetchImpl = o.fetch || (globalThis.fetch ? globalThis.fetch.bind(globalThis) : null);
     this.warnedNoTickets = false;
     const timers = o.timers || globalThis;
@@ -501,6 +577,8 @@ export class NotifyClient {
 
     this.gatewayIndex = 0;
     this.wsFailuresInARow = 0;
+    this.failuresInARow = 0; // attempts that failed before welcome, whatever the transport
+    this.refusal = null; // what the last handshake check answered, until a welcome
     this.streams = null; // from the last welcome
     this.lastToken = null;
     this.refreshNext = false;
@@ -854,6 +932,7 @@ export class NotifyClient {
 
   pickTransport() {
     if (this.mode !== 'auto') return this.mode;
+    if (!this.WebSocketImpl) return 'sse';
     return this.wsFailuresInARow >= WS_FAILURES_BEFORE_SSE && this.EventSourceImpl ? 'sse' : 'ws';
   }
 
@@ -862,7 +941,7 @@ export class NotifyClient {
     const gateway = this.gateways[this.gatewayIndex];
     const kind = this.pickTransport();
     this.transport = kind;
-    this.setState('connecting', { gateway, transport: kind, attempt: this.backoff.attempt });
+    this.setState('connecting', { gateway, transport: kind, attempt: this.backoff.attempt, ...this.refusalInfo() });
     const refresh = this.refreshNext || this.tokenExpired();
     this.refreshNext = false;
     let token;
@@ -1006,6 +1085,8 @@ export class NotifyClient {
     conn.pingIntervalMs = frame.pingIntervalMs || 0;
     this.clearTimer(conn.timers.connect);
     this.backoff.reset();
+    this.failuresInARow = 0;
+    this.refusal = null;
     if (conn.kind === 'ws') this.wsFailuresInARow = 0;
     this.streams = Array.isArray(frame.streams) ? frame.streams.slice() : [];
     this.nodeId = frame.nodeId || null;
@@ -1181,6 +1262,7 @@ export class NotifyClient {
     this.conn = null;
     this.teardown(conn, CLIENT_RECONNECT, reason);
     if (!conn.welcomed) {
+      this.failuresInARow++;
       if (conn.kind === 'ws') this.wsFailuresInARow++;
       else this.wsFailuresInARow = 0; // SSE failed too: WebSocket gets its chances again
     }
@@ -1192,17 +1274,67 @@ export class NotifyClient {
     }
     if (code === 4001) this.refreshNext = true;
     this.gatewayIndex = (this.gatewayIndex + 1) % this.gateways.length;
-    this.scheduleReconnect(policy, { gateway: conn.gateway, transport: conn.kind, code, reason });
+    const info = { gateway: conn.gateway, transport: conn.kind, code, reason };
+    if (!conn.welcomed && this.failuresInARow % CHECK_AFTER_FAILURES === 0 && this.fetchImpl) {
+      this.checkThenReconnect(policy, info);
+      return;
+    }
+    this.scheduleReconnect(policy, info);
   }
 
-  scheduleReconnect(policy, info) {
+  /**
+   * Attempts keep failing before `welcome`: asks the gateway of the last one why (GET /v1/ws/check,
+   * at most connectTimeoutMs), reports a refusal (state 'refused', client.refusal), and backs off to
+   * the cap after a definitive one. An unreachable gateway or one without the check is a network
+   * problem as before: nothing is reported. Then the reconnect is scheduled as usual.
+   */
+  async checkThenReconnect(policy, info) {
+    const abort = typeof AbortController === 'function' ? new AbortController() : null;
+    const timer = abort ? this.setTimer(() => abort.abort(), this.connectTimeoutMs) : null;
+    let verdict = null;
+    try {
+      verdict = await checkHandshake(info.gateway, this.lastToken, { fetch: this.fetchImpl, signal: abort ? abort.signal : undefined });
+    } catch {
+      verdict = null; // unreachable, or too slow: the network after all
+    } finally {
+      if (timer !== null) this.clearTimer(timer);
+    }
+    if (this.stopped || this.conn || this.reconnectTimer !== null) return; // closed meanwhile
+    if (!verdict || verdict.ok) {
+      this.scheduleReconnect(policy, info);
+      return;
+    }
+    const definitive = DEFINITIVE_REFUSALS.includes(verdict.reason);
+    this.refusal = { gateway: info.gateway, reason: verdict.reason, detail: verdict.detail, status: verdict.status,
+      retryAfter: verdict.retryAfter, definitive };
+    if (definitive) {
+      this.backoff.attempt = 64; // random(0, capMs) from now on: no tight loop against a refusal (until a welcome)
+      if (verdict.reason === 'token') this.refreshNext = true; // the token callback is asked for a new one
+    }
+    this.scheduleReconnect(policy, info, 'refused');
+  }
+
+  /**
+   * Schedules the next attempt and says so: state 'disconnected' (or 'refused' right after a
+   * check found a refusal: then `reason`, `detail`, `status`, `definitive` are the refusal's and
+   * `closeReason` the connection's); while a refusal is held, every info (connecting too) carries it as `refusal`.
+   */
+  scheduleReconnect(policy, info, state = 'disconnected') {
     const attempt = this.backoff.attempt;
     const delayMs = policy === 'promptly' ? this.random() * PROMPT_MAX_MS : this.backoff.next();
-    this.setState('disconnected', { ...info, delayMs, attempt, terminal: false });
+    const details = state === 'refused'
+      ? { ...info, closeReason: info.reason, ...this.refusal, ...this.refusalInfo() }
+      : { ...info, ...this.refusalInfo() };
+    this.setState(state, { ...details, delayMs, attempt, terminal: false });
     this.reconnectTimer = this.setTimer(() => {
       this.reconnectTimer = null;
       this.open();
     }, delayMs);
+  }
+
+  /** `{ refusal }` while a refusal is held (until a welcome), else nothing: part of every state's info. */
+  refusalInfo() {
+    return this.refusal ? { refusal: { ...this.refusal } } : {};
   }
 
   teardown(conn, code, reason) {

@@ -1,5 +1,5 @@
-// Unit tests of the browser client (gateway/server/.../web/notify.js) on Node's built-in test
-// runner: `node --test`. NotifyJsTest copies notify.js next to this file and runs it in `mvn verify`.
+// Unit tests of the client (clients/js/notify.js) on Node's built-in test
+// runner: `node --test test/` (ops/e2e NotifyJsTest runs it in `mvn verify`).
 // WebSocket, EventSource, timers and randomness are fakes injected through connect()'s options.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,139 +8,11 @@ import {
   reconnectPolicy, webSocketUrl, sseUrl, ticketUrl, requestTicket, TicketError, tokenClaims, PROMPT_MAX_MS, ACK_DELAY_MS,
   BROADCAST, PACE_BURST, PACE_PER_SECOND, roomStream, cursorKey, compositeCursor,
   deviceId, DEVICE_KEY, inboxUrl, InboxError, INBOX_RETRIES,
-} from './notify.js';
+} from '../notify.js';
 
-// ---------------------------------------------------------------------------------------------
-// fakes
-
-/** Timers on a virtual clock: nothing runs until the test advances it. */
-function fakeTimers() {
-  let now = 0;
-  let nextId = 0;
-  const pending = new Map();
-  return {
-    setTimeout(fn, ms) { pending.set(++nextId, { at: now + ms, fn }); return nextId; },
-    clearTimeout(id) { pending.delete(id); },
-    get now() { return now; },
-    count() { return pending.size; },
-    /** Runs every timer due within `ms`, in due order, then sets the clock to now + ms. */
-    advance(ms) {
-      const target = now + ms;
-      for (;;) {
-        let id = null;
-        for (const [k, t] of pending) if (t.at <= target && (id === null || t.at < pending.get(id).at)) id = k;
-        if (id === null) break;
-        const t = pending.get(id);
-        pending.delete(id);
-        now = t.at;
-        t.fn();
-      }
-      now = target;
-    },
-  };
-}
-
-/** A WebSocket whose server side the test plays. */
-class FakeWebSocket {
-  static all = [];
-  constructor(url, protocol) {
-    this.url = url;
-    this.protocol = protocol;
-    this.sent = [];
-    this.closedWith = null;
-    FakeWebSocket.all.push(this);
-  }
-  send(text) { this.sent.push(JSON.parse(text)); }
-  close(code, reason) { this.closedWith = { code, reason }; }
-  // server side
-  frame(f) { this.onmessage && this.onmessage({ data: JSON.stringify(f) }); }
-  serverClose(code, reason = '') { this.onclose && this.onclose({ code, reason }); }
-  static last() { return FakeWebSocket.all[FakeWebSocket.all.length - 1]; }
-}
-
-class FakeEventSource {
-  static all = [];
-  constructor(url) { this.url = url; this.closed = false; FakeEventSource.all.push(this); }
-  close() { this.closed = true; }
-  frame(f) { this.onmessage && this.onmessage({ data: JSON.stringify(f) }); }
-  fail() { this.onerror && this.onerror({}); }
-  static last() { return FakeEventSource.all[FakeEventSource.all.length - 1]; }
-}
-
-const tick = () => new Promise((r) => setImmediate(r)); // lets connect()'s token and ticket awaits settle
-
-/**
- * The gateways' ticket endpoints: each POST is recorded and answered by `answer(url, n)` — a status
- * (201 issues ticket `t<n>`), or a function throwing what fetch would (unreachable).
- */
-function fakeFetch(answer = () => 201) {
-  const calls = [];
-  const fetch = async (url, init) => {
-    calls.push({ url, init });
-    const a = answer(url, calls.length);
-    if (typeof a === 'function') return a();
-    const body = a === 201 ? { ticket: 't' + calls.length, expiresIn: 30 } : { title: 'refused' };
-    return { status: a, ok: a >= 200 && a < 300, json: async () => body };
-  };
-  fetch.calls = calls;
-  return fetch;
-}
-
-function jwt(claims) {
-  const b64 = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
-  return `${b64({ alg: 'HS256' })}.${b64(claims)}.sig`;
-}
-
-const TOKEN = jwt({ sub: '42', exp: 4102444800 });
-const welcome = (extra = {}) => ({ t: 'welcome', protocol: 'notify.v1', nodeId: 'gw-1', connectionId: 'c-1',
-  streams: ['u:42'], pingIntervalMs: 25000, serverTime: 1, ...extra });
-const ev = (seq, epoch = 'e1', stream = 'u:42') => ({ t: 'event', stream, epoch, seq, id: 'id-' + seq, type: 'demo',
-  class: 'durable', data: { n: seq } });
-
-/** A client wired to the fakes; records everything it reports. */
-function harness(opts = {}) {
-  FakeWebSocket.all = [];
-  FakeEventSource.all = [];
-  const timers = fakeTimers();
-  const log = [];
-  const events = [];
-  const states = [];
-  const resets = [];
-  const inboxStates = [];
-  const unreads = [];
-  const collapses = [];
-  const store = opts.store || memoryPositions(opts.positions || {});
-  const recording = {
-    get: (s) => store.get(s),
-    set: (s, p) => { log.push(`set ${s} ${p ? formatPosition(p) : 'null'}`); store.set(s, p); },
-  };
-  const tokenCalls = [];
-  const fetch = opts.fetch || fakeFetch();
-  const client = connect({
-    gateways: opts.gateways || ['http://a.test:8081', 'http://b.test:8082'],
-    token: (arg) => { tokenCalls.push(arg); return opts.token || TOKEN; },
-    positions: recording,
-    transport: opts.transport || 'ws',
-    onEvent: (e) => { log.push(`event ${e.seq ?? e.id}`); events.push(e); },
-    onReset: (r) => { log.push(`reset ${r.reason}`); resets.push(r); },
-    onState: (s, info) => states.push({ s, ...info }),
-    onError: () => {},
-    WebSocket: FakeWebSocket,
-    EventSource: FakeEventSource,
-    fetch,
-    timers,
-    random: opts.random || (() => 0.5),
-    now: () => timers.now,
-    backoff: opts.backoff,
-    device: 'device' in opts ? opts.device : 'dev-1',
-    inbox: opts.inbox,
-    onInboxState: (s) => inboxStates.push(s),
-    onUnread: (c) => unreads.push(c),
-    onCollapsed: (c) => { log.push(`collapsed ${c.stream} ${c.from}..${c.to}`); collapses.push(c); },
-  });
-  return { client, timers, log, events, states, resets, store, tokenCalls, fetch, inboxStates, unreads, collapses,
-    lastState: () => states[states.length - 1] };
-}
+import {
+  fakeTimers, FakeWebSocket, FakeEventSource, tick, fakeFetch, jwt, TOKEN, welcome, ev, harness,
+} from './fakes.mjs';
 
 // ---------------------------------------------------------------------------------------------
 
@@ -220,6 +92,7 @@ describe('reconnect policy and the attempt counter', () => {
     const delays = [];
     for (let i = 0; i < 4; i++) {
       FakeWebSocket.last().serverClose(1006); // refused before welcome
+      await tick(); // the third failure asks the gateway why first (it answers ok: nothing to report)
       delays.push(h.lastState().delayMs);
       h.timers.advance(h.lastState().delayMs);
       await tick();

@@ -1,0 +1,462 @@
+// Type definitions of @notify/client (notify.js), protocol notify.v1 (docs/protocol.md).
+// Checked against a typed usage example by `tsc --noEmit -p types-check` in the build
+// (ops/e2e NotifyJsTest), so they cannot drift from what the examples use.
+
+// ---------------------------------------------------------------------------------------------
+// constants
+
+/** The WebSocket subprotocol and protocol version. */
+export const PROTOCOL: 'notify.v1';
+/** Largest delay of a prompt reconnect (1001, 4001, 4008, 4010), in ms. */
+export const PROMPT_MAX_MS: number;
+/** Acks are coalesced per stream and sent at most this often, in ms. */
+export const ACK_DELAY_MS: number;
+/** WebSocket attempts in a row that fail before `welcome`; after this many, 'auto' mode tries SSE. */
+export const WS_FAILURES_BEFORE_SSE: number;
+/** Attempts in a row that fail before `welcome` after which the client asks the gateway why (GET /v1/ws/check). */
+export const CHECK_AFTER_FAILURES: number;
+/** Refusals that retrying soon cannot cure ('origin', 'token'): the backoff goes to its cap after them. */
+export const DEFINITIVE_REFUSALS: readonly RefusalReason[];
+/** How often an inbox call answered 503 with Retry-After is tried again before it rejects. */
+export const INBOX_RETRIES: number;
+/** The localStorage key of the default device id. */
+export const DEVICE_KEY: 'notify.device';
+/** The broadcast stream: `client.subscribe(BROADCAST, handlers)`. */
+export const BROADCAST: 'b:all';
+/** The client's own frames: this many at once, then PACE_PER_SECOND per second. */
+export const PACE_BURST: number;
+export const PACE_PER_SECOND: number;
+
+// ---------------------------------------------------------------------------------------------
+// positions and streams
+
+/** A stream id: `u:<user>`, `r:<room>` or `b:all`. */
+export type StreamId = string;
+
+/** A position of protocol §3.1: the stream's epoch (history id) and a seq (1 .. 2^53-1). */
+export interface Position {
+  epoch: string;
+  seq: number;
+}
+
+/** Where the client keeps the last processed position of each stream. */
+export interface PositionStore {
+  get(stream: StreamId): Position | null;
+  /** `null` forgets the stream's position. */
+  set(stream: StreamId, pos: Position | null): void;
+  /** Every stored position (the built-in stores have it; the client does not need it). */
+  entries?(): Array<{ stream: StreamId } & Position>;
+}
+
+/** A store in memory (tests, Node.js processes, pages without persistence). */
+export function memoryPositions(initial?: Record<StreamId, Position>): Required<PositionStore>;
+
+/** The browser default: one localStorage key per stream (`notify.position.u:42` → `epoch:seq`). */
+export function localStoragePositions(options?: { storage?: Storage; prefix?: string }): Required<PositionStore>;
+
+/** `epoch:seq` (an SSE id, a Last-Event-ID). */
+export function formatPosition(pos: Position): string;
+/** The position in `epoch:seq`, or null when the text is not a valid position. */
+export function parsePosition(text: unknown): Position | null;
+
+/** The stream of a room name, or BROADCAST; throws a TypeError for a name the gateway would refuse. */
+export function roomStream(room: string): StreamId;
+/** The key of a stream in the SSE composite cursor. */
+export function cursorKey(stream: StreamId): string;
+/** The composite Last-Event-ID of protocol §8. */
+export function compositeCursor(entries: Array<{ stream: StreamId | null; pos: Position | null }>): string;
+
+/** The dedup and ordering rule of protocol §3.2 over a position store. */
+export class Sequencer {
+  constructor(store: PositionStore);
+  position(stream: StreamId): Position | null;
+  classify(event: { stream: StreamId; epoch: string; seq: number }): 'deliver' | 'duplicate' | 'gap';
+  classifyRange(stream: StreamId, epoch: string, from: number, to: number): 'deliver' | 'duplicate' | 'gap';
+  advance(stream: StreamId, pos: Position | null): void;
+}
+
+// ---------------------------------------------------------------------------------------------
+// frames (docs/protocol.md)
+
+export interface WelcomeFrame {
+  t: 'welcome';
+  protocol: 'notify.v1';
+  nodeId: string;
+  connectionId: string;
+  streams: StreamId[];
+  pingIntervalMs: number;
+  serverTime: number;
+}
+
+/** An event as onEvent receives it. Durable events carry epoch and seq; ephemeral ones do not. */
+export interface EventFrame<D = unknown> {
+  t: 'event';
+  stream: StreamId;
+  epoch?: string;
+  seq?: number;
+  id: string;
+  type: string;
+  class: 'durable' | 'ephemeral';
+  data: D;
+  occurredAt?: string;
+}
+
+export type ResetReason = 'position_too_old' | 'epoch_mismatch' | 'unknown_stream' | (string & {});
+
+export interface ResetFrame {
+  t: 'reset';
+  stream: StreamId;
+  reason: ResetReason;
+  head?: Position;
+  firstSeq?: number;
+}
+
+export interface CollapsedFrame {
+  t: 'collapsed';
+  stream: StreamId;
+  epoch: string;
+  from: number;
+  to: number;
+}
+
+export interface SubscribedFrame {
+  t: 'subscribed';
+  stream: StreamId;
+  head?: Position;
+}
+
+export interface UnsubscribedFrame {
+  t: 'unsubscribed';
+  stream: StreamId;
+}
+
+export interface SubscribeRefusedFrame {
+  t: 'subscribe_refused';
+  stream: StreamId;
+  reason: 'forbidden' | 'limit' | 'bad_name' | (string & {});
+  detail?: string;
+}
+
+export interface PresenceResultFrame {
+  t: 'presence_result';
+  stream: StreamId;
+  online?: number;
+  members?: string[];
+  next?: string;
+  error?: 'not_subscribed' | 'off' | 'unavailable' | (string & {});
+}
+
+/** The read state of the user's stream after a mark (docs/inbox.md). */
+export interface StateFrame {
+  t: 'state';
+  stream: StreamId;
+  epoch: string;
+  head: number;
+  unread: number;
+  unseen: number;
+  version: number;
+  kind: 'read' | 'seen' | 'archive';
+  upTo?: number;
+  seqs?: number[];
+  device?: string;
+}
+
+export interface PingFrame { t: 'ping' }
+export interface PongFrame { t: 'pong' }
+
+/** Every frame a gateway sends. */
+export type ServerFrame =
+  | WelcomeFrame | EventFrame | ResetFrame | CollapsedFrame | SubscribedFrame | UnsubscribedFrame
+  | SubscribeRefusedFrame | PresenceResultFrame | StateFrame | PingFrame | PongFrame;
+
+/** Every frame the client sends. */
+export type ClientFrame =
+  | { t: 'resume'; streams: Array<{ stream: StreamId } & Position> }
+  | { t: 'ack'; stream: StreamId; seq: number }
+  | { t: 'subscribe'; stream: StreamId; epoch?: string; seq?: number }
+  | { t: 'unsubscribe'; stream: StreamId }
+  | { t: 'presence'; stream: StreamId; after?: string; limit?: number }
+  | PongFrame;
+
+// ---------------------------------------------------------------------------------------------
+// listeners
+
+export type ConnectionState = 'connecting' | 'connected' | 'disconnected' | 'refused';
+export type Transport = 'ws' | 'sse';
+
+/** Why a gateway refuses handshakes (GET /v1/ws/check). */
+export type RefusalReason = 'origin' | 'token' | 'draining' | 'admission' | 'unavailable' | (string & {});
+
+/** What the gateway answered about a refusal; held in `client.refusal` until a welcome. */
+export interface Refusal {
+  gateway: string;
+  reason: RefusalReason;
+  /** A human-readable reason, e.g. the token's refusal (`token_expired`); never a secret. */
+  detail: string | null;
+  /** The HTTP status the handshake gets (403 origin, 401 token, 503 the others). */
+  status: number | null;
+  /** Seconds after which a transient refusal (draining, admission) may be over. */
+  retryAfter: number | null;
+  /** origin and token: the backoff is at its cap until a welcome. */
+  definitive: boolean;
+}
+
+/** The `info` of onState; which fields are set depends on the state. */
+export interface StateInfo {
+  gateway?: string;
+  transport?: Transport;
+  /** connected */
+  nodeId?: string | null;
+  connectionId?: string;
+  streams?: StreamId[];
+  /** disconnected, refused: the close code (1006: dropped, refused, or failed before a close frame) */
+  code?: number;
+  /** disconnected: the close reason; refused: the refusal's reason */
+  reason?: string;
+  /** disconnected, refused: the delay before the next attempt (absent when terminal) */
+  delayMs?: number;
+  /** connecting, disconnected, refused: the backoff's attempt counter */
+  attempt?: number;
+  /** disconnected: no reconnect follows */
+  terminal?: boolean;
+  /** refused: the refusal's fields (reason above) and the connection's own close reason */
+  detail?: string | null;
+  status?: number | null;
+  retryAfter?: number | null;
+  definitive?: boolean;
+  closeReason?: string;
+  /** while a refusal is held (until a welcome): what the gateway said */
+  refusal?: Refusal;
+}
+
+export interface ResetInfo {
+  stream: StreamId;
+  reason: ResetReason;
+  head: Position | null;
+  firstSeq: number | null;
+}
+
+export interface CollapsedInfo {
+  stream: StreamId;
+  epoch: string;
+  from: number;
+  to: number;
+  count: number;
+}
+
+/** The unread estimate: the newest read state plus the events of the user's stream received above its head. */
+export interface UnreadCounts {
+  unread: number;
+  unseen: number;
+  version: number;
+  head: Position | null;
+}
+
+/** A `state` frame without its `t`. */
+export type InboxState = Omit<StateFrame, 't'>;
+
+export interface RoomHandlers {
+  onEvent?(event: EventFrame): void;
+  onSubscribed?(info: { stream: StreamId; head: Position | null }): void;
+  onRefused?(info: { stream: StreamId; reason: SubscribeRefusedFrame['reason']; detail?: string }): void;
+  onReset?(info: ResetInfo): void;
+  onUnsubscribed?(info: { stream: StreamId }): void;
+  onCollapsed?(info: CollapsedInfo): void;
+}
+
+/** The token callback: `refresh` is true after close 4001, a refused token, or past the last token's exp. */
+export type TokenProvider = (arg: { refresh: boolean }) => string | Promise<string>;
+
+/** Timers the client uses (tests inject virtual ones). */
+export interface Timers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(id: any): void;
+}
+
+/** The WebSocket class the client constructs: `new WebSocket(url, 'notify.v1')`. */
+export type WebSocketClass = new (url: string, protocol: string) => {
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((ev: any) => any) | null;
+  onmessage: ((ev: { data: any }) => any) | null;
+  onclose: ((ev: { code: number; reason: string }) => any) | null;
+  onerror: ((ev: any) => any) | null;
+};
+
+/** The EventSource class the client constructs: `new EventSource(url)`. */
+export type EventSourceClass = new (url: string) => {
+  close(): void;
+  onmessage: ((ev: { data: any }) => any) | null;
+  onerror: ((ev: any) => any) | null;
+};
+
+export type FetchFunction = (url: string, init?: any) => Promise<{
+  status: number;
+  json(): Promise<any>;
+  headers?: { get(name: string): string | null };
+}>;
+
+export interface ConnectOptions {
+  /** Gateway base URLs (http(s) or ws(s)), tried in order and rotated on every reconnect. */
+  gateways: string[];
+  /** A JWT, or a callback called before every connection. */
+  token: string | TokenProvider;
+  /** Default: localStorage where there is one, else memory. */
+  positions?: PositionStore;
+  onEvent?(event: EventFrame): void;
+  onReset?(info: ResetInfo): void;
+  onState?(state: ConnectionState, info: StateInfo): void;
+  onError?(error: unknown): void;
+  onInboxState?(state: InboxState): void;
+  onUnread?(counts: UnreadCounts): void;
+  onCollapsed?(info: CollapsedInfo): void;
+  /** Default 'auto': WebSocket, SSE after WS_FAILURES_BEFORE_SSE failed WebSocket attempts. */
+  transport?: 'auto' | Transport;
+  /** Default { baseMs: 1000, capMs: 60000 }. */
+  backoff?: { baseMs?: number; capMs?: number };
+  /** No `welcome` within it (the ticket request included): the attempt failed. Default 15000. */
+  connectTimeoutMs?: number;
+  /** 1..64 characters of [A-Za-z0-9._-]; default deviceId(). */
+  device?: string;
+  /** true: read the unread counts after every welcome. */
+  inbox?: boolean;
+  /** Default globalThis.WebSocket (Node.js 22+, browsers; Node.js 20 with --experimental-websocket). */
+  WebSocket?: WebSocketClass;
+  /** Default globalThis.EventSource (browsers). */
+  EventSource?: EventSourceClass;
+  fetch?: FetchFunction;
+  timers?: Timers;
+  random?: () => number;
+  now?: () => number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// the client
+
+export function connect(options: ConnectOptions): NotifyClient;
+
+export interface InboxItem {
+  event: EventFrame;
+  state: 'unseen' | 'seen' | 'read' | 'archived';
+}
+
+export interface InboxPage {
+  stream: StreamId;
+  events: InboxItem[];
+  /** The `before` of the following page; null on the last one. */
+  next: number | null;
+  unread: number;
+  unseen: number;
+  version: number;
+  head: Position | null;
+  firstSeq?: number;
+}
+
+/** `{ upTo }` (a seq, or a position such as a head) or `{ ids }` (1..100 event ids), optionally `epoch`. */
+export type Mark =
+  | { upTo: number | Position; epoch?: string; ids?: never }
+  | { ids: string[]; epoch?: string; upTo?: never };
+
+export interface PresenceAnswer {
+  stream: StreamId;
+  online: number;
+  members: string[];
+  next: string | null;
+}
+
+export class NotifyClient {
+  constructor(options: ConnectOptions);
+  start(): this;
+  /** Ends the connection for good (close code 1000). */
+  close(): void;
+  /** The last processed position of a stream, or null. */
+  position(stream: StreamId): Position | null;
+  /** connecting, connected, disconnected or refused. */
+  readonly state: ConnectionState;
+  /** The node of the current connection, or null. */
+  readonly nodeId: string | null;
+  /** The transport of the current or next attempt. */
+  readonly transport: Transport | null;
+  /** What the gateway said when it last refused this client's handshakes; null after a welcome. */
+  readonly refusal: Refusal | null;
+  /** The unread estimate; null until a state or a count arrived. */
+  readonly unread: number | null;
+  readonly unseen: number | null;
+
+  inbox(query?: { before?: number; limit?: number; archived?: 'exclude' | 'include' | 'only' }): Promise<InboxPage>;
+  unreadCount(): Promise<UnreadCounts>;
+  markRead(mark: Mark): Promise<{ stream: StreamId; accepted: boolean }>;
+  markSeen(mark: Mark): Promise<{ stream: StreamId; accepted: boolean }>;
+  archive(mark: Mark): Promise<{ stream: StreamId; accepted: boolean }>;
+
+  /** Subscribes to a room (or BROADCAST); returns its stream id. */
+  subscribe(room: string, handlers?: RoomHandlers): StreamId;
+  unsubscribe(room: string): void;
+  subscriptions(): StreamId[];
+  presence(room: string, page?: { after?: string; limit?: number }): Promise<PresenceAnswer>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// errors and helpers
+
+/** An inbox call the gateway refused or could not answer. */
+export class InboxError extends Error {
+  constructor(status: number, problem: unknown, what: string);
+  readonly status: number;
+  readonly type: string | null;
+  readonly title: string | null;
+  readonly detail: string | null;
+}
+
+/** A ticket request the gateway refused (401 token, 403 origin, 503 busy or draining). */
+export class TicketError extends Error {
+  constructor(status: number, gateway: string);
+  readonly status: number;
+}
+
+/** Exponential backoff with full jitter: random(0, min(cap, base * 2^attempt)). */
+export class Backoff {
+  constructor(options?: { baseMs?: number; capMs?: number; random?: () => number });
+  baseMs: number;
+  capMs: number;
+  attempt: number;
+  ceiling(): number;
+  next(): number;
+  reset(): void;
+}
+
+/** 'never' (terminal), 'promptly' or 'backoff' for a WebSocket close code. */
+export function reconnectPolicy(code: number): 'never' | 'promptly' | 'backoff';
+
+/** The claims of a JWT, unverified; null if unreadable. */
+export function tokenClaims(token: string): Record<string, unknown> | null;
+
+/** This browser's device id, kept in `storage` (default localStorage) under `key`. */
+export function deviceId(options?: { storage?: Storage | null; key?: string }): string;
+
+/** A connect ticket credential, or the JWT itself (gateways older than tickets). */
+export type Credential = { ticket: string } | string;
+
+export function webSocketUrl(gateway: string, credential: Credential, device?: string): string;
+export function sseUrl(gateway: string, credential: Credential, position?: Position | string | null,
+  streams?: StreamId[], device?: string): string;
+export function ticketUrl(gateway: string): string;
+export function inboxUrl(gateway: string, path?: string): string;
+export function checkUrl(gateway: string): string;
+
+/** A connect ticket from `gateway`; null when it has none (404). */
+export function requestTicket(gateway: string, token: string,
+  options?: { fetch?: FetchFunction; signal?: AbortSignal }): Promise<{ ticket: string } | null>;
+
+/** What GET /v1/ws/check answers. */
+export interface HandshakeCheck {
+  ok: boolean;
+  reason: RefusalReason | null;
+  detail: string | null;
+  status: number | null;
+  retryAfter: number | null;
+}
+
+/** Whether `gateway` would accept a handshake with `token` (from `origin`, default this page's) now; null when it has no check. */
+export function checkHandshake(gateway: string, token: string | null,
+  options?: { fetch?: FetchFunction; signal?: AbortSignal; origin?: string | null }): Promise<HandshakeCheck | null>;
