@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The SDK README's five-minute example is this example's {@code connect} method, line for line, so
- * the README shows code that compiles (this module compiles it) and runs (ExamplesIT runs it).
+ * the README shows code that compiles (this module compiles it) and runs (ClientPackageIT runs it).
  */
 class ReadmeExampleTest {
 

@@ -5,13 +5,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.notify.devstack.Await;
 import io.notify.devstack.FreePorts;
 import io.notify.devstack.Infra;
 import io.notify.devstack.NodeJs;
 import io.notify.devstack.NotifyInfraExtension;
+import io.notify.examples.cli.CliClientExample;
+import io.notify.examples.cli.CliSettings;
+import io.notify.examples.publisher.PublisherExample;
+import io.notify.examples.publisher.PublisherSettings;
 import io.notify.platform.DevKeys;
 import io.notify.platform.Platform;
+import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,6 +27,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -41,6 +53,11 @@ import org.junit.jupiter.api.io.TempDir;
  *       returns to 0 (a state frame);</li>
  *   <li>the gateway's own demo page, whose origin is not on this stack's {@code allowed-origins}
  *       (only the bell's is), shows {@code origin} as the refusal's reason (GET /v1/ws/check).</li>
+ *   <li>the two Java examples: examples/java-cli-client's {@code run} connects as a user,
+ *       examples/java-publisher's {@code run} publishes to that user straight to Kafka
+ *       ({@code NotifyPublisher}), and the client prints exactly that event, stores its position in
+ *       its file and stops after it (the calls their {@code main}s make, with this stack's ports,
+ *       topic prefix and token instead of notifyctl dev's defaults).</li>
  * </ul>
  * Node.js 20+ and npm are required; the Chromium part is skipped where the Debian chromium package
  * is not installed.
@@ -50,7 +67,7 @@ class ClientPackageIT {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final Path EXAMPLES = Path.of("..", "..", "examples");
-    private static final String WHAT = "the packed client and the JavaScript examples (ClientPackageIT)";
+    private static final String WHAT = "the packed client and the examples (ClientPackageIT)";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
@@ -152,5 +169,53 @@ class ClientPackageIT {
         return NodeJs.runOk(EXAMPLES.resolve("node-publisher"), Duration.ofSeconds(30),
                 Map.of("NOTIFY_INGEST_URL", Platform.http(stack.ingestPort()).toString(), "NOTIFY_API_KEY", DevKeys.PRODUCER_KEY),
                 "node", "publish.mjs", "--user", user, "--id", id, "--text", text).trim();
+    }
+
+    @Test
+    @Timeout(90)
+    void theJavaCliClientPrintsWhatTheJavaPublisherPublished(@TempDir Path work) throws Exception {
+        String user = "ex-" + Long.toString(System.nanoTime(), 36);
+        Path positions = work.resolve("positions.txt");
+        CliSettings client = new CliSettings(List.of(gateway()), stack.token(user), null, positions, 1);
+        Output printed = new Output();
+        CompletableFuture<Void> clientRun = CompletableFuture.runAsync(() -> {
+            try {
+                CliClientExample.run(client, printed.stream);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        Await.until(() -> "the CLI client connected; it printed:\n" + printed, WAIT, () -> printed.text().contains("state CONNECTED"));
+
+        Output published = new Output();
+        Output errors = new Output();
+        PublisherSettings publisher = new PublisherSettings(stack.config().bootstrapServers(), stack.config().prefix(), user, "hi from the Java examples");
+        assertEquals(0, PublisherExample.run(publisher, published.stream, errors.stream), "publisher failed: " + errors);
+        Matcher id = Pattern.compile("published (\\S+) to user " + Pattern.quote(user) + ": ").matcher(published.text());
+        assertTrue(id.find(), "the publisher's output: " + published);
+
+        clientRun.get(WAIT.toSeconds(), TimeUnit.SECONDS); // it stops after its one event
+        Matcher event = Pattern.compile("(?m)^event u:" + Pattern.quote(user) + " (\\S+):1 demo\\.hello "
+                + Pattern.quote(id.group(1)) + " \\{\"text\":\"hi from the Java examples\"}$").matcher(printed.text());
+        assertTrue(event.find(), "the CLI client's output lacks the published event " + id.group(1) + ":\n" + printed);
+        String stored = Files.readString(positions);
+        assertTrue(stored.lines().anyMatch(("u:" + user + "=" + event.group(1) + ":1")::equals), "the position file: " + stored);
+    }
+
+    /** What an example printed, readable while it runs. */
+    private static final class Output {
+        private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        final PrintStream stream = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+
+        String text() {
+            synchronized (stream) {
+                return bytes.toString(StandardCharsets.UTF_8);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return text();
+        }
     }
 }
