@@ -174,7 +174,13 @@ public final class WsClient implements WebSocket.Listener, AutoCloseable {
             if (left <= 0) {
                 throw new AssertionError("got " + out.size() + " of " + n + " events: " + out);
             }
-            if (next(Duration.ofNanos(left)) instanceof EventFrame e) {
+            ServerFrame f;
+            try {
+                f = next(Duration.ofNanos(left));
+            } catch (AssertionError timedOut) {
+                throw new AssertionError("got " + out.size() + " of " + n + " events within " + timeout.toMillis() + " ms: " + out);
+            }
+            if (f instanceof EventFrame e) {
                 out.add(e);
             }
         }
