@@ -34,7 +34,7 @@ import org.apache.kafka.streams.processor.UsePartitionTimeOnInvalidTimestamp;
  *       instance whose state is further behind than 1,000 changelog records gets warm-up replicas
  *       first and its active tasks only once a probing rebalance finds it caught up, so the moving
  *       partitions wait for a rebalance and a short restore, not for the restore of a whole task
- *       (docs/BENCHMARKS.md "Operate it: fanout rejoin").</li>
+ *       (docs/BENCHMARKS.md "Fanout rejoin, profiled and fixed").</li>
  * </ul>
  * {@link FanoutConfig#streamsOverrides()} are applied last and win.
  */

@@ -27,8 +27,8 @@ import org.xnio.conduits.ConduitStreamSourceChannel;
  * beyond the connection's frame bucket (4029: every frame counts, pings included) — and reports
  * each as a limit hit. Client pings are answered with pongs. A close frame it sends is followed by
  * the TCP close when the client's close frame arrives or the client closes TCP, or after
- * {@code CLOSE_TIMEOUT_MS} if neither happens; before sending one it reads what the client sent meanwhile, so a client that already left is
- * not told (and counted) a close it never sees. Everything but {@link #send}, {@link #close} and
+ * {@code CLOSE_TIMEOUT_MS} if neither happens; before sending one it reads what the client sent
+ * meanwhile, so a client that already left is not told (and counted) a close it never sees. Everything but {@link #send}, {@link #close} and
  * {@link #tick} runs on the connection's I/O thread.
  *
  * <p>Over TLS ({@code notify.gateway.tls.*}) the socket handed over is Undertow's SSL connection,
