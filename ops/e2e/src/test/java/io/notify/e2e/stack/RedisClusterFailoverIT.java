@@ -51,9 +51,12 @@ class RedisClusterFailoverIT {
     static final int ROUNDS_AFTER = 6;
     static final Duration WAIT = Duration.ofSeconds(30);
     /**
-     * Bound of each user's last events: the writes a failover lost are repaired at the gateway's next
-     * registry heartbeat and the events routed nowhere meanwhile come by the gateway's recheck, a
-     * chain that took over 30 s once with the build's modules tested in parallel (mvn -T 2) on 2 cores.
+     * Bound of each user's last events. An event the router could not route during the failover
+     * (registry unavailable, or a registration the failover lost and the next heartbeat repairs) is
+     * undelivered; when no later event of its stream reveals the gap, the gateway's periodic recheck
+     * against the inbox brings it (`notify.gateway.recheck-interval`, 30 s). So up to a recheck
+     * interval or two under load: 30 s was once too short with the modules tested in parallel
+     * (mvn -T 2) on 2 cores.
      */
     static final Duration DELIVERY_WAIT = Duration.ofSeconds(90);
 
