@@ -22,9 +22,18 @@ final class RegistryWrites {
 
     /** Counts {@code write} under {@code op} if it fails; logs it when {@code what} is given (null: count only). */
     static void watch(SessionContext ctx, String connectionId, CompletionStage<Void> write, String op, String what) {
+        watch(ctx, connectionId, write, op, what, null);
+    }
+
+    /** As {@link #watch(SessionContext, String, CompletionStage, String, String)}, and runs {@code onFailure} (if any) when it fails. */
+    static void watch(SessionContext ctx, String connectionId, CompletionStage<Void> write, String op, String what,
+                      Runnable onFailure) {
         write.toCompletableFuture().orTimeout(TIMEOUT_MS, TimeUnit.MILLISECONDS).whenComplete((ok, error) -> {
             if (error != null) {
                 ctx.metrics().registryFailure(op);
+                if (onFailure != null) {
+                    onFailure.run();
+                }
                 if (what != null) {
                     try (LogFields f = LogFields.of(LogFields.NODE, ctx.config().nodeId(), LogFields.CONNECTION, connectionId)) {
                         LOG.warn("connection {}: {} failed ({}); serving anyway", connectionId, what, error.toString());

@@ -131,8 +131,10 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         this.sseStart = start;
         ctx.metrics().connectionOpened(transport.kind());
         ctx.table().add(this);
-        // Redis is a routing hint: a failed registration is counted and logged, the node keeps serving and registers again later
-        RegistryWrites.watch(ctx, id, ctx.registrar().register(stream, id), "register", "registration of " + stream);
+        // Redis is a routing hint: a failed registration is counted and logged, the node keeps serving and registers
+        // again later, and the stream is rechecked soon so what was routed nowhere meanwhile comes (StreamSync)
+        RegistryWrites.watch(ctx, id, ctx.registrar().register(stream, id), "register", "registration of " + stream,
+                () -> runLocked(sync::registrationLost));
         synchronized (this) {
             if (state != State.STARTING) {
                 return;

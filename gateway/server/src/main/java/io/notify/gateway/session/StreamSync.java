@@ -30,6 +30,8 @@ final class StreamSync {
     private static final Logger LOG = LoggerFactory.getLogger(StreamSync.class);
     private static final long MIN_RETRY_MS = 50;
     private static final long NO_RECHECK = Long.MAX_VALUE;
+    /** Follow-up rechecks after a lost registration, before the periodic interval takes over. */
+    static final byte QUICK_RECHECKS = 3;
 
     private final Session session;
     private final StreamCursor cursor;
@@ -39,6 +41,7 @@ final class StreamSync {
     private boolean rechecking;
     private boolean recheckScheduled;
     private long recheckDueNanos = NO_RECHECK;
+    private byte quickRechecks; // follow-up rechecks left at doubling recheck-after spacing after a lost registration
     private java.util.concurrent.CompletableFuture<FetchResult> anchorRead; // until welcome: the head read, withdrawable
     private long behindSinceNanos; // when the inbox was first seen behind this stream's position; 0: it is not
 
@@ -129,9 +132,39 @@ final class StreamSync {
         if (recheckDueNanos != NO_RECHECK && nowNanos - recheckDueNanos >= 0) {
             recheckDueNanos = NO_RECHECK;
             if (checkNow()) {
-                recheckIn(ctx.config().recheckInterval());
+                recheckIn(nextRecheckDelay());
             }
         }
+    }
+
+    /**
+     * This connection's registration did not reach the registry (Redis failing or failing over, a
+     * write not confirmed in time): routers send its events nowhere until the heartbeat writes it
+     * again, and when no later event reveals the gap only a recheck brings them. So a recheck comes
+     * {@code recheck-after} from now and {@value #QUICK_RECHECKS} more at doubling spacing (2, 6, 14,
+     * 30 s with the defaults), then the periodic ones: the events a repair lags behind arrive within
+     * seconds of it rather than at the next {@code recheck-interval}. Under the session's lock.
+     */
+    void registrationLost() {
+        java.time.Duration first = ctx.config().recheckAfter();
+        if (first.isZero()) {
+            return; // rechecks are off
+        }
+        quickRechecks = QUICK_RECHECKS;
+        long due = System.nanoTime() + first.toNanos();
+        if (recheckDueNanos == NO_RECHECK || due - recheckDueNanos < 0) {
+            recheckDueNanos = due;
+        }
+    }
+
+    private java.time.Duration nextRecheckDelay() {
+        java.time.Duration interval = ctx.config().recheckInterval();
+        if (quickRechecks == 0) {
+            return interval;
+        }
+        java.time.Duration quick = ctx.config().recheckAfter().multipliedBy(1L << (QUICK_RECHECKS + 1 - quickRechecks));
+        quickRechecks--;
+        return interval.isZero() || quick.compareTo(interval) < 0 ? quick : interval;
     }
 
     /**

@@ -125,6 +125,41 @@ class SessionTimersTest extends SessionFixture {
     }
 
     @Test
+    void aLostRegistrationBringsQuickRechecksThenOnlyThePeriodicOnes() {
+        registrar.failing(true); // Redis failing over: the registration write fails
+        FakeTransport t = new FakeTransport("ws", 100, 1 << 20);
+        Session s = freshAtSeven(t, Map.of("notify.gateway.recheck-after", "50ms", "notify.gateway.recheck-interval", "1h",
+                "notify.gateway.recheck-grace", "0s"));
+        assertEquals(1.0, metrics.count("notify.gateway.registry.failures", "op", "register"));
+        // the first recheck at recheck-after, then 3 more at 100, 200, 400 ms: not at the hour's interval
+        for (int n = 1; n <= 1 + StreamSync.QUICK_RECHECKS; n++) {
+            int asked = n;
+            Await.until(() -> "recheck " + asked + " of a stream whose registration was lost; asked " + source.requests.size(),
+                    Duration.ofSeconds(5), () -> source.requests.size() == asked);
+            long missedAt = System.currentTimeMillis() - 10_000; // routed nowhere while the registration was lost
+            source.answers.get(n - 1).complete(n == 3
+                    ? new FetchResult.Page(U, List.of(Events.durableAt(U, E, 8, missedAt)), false, new Position(E, 8))
+                    : new FetchResult.Page(U, List.of(), false, new Position(E, n < 3 ? 7 : 8)));
+        }
+        assertEquals(List.of(8L), seqs(t), "the event routed nowhere came by the third quick recheck");
+        assertTrue(quietFor(Duration.ofMillis(1_500), () -> source.requests.size() > 1 + StreamSync.QUICK_RECHECKS),
+                "then only the periodic rechecks (1 h): " + source.requests.size());
+        assertNull(t.closedWith());
+    }
+
+    /** True when {@code happened} stays false for {@code window} (a bounded negative check, polled). */
+    private static boolean quietFor(Duration window, java.util.function.BooleanSupplier happened) {
+        long end = System.nanoTime() + window.toNanos();
+        while (System.nanoTime() - end < 0) {
+            if (happened.getAsBoolean()) {
+                return false;
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(10_000_000L);
+        }
+        return !happened.getAsBoolean();
+    }
+
+    @Test
     void aRecheckLeavesAnEventStillOnTheLivePathToItAndLooksAgainAfterTheGrace() {
         FakeTransport t = new FakeTransport("ws", 100, 1 << 20);
         Session s = freshAtSeven(t, Map.of("notify.gateway.recheck-after", "50ms", "notify.gateway.recheck-grace", "300ms"));

@@ -53,10 +53,10 @@ class RedisClusterFailoverIT {
     /**
      * Bound of each user's last events. An event the router could not route during the failover
      * (registry unavailable, or a registration the failover lost and the next heartbeat repairs) is
-     * undelivered; when no later event of its stream reveals the gap, the gateway's periodic recheck
-     * against the inbox brings it (`notify.gateway.recheck-interval`, 30 s). So up to a recheck
-     * interval or two under load: 30 s was once too short with the modules tested in parallel
-     * (mvn -T 2) on 2 cores.
+     * undelivered; when no later event of its stream reveals the gap, a recheck against the inbox
+     * brings it: soon after a lost registration (2, 6, 14, 30 s), else at the periodic interval
+     * (30 s) when only the router's lookup failed. 30 s was once too short with the modules tested
+     * in parallel (mvn -T 2) on 2 cores, before the quick rechecks.
      */
     static final Duration DELIVERY_WAIT = Duration.ofSeconds(90);
 
