@@ -2,7 +2,7 @@ package io.notify.fanout;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Tags;
-import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import io.micrometer.core.instrument.binder.kafka.FilteredKafkaMetrics;
 import io.notify.common.config.PlatformSettings;
 import io.notify.common.http.OpsEndpoints;
 import io.notify.common.metrics.KafkaMeters;
@@ -46,6 +46,8 @@ public final class FanoutApp implements AutoCloseable {
     /** Bound of reading notify.events' partition count at start. */
     /** How often the instance's task count is checked. */
     static final Duration TASK_CHECK_INTERVAL = Duration.ofSeconds(1);
+    /** Kafka Streams' per-store metrics (RocksDB and transactional-store gauges among them). */
+    static final String STORE_METRICS_GROUP = "stream-state-metrics";
 
     private final FanoutConfig config;
     private final RouteLookup registry;
@@ -79,9 +81,11 @@ public final class FanoutApp implements AutoCloseable {
         this.placement = TopicLayout.prepare(admin, config);
         Topology topology = FanoutTopology.build(config, placement, registry, nodeTopics, clock, metrics);
         this.streams = new KafkaStreams(topology, props);
-        // Streams' and its clients' meters on /metrics: kafka_consumer_fetch_manager_records_lag is the input lag
+        // Streams' and its clients' meters on /metrics: kafka_consumer_fetch_manager_records_lag is the input lag.
+        // Without the per-store metrics: /metrics drops them anyway (KafkaSeries), and reading a closing
+        // transactional store's gauge crashes the JVM (FilteredKafkaMetrics says why).
         this.streamsMetrics = KafkaMeters.bind(metrics.registry(), "fanout-streams",
-                (refresh, every) -> new KafkaStreamsMetrics(streams, Tags.empty(), refresh, every));
+                (refresh, every) -> new FilteredKafkaMetrics(streams::metrics, FanoutApp::notAStoreMetric, Tags.empty(), refresh, every));
         streams.setUncaughtExceptionHandler(new ThreadRestartPolicy(config.threadRestarts(),
                 config.threadRestartWindow(), clock));
         this.tasks = new TaskWatch(config.unassignedAlarm(), System::nanoTime);
@@ -168,17 +172,22 @@ public final class FanoutApp implements AutoCloseable {
     @Override
     public void close() {
         taskCheck.shutdownNow();
+        streamsMetrics.close(); // first: no meter reads a store while Streams closes it
         boolean clean = streams.close(CloseOptions.timeout(config.shutdownTimeout())
                 .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
         if (!clean) {
             LOG.warn("Kafka Streams did not close within {}", config.shutdownTimeout());
         }
-        streamsMetrics.close();
         if (nodeTopics instanceof AutoCloseable closeable) {
             closeQuietly(closeable);
         }
         admin.close(config.shutdownTimeout());
         registry.close();
+    }
+
+    /** Kafka Streams' per-store metrics (group {@code stream-state-metrics}) are not bound. */
+    static boolean notAStoreMetric(MetricName name) {
+        return !STORE_METRICS_GROUP.equals(name.group());
     }
 
     private static void closeQuietly(AutoCloseable closeable) {
