@@ -93,8 +93,7 @@ public final class NodeJs {
                 pb.environment().putAll(env);
                 Process p = pb.start();
                 if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                    p.descendants().forEach(ProcessHandle::destroyForcibly);
-                    p.destroyForcibly();
+                    ProcessSignals.killTree(p, Duration.ofSeconds(10));
                     throw new AssertionError(String.join(" ", command) + " did not finish in " + timeout.toSeconds() + " s:\n"
                             + Files.readString(out));
                 }
@@ -178,13 +177,7 @@ public final class NodeJs {
 
         @Override
         public void close() {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
-            try {
-                process.waitFor(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            ProcessSignals.killTree(process, Duration.ofSeconds(10));
         }
     }
 

@@ -5,10 +5,11 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 
 /**
- * Stopping child processes, one way for all of them (brokers, Redis, services): SIGTERM with a
- * bounded grace then SIGKILL, or SIGKILL and wait. Every wait is bounded; an interrupt is kept.
+ * Stopping child processes, one way for all of them (brokers, Redis, services, node, Chromium):
+ * SIGTERM with a bounded grace then SIGKILL, or SIGKILL and wait. Every wait is bounded; an
+ * interrupt is kept.
  */
-final class ProcessSignals {
+public final class ProcessSignals {
 
     private ProcessSignals() {
     }
@@ -42,6 +43,14 @@ final class ProcessSignals {
         if (p != null && p.isAlive()) {
             p.destroyForcibly();
             waitFor(p, wait);
+        }
+    }
+
+    /** SIGKILL to the process and everything it started (a browser's, a shell's children), and a bounded wait, never throwing. */
+    public static void killTree(Process p, Duration wait) {
+        if (p != null) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            killQuietly(p, wait);
         }
     }
 

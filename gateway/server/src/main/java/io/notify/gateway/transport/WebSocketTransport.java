@@ -49,6 +49,7 @@ public final class WebSocketTransport extends QueuedTransport implements WsFrame
     private static final long CLOSE_TIMEOUT_MS = 5_000;
     static final int MAX_GATHER = 32;
     private static final long BROKEN_CLOSE_DELAY_MS = 1_000;
+    private static final int ABORTED = -2;
 
     private final StreamConnection connection;
     private final WsCodec codec;
@@ -119,11 +120,8 @@ public final class WebSocketTransport extends QueuedTransport implements WsFrame
         for (int reads = 0; reads < 16 && !decoder.stopped(); reads++) {
             ByteBuffer buffer = codec.readBuffer();
             decoder.restoreInto(buffer);
-            int n;
-            try {
-                n = source.read(buffer);
-            } catch (IOException e) {
-                abort();
+            int n = readOrAbort(source, buffer);
+            if (n == ABORTED) {
                 return;
             }
             buffer.flip();
@@ -153,21 +151,24 @@ public final class WebSocketTransport extends QueuedTransport implements WsFrame
             return;
         }
         for (int reads = 0; reads < 16; reads++) {
-            ByteBuffer buffer = codec.readBuffer();
-            int n;
-            try {
-                n = source.read(buffer);
-            } catch (IOException e) {
-                abort();
-                return;
-            }
+            int n = readOrAbort(source, codec.readBuffer());
             if (n < 0) {
-                abort(); // the client is done: RFC 6455 §7.1.1, the server closes TCP
+                abort(); // the client is done (RFC 6455 §7.1.1: the server closes TCP), or the read failed (closed already)
                 return;
             }
             if (n == 0) {
                 return;
             }
+        }
+    }
+
+    /** A read into {@code buffer}: bytes read, -1 at the end of stream, or {@link #ABORTED} after a failed read (aborted). */
+    private int readOrAbort(ConduitStreamSourceChannel source, ByteBuffer buffer) {
+        try {
+            return source.read(buffer);
+        } catch (IOException e) {
+            abort();
+            return ABORTED;
         }
     }
 

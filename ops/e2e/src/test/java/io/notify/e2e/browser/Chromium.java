@@ -2,6 +2,7 @@ package io.notify.e2e.browser;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.notify.devstack.ProcessSignals;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -101,12 +102,6 @@ final class Chromium implements AutoCloseable {
     @Override
     public void close() {
         pages.forEach(DevToolsPage::close);
-        process.descendants().forEach(ProcessHandle::destroyForcibly);
-        process.destroyForcibly();
-        try {
-            process.waitFor(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        ProcessSignals.killTree(process, Duration.ofSeconds(10));
     }
 }
