@@ -151,6 +151,12 @@ public final class RedisServer extends ChildServer<RedisServer> {
         return p != null && p.isAlive();
     }
 
+    /** Process id of the running server, or -1. */
+    public long pid() {
+        Process p = process;
+        return p != null && p.isAlive() ? p.pid() : -1;
+    }
+
     /** Sends {@code PING} over a plain socket; true when the answer is {@code +PONG}. */
     public boolean ping() {
         try {

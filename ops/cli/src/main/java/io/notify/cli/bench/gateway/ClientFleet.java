@@ -89,6 +89,11 @@ public final class ClientFleet implements AutoCloseable {
         return agents.size();
     }
 
+    /** The agent JVMs' process ids (their CPU is read from /proc). */
+    public List<Long> pids() {
+        return agents.pids();
+    }
+
     /** Connects every client at {@code rate}/s in total; returns how many are connected. */
     public int open(double rate, Duration bound) throws IOException, InterruptedException {
         return BenchMath.ramp(agents.open(users, rate, 500, bound)).established();

@@ -31,7 +31,8 @@ import picocli.CommandLine.Option;
  * {@code notifyctl bench pipeline}: the whole stack as child processes (broker, Redis, ingest,
  * fanout-streams, gateways), N WebSocket clients (one device per user) in load-agent JVMs, and an
  * open-loop ingest load generator in a JVM of its own; for each offered rate of the sweep, a
- * warm-up, then a measured step: accepted and delivered events/s, end-to-end latency, lost events.
+ * warm-up, then a measured step: accepted and delivered events/s, end-to-end latency, lost events,
+ * and the CPU each server process and the load generators spent per delivered event.
  * A raw Kafka producer → consumer run on the same broker gives the baseline for the ratio. With
  * {@code --ack-modes off,on} the same sweep runs with and without every client acking what it
  * receives, the modes interleaved step by step, for the cost of delivery receipts.
@@ -183,7 +184,7 @@ public final class PipelineBench implements Callable<Integer> {
                                 public Map<String, String> find(String topic, Set<String> ids) {
                                     return NodeTopicScan.find(stack.bootstrapServers(), topic, ids);
                                 }
-                            }, bar, warm, step, settleBound, ackEvery);
+                            }, bar, warm, step, settleBound, ackEvery, processes(stack, load, fleet));
                     long reconnects = steps.connect(Math.max(200, users / 10.0), RESUME_TIMEOUT, 5);
                     bar.println(String.format("bench pipeline: %,d clients connected (%d agent JVMs), sources %s",
                             users, fleet.agents(), ClientFleet.sourceAddresses(fleetOptions)));
@@ -236,14 +237,24 @@ public final class PipelineBench implements Callable<Integer> {
                     ReceiptCounts rc = s.receipts();
                     bar.println(String.format("  run %d, %,.0f/s, acks %s: accepted %,.0f/s, delivered %,.0f/s, p50 %.1f p99 %.1f "
                                     + "max %.1f ms, failed %d, lost %d, duplicates %d, reconnected %d; acks %,d, receipts %,d "
-                                    + "(coalesced %,d, dropped %,d, failed %,d), applied %,d%s", r, s.offeredRate(), mode,
-                            s.acceptedPerSecond(), s.deliveredPerSecond(), s.latencyMs().p50(), s.latencyMs().p99(),
+                                    + "(coalesced %,d, dropped %,d, failed %,d), applied %,d; CPU per event: %s%s", r,
+                            s.offeredRate(), mode, s.acceptedPerSecond(), s.deliveredPerSecond(), s.latencyMs().p50(), s.latencyMs().p99(),
                             s.latencyMs().max(), s.failed(), s.lost(), s.duplicates(), s.reconnects(), rc.acks(), rc.produced(),
-                            rc.coalesced(), rc.dropped(), rc.failed(), rc.applied(),
+                            rc.coalesced(), rc.dropped(), rc.failed(), rc.applied(), s.cpuPerEvent().describe(),
                             s.lostSamples().isEmpty() ? "" : "; lost event numbers (data.n, user n % " + users + "): " + s.lostSamples()));
                 }
             }
         }
+    }
+
+    /** The pids whose CPU each step reads: the stack's services by role, and the load generators apart. */
+    private static CpuPerEvent.Processes processes(PlatformStack stack, ChildAgent load, ClientFleet fleet) {
+        List<Long> generators = new ArrayList<>(List.of(load.pid()));
+        generators.addAll(fleet.pids());
+        // on a Redis Cluster there is no one Redis process: the column stays empty
+        return new CpuPerEvent.Processes(List.of(stack.broker().pid()), stack.fanouts().stream().map(ServiceProcess::pid).toList(),
+                List.of(stack.ingest().pid()), stack.gateways().stream().map(ServiceProcess::pid).toList(),
+                stack.redis() == null ? List.of() : List.of(stack.redis().pid()), generators);
     }
 
     private ChildAgent startLoad(PlatformStack stack, Path work, Duration lifetime) throws Exception {

@@ -72,7 +72,8 @@ final class PipelineMath {
                 median(at, s -> s.latencyMs().max()), failed, lost, at.stream().mapToLong(StepResult::extra).sum(), duplicates,
                 at.stream().mapToLong(StepResult::closed).sum(), at.stream().mapToLong(StepResult::reconnects).sum(),
                 keepsUp, keepsUp && p99 <= p99BoundMs, Stats.ratio(r.acks(), events), Stats.ratio(r.produced(), events),
-                Stats.ratio(r.coalesced(), events), Stats.ratio(r.applied(), events));
+                Stats.ratio(r.coalesced(), events), Stats.ratio(r.applied(), events),
+                CpuPerEvent.median(at.stream().map(StepResult::cpuPerEvent).toList()));
     }
 
     /** The ack modes {@code --ack-modes} may name. */

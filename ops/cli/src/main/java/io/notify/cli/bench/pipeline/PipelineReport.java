@@ -13,8 +13,8 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * What {@code bench pipeline} prints and writes: every step of every run, medians per offered rate
- * and ack mode, a summary per ack mode ({@code summary} is the first mode's), and with acks both off
- * and on the cost of receipts.
+ * and ack mode, a summary per ack mode ({@code summary} is the first mode's), with acks both off
+ * and on the cost of receipts, and the CPU per delivered event of each process.
  */
 public record PipelineReport(String scenario, Instant at, Map<String, Object> machine, Map<String, Object> settings,
                              BaselineRun.Result baseline, List<StepResult> steps, List<StepMedian> medians, Summary summary,
@@ -67,20 +67,22 @@ public record PipelineReport(String scenario, Instant at, Map<String, Object> ma
     public void print(PrintStream out) {
         out.printf("%nbench pipeline: ingest HTTP -> Kafka -> fanout-streams (%s) -> gateways -> %s WebSocket clients, acks %s%n",
                 settings.get("guarantee"), settings.get("users"), String.join(", ", modes.stream().map(ModeSummary::acks).toList()));
-        out.printf("%10s %4s %5s %11s %11s %9s %9s %9s %9s %7s %6s %5s %7s %9s %9s %8s %11s %12s %10s%n", "offered/s", "acks", "runs",
-                "accepted/s", "delivered/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "failed", "lost", "dup", "reconn", "keeps up",
-                "sustained", "acks/ev", "receipts/ev", "coalesced/ev", "applied/ev");
+        out.printf("%10s %4s %5s %11s %11s %9s %9s %9s %9s %7s %6s %5s %7s %9s %9s %8s %11s %12s %10s %13s%n", "offered/s", "acks",
+                "runs", "accepted/s", "delivered/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "failed", "lost", "dup", "reconn",
+                "keeps up", "sustained", "acks/ev", "receipts/ev", "coalesced/ev", "applied/ev", "server µs/ev");
         for (StepMedian m : medians) {
-            out.printf("%,10.0f %4s %5d %,11.0f %,11.0f %9.1f %9.1f %9.1f %9.1f %7d %6d %5d %7d %9s %9s %8.3f %11.3f %12.3f %10.3f%n",
+            out.printf("%,10.0f %4s %5d %,11.0f %,11.0f %9.1f %9.1f %9.1f %9.1f %7d %6d %5d %7d %9s %9s %8.3f %11.3f %12.3f %10.3f %13s%n",
                     m.offeredRate(), m.acks(), m.runs(), m.acceptedPerSecond(), m.deliveredPerSecond(), m.p50Ms(), m.p95Ms(), m.p99Ms(),
                     m.maxMs(), m.failed(), m.lost(), m.duplicates(), m.reconnects(), m.keepsUp() ? "yes" : "no",
-                    m.sustained() ? "yes" : "no", m.acksPerEvent(), m.receiptsPerEvent(), m.coalescedPerEvent(), m.appliedPerEvent());
+                    m.sustained() ? "yes" : "no", m.acksPerEvent(), m.receiptsPerEvent(), m.coalescedPerEvent(), m.appliedPerEvent(),
+                    CpuPerEvent.micros(m.cpuPerEvent().serverMicros()));
         }
         out.printf("medians over runs (failed, lost, dup, reconn summed); lost and dup are counted by event id and recipient; "
                 + "reconn = clients a gateway closed that reconnected with their position; "
                 + "latency = data.sentAtMs at the generator -> arrival at a client; per delivered event, over the runs: "
                 + "acks/ev = ack frames the gateways received, receipts/ev = ack receipts they wrote to notify.receipts, "
-                + "coalesced/ev = acks folded into a waiting receipt, applied/ev = ack receipts fanout-streams applied%n");
+                + "coalesced/ev = acks folded into a waiting receipt, applied/ev = ack receipts fanout-streams applied; "
+                + "server µs/ev = CPU of the server processes per delivered event (table below)%n");
         for (ModeSummary m : modes) {
             printSummary(out, modes.size() == 1 ? "" : "acks " + m.acks() + ": ", m);
         }
@@ -91,6 +93,7 @@ public record PipelineReport(String scenario, Instant at, Map<String, Object> ma
                     rate(c.offMaxSustainedRate()), c.sustainedRatio(), c.goal(), c.goalMet() ? "met" : "NOT met",
                     c.onPeakDeliveredPerSecond(), c.offPeakDeliveredPerSecond(), c.peakRatio());
         }
+        printCpu(out);
         printHops(out);
         printPaths(out);
         notes.forEach(n -> out.println("note: " + n));
@@ -141,6 +144,24 @@ public record PipelineReport(String scenario, Instant at, Map<String, Object> ma
                     sum.replayed(), 100 * sum.replayedShare(), sum.recheckFound(), sum.gapFills(), sum.closes(), sum.resets(),
                     sum.duplicatesDropped(), sum.noConnection());
         }
+    }
+
+    /** Per offered rate and ack mode, the CPU of each process per delivered event: medians over the runs. */
+    private void printCpu(PrintStream out) {
+        out.printf("%nCPU per delivered event (µs; /proc utime+stime over the measured window; medians over runs)%n");
+        out.printf("%10s %4s %10s %10s %10s %10s %10s %13s %16s %15s%n", "offered/s", "acks", "broker", "fanout", "ingest",
+                "gateways", "redis", "server total", "load generators", "machine busy %");
+        for (StepMedian m : medians) {
+            CpuPerEvent c = m.cpuPerEvent();
+            out.printf("%,10.0f %4s %10s %10s %10s %10s %10s %13s %16s %15s%n", m.offeredRate(), m.acks(),
+                    CpuPerEvent.micros(c.brokerMicros()), CpuPerEvent.micros(c.fanoutMicros()), CpuPerEvent.micros(c.ingestMicros()),
+                    CpuPerEvent.micros(c.gatewaysMicros()), CpuPerEvent.micros(c.redisMicros()), CpuPerEvent.micros(c.serverMicros()),
+                    CpuPerEvent.micros(c.loadMicros()), CpuPerEvent.percent(c.machineBusy()));
+        }
+        out.printf("measured window: from the start of a step's load until its deliveries were counted (the wait for the last "
+                + "ones included); fanout and gateways summed over their instances; server total = broker + fanout + ingest + "
+                + "gateways + redis (each column its own median); load generators = the ingest load JVM and the client agents, "
+                + "not in the total; machine busy = all cores, everything on the box; - = not measured%n");
     }
 
     /** The latency budget per offered rate and ack mode: medians over the runs of each hop's mean, p50 and p99. */

@@ -22,6 +22,9 @@ import java.util.concurrent.TimeUnit;
  * lost). Clients a gateway closes meanwhile reconnect with their position, as the SDK does.
  * With acks on, every client acks what it receives ({@link ClientFleet#acks}), and each wait for
  * deliveries is followed by one for the receipts, so none of a step's is counted in the next.
+ * Every process's CPU is read over the window whose deliveries the step counts: from the start of
+ * the load until the count, so the wait for the last deliveries is in it (the work for events that
+ * are counted), the warm-up, the id check and the receipts' settling are not.
  */
 final class PipelineSteps {
 
@@ -44,10 +47,11 @@ final class PipelineSteps {
     private final int users;
     private final QueryApi queryApi;
     private final LostEvents.NodeTopics nodeTopics;
+    private final CpuPerEvent.Processes processes;
 
     PipelineSteps(ClientFleet fleet, int users, ChildAgent load, List<ServiceProcess> gateways, List<ServiceProcess> fanouts,
                   QueryApi queryApi, LostEvents.NodeTopics nodeTopics, ProgressBar bar, Duration warmup, Duration step,
-                  Duration settle, Duration ackInterval) {
+                  Duration settle, Duration ackInterval, CpuPerEvent.Processes processes) {
         this.fleet = fleet;
         this.users = users;
         this.queryApi = queryApi;
@@ -60,6 +64,7 @@ final class PipelineSteps {
         this.warmup = warmup;
         this.step = step;
         this.settle = settle;
+        this.processes = processes;
     }
 
     /**
@@ -129,16 +134,18 @@ final class PipelineSteps {
         });
         List<PrometheusText> before = gatewayMetrics();
         List<PrometheusText> fanoutsBefore = DeliveryPaths.scrape(fanouts);
+        CpuPerEvent.Window cpu = CpuPerEvent.start(processes);
         PacedIngestLoad.Ran ran = paced(rate, step, tag);
         awaitDelivered(ran.accepted(), label + ": settling");
         ClientFleet.Delivered d = fleet.delivered();
+        CpuPerEvent cpuPerEvent = cpu.end(d.events());
         IdCheck ids = fleet.checkIds(Path.of(ran.acceptedIds()));
         List<PrometheusText> after = gatewayMetrics();
         ReceiptCounts receipts = settleReceipts(before, fanoutsBefore, label + ": receipts settling");
         List<String> where = ids.lost() == 0 ? List.of() : LostEvents.attribute(queryApi, nodeTopics, tag, users, ids);
         where.forEach(w -> bar.println("bench pipeline: " + label + ": lost " + w));
         return StepResult.of(run, rate, acks, ran, d, ids, HopBudget.between(before, after), DeliveryPaths.between(before, after),
-                receipts, where);
+                receipts, cpuPerEvent, where);
     }
 
     /** Every gateway's /metrics now (the hop histograms of the budget, the delivery paths). */

@@ -7,10 +7,12 @@ package io.notify.cli.bench.pipeline;
  * failed, lost or duplicated (keeps up), and p99 within the bound. Per delivered event, over all
  * the runs' steps: ack frames the gateways received, ack receipts they wrote to
  * {@code notify.receipts}, acks they coalesced, and ack receipts fanout-streams applied
- * ({@link ReceiptCounts}).
+ * ({@link ReceiptCounts}). CPU per delivered event, each column the median over the runs
+ * ({@link CpuPerEvent#median}).
  */
 public record StepMedian(double offeredRate, String acks, int runs, double acceptedPerSecond, double deliveredPerSecond,
                          double p50Ms, double p95Ms, double p99Ms, double maxMs, long failed, long lost, long extra,
                          long duplicates, long closed, long reconnects, boolean keepsUp, boolean sustained,
-                         double acksPerEvent, double receiptsPerEvent, double coalescedPerEvent, double appliedPerEvent) {
+                         double acksPerEvent, double receiptsPerEvent, double coalescedPerEvent, double appliedPerEvent,
+                         CpuPerEvent cpuPerEvent) {
 }

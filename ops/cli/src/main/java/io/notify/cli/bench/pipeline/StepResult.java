@@ -13,14 +13,16 @@ import java.util.List;
  * twice, or to a client that is not its recipient); rates per second; end-to-end latency from
  * {@code data.sentAtMs} to arrival at a client; the gateways' hop budget over the step, how the
  * events got there (live or through the safety net) and what the clients' acks became
- * ({@link ReceiptCounts}, counted until the receipts settled after the step); connections a
- * gateway closed during the step and how many the clients reconnected; up to
- * {@link IdCheck#SAMPLES} lost event numbers and where each stopped ({@link LostEvents}).
+ * ({@link ReceiptCounts}, counted until the receipts settled after the step); the CPU each
+ * process used per delivered event ({@link CpuPerEvent}, from the start of the load to the count
+ * of deliveries); connections a gateway closed during the step and how many the clients
+ * reconnected; up to {@link IdCheck#SAMPLES} lost event numbers and where each stopped
+ * ({@link LostEvents}).
  */
 public record StepResult(int run, double offeredRate, String acks, long offered, long accepted, long failed, long delivered, long lost,
                          long extra, long duplicates, double acceptedPerSecond, double deliveredPerSecond,
-                         LatencySummary latencyMs, List<HopBudget.Hop> hops, DeliveryPaths paths, ReceiptCounts receipts, long closed,
-                         long reconnects, List<Long> lostSamples, List<String> lostWhere) {
+                         LatencySummary latencyMs, List<HopBudget.Hop> hops, DeliveryPaths paths, ReceiptCounts receipts,
+                         CpuPerEvent cpuPerEvent, long closed, long reconnects, List<Long> lostSamples, List<String> lostWhere) {
 
     /**
      * Builds a step from the generator's run, the clients' counts and their by-id check: rates use
@@ -28,11 +30,12 @@ public record StepResult(int run, double offeredRate, String acks, long offered,
      * from the first to the last arrival (a pipeline that falls behind stretches that span).
      */
     static StepResult of(int run, double offeredRate, String acks, PacedIngestLoad.Ran ran, ClientFleet.Delivered d, IdCheck ids,
-                         List<HopBudget.Hop> hops, DeliveryPaths paths, ReceiptCounts receipts, List<String> lostWhere) {
+                         List<HopBudget.Hop> hops, DeliveryPaths paths, ReceiptCounts receipts, CpuPerEvent cpuPerEvent,
+                         List<String> lostWhere) {
         double deliverySeconds = Math.max(ran.seconds(), (d.lastMs() - d.firstMs()) / 1000.0);
         return new StepResult(run, offeredRate, acks, ran.offered(), ran.accepted(), ran.failed(), d.events(), ids.lost(),
                 ids.unexpected(), ids.duplicates() + ids.misaddressed(), PipelineMath.rate(ran.accepted(), ran.seconds()),
-                PipelineMath.rate(d.events(), deliverySeconds), d.latencyMs(), List.copyOf(hops), paths, receipts, d.closed(),
-                d.reconnects(), ids.lostSamples(), List.copyOf(lostWhere));
+                PipelineMath.rate(d.events(), deliverySeconds), d.latencyMs(), List.copyOf(hops), paths, receipts, cpuPerEvent,
+                d.closed(), d.reconnects(), ids.lostSamples(), List.copyOf(lostWhere));
     }
 }

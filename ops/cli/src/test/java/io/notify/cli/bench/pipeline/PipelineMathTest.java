@@ -23,9 +23,15 @@ class PipelineMathTest {
 
     static StepResult step(int run, double rate, String acks, long accepted, long delivered, double deliveredPerSecond, double p99,
                            ReceiptCounts receipts) {
+        return step(run, rate, acks, accepted, delivered, deliveredPerSecond, p99, receipts, CpuPerEvent.NONE);
+    }
+
+    static StepResult step(int run, double rate, String acks, long accepted, long delivered, double deliveredPerSecond, double p99,
+                           ReceiptCounts receipts, CpuPerEvent cpu) {
         return new StepResult(run, rate, acks, accepted, accepted, 0, delivered, Math.max(0, accepted - delivered),
                 Math.max(0, delivered - accepted), 0, rate, deliveredPerSecond,
-                new LatencySummary(p99 / 2, p99 * 0.9, p99, p99 * 2, delivered), List.of(), null, receipts, 0, 0, List.of(), List.of());
+                new LatencySummary(p99 / 2, p99 * 0.9, p99, p99 * 2, delivered), List.of(), null, receipts, cpu, 0, 0, List.of(),
+                List.of());
     }
 
     @Test
@@ -151,7 +157,7 @@ class PipelineMathTest {
 
     /** A step at 100/s with acks off, without hops, paths, receipts or attributions. */
     private static StepResult stepOf(PacedIngestLoad.Ran ran, ClientFleet.Delivered d, IdCheck ids) {
-        return StepResult.of(1, 100, "off", ran, d, ids, List.of(), null, ReceiptCounts.NONE, List.of());
+        return StepResult.of(1, 100, "off", ran, d, ids, List.of(), null, ReceiptCounts.NONE, CpuPerEvent.NONE, List.of());
     }
 
     /** A check of 990 accepted events, all delivered, with {@code duplicates} and {@code unexpected} ones. */

@@ -130,6 +130,37 @@ class PipelineReportTest {
     }
 
     @Test
+    void cpuPerDeliveredEventIsPrintedPerRateAndModeAsMediansAndWrittenPerStep() throws Exception {
+        CpuPerEvent run1 = new CpuPerEvent(100, 300, 50, 200, 5, 655, 80, 0.91);
+        CpuPerEvent run2 = new CpuPerEvent(120, 200, 60, 260, 7, 647, 70, 0.7);
+        CpuPerEvent run3 = new CpuPerEvent(90, 250, 70, 230, 6, 646, 90, 0.8);
+        CpuPerEvent noRedis = new CpuPerEvent(40, 110, 30, 90, Double.NaN, 270, 35, 0.6);
+        List<StepResult> steps = List.of(step(1, 1000, "off", 20000, 20000, 1000, 40, ReceiptCounts.NONE, run1),
+                step(2, 1000, "off", 20000, 20000, 1000, 40, ReceiptCounts.NONE, run2),
+                step(3, 1000, "off", 20000, 20000, 1000, 40, ReceiptCounts.NONE, run3),
+                step(1, 2000, "off", 40000, 40000, 2000, 40, ReceiptCounts.NONE, noRedis));
+        PipelineReport r = report(steps, 6000);
+        CpuPerEvent at1000 = r.medians().get(0).cpuPerEvent();
+        assertEquals(100, at1000.brokerMicros(), 1e-9);
+        assertEquals(647, at1000.serverMicros(), 1e-9);
+        assertEquals(80, at1000.loadMicros(), 1e-9);
+
+        String table = printed(r);
+        assertTrue(table.contains("server µs/ev"), table);
+        assertTrue(table.contains("0.000      0.000         647.0\n"), table);
+        assertTrue(table.contains("CPU per delivered event (µs; /proc utime+stime over the measured window; medians over runs)\n"
+                + " offered/s acks     broker     fanout     ingest   gateways      redis  server total  load generators  machine busy %\n"
+                + "     1,000  off      100.0      250.0       60.0      230.0        6.0         647.0             80.0              80\n"
+                + "     2,000  off       40.0      110.0       30.0       90.0          -         270.0             35.0              60\n"), table);
+
+        JsonNode json = json(r);
+        assertEquals(655, json.get("steps").get(0).get("cpuPerEvent").get("serverMicros").asDouble(), 1e-9);
+        assertEquals(0.91, json.get("steps").get(0).get("cpuPerEvent").get("machineBusy").asDouble(), 1e-9);
+        assertEquals(250, json.get("medians").get(0).get("cpuPerEvent").get("fanoutMicros").asDouble(), 1e-9);
+        assertEquals(90, json.get("medians").get(1).get("cpuPerEvent").get("gatewaysMicros").asDouble(), 1e-9);
+    }
+
+    @Test
     void printsATableWritesJsonAndDrawsTwoCharts() throws Exception {
         PipelineReport r = report(List.of(step(1, 1000, 20000, 20000, 1000, 40), step(2, 1000, 20000, 20000, 1000, 60),
                 step(1, 2000, 40000, 40000, 2000, 50)), 4000);
