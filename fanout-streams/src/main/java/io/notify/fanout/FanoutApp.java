@@ -95,9 +95,11 @@ public final class FanoutApp implements AutoCloseable {
     }
 
     public FanoutApp start() {
-        LOG.info("starting fanout-streams: application.id={}, guarantee={}, commit interval={}, standby replicas={}, "
-                        + "local recipient copies: {}", config.streamsApplicationId(), config.processingGuarantee().streamsValue(),
-                config.commitInterval(), config.standbyReplicas(),
+        LOG.info("starting fanout-streams: application.id={}, guarantee={}, commit interval={}, commit on catch-up: {}, "
+                        + "stream threads={}, standby replicas={}, local recipient copies: {}", config.streamsApplicationId(),
+                config.processingGuarantee().streamsValue(), config.commitInterval(),
+                config.commitOnCatchUp() && config.processingGuarantee() == FanoutConfig.ProcessingGuarantee.EXACTLY_ONCE_V2 ? "on" : "off",
+                config.streamThreads(), config.standbyReplicas(),
                 placement.partitions() > 0 ? "on (" + placement.partitions() + " partitions)" : "off");
         streams.start();
         long every = TASK_CHECK_INTERVAL.toMillis();

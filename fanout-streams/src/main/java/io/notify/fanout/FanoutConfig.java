@@ -23,6 +23,8 @@ import java.util.regex.Pattern;
  * ({@code notify.fanout.commit-interval} → {@code NOTIFY_FANOUT_COMMIT_INTERVAL}).
  *
  * @param applicationId   Kafka Streams application id before the topic prefix (see {@link #streamsApplicationId()})
+ * @param commitOnCatchUp ask for a commit as soon as a stream thread has processed everything it polled
+ *                        ({@link io.notify.fanout.commit.CatchUpCommit}); the interval still paces a backlog
  * @param linger          {@code linger.ms} of the app's producers (repartition, changelogs, stream log, node topics)
  * @param streamPartitions partitions of the by-stream repartition topic; 0 = as many as notify.events
  * @param inboxState      {@code notify.fanout.inbox-state.*}: the read state and delivery receipts of user streams
@@ -56,6 +58,7 @@ public record FanoutConfig(
         InboxStateSettings inboxState,
         FallbackSettings fallback,
         Duration commitInterval,
+        boolean commitOnCatchUp,
         Duration linger,
         ProcessingGuarantee processingGuarantee,
         int standbyReplicas,
@@ -180,12 +183,21 @@ public record FanoutConfig(
     }
 
     /**
-     * Default commit interval under exactly_once_v2: a floor on live latency, and a ceiling on
-     * throughput when commits are slow (see README "Commit interval"); Kafka's own EOS default.
+     * Default commit interval under exactly_once_v2, Kafka's own EOS default: with commits on catch-up
+     * ({@link #commitOnCatchUp()}) it paces commits only while a backlog drains, where a shorter one
+     * left a stream thread committing most of the time (see README "Commit interval").
      */
     public static final Duration EOS_COMMIT_INTERVAL = Duration.ofMillis(100);
     /** Default commit interval under at_least_once: only bounds what a crash replays. */
     public static final Duration ALOS_COMMIT_INTERVAL = Duration.ofMillis(100);
+
+    /**
+     * Default record cache under at_least_once. Under exactly_once_v2 the default is none: transactional
+     * stores already keep uncommitted writes to themselves, and a cache would hold every changelog
+     * write back until the commit, which then waits for all of them (docs/BENCHMARKS.md
+     * "Exactly-once: where the milliseconds go").
+     */
+    public static final long ALOS_CACHE_MAX_BYTES = 10L * 1024 * 1024;
 
     /**
      * Default consumer-group session timeout: how long the group waits for an instance that died
@@ -225,11 +237,13 @@ public record FanoutConfig(
                 s.duration("notify.fanout.commit-interval",
                         guarantee == ProcessingGuarantee.EXACTLY_ONCE_V2 ? EOS_COMMIT_INTERVAL : ALOS_COMMIT_INTERVAL,
                         Duration.ZERO, Duration.ofMinutes(10)),
+                s.bool("notify.fanout.commit-on-catch-up", true),
                 s.duration("notify.fanout.linger", Duration.ofMillis(5), Duration.ZERO, Duration.ofSeconds(1)),
                 guarantee,
                 s.intIn("notify.fanout.standby-replicas", 0, 0, 10),
                 s.intIn("notify.fanout.threads", 1, 1, 64),
-                s.longIn("notify.fanout.cache-max-bytes", 10L * 1024 * 1024, 0, 64L * 1024 * 1024 * 1024),
+                s.longIn("notify.fanout.cache-max-bytes", guarantee == ProcessingGuarantee.EXACTLY_ONCE_V2 ? 0 : ALOS_CACHE_MAX_BYTES,
+                        0, 64L * 1024 * 1024 * 1024),
                 Path.of(s.string("notify.fanout.state-dir", Path.of(System.getProperty("java.io.tmpdir"), "notify-fanout").toString())),
                 s.duration("notify.fanout.route-timeout", Duration.ofMillis(250), Duration.ofMillis(1), Duration.ofSeconds(10)),
                 new HotRooms.Settings(
@@ -277,7 +291,8 @@ public record FanoutConfig(
     /** A copy with other Kafka Streams overrides (tests: e.g. a smaller max.block.ms). */
     public FanoutConfig withStreamsOverrides(Map<String, String> overrides) {
         return new FanoutConfig(applicationId, bootstrapServers, topicPrefix, dedupWindow, inboxMaxEvents, inboxMaxAge, roomInbox, broadcastInbox,
-                inboxSweepInterval, inboxSweepStreams, inboxSweepMaxDeletes, inboxState, fallback, commitInterval, linger, processingGuarantee,
+                inboxSweepInterval, inboxSweepStreams, inboxSweepMaxDeletes, inboxState, fallback, commitInterval, commitOnCatchUp, linger,
+                processingGuarantee,
                 standbyReplicas, streamThreads, cacheMaxBytes, stateDir, routeTimeout, hotRooms, streamPartitions,
                 nodeTopicsRefreshInterval, nodeTopicsCheckTimeout, nodeTopicsMissingTtl, shutdownTimeout, threadRestarts,
                 threadRestartWindow, unassignedAlarm, sessionTimeout, redisUri, redisCluster, registryKeyPrefix,
@@ -287,7 +302,8 @@ public record FanoutConfig(
     /** A copy listening on {@code port} (the port a port-0 query listener actually bound). */
     public FanoutConfig withQueryPort(int port) {
         return new FanoutConfig(applicationId, bootstrapServers, topicPrefix, dedupWindow, inboxMaxEvents, inboxMaxAge, roomInbox, broadcastInbox,
-                inboxSweepInterval, inboxSweepStreams, inboxSweepMaxDeletes, inboxState, fallback, commitInterval, linger, processingGuarantee,
+                inboxSweepInterval, inboxSweepStreams, inboxSweepMaxDeletes, inboxState, fallback, commitInterval, commitOnCatchUp, linger,
+                processingGuarantee,
                 standbyReplicas, streamThreads, cacheMaxBytes, stateDir, routeTimeout, hotRooms, streamPartitions,
                 nodeTopicsRefreshInterval, nodeTopicsCheckTimeout, nodeTopicsMissingTtl, shutdownTimeout, threadRestarts,
                 threadRestartWindow, unassignedAlarm, sessionTimeout, redisUri, redisCluster, registryKeyPrefix,

@@ -37,8 +37,8 @@ public final class FanoutMain {
             }
         });
         service.start();
-        LOG.info("fanout-streams query API on port {} (bound to {}, {} service token(s) accepted)", service.queryPort(),
-                config.queryHost(), config.queryTokens().size());
+        LOG.info("fanout-streams query API on port {} (bound to {}, {} service token(s) accepted); management on port {}",
+                service.queryPort(), config.queryHost(), config.queryTokens().size(), service.managementPort());
         Runtime.getRuntime().addShutdownHook(new Thread(service::close, "fanout-shutdown"));
     }
 

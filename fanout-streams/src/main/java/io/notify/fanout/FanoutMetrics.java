@@ -23,6 +23,8 @@ import java.util.concurrent.ConcurrentMap;
  *   <li>{@code notify_fanout_undelivered_total{reason}} — UndeliveredEvents written, by reason</li>
  *   <li>{@code notify_fanout_ephemeral_dropped_total{reason}} — ephemeral events that reached no node</li>
  *   <li>{@code notify_fanout_stale_removals_total} — stale registry members the router asked to remove</li>
+ *   <li>{@code notify_fanout_catch_up_commits_total} — commits asked for because a stream thread had processed
+ *       everything its last poll returned ({@code CatchUpCommit}); the rest come at the commit interval</li>
  *   <li>{@code notify_fanout_node_topic_missing_total{stage}} — deliveries skipped because the node topic
  *       does not exist; stage = route (caught before sending) | produce (caught by the production handler)</li>
  * </ul>
@@ -37,6 +39,7 @@ public final class FanoutMetrics {
     private final Counter sequenced;
     private final Counter deliveries;
     private final Counter staleRemovals;
+    private final Counter catchUpCommits;
     private final Counter localRecipients;
     private final Counter repartitionedRecipients;
     private final ConcurrentMap<String, Counter> tagged = new ConcurrentHashMap<>();
@@ -54,6 +57,9 @@ public final class FanoutMetrics {
                 .description("DeliveryMessages written to gateway node topics").register(registry);
         this.staleRemovals = Counter.builder("notify.fanout.stale.removals")
                 .description("Stale registry members the router asked the registry to remove").register(registry);
+        this.catchUpCommits = Counter.builder("notify.fanout.catch.up.commits")
+                .description("Commits asked for because a stream thread had processed everything its last poll returned")
+                .register(registry);
         String recipients = "Recipient copies of accepted events, by path: local (sequenced where read) or repartition";
         this.localRecipients = Counter.builder("notify.fanout.recipients").tag("path", "local").description(recipients)
                 .register(registry);
@@ -75,6 +81,13 @@ public final class FanoutMetrics {
 
     public MeterRegistry registry() {
         return registry;
+    }
+
+    /** Counts a commit asked for on catching up when {@code asked} (the result of {@code CatchUpCommit.processed}). */
+    public void catchUpCommit(boolean asked) {
+        if (asked) {
+            catchUpCommits.increment();
+        }
     }
 
     public void recordIn() {

@@ -2,6 +2,7 @@ package io.notify.fanout;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.notify.common.auth.ServiceToken;
 import io.notify.common.config.ConfigException;
 import io.notify.common.config.Settings;
+import io.notify.fanout.commit.CatchUpCommit;
 import io.notify.fanout.routing.MissingNodeTopicHandler;
 import io.notify.fanout.routing.NodeTopics;
 import io.notify.fanout.routing.RoutePrefetch;
@@ -26,6 +28,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 
@@ -57,7 +60,7 @@ class FanoutConfigTest {
         assertEquals(FanoutConfig.ProcessingGuarantee.EXACTLY_ONCE_V2, c.processingGuarantee());
         assertEquals(0, c.standbyReplicas());
         assertEquals(Duration.ofMillis(250), c.routeTimeout());
-        assertEquals(10L * 1024 * 1024, c.cacheMaxBytes());
+        assertEquals(0, c.cacheMaxBytes(), "no record cache under exactly_once_v2");
         assertEquals(8090, c.queryPort());
         assertEquals("0.0.0.0", c.queryHost(), "peers and gateways must reach it; the token guards it");
     }
@@ -137,6 +140,28 @@ class FanoutConfigTest {
         StreamsConfig streams = new StreamsConfig(p); // Kafka accepts the whole set
         Map<String, Object> consumer = streams.getMainConsumerConfigs("g", "c", 0);
         assertSame(routes, consumer.get(RoutePrefetch.LOOKUP), "the interceptor's configure() gets the lookup itself");
+    }
+
+    @Test
+    void exactlyOnceCommitsOnCatchUpUnlessTurnedOff() {
+        FanoutConfig eos = load(Map.of());
+        assertTrue(eos.commitOnCatchUp());
+        Properties p = FanoutStreamsConfig.properties(eos, NodeTopics.assumeAll(), FanoutMetrics.inMemory(), null);
+        assertEquals(CatchUpCommit.class.getName(), p.get("main.consumer.interceptor.classes"));
+        assertEquals("0", p.get(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG),
+                "no record cache under exactly_once_v2: changelog writes leave as they happen, not inside the commit");
+        Map<String, Object> consumer = new StreamsConfig(p).getMainConsumerConfigs("g", "c", 0);
+        assertEquals(1000, Integer.parseInt(consumer.get(ConsumerConfig.MAX_POLL_RECORDS_CONFIG).toString()),
+                "the interceptor's configure() sees max.poll.records, its measure of a full poll");
+
+        Properties both = FanoutStreamsConfig.properties(eos, NodeTopics.assumeAll(), FanoutMetrics.inMemory(), new InMemoryRouteLookup(Clock.systemUTC()));
+        assertEquals(RoutePrefetch.class.getName() + "," + CatchUpCommit.class.getName(), both.get("main.consumer.interceptor.classes"));
+
+        Properties off = FanoutStreamsConfig.properties(load(Map.of("notify.fanout.commit-on-catch-up", "false")),
+                NodeTopics.assumeAll(), FanoutMetrics.inMemory(), null);
+        assertNull(off.get("main.consumer.interceptor.classes"), "interval commits only");
+        assertEquals(10L * 1024 * 1024, load(Map.of("notify.fanout.processing-guarantee", "at_least_once")).cacheMaxBytes());
+        assertKey("notify.fanout.commit-on-catch-up", Map.of("notify.fanout.commit-on-catch-up", "sometimes"));
     }
 
     @Test

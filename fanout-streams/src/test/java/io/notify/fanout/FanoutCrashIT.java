@@ -58,6 +58,8 @@ import org.junit.jupiter.api.io.TempDir;
  * read_committed, must hold every event exactly once per recipient with gapless seqs 1..n. Every
  * third event has a second recipient, so copies sequenced in the task that read them (the first
  * recipient's, see RecipientPlacement) and copies through the by-stream topic both cross the kill.
+ * The instances run the default commit timing (exactly_once_v2, commits on catch-up: CatchUpCommit),
+ * so the kill lands among transactions of a few records each.
  */
 @ExtendWith(NotifyInfraExtension.class)
 @Timeout(240)
@@ -118,6 +120,9 @@ class FanoutCrashIT {
                     awaitStreamLog(infra, topics, i / 2);
                     markRead(infra, topics, MARKED_BEFORE_KILL);
                     awaitStates(infra, topics, MARKED_BEFORE_KILL);
+                    // Events i/2..i are still being processed: the kill lands among the short transactions that
+                    // commits on catch-up make (the default under exactly_once_v2), not only interval ones.
+                    assertTrue(catchUpCommits(a) > 0, "instance a committed on catch-up before the kill");
                     a.kill();
                     killedAt = System.nanoTime();
                 }
@@ -183,9 +188,23 @@ class FanoutCrashIT {
     }
 
     private static int queryPort(JavaProcess instance) throws Exception {
-        Matcher m = Pattern.compile("query API on port (\\d+)").matcher(Files.readString(instance.logFile()));
-        assertTrue(m.find(), "no query port in " + instance.logFile());
+        return loggedPort(instance, "query API on port (\\d+)");
+    }
+
+    private static int loggedPort(JavaProcess instance, String regex) throws Exception {
+        Matcher m = Pattern.compile(regex).matcher(Files.readString(instance.logFile()));
+        assertTrue(m.find(), "no " + regex + " in " + instance.logFile());
         return Integer.parseInt(m.group(1));
+    }
+
+    /** notify_fanout_catch_up_commits_total of a running instance (its management port's /metrics). */
+    private static double catchUpCommits(JavaProcess instance) throws Exception {
+        int port = loggedPort(instance, "management on port (\\d+)");
+        String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()).body();
+        Matcher m = Pattern.compile("(?m)^notify_fanout_catch_up_commits_total(?:\\{[^}]*\\})? ([0-9.eE+]+)$").matcher(metrics);
+        assertTrue(m.find(), "no notify_fanout_catch_up_commits_total in /metrics");
+        return Double.parseDouble(m.group(1));
     }
 
     /** GET /v1/streams/u:<user>/state from the query API, retried while ownership settles (503). */

@@ -3,6 +3,7 @@ package io.notify.fanout.intake;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.notify.fanout.FanoutMetrics;
+import io.notify.fanout.commit.CatchUpCommit;
 import io.notify.schemas.event.EventEnvelope;
 import io.notify.schemas.event.EventIds;
 import io.notify.schemas.topic.DlqFailure;
@@ -53,6 +54,7 @@ public final class IntakeProcessor implements Processor<byte[], byte[], String, 
 
     @Override
     public void process(Record<byte[], byte[]> record) {
+        metrics.catchUpCommit(CatchUpCommit.processed(context));
         metrics.recordIn();
         try {
             EventEnvelope envelope = parse(record.key(), record.value(), validatedAtEdge(record.headers()));

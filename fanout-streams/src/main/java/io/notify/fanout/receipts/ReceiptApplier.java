@@ -2,6 +2,7 @@ package io.notify.fanout.receipts;
 
 import io.notify.fanout.FanoutConfig;
 import io.notify.fanout.FanoutMetrics;
+import io.notify.fanout.commit.CatchUpCommit;
 import io.notify.fanout.inbox.InboxKey;
 import io.notify.fanout.inbox.InboxStores;
 import io.notify.fanout.inbox.StreamHead;
@@ -80,6 +81,7 @@ public final class ReceiptApplier implements Processor<byte[], byte[], StreamId,
 
     @Override
     public void process(Record<byte[], byte[]> record) {
+        metrics.catchUpCommit(CatchUpCommit.processed(context));
         Receipt receipt;
         try {
             receipt = NotifySerdes.receipt().deserializer().deserialize(null, record.value());

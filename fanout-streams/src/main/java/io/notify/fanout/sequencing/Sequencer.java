@@ -1,6 +1,7 @@
 package io.notify.fanout.sequencing;
 
 import io.notify.fanout.FanoutMetrics;
+import io.notify.fanout.commit.CatchUpCommit;
 import io.notify.fanout.inbox.InboxKey;
 import io.notify.fanout.inbox.InboxLimits;
 import io.notify.fanout.inbox.InboxRetention;
@@ -66,6 +67,8 @@ public final class Sequencer implements Processor<StreamId, RecipientEvent, Stre
 
     @Override
     public void process(Record<StreamId, RecipientEvent> record) {
+        // the first processor of a by-stream record (a local copy's source record was counted at intake)
+        metrics.catchUpCommit(CatchUpCommit.processed(context));
         StreamId stream = record.key();
         RecipientEvent event = record.value();
         if (!event.isDurable()) {
