@@ -57,6 +57,11 @@ public final class PlatformConfig {
         public Partitions withEvents(int n) {
             return new Partitions(n, dlq, streamLog, undelivered);
         }
+
+        /** notify.events (so the by-stream topic and the fanout tasks) and the stream log with {@code n} partitions each. */
+        public Partitions withStreams(int n) {
+            return new Partitions(n, dlq, n, undelivered);
+        }
     }
 
     private final String bootstrapServers;

@@ -76,7 +76,7 @@ public final class PlatformStack implements AutoCloseable {
             redis = RedisServer.start(RedisOptions.defaults());
             redisUri = redis.uri();
         }
-        config = new PlatformConfig(broker.bootstrapServers(), redisUri, options.redisCluster(), prefix, PlatformConfig.Partitions.DEV, keys,
+        config = new PlatformConfig(broker.bootstrapServers(), redisUri, options.redisCluster(), prefix, options.partitions(), keys,
                 Map.of(), options.ingestSettings(), options.fanoutSettings(), options.gatewaySettings());
         config.createTopics();
         progress.accept("starting " + options.fanouts() + " fanout-streams instance(s) (-Xmx" + options.fanoutHeap() + ")");

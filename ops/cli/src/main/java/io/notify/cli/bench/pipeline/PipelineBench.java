@@ -7,6 +7,7 @@ import io.notify.cli.bench.gateway.FleetOptions;
 import io.notify.cli.bench.report.ProgressBar;
 import io.notify.cli.bench.report.ResultFiles;
 import io.notify.platform.DevKeys;
+import io.notify.platform.PlatformConfig;
 import io.notify.cli.stack.ChildAgent;
 import io.notify.platform.PlatformStack;
 import io.notify.platform.ServiceProcess;
@@ -75,6 +76,10 @@ public final class PipelineBench implements Callable<Integer> {
     @Option(names = "--gateways", description = "Gateway nodes; users are split evenly (default: ${DEFAULT-VALUE}).", defaultValue = "2")
     int gateways;
 
+    @Option(names = "--partitions", description = "Partitions of notify.events (so fanout-streams' tasks and the by-stream topic) "
+            + "and of the stream log (default: ${DEFAULT-VALUE}, as notifyctl dev).", defaultValue = "6")
+    int partitions;
+
     @Option(names = "--p99-bound", description = "A step counts as sustained only with p99 up to this (default: ${DEFAULT-VALUE}).",
             defaultValue = "1s")
     String p99Bound;
@@ -138,10 +143,11 @@ public final class PipelineBench implements Callable<Integer> {
             System.err.println(e.getMessage());
             return 2;
         }
-        if (users < 1 || runOptions.runs() < 1 || fanouts < 1 || gateways < 1 || lanes < 1 || baselineRecords < 1 || step.isZero()
+        if (users < 1 || runOptions.runs() < 1 || fanouts < 1 || gateways < 1 || partitions < 1 || lanes < 1 || baselineRecords < 1
+                || step.isZero()
                 || ackEvery.toMillis() < 1
                 || !ClientFleet.valid(fleetOptions) || !(guarantee.equals("exactly_once_v2") || guarantee.equals("at_least_once"))) {
-            System.err.println("--users, --runs, --fanouts, --gateways, --ingest-lanes, --baseline-records >= 1; --step-duration > 0; "
+            System.err.println("--users, --runs, --fanouts, --gateways, --partitions, --ingest-lanes, --baseline-records >= 1; --step-duration > 0; "
                     + "--ack-interval >= 1ms; --guarantee exactly_once_v2|at_least_once; --clients-per-agent 1..19000; "
                     + "--source-addresses 1..250");
             return 2;
@@ -160,7 +166,8 @@ public final class PipelineBench implements Callable<Integer> {
                     .withGatewayHeap(ClientFleet.gatewayHeap(fleetOptions))
                     .withGatewaySettings(gatewaySettings)
                     .withFanoutSettings(overrides.get("fanout"))
-                    .withIngestSettings(overrides.get("ingest"));
+                    .withIngestSettings(overrides.get("ingest"))
+                    .withPartitions(PlatformConfig.Partitions.DEV.withStreams(partitions));
             try (PlatformStack stack = PlatformStack.start(so, line -> bar.println("bench pipeline: " + line))) {
                 bar.set(Double.NaN, String.format("baseline: raw Kafka, %,d records", baselineRecords));
                 BaselineRun.Result baseline = BaselineRun.measure(stack.bootstrapServers(), baselineRecords, PipelineSteps.EVENT_BYTES);
@@ -240,7 +247,7 @@ public final class PipelineBench implements Callable<Integer> {
                                     + "(coalesced %,d, dropped %,d, failed %,d), applied %,d; CPU per event: %s%s", r,
                             s.offeredRate(), mode, s.acceptedPerSecond(), s.deliveredPerSecond(), s.latencyMs().p50(), s.latencyMs().p99(),
                             s.latencyMs().max(), s.failed(), s.lost(), s.duplicates(), s.reconnects(), rc.acks(), rc.produced(),
-                            rc.coalesced(), rc.dropped(), rc.failed(), rc.applied(), s.cpuPerEvent().describe(),
+                            rc.coalesced(), rc.dropped(), rc.failed(), rc.applied(), s.cpuPerEvent().describe() + "; " + s.commits().describe(),
                             s.lostSamples().isEmpty() ? "" : "; lost event numbers (data.n, user n % " + users + "): " + s.lostSamples()));
                 }
             }
@@ -286,6 +293,7 @@ public final class PipelineBench implements Callable<Integer> {
         s.put("guarantee", guarantee);
         s.put("fanouts", fanouts);
         s.put("gateways", gateways);
+        s.put("partitions", partitions);
         s.put("p99Bound", p99Bound);
         s.put("baselineRecords", baselineRecords);
         s.put("set", List.copyOf(set));

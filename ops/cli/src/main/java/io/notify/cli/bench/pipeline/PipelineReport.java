@@ -180,6 +180,18 @@ public record PipelineReport(String scenario, Instant at, Map<String, Object> ma
                 }
             }
         }
+        out.printf("%nfanout-streams' transaction commits over the same windows (medians over runs; /metrics of every instance: "
+                + "kafka_stream_thread_commit_total, notify_fanout_catch_up_commits_total, the transactional producer's flush, "
+                + "send-offsets and commit times): part of node_topic is the wait for a commit to start, part the commit%n");
+        out.printf("%10s %4s %10s %10s %10s %10s %10s %10s%n", "offered/s", "acks", "commits/s", "catch-up", "mean ms", "flush ms",
+                "offsets ms", "EndTxn ms");
+        for (StepMedian m : medians) {
+            CommitCost c = CommitCost.median(stepsOf(m).stream().map(StepResult::commits).toList());
+            if (!Double.isNaN(c.perSecond())) {
+                out.printf("%,10.0f %4s %10.1f %9.0f%% %10.2f %10.2f %10.2f %10.2f%n", m.offeredRate(), m.acks(), c.perSecond(),
+                        100 * c.catchUpShare(), c.meanMs(), c.flushMs(), c.offsetsMs(), c.endTxnMs());
+            }
+        }
     }
 
     /**

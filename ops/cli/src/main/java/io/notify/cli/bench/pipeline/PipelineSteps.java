@@ -135,17 +135,19 @@ final class PipelineSteps {
         List<PrometheusText> before = gatewayMetrics();
         List<PrometheusText> fanoutsBefore = DeliveryPaths.scrape(fanouts);
         CpuPerEvent.Window cpu = CpuPerEvent.start(processes);
+        long windowStart = System.nanoTime();
         PacedIngestLoad.Ran ran = paced(rate, step, tag);
         awaitDelivered(ran.accepted(), label + ": settling");
         ClientFleet.Delivered d = fleet.delivered();
         CpuPerEvent cpuPerEvent = cpu.end(d.events());
+        CommitCost commits = CommitCost.between(fanoutsBefore, DeliveryPaths.scrape(fanouts), (System.nanoTime() - windowStart) / 1e9);
         IdCheck ids = fleet.checkIds(Path.of(ran.acceptedIds()));
         List<PrometheusText> after = gatewayMetrics();
         ReceiptCounts receipts = settleReceipts(before, fanoutsBefore, label + ": receipts settling");
         List<String> where = ids.lost() == 0 ? List.of() : LostEvents.attribute(queryApi, nodeTopics, tag, users, ids);
         where.forEach(w -> bar.println("bench pipeline: " + label + ": lost " + w));
         return StepResult.of(run, rate, acks, ran, d, ids, HopBudget.between(before, after), DeliveryPaths.between(before, after),
-                receipts, cpuPerEvent, where);
+                receipts, cpuPerEvent, commits, where);
     }
 
     /** Every gateway's /metrics now (the hop histograms of the budget, the delivery paths). */

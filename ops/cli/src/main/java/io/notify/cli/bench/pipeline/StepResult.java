@@ -15,14 +15,14 @@ import java.util.List;
  * events got there (live or through the safety net) and what the clients' acks became
  * ({@link ReceiptCounts}, counted until the receipts settled after the step); the CPU each
  * process used per delivered event ({@link CpuPerEvent}, from the start of the load to the count
- * of deliveries); connections a gateway closed during the step and how many the clients
+ * of deliveries); fanout-streams' transaction commits over the same window ({@link CommitCost}); connections a gateway closed during the step and how many the clients
  * reconnected; up to {@link IdCheck#SAMPLES} lost event numbers and where each stopped
  * ({@link LostEvents}).
  */
 public record StepResult(int run, double offeredRate, String acks, long offered, long accepted, long failed, long delivered, long lost,
                          long extra, long duplicates, double acceptedPerSecond, double deliveredPerSecond,
                          LatencySummary latencyMs, List<HopBudget.Hop> hops, DeliveryPaths paths, ReceiptCounts receipts,
-                         CpuPerEvent cpuPerEvent, long closed, long reconnects, List<Long> lostSamples, List<String> lostWhere) {
+                         CpuPerEvent cpuPerEvent, CommitCost commits, long closed, long reconnects, List<Long> lostSamples, List<String> lostWhere) {
 
     /**
      * Builds a step from the generator's run, the clients' counts and their by-id check: rates use
@@ -31,11 +31,11 @@ public record StepResult(int run, double offeredRate, String acks, long offered,
      */
     static StepResult of(int run, double offeredRate, String acks, PacedIngestLoad.Ran ran, ClientFleet.Delivered d, IdCheck ids,
                          List<HopBudget.Hop> hops, DeliveryPaths paths, ReceiptCounts receipts, CpuPerEvent cpuPerEvent,
-                         List<String> lostWhere) {
+                         CommitCost commits, List<String> lostWhere) {
         double deliverySeconds = Math.max(ran.seconds(), (d.lastMs() - d.firstMs()) / 1000.0);
         return new StepResult(run, offeredRate, acks, ran.offered(), ran.accepted(), ran.failed(), d.events(), ids.lost(),
                 ids.unexpected(), ids.duplicates() + ids.misaddressed(), PipelineMath.rate(ran.accepted(), ran.seconds()),
                 PipelineMath.rate(d.events(), deliverySeconds), d.latencyMs(), List.copyOf(hops), paths, receipts, cpuPerEvent,
-                d.closed(), d.reconnects(), ids.lostSamples(), List.copyOf(lostWhere));
+                commits, d.closed(), d.reconnects(), ids.lostSamples(), List.copyOf(lostWhere));
     }
 }

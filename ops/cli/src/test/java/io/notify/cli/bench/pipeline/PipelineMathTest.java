@@ -30,7 +30,7 @@ class PipelineMathTest {
                            ReceiptCounts receipts, CpuPerEvent cpu) {
         return new StepResult(run, rate, acks, accepted, accepted, 0, delivered, Math.max(0, accepted - delivered),
                 Math.max(0, delivered - accepted), 0, rate, deliveredPerSecond,
-                new LatencySummary(p99 / 2, p99 * 0.9, p99, p99 * 2, delivered), List.of(), null, receipts, cpu, 0, 0, List.of(),
+                new LatencySummary(p99 / 2, p99 * 0.9, p99, p99 * 2, delivered), List.of(), null, receipts, cpu, CommitCost.NONE, 0, 0, List.of(),
                 List.of());
     }
 
@@ -157,7 +157,7 @@ class PipelineMathTest {
 
     /** A step at 100/s with acks off, without hops, paths, receipts or attributions. */
     private static StepResult stepOf(PacedIngestLoad.Ran ran, ClientFleet.Delivered d, IdCheck ids) {
-        return StepResult.of(1, 100, "off", ran, d, ids, List.of(), null, ReceiptCounts.NONE, CpuPerEvent.NONE, List.of());
+        return StepResult.of(1, 100, "off", ran, d, ids, List.of(), null, ReceiptCounts.NONE, CpuPerEvent.NONE, CommitCost.NONE, List.of());
     }
 
     /** A check of 990 accepted events, all delivered, with {@code duplicates} and {@code unexpected} ones. */
