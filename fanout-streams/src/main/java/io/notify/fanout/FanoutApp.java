@@ -98,7 +98,7 @@ public final class FanoutApp implements AutoCloseable {
         LOG.info("starting fanout-streams: application.id={}, guarantee={}, commit interval={}, commit on catch-up: {}, "
                         + "stream threads={}, standby replicas={}, local recipient copies: {}", config.streamsApplicationId(),
                 config.processingGuarantee().streamsValue(), config.commitInterval(),
-                config.commitOnCatchUp() && config.processingGuarantee() == FanoutConfig.ProcessingGuarantee.EXACTLY_ONCE_V2 ? "on" : "off",
+                config.commitsOnCatchUp() ? "on" : "off",
                 config.streamThreads(), config.standbyReplicas(),
                 placement.partitions() > 0 ? "on (" + placement.partitions() + " partitions)" : "off");
         streams.start();

@@ -279,6 +279,11 @@ public record FanoutConfig(
         return new InboxLimits(new InboxLimits.Limit(inboxMaxEvents, inboxMaxAge), roomInbox, broadcastInbox);
     }
 
+    /** Whether stream threads commit on catch-up: asked for ({@code commit-on-catch-up}) and under exactly_once_v2. */
+    public boolean commitsOnCatchUp() {
+        return commitOnCatchUp && processingGuarantee == ProcessingGuarantee.EXACTLY_ONCE_V2;
+    }
+
     /** The effective Kafka Streams application.id: the topic prefix, then the configured id. */
     public String streamsApplicationId() {
         return topicPrefix + applicationId;

@@ -30,7 +30,8 @@ import org.apache.kafka.streams.processor.UsePartitionTimeOnInvalidTimestamp;
  *   <li>{@code main.consumer.interceptor.classes}: {@link RoutePrefetch}, which hints the route lookup
  *       with the streams of every polled record, so cold routes are read ahead, pipelined.</li>
  *   <li>under {@code exactly_once_v2}, {@link CatchUpCommit} on the main consumer (unless
- *       {@link FanoutConfig#commitOnCatchUp()} is off): a stream thread that has processed everything it
+ *       {@link FanoutConfig#commitOnCatchUp()} is off; under at_least_once every write is visible at
+ *       once, and a commit only bounds what a crash replays): a stream thread that has processed everything it
  *       polled commits at once, so an event waits about one transaction round trip for its commit, not
  *       the commit interval, which still paces a backlog.</li>
  *   <li>{@code consumer.session.timeout.ms} from {@link FanoutConfig#sessionTimeout()} (Kafka's default
@@ -102,8 +103,7 @@ public final class FanoutStreamsConfig {
             p.put(StreamsConfig.mainConsumerPrefix(RoutePrefetch.TOPICS), Set.of(config.topics().events().name(),
                     FanoutTopology.byStreamTopic(config.streamsApplicationId())));
         }
-        if (config.commitOnCatchUp() && config.processingGuarantee() == FanoutConfig.ProcessingGuarantee.EXACTLY_ONCE_V2) {
-            // Under at_least_once every write is visible at once; a commit there only bounds what a crash replays.
+        if (config.commitsOnCatchUp()) {
             interceptors.add(CatchUpCommit.class.getName());
         }
         if (!interceptors.isEmpty()) {

@@ -146,6 +146,9 @@ class FanoutConfigTest {
     void exactlyOnceCommitsOnCatchUpUnlessTurnedOff() {
         FanoutConfig eos = load(Map.of());
         assertTrue(eos.commitOnCatchUp());
+        assertTrue(eos.commitsOnCatchUp());
+        assertFalse(load(Map.of("notify.fanout.processing-guarantee", "at_least_once")).commitsOnCatchUp(),
+                "under at_least_once a commit only bounds what a crash replays");
         Properties p = FanoutStreamsConfig.properties(eos, NodeTopics.assumeAll(), FanoutMetrics.inMemory(), null);
         assertEquals(CatchUpCommit.class.getName(), p.get("main.consumer.interceptor.classes"));
         assertEquals("0", p.get(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG),

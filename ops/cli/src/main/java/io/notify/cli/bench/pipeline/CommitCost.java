@@ -3,7 +3,6 @@ package io.notify.cli.bench.pipeline;
 import io.notify.cli.bench.PrometheusText;
 import io.notify.cli.bench.report.Stats;
 import java.util.List;
-import java.util.function.ToDoubleFunction;
 
 /**
  * fanout-streams' transaction commits over one step, from two scrapes of every instance's
@@ -45,13 +44,10 @@ public record CommitCost(double perSecond, double catchUpShare, double meanMs, d
     /** Each column's median over the runs, on its own. */
     static CommitCost median(List<CommitCost> runs) {
         List<CommitCost> of = runs.stream().filter(c -> c != null).toList();
-        return new CommitCost(median(of, CommitCost::perSecond), median(of, CommitCost::catchUpShare), median(of, CommitCost::meanMs),
-                median(of, CommitCost::flushMs), median(of, CommitCost::offsetsMs), median(of, CommitCost::endTxnMs));
+        return new CommitCost(Stats.median(of, CommitCost::perSecond), Stats.median(of, CommitCost::catchUpShare), Stats.median(of, CommitCost::meanMs),
+                Stats.median(of, CommitCost::flushMs), Stats.median(of, CommitCost::offsetsMs), Stats.median(of, CommitCost::endTxnMs));
     }
 
-    private static double median(List<CommitCost> of, ToDoubleFunction<CommitCost> f) {
-        return Stats.median(of.stream().map(f::applyAsDouble).toList());
-    }
 
     /** "commit: 41.2/s (87% on catch-up), mean 9.8 ms = flush 4.1 + offsets 3.5 + EndTxn 2.2". */
     String describe() {

@@ -5,7 +5,6 @@ import io.notify.cli.bench.report.Stats;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.ToDoubleFunction;
 
 /**
  * Server CPU per delivered event over one step's measured window, in microseconds, from /proc
@@ -49,14 +48,11 @@ public record CpuPerEvent(double brokerMicros, double fanoutMicros, double inges
      */
     static CpuPerEvent median(List<CpuPerEvent> runs) {
         List<CpuPerEvent> of = runs.stream().filter(c -> c != null).toList();
-        return new CpuPerEvent(median(of, CpuPerEvent::brokerMicros), median(of, CpuPerEvent::fanoutMicros),
-                median(of, CpuPerEvent::ingestMicros), median(of, CpuPerEvent::gatewaysMicros), median(of, CpuPerEvent::redisMicros),
-                median(of, CpuPerEvent::serverMicros), median(of, CpuPerEvent::loadMicros), median(of, CpuPerEvent::machineBusy));
+        return new CpuPerEvent(Stats.median(of, CpuPerEvent::brokerMicros), Stats.median(of, CpuPerEvent::fanoutMicros),
+                Stats.median(of, CpuPerEvent::ingestMicros), Stats.median(of, CpuPerEvent::gatewaysMicros), Stats.median(of, CpuPerEvent::redisMicros),
+                Stats.median(of, CpuPerEvent::serverMicros), Stats.median(of, CpuPerEvent::loadMicros), Stats.median(of, CpuPerEvent::machineBusy));
     }
 
-    private static double median(List<CpuPerEvent> of, ToDoubleFunction<CpuPerEvent> f) {
-        return Stats.median(of.stream().map(f::applyAsDouble).toList());
-    }
 
     /** "server 1,210.5 µs (broker 301.2, fanout 480.0, ingest 190.3, gateways 230.0, redis 9.0), load generators 150.2 µs, ...". */
     String describe() {

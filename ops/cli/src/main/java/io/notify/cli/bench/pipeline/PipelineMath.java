@@ -6,7 +6,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.ToDoubleFunction;
 
 /** The pure parts of {@code bench pipeline}: pacing, the sweep and its ack modes, medians per step, the max sustained rate. */
 final class PipelineMath {
@@ -59,17 +58,17 @@ final class PipelineMath {
     }
 
     private static StepMedian median(double rate, String mode, List<StepResult> at, double p99BoundMs) {
-        double delivered = median(at, StepResult::deliveredPerSecond);
-        double p99 = median(at, s -> s.latencyMs().p99());
+        double delivered = Stats.median(at, StepResult::deliveredPerSecond);
+        double p99 = Stats.median(at, s -> s.latencyMs().p99());
         long failed = at.stream().mapToLong(StepResult::failed).sum();
         long lost = at.stream().mapToLong(StepResult::lost).sum();
         long duplicates = at.stream().mapToLong(StepResult::duplicates).sum();
         boolean keepsUp = delivered >= SUSTAINED_FRACTION * rate && failed == 0 && lost == 0 && duplicates == 0;
         long events = at.stream().mapToLong(StepResult::delivered).sum();
         ReceiptCounts r = ReceiptCounts.sum(at.stream().map(s -> s.receipts() == null ? ReceiptCounts.NONE : s.receipts()).toList());
-        return new StepMedian(rate, mode, at.size(), median(at, StepResult::acceptedPerSecond), delivered,
-                median(at, s -> s.latencyMs().p50()), median(at, s -> s.latencyMs().p95()), p99,
-                median(at, s -> s.latencyMs().max()), failed, lost, at.stream().mapToLong(StepResult::extra).sum(), duplicates,
+        return new StepMedian(rate, mode, at.size(), Stats.median(at, StepResult::acceptedPerSecond), delivered,
+                Stats.median(at, s -> s.latencyMs().p50()), Stats.median(at, s -> s.latencyMs().p95()), p99,
+                Stats.median(at, s -> s.latencyMs().max()), failed, lost, at.stream().mapToLong(StepResult::extra).sum(), duplicates,
                 at.stream().mapToLong(StepResult::closed).sum(), at.stream().mapToLong(StepResult::reconnects).sum(),
                 keepsUp, keepsUp && p99 <= p99BoundMs, Stats.ratio(r.acks(), events), Stats.ratio(r.produced(), events),
                 Stats.ratio(r.coalesced(), events), Stats.ratio(r.applied(), events),
@@ -143,9 +142,6 @@ final class PipelineMath {
         return pick;
     }
 
-    private static double median(List<StepResult> steps, ToDoubleFunction<StepResult> f) {
-        return Stats.median(steps.stream().map(f::applyAsDouble).toList());
-    }
 
     /** The services {@code --set} may name. */
     static final List<String> SERVICES = List.of("fanout", "gateway", "ingest");

@@ -1,6 +1,7 @@
 package io.notify.cli.bench.report;
 
 import java.util.List;
+import java.util.function.ToDoubleFunction;
 
 /** The arithmetic bench reports share. Pure. */
 public final class Stats {
@@ -15,6 +16,11 @@ public final class Stats {
             return Double.NaN;
         }
         return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+
+    /** The median of {@code f} over {@code of} (non-NaN values, as {@link #median(List)}): one column of rows. */
+    public static <T> double median(List<T> of, ToDoubleFunction<? super T> f) {
+        return median(of.stream().map(f::applyAsDouble).toList());
     }
 
     /**
