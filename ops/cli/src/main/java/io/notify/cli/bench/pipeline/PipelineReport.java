@@ -95,6 +95,7 @@ public record PipelineReport(String scenario, Instant at, Map<String, Object> ma
         }
         printCpu(out);
         printHops(out);
+        printCommits(out);
         printPaths(out);
         notes.forEach(n -> out.println("note: " + n));
     }
@@ -180,6 +181,10 @@ public record PipelineReport(String scenario, Instant at, Map<String, Object> ma
                 }
             }
         }
+    }
+
+    /** Per offered rate and ack mode, fanout-streams' commits over the steps' windows: medians over the runs. */
+    private void printCommits(PrintStream out) {
         out.printf("%nfanout-streams' transaction commits over the same windows (medians over runs; /metrics of every instance: "
                 + "kafka_stream_thread_commit_total, notify_fanout_catch_up_commits_total, the transactional producer's flush, "
                 + "send-offsets and commit times): part of node_topic is the wait for a commit to start, part the commit%n");
