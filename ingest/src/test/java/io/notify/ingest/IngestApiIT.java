@@ -280,6 +280,30 @@ class IngestApiIT {
     }
 
     @Test
+    void aNumberOutOfRangeIs400NamingItAndSpoilsNoBatchMate() throws Exception {
+        String bad = "{\"id\":\"" + uniqueId() + "\",\"type\":\"a\",\"to\":{\"users\":[\"1\"]},\"data\":{\"n\":[1,-1e999]}}";
+        HttpResponse<String> single = client.post(KEY, "application/json", bad);
+        assertEquals(400, single.statusCode(), single.body());
+        assertEquals("/data/n/1", body(single).get("errors").get(0).get("pointer").asText());
+        HttpResponse<String> noId = client.post(KEY, "application/json",
+                "{\"type\":\"a\",\"to\":{\"users\":[\"1\"]},\"data\":{\"n\":1e999}}");
+        assertEquals(400, noId.statusCode(), "never delivered as the string \"Infinity\": " + noId.body());
+
+        String a = uniqueId();
+        String c = uniqueId();
+        String batch = "[" + event(a, "1") + "," + bad + "," + event(c, "3") + "]";
+        HttpResponse<String> r = client.post(KEY, "application/json", batch);
+        assertEquals(207, r.statusCode(), r.body());
+        assertEquals(List.of(202, 400, 202), statuses(body(r)));
+        // the batch-mates were written, and a retry of one answers at once as the duplicate it is
+        HttpResponse<String> retry = client.post(KEY, "application/json", event(a, "1"));
+        assertEquals(202, retry.statusCode(), retry.body());
+        assertTrue(body(retry).get("duplicate").asBoolean(), retry.body());
+        assertEquals(1, recordsWithId(a, 1).size());
+        assertEquals(1, recordsWithId(c, 1).size());
+    }
+
+    @Test
     void probesAnswerOnTheApiPortAndMetricsOnlyOnTheManagementPort() throws Exception {
         assertEquals(200, client.get("/healthz").statusCode());
         assertEquals(200, client.get("/readyz").statusCode());

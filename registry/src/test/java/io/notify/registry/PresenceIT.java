@@ -66,4 +66,40 @@ class PresenceIT extends SharedRedisIT {
             }
         });
     }
+
+    @Test
+    void aJoinRacingAnotherUsersLastLeaveIsNeverLost() throws Exception {
+        NodeRegistry a = t.started("p-d", RegistryTesting.FAST);
+        NodePresence p = t.presence(a, Duration.ofSeconds(60));
+        StreamId room = StreamId.forRoom("race-1");
+        // "b" toggles alone; "a" joins while b's leave may be emptying the room's set: a must always be held after its join
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread toggler = new Thread(() -> {
+            for (int i = 1; !stop.get(); i++) {
+                p.join(room, "b");
+                var left = p.leave(room, "b");
+                if (i % 200 == 0) {
+                    left.toCompletableFuture().join(); // keep Redis's backlog short: the race is in the local set
+                }
+            }
+        });
+        toggler.start();
+        int lost = 0;
+        try {
+            for (int i = 0; i < 30_000 && lost == 0; i++) {
+                p.join(room, "a");
+                if (!p.local(room).contains("a")) {
+                    lost = i + 1;
+                }
+                var left = p.leave(room, "a");
+                if (i % 200 == 0) {
+                    left.toCompletableFuture().join();
+                }
+            }
+        } finally {
+            stop.set(true);
+            toggler.join();
+        }
+        assertEquals(0, lost, "join " + lost + " was lost: it added to a set another user's leave had just removed");
+    }
 }

@@ -25,6 +25,15 @@ import org.apache.kafka.streams.state.HostInfo;
  */
 public final class QueryServer implements AutoCloseable {
 
+    /**
+     * A connection that sends no request for this long (none yet, or none since its last answer) is
+     * closed: longer than the JDK HTTP client's 30 s keep-alive, so gateways close their idle pooled
+     * connections first and never reuse one the server is closing.
+     */
+    public static final Duration IDLE_TIMEOUT = Duration.ofSeconds(60);
+    /** A request's line and headers must arrive within this, once its first byte has. */
+    static final int REQUEST_HEADER_TIMEOUT_MS = 10_000;
+
     private final Undertow undertow;
     private final AtomicReference<StreamOwners> owners = new AtomicReference<>();
     private final AtomicReference<Supplier<OpsEndpoints.Readiness>> readiness = new AtomicReference<>();
@@ -46,6 +55,15 @@ public final class QueryServer implements AutoCloseable {
      */
     public QueryServer(String host, int port, String advertisedHost, String managementHost, int managementPort,
                        BearerKeys tokens, PrometheusMeterRegistry registry, ServerTls tls) {
+        this(host, port, advertisedHost, managementHost, managementPort, tokens, registry, tls, IDLE_TIMEOUT);
+    }
+
+    /**
+     * As above, closing a connection that sends no request for {@code idleTimeout} (none yet, or none
+     * since its last answer).
+     */
+    public QueryServer(String host, int port, String advertisedHost, String managementHost, int managementPort,
+                       BearerKeys tokens, PrometheusMeterRegistry registry, ServerTls tls, Duration idleTimeout) {
         this.advertisedHost = advertisedHost;
         QueryMetrics metrics = new QueryMetrics(registry);
         QueryForwarder forwarder = new QueryForwarder(Duration.ofSeconds(2), tls == null ? null : tls.peerTrust());
@@ -67,7 +85,8 @@ public final class QueryServer implements AutoCloseable {
         this.undertow = ServerTls.addListener(builder, tls, managementPort, managementHost, OpsEndpoints.management(this::readiness, registry))
                 .setIoThreads(2)
                 .setWorkerThreads(16)
-                .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, 10_000)
+                .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, REQUEST_HEADER_TIMEOUT_MS)
+                .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, (int) idleTimeout.toMillis())
                 .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, 1024L * 1024)
                 .setHandler(routes)
                 .build();

@@ -2,6 +2,7 @@ package io.notify.fanout.query;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -109,5 +110,18 @@ class QueryServerAuthTest {
     private long refused(String kind) {
         return meters.find("notify.fanout.query.requests").tag("kind", kind).tag("outcome", "unauthorized").timers().stream()
                 .mapToLong(t -> t.count()).sum();
+    }
+
+    @Test
+    void aConnectionThatSendsNoRequestIsClosedAfterTheIdleTimeout() throws Exception {
+        try (QueryServer quick = new QueryServer("127.0.0.1", 0, "127.0.0.1", "127.0.0.1", 0,
+                BearerKeys.numbered(List.of(new ServiceToken(OLD))), meters, null, Duration.ofMillis(500));
+             java.net.Socket idle = new java.net.Socket("127.0.0.1", quick.port())) {
+            idle.setSoTimeout(10_000);
+            long opened = System.nanoTime();
+            assertEquals(-1, idle.getInputStream().read(), "closed by the server without a word");
+            long heldMs = (System.nanoTime() - opened) / 1_000_000;
+            assertTrue(heldMs < 5_000, "held " + heldMs + " ms with a 500 ms idle timeout");
+        }
     }
 }

@@ -4,7 +4,6 @@ import io.notify.common.http.BodyReader;
 import io.notify.common.http.HttpResponses;
 import io.notify.common.http.Problem;
 import io.notify.ingest.IngestMetrics;
-import io.notify.ingest.idempotency.EventDigest;
 import io.notify.ingest.idempotency.IdempotencyStore;
 import io.notify.ingest.produce.Accepted;
 import io.notify.ingest.produce.EventWriter;
@@ -12,7 +11,6 @@ import io.notify.ingest.produce.WriteFailedException;
 import io.notify.schemas.event.EventEnvelope;
 import io.notify.schemas.trace.HopTrace;
 import io.notify.schemas.validation.EventValidator;
-import io.notify.schemas.validation.InvalidEventException;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.server.RequestTooBigException;
@@ -27,6 +25,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code POST /v1/events}. Threading: header checks and body reading happen on the I/O thread
@@ -38,6 +38,7 @@ public final class EventsHandler implements HttpHandler {
 
     /** Kafka header naming the producer (API key name) that sent the event, for audits. */
     public static final String PRODUCER_HEADER = "notify.producer";
+    private static final Logger LOG = LoggerFactory.getLogger(EventsHandler.class);
     private static final byte[] VALIDATED = EventValidator.VALIDATED_VALUE.getBytes(StandardCharsets.UTF_8);
 
     private final Authenticator auth;
@@ -118,25 +119,34 @@ public final class EventsHandler implements HttpHandler {
         });
     }
 
+    /**
+     * One item's answer, never an exception: a fault in one item (a bug this code did not foresee)
+     * fails that item alone, before it claimed its id, so the batch's other items are still written
+     * and answered, and no id stays claimed by a write that never ran.
+     */
     private CompletableFuture<ItemResult> prepare(int index, RequestBody.Candidate candidate, String producer,
                                                   long acceptedAt, List<Runnable> writes) {
-        if (candidate.problem() != null) {
-            return done(index, null, candidate.problem());
-        }
-        EventValidator.Encoded encoded;
         try {
-            encoded = EventValidator.v1().encode(candidate.document());
-        } catch (InvalidEventException e) {
-            String id = candidate.document().path("id").isTextual() ? candidate.document().get("id").asText() : null;
-            return done(index, id, Problems.invalid(e.violations()));
-        } catch (IllegalStateException e) {
-            return done(index, null, Problems.writeFailed("cannot serialize the event: " + e.getMessage()));
+            return prepareItem(index, candidate, producer, acceptedAt, writes);
+        } catch (RuntimeException e) {
+            LOG.error("event {} of a request failed unforeseen; answered 500 internal, not written", index, e);
+            return done(index, null, Problems.internal(e)); // counted as rejected{reason="internal"}
         }
-        EventEnvelope event = encoded.event();
-        byte[] value = encoded.json();
-        boolean clientChoseId = candidate.document().has("id");
-        IdempotencyStore.Claim claim = clientChoseId
-                ? idempotency.claim(event.id(), EventDigest.of(event))
+    }
+
+    private CompletableFuture<ItemResult> prepareItem(int index, RequestBody.Candidate candidate, String producer,
+                                                      long acceptedAt, List<Runnable> writes) {
+        ItemCheck.Outcome outcome = ItemCheck.check(candidate);
+        if (outcome instanceof ItemCheck.Refused refused) {
+            return done(index, refused.id(), refused.problem());
+        }
+        ItemCheck.Ready ready = (ItemCheck.Ready) outcome;
+        EventEnvelope event = ready.event();
+        byte[] value = ready.value();
+        List<Header> headers = headers(producer, acceptedAt);
+        // Everything that can fail is done above: from the claim on, the write is queued.
+        IdempotencyStore.Claim claim = ready.digest() != null
+                ? idempotency.claim(event.id(), ready.digest())
                 : new IdempotencyStore.Fresh(new CompletableFuture<>());
         if (claim instanceof IdempotencyStore.Conflict) {
             return done(index, event.id(), Problems.conflict(event.id()));
@@ -145,7 +155,7 @@ public final class EventsHandler implements HttpHandler {
             return replay.original().handle((accepted, error) -> toResult(index, event.id(), accepted, error, true));
         }
         CompletableFuture<Accepted> slot = ((IdempotencyStore.Fresh) claim).slot();
-        writes.add(() -> writer.write(event.id(), event.recordKey(), value, headers(producer, acceptedAt)).whenComplete((accepted, error) -> {
+        writes.add(() -> writer.write(event.id(), event.recordKey(), value, headers).whenComplete((accepted, error) -> {
             if (error != null) {
                 idempotency.release(event.id(), slot);
                 slot.completeExceptionally(error);

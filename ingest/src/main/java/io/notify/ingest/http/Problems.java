@@ -56,6 +56,12 @@ final class Problems {
         return Problem.of(503, "overloaded", "Overloaded", detail);
     }
 
+    /** A fault of ours in one item (a bug): that item alone fails, logged and counted; the others are answered. */
+    static Problem internal(RuntimeException e) {
+        return Problem.of(500, "internal", "Internal error",
+                "the event could not be processed (" + e.getClass().getSimpleName() + "); it was not written, its id is not claimed");
+    }
+
     static Problem writeFailed(String detail) {
         return Problem.of(500, "write-failed", "Write failed", detail);
     }

@@ -91,7 +91,12 @@ public final class NodePresence implements AutoCloseable {
 
     /** {@code userId} has a subscriber of {@code room} on this node now. */
     public CompletionStage<Void> join(StreamId room, String userId) {
-        held.computeIfAbsent(room, r -> ConcurrentHashMap.newKeySet()).add(userId);
+        // add under the room's entry lock, the one leave() takes: never into a set another user's last leave just removed
+        held.compute(room, (r, users) -> {
+            Set<String> in = users == null ? ConcurrentHashMap.newKeySet() : users;
+            in.add(userId);
+            return in;
+        });
         String key = keys.presence(room);
         RedisClusterAsyncCommands<String, String> redis = connection.async();
         RedisFuture<Long> add = redis.zadd(key, clock.millis() + lease.toMillis(), member(userId));

@@ -29,6 +29,8 @@ public final class EventValidator {
     public static final String VALIDATED_HEADER = "notify.validated";
     public static final String VALIDATED_VALUE = "event-v1";
     private static final EventValidator V1 = new EventValidator(JsonSchemas.load(SCHEMA_RESOURCE));
+    /** Out-of-range numbers named in one answer; a document full of them needs no longer list. */
+    static final int MAX_NUMBER_VIOLATIONS = 10;
 
     private final Schema schema;
 
@@ -71,7 +73,7 @@ public final class EventValidator {
         if (!violations.isEmpty()) {
             throw new InvalidEventException(violations);
         }
-        EventEnvelope event = bind((ObjectNode) document);
+        EventEnvelope event = bindValid((ObjectNode) document);
         byte[] json = write(event);
         int dataBytes = json.length - write(new EventEnvelope(event.id(), event.type(), event.to(), event.eventClass(),
                 null, event.occurredAt(), event.collapseKey(), event.source())).length + 2;
@@ -83,10 +85,39 @@ public final class EventValidator {
 
     private List<Violation> schemaViolations(JsonNode document) {
         List<Violation> out = new ArrayList<>();
+        // first, and alone: the schema validator itself fails on an infinite number (its enum check
+        // turns every number into a BigDecimal), so such a document is refused before it runs
+        outOfRangeNumbers(document, "", out);
+        if (!out.isEmpty()) {
+            return out;
+        }
         for (Error e : schema.validate(document)) {
             out.add(toViolation(e));
         }
         return out;
+    }
+
+    /**
+     * Adds a violation for every number (at most {@link #MAX_NUMBER_VIOLATIONS}) that does not fit a
+     * finite double: {@code 1e999} parses as Infinity, which JSON cannot write back (Jackson would
+     * send the string {@code "Infinity"}) and no client can read as a number. Larger integers that do
+     * fit (below ~1.8e308) are valid JSON and pass unchanged.
+     */
+    static void outOfRangeNumbers(JsonNode node, String pointer, List<Violation> out) {
+        if (node.isNumber()) {
+            if (!Double.isFinite(node.doubleValue()) && out.size() < MAX_NUMBER_VIOLATIONS) {
+                out.add(new Violation(pointer, "is a number out of the range of a double (at most ~1.8e308 in magnitude)",
+                        Violation.NUMBER_RANGE));
+            }
+        } else if (node.isObject()) {
+            for (var field : node.properties()) {
+                outOfRangeNumbers(field.getValue(), pointer + "/" + escape(field.getKey()), out);
+            }
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                outOfRangeNumbers(node.get(i), pointer + "/" + i, out);
+            }
+        }
     }
 
     private static Violation tooLarge(int size) {
@@ -104,7 +135,7 @@ public final class EventValidator {
         if (!violations.isEmpty()) {
             throw new InvalidEventException(violations);
         }
-        return bind((ObjectNode) document);
+        return bindValid((ObjectNode) document);
     }
 
     /**
@@ -117,6 +148,16 @@ public final class EventValidator {
      * @throws InvalidEventException when it does not bind
      */
     public EventEnvelope bind(ObjectNode doc) {
+        List<Violation> numbers = new ArrayList<>();
+        outOfRangeNumbers(doc, "", numbers);
+        if (!numbers.isEmpty()) {
+            throw new InvalidEventException(numbers);
+        }
+        return bindValid(doc);
+    }
+
+    /** Binds a document whose schema and numbers were checked. */
+    private EventEnvelope bindValid(ObjectNode doc) {
         try {
             EventEnvelope parsed = NotifyJson.mapper().treeToValue(
                     doc.has("id") ? doc : doc.deepCopy().put("id", EventIds.generate()), EventEnvelope.class);

@@ -11,6 +11,8 @@ public record Violation(String pointer, String message, String rule) {
     public static final String MAX_BYTES = "maxBytes";
     /** The text is not JSON at all. */
     public static final String SYNTAX = "syntax";
+    /** A number no JSON reader can hold as a finite double ({@code 1e999}): JSON has no Infinity. */
+    public static final String NUMBER_RANGE = "numberRange";
 
     public Violation {
         if (pointer == null || message == null || rule == null) {

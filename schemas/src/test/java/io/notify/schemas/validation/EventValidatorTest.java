@@ -39,6 +39,22 @@ class EventValidatorTest {
     }
 
     @Test
+    void numbersOutOfTheRangeOfADoubleAreViolationsNamingTheirPointer() {
+        String doc = "{\"id\":\"a\",\"type\":\"t\",\"to\":{\"users\":[\"1\"]},\"data\":{\"n\":1e999,\"deep\":[{\"x~/y\":-1E400}],"
+                + "\"big\":1" + "0".repeat(400) + ",\"ok\":[1e308,-1e-999,12345678901234567890123]}}";
+        List<Violation> found = violations(doc);
+        assertEquals(List.of("/data/n", "/data/deep/0/x~0~1y", "/data/big"), found.stream().map(Violation::pointer).toList());
+        assertTrue(found.stream().allMatch(v -> Violation.NUMBER_RANGE.equals(v.rule())));
+        assertThrows(InvalidEventException.class, () -> validator.encode(json(doc)));
+        // a record bound without the schema pass (validated at the edge) is checked too
+        var bind = assertThrows(InvalidEventException.class, () -> validator.bind((com.fasterxml.jackson.databind.node.ObjectNode) json(doc)));
+        assertEquals("/data/n", bind.violations().get(0).pointer());
+        String many = "{\"type\":\"t\",\"to\":{\"users\":[\"1\"]},\"data\":{\"n\":[" + "1e999,".repeat(50) + "1]}}";
+        assertEquals(EventValidator.MAX_NUMBER_VIOLATIONS, violations(many).size());
+        assertTrue(violations("{\"type\":\"t\",\"to\":{\"users\":[\"1\"]},\"data\":{\"ok\":[1e308,-1e-999]}}").isEmpty());
+    }
+
+    @Test
     void fullEventBindsEveryField() {
         EventEnvelope e = validator.parse(("{\"id\":\"ord-1:shipped\",\"type\":\"order.shipped\",\"to\":{\"users\":[\"42\",\"43\"]},"
                 + "\"class\":\"ephemeral\",\"data\":{\"n\":1},\"occurredAt\":\"2026-11-29T10:15:30.123+01:00\","

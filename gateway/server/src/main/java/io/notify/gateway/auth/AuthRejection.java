@@ -15,6 +15,8 @@ public enum AuthRejection {
     MISSING_CLAIM("missing_claim"),
     EXPIRED("token_expired"),
     NOT_YET_VALID("token_not_yet_valid"),
+    /** An {@code iat} later than now beyond the skew: a token from a clock that is wrong, or made to outlive its issuer's rules. */
+    ISSUED_IN_FUTURE("token_issued_in_future"),
     WRONG_ISSUER("wrong_issuer"),
     WRONG_AUDIENCE("wrong_audience"),
     BAD_SUBJECT("bad_subject"),

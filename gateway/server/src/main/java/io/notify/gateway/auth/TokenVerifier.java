@@ -28,7 +28,8 @@ import java.util.Map;
  * header algorithm equals the pinned algorithm of a configured key (a token with a {@code kid} only
  * against the key of that {@code kid}: a {@code kid} no key has is refused, also when the keys have
  * none; a token without one against any key) and whose signature that key verifies; it carries
- * {@code exp} and is not past it, nor before {@code nbf}, beyond the configured skew; its {@code iss}
+ * {@code exp} and is not past it, nor before {@code nbf}, nor issued ({@code iat}) after now, beyond the
+ * configured skew; its {@code iss}
  * equals the configured issuer and its {@code aud} contains the configured audience; its {@code sub}
  * is a JSON string (a number is refused, never coerced) and a valid user id, which is the only
  * source of the user's identity. Never logs or returns any part of the token.
@@ -169,6 +170,10 @@ public final class TokenVerifier {
         Date nbf = claims.getNotBeforeTime();
         if (nbf != null && now.isBefore(nbf.toInstant().minus(skew))) {
             return new Rejected(AuthRejection.NOT_YET_VALID);
+        }
+        Date iat = claims.getIssueTime();
+        if (iat != null && now.isBefore(iat.toInstant().minus(skew))) {
+            return new Rejected(AuthRejection.ISSUED_IN_FUTURE);
         }
         if (!issuer.equals(claims.getIssuer())) {
             return new Rejected(AuthRejection.WRONG_ISSUER);

@@ -83,12 +83,12 @@ public final class Dispatcher {
      * A {@code state} frame for the user's sessions, which fanout-streams carries as an ephemeral
      * event of the reserved type {@link StateFrame#EVENT_TYPE}: sent as that frame, not as an
      * {@code event} (and not counted as one), ephemeral (a full queue keeps only the newest state
-     * frame). One that cannot be read is counted as {@code delivery_messages_total{outcome="poison"}}.
+     * frame of the stream). One that cannot be read is counted as {@code delivery_messages_total{outcome="poison"}}.
      */
     private void dispatchState(DeliveryMessage message, LiveEvent event, Collection<Session> sessions) {
         OutboundFrame frame;
         try {
-            frame = OutboundFrame.ephemeral(StateFrame.fromLiveEvent(event), StateFrame.EVENT_TYPE);
+            frame = OutboundFrame.ephemeral(StateFrame.fromLiveEvent(event), OutboundFrame.stateCoalescingKey(event.stream()));
         } catch (IllegalArgumentException e) {
             try (LogFields f = LogFields.of(LogFields.STREAM, event.stream().value())) {
                 LOG.warn("unreadable state frame in event {} of {}: {}", event.id(), event.stream(), e.getMessage());

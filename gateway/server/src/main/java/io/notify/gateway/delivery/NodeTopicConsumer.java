@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * {@link #start} returns (older records belong to connections of a previous incarnation, which
  * are gone; their clients resume from the inbox); only committed records are read
  * ({@code read_committed}); no consumer group and no offset commits (a restart starts at the end
- * again); an unreadable record is counted and skipped, never retried forever.
+ * again); an unreadable record, or one whose dispatch fails, is counted and skipped, never retried forever.
  */
 public final class NodeTopicConsumer implements AutoCloseable {
 
@@ -161,7 +161,8 @@ public final class NodeTopicConsumer implements AutoCloseable {
         }
     }
 
-    private void handle(ConsumerRecord<byte[], byte[]> record, long polledMicros) {
+    /** One record: dispatched, or counted as {@code poison} (unreadable) or {@code dispatch_failed} (a fault of ours), never fatal. */
+    void handle(ConsumerRecord<byte[], byte[]> record, long polledMicros) {
         DeliveryMessage message;
         try {
             message = NotifySerdes.deliveryMessage().deserializer().deserialize(record.topic(), record.value());
@@ -177,6 +178,7 @@ public final class NodeTopicConsumer implements AutoCloseable {
         try {
             dispatcher.dispatch(message, HopStamps.of(record, polledMicros));
         } catch (RuntimeException e) {
+            metrics.deliveryMessage("dispatch_failed");
             LOG.error("dispatch of {}-{}@{} failed", record.topic(), record.partition(), record.offset(), e);
         }
     }

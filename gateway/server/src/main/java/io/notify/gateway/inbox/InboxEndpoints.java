@@ -150,7 +150,7 @@ public final class InboxEndpoints {
             refuse(exchange, endpoint, t0, "bad_request", Problem.of(400, "bad-request", "Bad request", e.getMessage()));
             return;
         }
-        ask(exchange, endpoint, t0, () -> source.page(stream, query), body -> body);
+        ask(exchange, endpoint, t0, () -> source.page(stream, query), ClientInboxPage::of);
     }
 
     private void unread(HttpServerExchange exchange, StreamId stream, String endpoint, long t0) {

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.notify.schemas.protocol.CloseCode;
 import io.notify.schemas.trace.HopTrace;
 import java.time.Clock;
 import java.time.Duration;
@@ -19,7 +20,7 @@ import java.util.function.Supplier;
  * Every meter of a gateway node, in one place. Prometheus names (all prefixed {@code notify_gateway_}):
  * {@code connections{transport}} (gauge), {@code handshakes_total{transport}},
  * {@code handshake_rejections_total{transport,reason}}, {@code limit_hits_total{limit}},
- * {@code closes_total{transport,code}}, {@code events_delivered_total{class,path}},
+ * {@code closes_total{transport,code}} (a client's own codes by class), {@code events_delivered_total{class,path}},
  * {@code delivery_latency_seconds} (histogram: event ingestedAt → written to the socket, live path),
  * {@code hop_latency_seconds{hop}} (histogram per pipeline hop of a live event, from its trace headers),
  * {@code events_replayed_total}, {@code duplicates_dropped_total}, {@code resets_total{reason}},
@@ -121,9 +122,25 @@ public final class GatewayMetrics {
 
     /** Counts the close before the gauge drops: whoever sees the gauge at 0 sees every close counted. */
     public void connectionClosed(String transport, int code) {
-        counter("notify.gateway.closes", "Connections closed, by close code (1006: dropped without a close frame)",
-                "transport", transport, "code", Integer.toString(code)).increment();
+        counter("notify.gateway.closes", "Connections closed, by close code (1006: dropped without a close frame;"
+                        + " a client's own codes by class: 3xxx, 4xxx, other)",
+                "transport", transport, "code", closeCodeLabel(code)).increment();
         connectionGauge(transport).decrementAndGet();
+    }
+
+    /**
+     * The {@code code} label of a close: the code itself when the protocol defines it ({@link CloseCode})
+     * or it is 1005/1006 (no status, dropped); otherwise its class, since a client may close with any
+     * code in 3000-4999 and a label per code would be a series per client whim.
+     */
+    static String closeCodeLabel(int code) {
+        if (CloseCode.of(code).isPresent() || code == 1005 || code == 1006) {
+            return Integer.toString(code);
+        }
+        if (code >= 3000 && code <= 3999) {
+            return "3xxx";
+        }
+        return code >= 4000 && code <= 4999 ? "4xxx" : "other";
     }
 
     /** A refused handshake; reason is a stable slug (rate_limited, draining, origin, unauthenticated, ...). */

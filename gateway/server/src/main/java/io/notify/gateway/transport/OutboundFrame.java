@@ -7,6 +7,7 @@ import io.notify.schemas.protocol.FrameCodec;
 import io.notify.schemas.protocol.ServerFrame;
 import io.notify.schemas.stream.LiveEvent;
 import io.notify.schemas.stream.StreamEvent;
+import io.notify.schemas.stream.StreamId;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -16,7 +17,10 @@ import java.nio.charset.StandardCharsets;
  * @param payload     the frame's JSON; for {@link Kind#SSE_META} the raw SSE bytes (a comment or a
  *                    {@code retry:} line) that only the SSE transport writes
  * @param sseId       the SSE {@code id:} value: a position, "" (clears Last-Event-ID), or null (no id line)
- * @param collapseKey ephemeral events with the same key may replace each other in a full queue
+ * @param collapseKey droppable frames with the same key may replace each other in a full queue (the newer in the
+ *                    older's place): for events and state frames a key scoped to their stream
+ *                    ({@link #eventCoalescingKey}, {@link #stateCoalescingKey}), so one stream's frame never
+ *                    displaces another stream's, and no event displaces a state frame
  * @param ingestedAt  epoch ms the event entered Notify, for the latency metric; -1 when not a live event
  * @param hops        the live event's per-hop stamps (node-topic path), for the hop latency metric; null otherwise
  */
@@ -70,7 +74,19 @@ public record OutboundFrame(Kind kind, byte[] payload, String sseId, String coll
         if (event.isDurable()) {
             return new OutboundFrame(Kind.DURABLE, json, CODEC.sseId(frame).orElse(null), null, ingested, hops);
         }
-        return new OutboundFrame(Kind.EPHEMERAL, json, null, ((LiveEvent) event).collapseKey(), ingested, hops);
+        return new OutboundFrame(Kind.EPHEMERAL, json, null, eventCoalescingKey(event.stream(), ((LiveEvent) event).collapseKey()),
+                ingested, hops);
+    }
+
+    /** The coalescing key of an ephemeral event: its stream and its producer's collapse key; null (never coalesced) without one. */
+    static String eventCoalescingKey(StreamId stream, String collapseKey) {
+        // '|' never occurs in a stream id, so "<stream>|event|<key>" cannot equal another stream's key or a state key
+        return collapseKey == null ? null : stream.value() + "|event|" + collapseKey;
+    }
+
+    /** The coalescing key of a stream's {@code state} frames: a full queue keeps only the newest per stream. */
+    public static String stateCoalescingKey(StreamId stream) {
+        return stream.value() + "|state";
     }
 
     /**

@@ -129,6 +129,15 @@ class TokenVerifierTest {
     }
 
     @Test
+    void refusesATokenIssuedInTheFuture() throws Exception {
+        assertEquals(AuthRejection.ISSUED_IN_FUTURE, rejection(rs256(rsa, claims().issueTime(Date.from(NOW.plusSeconds(60))).build())));
+        assertInstanceOf(AuthResult.Authenticated.class,
+                verifier.verify(rs256(rsa, claims().issueTime(Date.from(NOW.plusSeconds(10))).build())), "within the skew");
+        assertInstanceOf(AuthResult.Authenticated.class,
+                verifier.verify(rs256(rsa, claims().issueTime(Date.from(NOW.minusSeconds(3600))).build())));
+    }
+
+    @Test
     void refusesAlgNone() {
         String none = new PlainJWT(claims().build()).serialize();
         assertEquals(AuthRejection.ALG_NOT_ALLOWED, rejection(none));
