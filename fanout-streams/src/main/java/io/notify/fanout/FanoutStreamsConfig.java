@@ -43,6 +43,12 @@ import org.apache.kafka.streams.processor.UsePartitionTimeOnInvalidTimestamp;
  *       first and its active tasks only once a probing rebalance finds it caught up, so the moving
  *       partitions wait for a rebalance and a short restore, not for the restore of a whole task
  *       (docs/BENCHMARKS.md "Fanout rejoin, profiled and fixed").</li>
+ *   <li>{@code max.task.idle.ms=-1} (Kafka's default 0): a task processes what it has buffered without
+ *       waiting to fetch its other input partitions. Those wait-to-fetch checks order records across a
+ *       task's inputs by timestamp, which only joins need; here every stream's order comes from one input
+ *       partition (the key's), and notify.events, the by-stream topic and notify.receipts are independent.
+ *       The check also built its log text with {@code String.format} on every call whatever the log level
+ *       (Kafka 4.4): ~8 % of the stream thread at 8,000 events/s (docs/BENCHMARKS.md).</li>
  * </ul>
  * {@link FanoutConfig#streamsOverrides()} are applied last and win.
  */
@@ -74,6 +80,7 @@ public final class FanoutStreamsConfig {
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), Long.toString(Math.min(HEARTBEAT_MAX_MS, sessionMs / 3)));
         p.put(StreamsConfig.ACCEPTABLE_RECOVERY_LAG_CONFIG, Long.toString(ACCEPTABLE_RECOVERY_LAG));
         p.put(StreamsConfig.PROBING_REBALANCE_INTERVAL_MS_CONFIG, Long.toString(PROBING_REBALANCE_INTERVAL_MS));
+        p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, Long.toString(StreamsConfig.MAX_TASK_IDLE_MS_DISABLED));
         p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, Integer.toString(config.standbyReplicas()));
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, Integer.toString(config.streamThreads()));
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, Long.toString(config.cacheMaxBytes()));

@@ -134,6 +134,8 @@ class FanoutConfigTest {
         assertEquals("1000", p.get("consumer.heartbeat.interval.ms"), "a rebalance round is noticed within 1 s, not Kafka's 3 s");
         assertEquals("1000", p.get(StreamsConfig.ACCEPTABLE_RECOVERY_LAG_CONFIG), "a rejoining instance behind more warms up first");
         assertEquals("60000", p.get(StreamsConfig.PROBING_REBALANCE_INTERVAL_MS_CONFIG), "warm-ups checked every minute");
+        assertEquals("-1", p.get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG),
+                "a task never waits to fetch its other inputs: no stream's order spans two input partitions");
         assertEquals(RoutePrefetch.class.getName(), p.get("main.consumer.interceptor.classes"));
         assertSame(routes, p.get("main.consumer." + RoutePrefetch.LOOKUP));
         assertEquals(Set.of("it-1.notify.events", "it-1.notify-fanout-by-stream-repartition"), p.get("main.consumer." + RoutePrefetch.TOPICS));
