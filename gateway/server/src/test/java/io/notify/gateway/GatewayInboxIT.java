@@ -279,6 +279,9 @@ class GatewayInboxIT {
         try (GatewayHarness limited = new GatewayHarness(infra, "gw-inbox-rate", Map.of(
                 "notify.gateway.inbox.rate-per-second", "1", "notify.gateway.inbox.burst", "2"))) {
             InboxHttp limitedHttp = new InboxHttp(limited);
+            for (int i = 0; i < 10; i++) { // a flood without a token: 401 each, the bucket untouched
+                assertEquals(401, limitedHttp.send("GET", "/v1/inbox/unread", Map.of(), HttpRequest.BodyPublishers.noBody()).statusCode());
+            }
             List<Integer> statuses = new ArrayList<>();
             HttpResponse<String> last = null;
             for (int i = 0; i < 3; i++) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
 import io.notify.devstack.Await;
+import io.notify.gateway.admission.HandshakeGate;
 import io.notify.gateway.support.Events;
 import io.notify.gateway.support.GatewayHarness;
 import io.notify.gateway.support.LogCapture;
@@ -322,26 +323,52 @@ class GatewayLimitsIT {
     }
 
     @Test
-    void aHandshakeFloodGets503WithRetryAfterOnBothTransports(Infra infra) throws Exception {
+    void requestsWithoutATokenNeverSpendTheHandshakeBucket_anAuthenticatedFloodGets503(Infra infra) throws Exception {
         try (GatewayHarness small = new GatewayHarness(infra, "gw-flood",
                 Map.of("notify.gateway.handshake-rate", "1", "notify.gateway.handshake-burst", "3"))) {
+            // a flood without a token, on both transports and the ticket endpoint: each answered 401, none drawing on the bucket
+            for (int i = 0; i < 10; i++) {
+                assertEquals(401, send(small, "GET", "/v1/sse", Map.of()).statusCode());
+                assertEquals(401, send(small, "POST", "/v1/tickets", Map.of()).statusCode());
+            }
+            assertEquals(401, RawWsClient.handshakeStatus(small.port(), Map.of("Sec-WebSocket-Protocol", "notify.v1")));
+            // any page's checks spend the checks' own bucket only
+            int checks = 0;
+            int status = 200;
+            while (status != 503 && checks < 20 * HandshakeGate.CHECK_BURST) {
+                status = send(small, "GET", "/v1/ws/check", Map.of("Origin", "https://evil.example")).statusCode();
+                checks++;
+            }
+            assertEquals(503, status, "past its burst a check is refused by its own bucket");
+            assertTrue(checks > HandshakeGate.CHECK_BURST, "not before its burst: " + checks);
+            assertEquals(1.0, small.count("notify.gateway.handshake.rejections", "transport", "check", "reason", "rate_limited"));
+
+            // signed-in users still get the whole burst, and only then 503 + Retry-After
+            String auth = "Bearer " + small.tokens().valid("flo");
             List<Integer> statuses = new ArrayList<>();
             String retryAfter = null;
-            for (int i = 0; i < 8; i++) {
-                HttpResponse<String> r = WsClient.HTTP.send(HttpRequest.newBuilder(small.http("/v1/sse")).GET().build(),
-                        HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            for (int i = 0; i < 5; i++) {
+                HttpResponse<String> r = send(small, "POST", "/v1/tickets", Map.of("Authorization", auth));
                 statuses.add(r.statusCode());
                 if (r.statusCode() == 503) {
                     retryAfter = r.headers().firstValue("Retry-After").orElse(null);
                 }
             }
-            assertTrue(statuses.subList(0, 3).stream().allMatch(s -> s == 401), "the burst reaches auth: " + statuses);
-            assertTrue(statuses.subList(4, 8).stream().allMatch(s -> s == 503), "then refused before auth: " + statuses);
+            assertEquals(List.of(201, 201, 201), statuses.subList(0, 3), "the burst is the signed-in users': " + statuses);
+            assertEquals(503, statuses.get(4), statuses.toString());
             assertNotNull(retryAfter);
             assertTrue(Integer.parseInt(retryAfter) >= 1);
-            assertEquals(503, RawWsClient.handshakeStatus(small.port(), Map.of("Sec-WebSocket-Protocol", "notify.v1")));
+            assertEquals(503, RawWsClient.handshakeStatus(small.port(), Map.of("Sec-WebSocket-Protocol", "notify.v1",
+                    "Authorization", auth)));
             assertTrue(small.count("notify.gateway.handshake.rejections", "transport", "ws", "reason", "rate_limited") >= 1);
-            assertTrue(small.count("notify.gateway.handshake.rejections", "transport", "sse", "reason", "rate_limited") >= 4);
+            assertTrue(small.count("notify.gateway.handshake.rejections", "transport", "ticket", "reason", "rate_limited") >= 1);
+            assertTrue(small.count("notify.gateway.handshake.rejections", "transport", "sse", "reason", "missing_token") >= 10);
         }
+    }
+
+    private static HttpResponse<String> send(GatewayHarness gw, String method, String path, Map<String, String> headers) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(gw.http(path)).method(method, HttpRequest.BodyPublishers.noBody());
+        headers.forEach(b::header);
+        return WsClient.HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }
 }

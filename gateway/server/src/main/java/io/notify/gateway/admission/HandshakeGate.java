@@ -17,20 +17,32 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The checks every handshake (WebSocket and SSE) passes before any upgrade or response body, in
- * cost order: draining → 503; the node's handshake token bucket → 503 + Retry-After (before any
- * auth work, so a reconnect storm costs almost nothing); {@code Origin} not on the allowlist → 403;
- * token or connect ticket missing or invalid → 401; no verification keys (a JWKS URL not fetched yet) → 503 + Retry-After.
- * {@code POST /v1/tickets} passes the same checks with transport {@code ticket}, its token taken from
- * the {@code Authorization} header only. Each refusal is answered here (problem+json), counted by reason
- * and logged at debug level with the token and ticket redacted. Runs on the I/O thread; never blocks.
+ * this order: draining → 503 ({@link #admit}); {@code Origin} not on the allowlist → 403; token or
+ * connect ticket missing or invalid → 401; no verification keys (a JWKS URL not fetched yet) → 503 +
+ * Retry-After ({@link #authenticate}); then the node's handshake token bucket → 503 + Retry-After
+ * ({@link #take}). The bucket comes last so that only authenticated handshakes from allowed origins
+ * draw on it: a client without a valid token, or a page of a refused origin, is answered 401/403 and
+ * can never spend the tokens signed-in users need (the price: a refused handshake costs its token's
+ * verification, microseconds). {@code POST /v1/tickets} passes the same checks with transport
+ * {@code ticket}, its token taken from the {@code Authorization} header only. Each refusal is answered
+ * here (problem+json), counted by reason and logged at debug level with the token and ticket
+ * redacted. Runs on the I/O thread; never blocks.
  */
 public final class HandshakeGate {
 
     private static final Logger LOG = LoggerFactory.getLogger(HandshakeGate.class);
     private static final int DRAINING_RETRY_AFTER_SECONDS = 1;
     private static final int KEYS_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+    /**
+     * {@code GET /v1/ws/check} answers anyone (its CORS is open to every origin), so it has its own
+     * bucket per node, apart from the handshakes': a page that makes its visitors' browsers call it
+     * spends only this one.
+     */
+    public static final int CHECK_RATE_PER_SECOND = 100;
+    public static final int CHECK_BURST = 200;
 
     private final TokenBucket handshakes;
+    private final TokenBucket checks = TokenBucket.system(CHECK_RATE_PER_SECOND, CHECK_BURST);
     private final OriginPolicy origins;
     private final TokenVerifier verifier;
     private final TicketStore tickets;
@@ -49,22 +61,25 @@ public final class HandshakeGate {
 
     /**
      * What a handshake from this request's {@code Origin} (or {@code ?origin=}) with the JWT of its
-     * {@code Authorization} header would be answered now ({@code GET /v1/ws/check}), decided in the handshake's order
-     * without answering: draining; the node's handshake bucket, from which a check takes a token like
-     * a handshake (so checks are bounded by {@code handshake-rate-per-second} and {@code handshake-burst}
-     * too); the origin; the token. Redeems no ticket. A refusal is counted and logged like a
-     * handshake's, under {@code transport}.
+     * {@code Authorization} header would be answered now ({@code GET /v1/ws/check}), decided in the
+     * handshake's order without answering: draining; the origin; the token; whether the node's
+     * handshake bucket has a token now (looked at, not taken). Redeems no ticket. A refusal is counted
+     * and logged like a handshake's, under {@code transport}. Null when the check itself was refused
+     * by its own bucket ({@link #CHECK_RATE_PER_SECOND}, {@link #CHECK_BURST}): answered here, 503 +
+     * Retry-After, counted as {@code rate_limited}.
      */
     public HandshakeVerdict check(HttpServerExchange exchange, String transport) {
+        if (!checks.tryTake()) {
+            refuse(exchange, transport, "rate_limited");
+            HttpResponses.retryLater(exchange, Problem.of(503, "overloaded", "Too many checks",
+                    "the node answers a bounded number of handshake checks per second; retry after the delay"),
+                    checks.retryAfterSeconds());
+            return null;
+        }
         if (draining.getAsBoolean()) {
             refuse(exchange, transport, "draining");
             return HandshakeVerdict.refused("draining", "this node is shutting down; another node will answer",
                     503, DRAINING_RETRY_AFTER_SECONDS);
-        }
-        if (!handshakes.tryTake()) {
-            refuse(exchange, transport, "rate_limited");
-            return HandshakeVerdict.refused("admission", "the node admits a bounded number of handshakes per second",
-                    503, handshakes.retryAfterSeconds());
         }
         if (!origins.allows(checkedOrigin(exchange))) {
             refuse(exchange, transport, "origin");
@@ -77,6 +92,11 @@ public final class HandshakeGate {
             return rejected.reason() == AuthRejection.KEYS_UNAVAILABLE
                     ? HandshakeVerdict.refused("unavailable", rejected.reason().slug(), 503, KEYS_UNAVAILABLE_RETRY_AFTER_SECONDS)
                     : HandshakeVerdict.refused("token", rejected.reason().slug(), 401, null);
+        }
+        if (!handshakes.hasToken()) {
+            refuse(exchange, transport, "rate_limited");
+            return HandshakeVerdict.refused("admission", "the node admits a bounded number of handshakes per second",
+                    503, handshakes.retryAfterSeconds());
         }
         return HandshakeVerdict.OK;
     }
@@ -96,7 +116,7 @@ public final class HandshakeGate {
         return param == null || param.isEmpty() ? null : param.getFirst();
     }
 
-    /** Admission control; false when refused (the answer is sent). */
+    /** The node's state: false, answered 503, while it drains. */
     public boolean admit(HttpServerExchange exchange, String transport) {
         if (draining.getAsBoolean()) {
             refuse(exchange, transport, "draining");
@@ -104,6 +124,14 @@ public final class HandshakeGate {
                     "this node is shutting down; connect again (another node will answer)"), DRAINING_RETRY_AFTER_SECONDS);
             return false;
         }
+        return true;
+    }
+
+    /**
+     * Takes a token of the node's handshake bucket for an authenticated handshake (or ticket); false
+     * when the bucket is empty (answered 503 + Retry-After, counted {@code rate_limited}).
+     */
+    public boolean take(HttpServerExchange exchange, String transport) {
         if (!handshakes.tryTake()) {
             refuse(exchange, transport, "rate_limited");
             HttpResponses.retryLater(exchange, Problem.of(503, "overloaded", "Too many handshakes",

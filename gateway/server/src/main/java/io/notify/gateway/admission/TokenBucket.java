@@ -40,6 +40,12 @@ public final class TokenBucket {
         return false;
     }
 
+    /** Whether a token is there now (none is taken). */
+    public synchronized boolean hasToken() {
+        refill();
+        return tokens >= 1;
+    }
+
     /** Whole seconds until one token is available, at least 1. */
     public synchronized int retryAfterSeconds() {
         refill();

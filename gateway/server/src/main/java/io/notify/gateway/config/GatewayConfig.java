@@ -173,9 +173,12 @@ public record GatewayConfig(
      * {@code rooms} claim allows; a connection holds at most {@code maxSubscriptions} subscriptions
      * (rooms and {@code b:all}), so that a {@code resume} with the user's stream and every one of
      * them fits its 100 entries; presence (who is in a room, join and leave events) is on for the rooms
-     * whose names match {@code presence}, answered {@code presencePageMax} members a page at most.
+     * whose names match {@code presence}, answered {@code presencePageMax} members a page at most; a
+     * user's last leave of a room is announced only after {@code presenceLinger} away (a return within
+     * it announces nothing), which bounds one user's join/leave announcements to two per linger.
      */
-    public record Rooms(RoomPatterns publicRooms, int maxSubscriptions, RoomPatterns presence, int presencePageMax) {
+    public record Rooms(RoomPatterns publicRooms, int maxSubscriptions, RoomPatterns presence, int presencePageMax,
+                        Duration presenceLinger) {
         public static final int MAX_SUBSCRIPTIONS = ResumeFrame.MAX_STREAMS - 1;
     }
 
@@ -278,7 +281,8 @@ public record GatewayConfig(
                         patterns(s, "notify.gateway.rooms.public"),
                         s.intIn("notify.gateway.rooms.max-subscriptions", 50, 0, Rooms.MAX_SUBSCRIPTIONS),
                         patterns(s, "notify.gateway.rooms.presence"),
-                        s.intIn("notify.gateway.rooms.presence-page-max", 100, 1, PresenceFrame.MAX_LIMIT)),
+                        s.intIn("notify.gateway.rooms.presence-page-max", 100, 1, PresenceFrame.MAX_LIMIT),
+                        s.duration("notify.gateway.rooms.presence-linger", Duration.ofSeconds(2), Duration.ZERO, Duration.ofMinutes(1))),
                 InboxSettings.load(s),
                 CollapseSettings.load(s),
                 ping,

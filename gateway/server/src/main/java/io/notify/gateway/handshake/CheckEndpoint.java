@@ -23,9 +23,12 @@ import io.undertow.util.Methods;
  * <p>Inputs: the request's {@code Origin} (else {@code ?origin=}: a same-origin GET carries no Origin
  * header) and the JWT of its {@code Authorization: Bearer} header, as {@code POST /v1/tickets} takes
  * it. No ticket (checking one would spend it) and no token in the URL.
- * The checks are the handshake's, in its order ({@link HandshakeGate#check}); each check takes a token
- * of the node's handshake bucket, so a storm of checks is refused like a storm of handshakes (reason
- * {@code admission}) and counted in {@code handshake_rejections_total{transport="check"}}.
+ * The checks are the handshake's, in its order ({@link HandshakeGate#check}); the handshake bucket is
+ * looked at, not taken from (reason {@code admission} when it is empty). The checks have their own
+ * bucket per node ({@link HandshakeGate#CHECK_RATE_PER_SECOND}/s, burst {@link HandshakeGate#CHECK_BURST}):
+ * past it a check is answered 503 + Retry-After without running, counted in
+ * {@code handshake_rejections_total{transport="check",reason="rate_limited"}}; so a page that spends
+ * it through its visitors' browsers spends nothing a handshake needs.
  *
  * <p>CORS: open to every origin, on this route only, since the page that most needs the answer is
  * one whose origin is refused. Every answer carries {@code Access-Control-Allow-Origin} with the
@@ -71,6 +74,8 @@ public final class CheckEndpoint implements HttpHandler {
         }
         out.put(Headers.CACHE_CONTROL, "no-store");
         HandshakeVerdict verdict = gate.check(exchange, TRANSPORT);
-        HttpResponses.json(exchange, 200, verdict);
+        if (verdict != null) { // null: the check's own bucket refused it (answered 503)
+            HttpResponses.json(exchange, 200, verdict);
+        }
     }
 }

@@ -71,7 +71,7 @@ public final class SseEndpoint implements HttpHandler {
             return;
         }
         AuthResult.Authenticated user = gate.authenticate(exchange, "sse");
-        if (user == null) {
+        if (user == null || !gate.take(exchange, "sse")) {
             return;
         }
         List<StreamId> subscriptions;

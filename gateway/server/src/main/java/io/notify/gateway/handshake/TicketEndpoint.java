@@ -64,7 +64,7 @@ public final class TicketEndpoint implements HttpHandler {
             return;
         }
         AuthResult.Authenticated user = gate.authenticateBearer(exchange, TRANSPORT);
-        if (user == null) {
+        if (user == null || !gate.take(exchange, TRANSPORT)) {
             return;
         }
         TicketStore.Issued issued = tickets.issue(user);

@@ -97,7 +97,7 @@ public final class WebSocketEndpoint implements HttpHandler {
             return;
         }
         AuthResult.Authenticated user = gate.authenticate(exchange, "ws");
-        if (user == null) {
+        if (user == null || !gate.take(exchange, "ws")) {
             return;
         }
         exchange.putAttachment(USER, user);

@@ -39,12 +39,13 @@ import org.slf4j.LoggerFactory;
  * reaches only their own stream {@code u:<sub>}: the stream comes from the token, never from the
  * request.
  *
- * <p>Checked in cost order, on the I/O thread, each refusal answered problem+json and counted in
- * {@code inbox_requests_total{endpoint,outcome}}: the method (405); the node's inbox token bucket
- * ({@code inbox.rate-per-second}, {@code inbox.burst}) → 503 {@code overloaded} + Retry-After; the
- * {@code Origin} and the JWT of {@code Authorization: Bearer} exactly as {@code POST /v1/tickets}
- * checks them ({@link HandshakeGate#authenticateBearer}: 403, 401, 503 without keys; counted in
- * {@code handshake_rejections_total{transport="inbox"}} too); the parameters (400
+ * <p>Checked in this order, on the I/O thread, each refusal answered problem+json and counted in
+ * {@code inbox_requests_total{endpoint,outcome}}: the method (405); the {@code Origin} and the JWT of
+ * {@code Authorization: Bearer} exactly as {@code POST /v1/tickets} checks them
+ * ({@link HandshakeGate#authenticateBearer}: 403, 401, 503 without keys; counted in
+ * {@code handshake_rejections_total{transport="inbox"}} too); the node's inbox token bucket
+ * ({@code inbox.rate-per-second}, {@code inbox.burst}) → 503 {@code overloaded} + Retry-After, taken
+ * only by authenticated requests, so a flood without a token cannot empty it; the parameters (400
  * {@code bad-request}) or, for a mark, the media type (415), the body's size (413, at most
  * {@value InboxSettings#MAX_BODY_BYTES} bytes) and content (400 {@code invalid-body}, the receipt's
  * own message). Nothing blocks: the query API's answer and Kafka's acknowledgement complete the
@@ -126,16 +127,17 @@ public final class InboxEndpoints {
                 return;
             }
             exchange.getResponseHeaders().put(Headers.CACHE_CONTROL, "no-store");
-            if (!requests.tryTake()) {
-                exchange.getResponseHeaders().put(HttpResponses.RETRY_AFTER, Integer.toString(requests.retryAfterSeconds()));
-                refuse(exchange, endpoint, t0, "rate_limited", Problem.of(503, "overloaded", "Too many inbox requests",
-                        "the node answers a bounded number of inbox requests per second; retry after the delay, with jitter"));
-                return;
-            }
             AuthResult.Authenticated user = gate.authenticateBearer(exchange, TRANSPORT);
             if (user == null) { // answered: 403 origin, 401 token, 503 no keys
                 int status = exchange.getStatusCode();
                 metrics.request(endpoint, status == 403 ? "origin" : status == 401 ? "unauthorized" : "unavailable", t0);
+                return;
+            }
+            // after the origin and the token: a request without them never spends what signed-in users need
+            if (!requests.tryTake()) {
+                exchange.getResponseHeaders().put(HttpResponses.RETRY_AFTER, Integer.toString(requests.retryAfterSeconds()));
+                refuse(exchange, endpoint, t0, "rate_limited", Problem.of(503, "overloaded", "Too many inbox requests",
+                        "the node answers a bounded number of inbox requests per second; retry after the delay, with jitter"));
                 return;
             }
             action.run(exchange, StreamId.forUser(user.userId()), endpoint, t0);

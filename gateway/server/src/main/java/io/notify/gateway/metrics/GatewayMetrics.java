@@ -335,6 +335,12 @@ public final class GatewayMetrics {
                 .increment();
     }
 
+    /** A user's return to a presence room within the linger: its leave and this join were not announced. */
+    public void presenceCoalesced() {
+        counter("notify.gateway.presence.coalesced",
+                "Presence leave-and-rejoin pairs within the linger, neither announced nor written to the registry").increment();
+    }
+
     /** A presence request sent to the registry. */
     public void presenceRequest() {
         counter("notify.gateway.presence.requests", "Presence requests answered from the registry").increment();

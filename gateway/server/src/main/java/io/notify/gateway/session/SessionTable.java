@@ -1,11 +1,15 @@
 package io.notify.gateway.session;
 
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import io.notify.schemas.stream.StreamId;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
@@ -26,6 +30,7 @@ public final class SessionTable {
     private final ConcurrentMap<StreamId, Set<Session>> byRoom = new ConcurrentHashMap<>();
     private final AtomicInteger subscriptions = new AtomicInteger();
     private final ConcurrentMap<Present, Integer> present = new ConcurrentHashMap<>(); // presence rooms only
+    private final ConcurrentMap<Present, PendingLeave> leaving = new ConcurrentHashMap<>();
 
     public void add(Session session) {
         byId.put(session.id(), session);
@@ -84,28 +89,67 @@ public final class SessionTable {
     }
 
     /**
-     * Presence: counts {@code session}'s user in {@code room} on this node; runs {@code onFirst} (under
-     * the entry's lock, as {@link #join}) when it is the user's first connection in the room here.
+     * Presence: counts the user's connections in {@code room} on this node. At the user's first here,
+     * runs {@code onFirst} (under the entry's lock, as {@link #join}) — unless the user's last one left
+     * less than the linger ago: then that leave is cancelled instead, nothing is announced (the user
+     * never looked gone) and {@code onRejoin} runs.
      */
-    public void presenceJoin(StreamId room, String userId, Runnable onFirst) {
-        present.compute(new Present(room, userId), (k, n) -> {
-            if (n == null) {
-                onFirst.run();
-                return 1;
+    public void presenceJoin(StreamId room, String userId, Runnable onFirst, Runnable onRejoin) {
+        Present key = new Present(room, userId);
+        present.compute(key, (k, n) -> {
+            if (n != null) {
+                return n + 1;
             }
-            return n + 1;
+            PendingLeave pending = leaving.remove(k);
+            if (pending != null) {
+                ScheduledFuture<?> due = pending.due;
+                if (due != null) {
+                    due.cancel(false); // if it runs anyway, it finds itself gone from leaving and does nothing
+                }
+                onRejoin.run();
+            } else {
+                onFirst.run();
+            }
+            return 1;
         });
     }
 
-    /** Presence: one connection of the user left the room here; runs {@code onLast} when it was the last. */
-    public void presenceLeave(StreamId room, String userId, Runnable onLast) {
-        present.computeIfPresent(new Present(room, userId), (k, n) -> {
+    /**
+     * Presence: one connection of the user left the room here. When it was the last, {@code onLast}
+     * runs once the user has stayed away for {@code linger} (at once when it is zero), under the
+     * entry's lock, so it never overtakes a join; a join within the linger cancels it. So one user
+     * toggling a subscription announces at most one join and one leave per linger per room and node.
+     */
+    public void presenceLeave(StreamId room, String userId, Duration linger, ScheduledExecutorService timer, Runnable onLast) {
+        Present key = new Present(room, userId);
+        present.computeIfPresent(key, (k, n) -> {
             if (n > 1) {
                 return n - 1;
             }
-            onLast.run();
+            if (linger.isZero()) {
+                onLast.run();
+                return null;
+            }
+            PendingLeave pending = new PendingLeave();
+            leaving.put(k, pending);
+            pending.due = timer.schedule(() -> present.compute(k, (k2, m) -> {
+                if (m == null && leaving.remove(k2, pending)) { // by identity: not cancelled by a join since
+                    onLast.run();
+                }
+                return m;
+            }), linger.toMillis(), TimeUnit.MILLISECONDS);
             return null;
         });
+    }
+
+    /** Presence leaves waiting out their linger (tests, metrics). */
+    public int pendingPresenceLeaves() {
+        return leaving.size();
+    }
+
+    /** A last leave waiting out its linger (compared by identity); {@code due} its timer, to cancel. */
+    private static final class PendingLeave {
+        volatile ScheduledFuture<?> due;
     }
 
     private record Present(StreamId room, String userId) {

@@ -128,7 +128,7 @@ final class Subscriptions {
         ctx.table().join(target, session, () -> registerNode(target)); // b:all: every node reads notify.all-nodes, no registration
         ctx.metrics().subscription("subscribed");
         if (presenceOn(target)) {
-            ctx.table().presenceJoin(target, session.userId(), () -> presence(target, true));
+            ctx.table().presenceJoin(target, session.userId(), () -> presence(target, true), ctx.metrics()::presenceCoalesced);
         }
         joined.readAnchor(() -> session.activeLocked() && streams.get(target) == joined, () -> {
             Position head = joined.anchorHead();
@@ -168,7 +168,8 @@ final class Subscriptions {
     private void leave(StreamId room) {
         ctx.table().leave(room, session, () -> unregisterNode(room));
         if (presenceOn(room)) {
-            ctx.table().presenceLeave(room, session.userId(), () -> presence(room, false));
+            ctx.table().presenceLeave(room, session.userId(), ctx.config().rooms().presenceLinger(), ctx.timer(),
+                    () -> presence(room, false));
         }
     }
 

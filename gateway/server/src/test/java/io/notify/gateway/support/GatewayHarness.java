@@ -33,7 +33,7 @@ public final class GatewayHarness implements AutoCloseable {
     private final GatewayConfig config;
     private final KafkaProducer<StreamId, DeliveryMessage> producer;
     private final Topic<StreamId, DeliveryMessage> topic;
-    private final Tokens tokens = new Tokens();
+    private final Tokens tokens;
     private final QueryApiStub stub;
 
     public GatewayHarness(Infra infra, String nodeId, Map<String, String> overrides) {
@@ -52,6 +52,7 @@ public final class GatewayHarness implements AutoCloseable {
 
     private GatewayHarness(Infra infra, String nodeId, Map<String, String> overrides, QueryApiStub stub, Clock clock) {
         this.stub = stub;
+        this.tokens = new Tokens("test-key", clock == null ? Clock.systemUTC() : clock);
         Map<String, String> m = new HashMap<>();
         m.put("notify.gateway.node-id", nodeId);
         m.put("notify.kafka.bootstrap-servers", infra.bootstrapServers());

@@ -11,6 +11,7 @@ import com.nimbusds.jwt.PlainJWT;
 import com.nimbusds.jwt.SignedJWT;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
@@ -20,6 +21,7 @@ public final class Tokens {
 
     private final RSAKey key;
     private final Path jwksFile;
+    private final Clock clock;
 
     /** The key {@code test-key}, the one of {@link GatewayHarness}'s JWKS file. */
     public Tokens() {
@@ -28,6 +30,16 @@ public final class Tokens {
 
     /** A new RSA key with key id {@code kid} (several make a rotation: see {@link JwksServer}). */
     public Tokens(String kid) {
+        this(kid, Clock.systemUTC());
+    }
+
+    /**
+     * As {@link #Tokens(String)}, issuing tokens at {@code clock}'s time ({@code iat}, and {@code exp}
+     * from it): the clock of the node that verifies them, so a node on a test clock that stands still
+     * never sees a token issued in its future.
+     */
+    public Tokens(String kid, Clock clock) {
+        this.clock = clock;
         try {
             key = new RSAKeyGenerator(2048).keyID(kid).generate();
             jwksFile = Files.createTempFile("notify-gateway-jwks", ".json");
@@ -80,8 +92,8 @@ public final class Tokens {
         }
     }
 
-    private static JWTClaimsSet.Builder claims(String sub, Duration ttl) {
-        Instant now = Instant.now();
+    private JWTClaimsSet.Builder claims(String sub, Duration ttl) {
+        Instant now = clock.instant();
         return new JWTClaimsSet.Builder().subject(sub).issuer(TestConfig.ISSUER).audience(TestConfig.AUDIENCE)
                 .issueTime(Date.from(now)).expirationTime(Date.from(now.plus(ttl)));
     }
