@@ -40,7 +40,8 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  *
  * <pre>
  * notify.events (bytes) → validate ─┬─ rejected → notify.events.dlq (original bytes + reason headers)
- *                                   └─ accepted → dedup [dedup-ids] → explode recipients ─┐
+ *                                   └─ accepted → dedup [dedup-ids] ─┬─ an id reused for another event → the DLQ (as above)
+ *                                                                   └─ first sighting → explode recipients ─┐
  *   ┌── local: the stream's by-stream partition is the one the event was read from ───────┤
  *   └── others → repartition by stream (&lt;app&gt;-by-stream-repartition) ──────────────────────┘
  *   → sequence [stream-heads, inbox] ─┬─ durable → notify.stream-log
@@ -96,19 +97,23 @@ public final class FanoutTopology {
                 .branch((id, v) -> v instanceof Intake.Accepted, Branched.as("accepted"))
                 .defaultBranch(Branched.as("rejected"));
 
-        // Rejected: put the original key back; value and headers already are what the DLQ holds.
+        // Dedup before the fan-out so a re-sent event costs one lookup, not one per recipient; a reused id comes out Rejected.
+        Map<String, KStream<String, Intake>> deduped = intake.get("intake-accepted")
+                .mapValues(v -> (Intake.Accepted) v, Named.as("accepted"))
+                .process(() -> new DedupProcessor(config.dedupWindow(), clock, metrics), Named.as("dedup"), DedupProcessor.STORE)
+                .split(Named.as("dedup-"))
+                .branch((id, v) -> v instanceof Intake.Accepted, Branched.as("first"))
+                .defaultBranch(Branched.as("reused"));
+
+        // Rejected (by intake, or a reused id): put the original key back; value and headers already are what the DLQ holds.
         intake.get("intake-rejected")
+                .merge(deduped.get("dedup-reused"), Named.as("rejected"))
                 .map((none, v) -> KeyValue.pair(((Intake.Rejected) v).key(), ((Intake.Rejected) v).value()),
                         Named.as("dlq-original-bytes"))
                 .to(topics.eventsDlq().name(), Produced.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("dlq-sink"));
 
-        // Narrow the type for the accepted branch (the split already guarantees it).
-        KStream<String, Intake.Accepted> accepted = intake.get("intake-accepted")
-                .mapValues(v -> (Intake.Accepted) v, Named.as("accepted"));
-
-        // Dedup before the fan-out so a re-sent event costs one lookup, not one per recipient.
-        Map<String, KStream<StreamId, Placed>> placed = accepted
-                .process(() -> new DedupProcessor(config.dedupWindow(), metrics), Named.as("dedup"), DedupProcessor.STORE)
+        Map<String, KStream<StreamId, Placed>> placed = deduped.get("dedup-first")
+                .mapValues(v -> (Intake.Accepted) v, Named.as("first-sighting"))
                 // One compact record per recipient stream, keyed by the stream (the recipient list is not copied).
                 .process(() -> new ExplodeProcessor(placement, metrics), Named.as("explode-recipients"))
                 .split(Named.as("recipients-"))

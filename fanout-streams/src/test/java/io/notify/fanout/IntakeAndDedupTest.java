@@ -6,11 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.notify.fanout.dedup.DedupProcessor;
 import io.notify.schemas.event.EventEnvelope;
 import io.notify.schemas.stream.SequencedEvent;
 import io.notify.schemas.stream.StreamId;
 import io.notify.schemas.topic.DlqFailure;
 import io.notify.schemas.topic.DlqHeaders;
+import io.notify.schemas.topic.ProducerScope;
 import io.notify.schemas.validation.EventValidator;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -46,6 +48,48 @@ class IntakeAndDedupTest extends TopologyTest {
         f.advance(Duration.ofHours(25)); // 48 h after the first sighting: outside the 24 h window
         f.sendDurable("ord-1", "42");
         assertEquals(List.of(2L), f.streamLog().stream().map(kv -> kv.value.seq()).toList());
+    }
+
+    private static RecordHeaders producer(String name) {
+        RecordHeaders h = new RecordHeaders();
+        h.add(ProducerScope.HEADER, name.getBytes(StandardCharsets.UTF_8));
+        return h;
+    }
+
+    @Test
+    void equalIdsOfTwoProducersAreTwoEvents_andAReusedIdGoesToTheDlqNotSilentlyAway() {
+        byte[] key = "ord-7".getBytes(StandardCharsets.UTF_8);
+        byte[] first = durable("ord-7", "42").getBytes(StandardCharsets.UTF_8);
+        f.send(key, first, producer("orders"));
+        f.send(key, first, producer("billing")); // another producer's ord-7: its own event
+        f.send(key, first, producer("orders")); // a retry: dropped as a duplicate
+        byte[] other = durable("ord-7", "43").getBytes(StandardCharsets.UTF_8);
+        f.advance(Duration.ofHours(2));
+        f.send(key, other, producer("orders")); // the same id for another event, within the window
+
+        assertEquals(List.of(1L, 2L), f.streamLog().stream().map(kv -> kv.value.seq()).toList(),
+                "orders' and billing's ord-7, each once");
+        assertEquals(1.0, f.metrics.count("notify.fanout.dedup.hits"));
+        TestRecord<byte[], byte[]> dead = f.dlq().readRecord();
+        assertArrayEquals(key, dead.key());
+        assertArrayEquals(other, dead.value(), "the reused id's event, byte for byte");
+        DlqFailure failure = DlqFailure.readFrom(dead.headers()).orElseThrow();
+        assertEquals(DedupProcessor.KIND_DUPLICATE_ID, failure.kind());
+        assertTrue(failure.error().contains("'ord-7'"), failure.error());
+        assertEquals(3L, failure.sourceOffset());
+        assertEquals(1.0, f.metrics.count("notify.fanout.dlq", "kind", DedupProcessor.KIND_DUPLICATE_ID));
+        assertTrue(f.dlq().isEmpty());
+    }
+
+    @Test
+    void anIdRememberedBeforeDigestsCountsAsTheSameEvent() {
+        // a value written by the previous version: the first-seen timestamp, 8 bytes
+        f.driver.<String, byte[]>getWindowStore(DedupProcessor.STORE)
+                .put(ProducerScope.key(ProducerScope.DIRECT, "old-1"), new byte[8], FanoutFixture.START.toEpochMilli());
+        f.sendDurable("old-1", "42");
+        assertTrue(f.streamLog().isEmpty());
+        assertTrue(f.dlq().isEmpty());
+        assertEquals(1.0, f.metrics.count("notify.fanout.dedup.hits"));
     }
 
     @Test

@@ -43,6 +43,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class IngestApiIT {
 
     static final String KEY = "Bearer it-orders-key-0123456789";
+    static final String OTHER_PRODUCER = "Bearer it-billing-key-0123456789";
     static final ObjectMapper JSON = new ObjectMapper();
     static final long HEADER_TIMEOUT_MS = 1_000;
     static final OpenApiContract CONTRACT = OpenApiContract.fromRepository();
@@ -61,7 +62,7 @@ class IngestApiIT {
                 "notify.ingest.host", "127.0.0.1",
                 "notify.kafka.bootstrap-servers", bootstrap,
                 "notify.topic-prefix", infra.prefix(),
-                "notify.ingest.api-keys", "orders:it-orders-key-0123456789",
+                "notify.ingest.api-keys", "orders:it-orders-key-0123456789,billing:it-billing-key-0123456789",
                 "notify.ingest.max-batch-items", "5",
                 "notify.ingest.request-header-timeout", HEADER_TIMEOUT_MS + "ms",
                 "notify.ingest.io-threads", "1",
@@ -161,6 +162,20 @@ class IngestApiIT {
         assertEquals(first.get("offset"), second.get("offset"));
         assertEquals(first.get("partition"), second.get("partition"));
         assertEquals(1, recordsWithId(id, 1).size());
+    }
+
+    @Test
+    void anIdIsTheProducersOwn_anotherProducersEqualIdIsAnotherEventAndLearnsNothing() throws Exception {
+        String id = uniqueId();
+        HttpResponse<String> a = client.post(KEY, "application/json", event(id, "1"));
+        assertEquals(202, a.statusCode(), a.body());
+        HttpResponse<String> b = client.post(OTHER_PRODUCER, "application/json", event(id, "2")); // another body: no 409 either
+        assertEquals(202, b.statusCode(), b.body());
+        assertFalse(body(b).get("duplicate").asBoolean(), "nothing of the other producer's event is told");
+        assertFalse(body(a).get("offset").equals(body(b).get("offset")) && body(a).get("partition").equals(body(b).get("partition")));
+        HttpResponse<String> same = client.post(OTHER_PRODUCER, "application/json", event(id, "1")); // a's body, from b
+        assertEquals(409, same.statusCode(), "within b's own scope its id is taken by its own first event");
+        assertEquals(2, recordsWithId(id, 2).size());
     }
 
     @Test

@@ -9,8 +9,12 @@ import io.notify.schemas.event.EventEnvelope;
  */
 public sealed interface Intake permits Intake.Accepted, Intake.Rejected {
 
-    /** A valid envelope whose id is final, and when Notify accepted it (the source record timestamp). */
-    record Accepted(EventEnvelope envelope, long ingestedAt) implements Intake {
+    /**
+     * A valid envelope whose id is final, when Notify accepted it (the source record timestamp), and
+     * the record's original key and value bytes (references, not copies): dedup tells a retry from a
+     * reused id by the value, and parks the latter on the DLQ byte for byte.
+     */
+    record Accepted(EventEnvelope envelope, long ingestedAt, byte[] rawKey, byte[] rawValue) implements Intake {
     }
 
     /** A record for the DLQ, byte for byte; key and value may be null. */

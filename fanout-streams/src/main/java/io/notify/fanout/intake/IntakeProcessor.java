@@ -8,6 +8,7 @@ import io.notify.schemas.event.EventEnvelope;
 import io.notify.schemas.event.EventIds;
 import io.notify.schemas.topic.DlqFailure;
 import io.notify.schemas.topic.DlqHeaders;
+import io.notify.schemas.topic.ProducerScope;
 import io.notify.schemas.trace.HopTrace;
 import io.notify.schemas.validation.EventValidator;
 import io.notify.schemas.validation.InvalidEventException;
@@ -25,7 +26,8 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 /**
  * Step 1: turns raw {@code notify.events} bytes into valid envelopes. Guarantees: every input
- * record yields exactly one output — {@link Intake.Accepted} keyed by the event id, or
+ * record yields exactly one output — {@link Intake.Accepted} keyed by the event id in its producer's
+ * scope ({@link ProducerScope#key}), or
  * {@link Intake.Rejected} keyed null whose headers are the original headers plus
  * {@link DlqFailure} headers; no input, however malformed, throws out of {@link #process}, so a
  * poison pill never stops the stream thread. A value without {@code id} takes the record key
@@ -59,7 +61,9 @@ public final class IntakeProcessor implements Processor<byte[], byte[], String, 
         try {
             EventEnvelope envelope = parse(record.key(), record.value(), validatedAtEdge(record.headers()));
             long ingestedAt = record.timestamp() >= 0 ? record.timestamp() : clock.millis();
-            context.forward(record.withKey(envelope.id()).withValue(new Intake.Accepted(envelope, ingestedAt))
+            // keyed by the id in its producer's scope: what dedup remembers (ProducerScope)
+            String scopedId = ProducerScope.key(ProducerScope.of(record.headers()), envelope.id());
+            context.forward(record.withKey(scopedId).withValue(new Intake.Accepted(envelope, ingestedAt, record.key(), record.value()))
                     .withHeaders(HopTrace.stamped(record.headers(), HopTrace.INTAKE, HopTrace.nowMicros(clock))));
         } catch (InvalidEventException e) {
             reject(record, kindOf(e.violations()), e.getMessage());

@@ -9,6 +9,7 @@ import io.notify.ingest.produce.Accepted;
 import io.notify.ingest.produce.EventWriter;
 import io.notify.ingest.produce.WriteFailedException;
 import io.notify.schemas.event.EventEnvelope;
+import io.notify.schemas.topic.ProducerScope;
 import io.notify.schemas.trace.HopTrace;
 import io.notify.schemas.validation.EventValidator;
 import io.undertow.server.HttpHandler;
@@ -36,8 +37,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class EventsHandler implements HttpHandler {
 
-    /** Kafka header naming the producer (API key name) that sent the event, for audits. */
-    public static final String PRODUCER_HEADER = "notify.producer";
+    /** Kafka header naming the producer (API key name) that sent the event: its id's scope, and for audits. */
+    public static final String PRODUCER_HEADER = ProducerScope.HEADER;
     private static final Logger LOG = LoggerFactory.getLogger(EventsHandler.class);
     private static final byte[] VALIDATED = EventValidator.VALIDATED_VALUE.getBytes(StandardCharsets.UTF_8);
 
@@ -145,8 +146,10 @@ public final class EventsHandler implements HttpHandler {
         byte[] value = ready.value();
         List<Header> headers = headers(producer, acceptedAt);
         // Everything that can fail is done above: from the claim on, the write is queued.
+        // ids are the producer's own: another producer's equal id is another event (ProducerScope)
+        String scopedId = ProducerScope.key(producer, event.id());
         IdempotencyStore.Claim claim = ready.digest() != null
-                ? idempotency.claim(event.id(), ready.digest())
+                ? idempotency.claim(scopedId, ready.digest())
                 : new IdempotencyStore.Fresh(new CompletableFuture<>());
         if (claim instanceof IdempotencyStore.Conflict) {
             return done(index, event.id(), Problems.conflict(event.id()));
@@ -157,7 +160,7 @@ public final class EventsHandler implements HttpHandler {
         CompletableFuture<Accepted> slot = ((IdempotencyStore.Fresh) claim).slot();
         writes.add(() -> writer.write(event.id(), event.recordKey(), value, headers).whenComplete((accepted, error) -> {
             if (error != null) {
-                idempotency.release(event.id(), slot);
+                idempotency.release(scopedId, slot);
                 slot.completeExceptionally(error);
             } else {
                 slot.complete(accepted);

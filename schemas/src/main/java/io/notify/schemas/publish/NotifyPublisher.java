@@ -2,6 +2,7 @@ package io.notify.schemas.publish;
 
 import io.notify.schemas.NotifyJson;
 import io.notify.schemas.event.EventEnvelope;
+import io.notify.schemas.topic.ProducerScope;
 import io.notify.schemas.topic.Topic;
 import io.notify.schemas.validation.EventValidator;
 import io.notify.schemas.validation.InvalidEventException;
@@ -40,11 +41,20 @@ public final class NotifyPublisher implements AutoCloseable {
     private final Executor completions;
     private final ExecutorService ownedCompletions;
     private final Duration closeTimeout;
+    private final List<Header> headers;
     private final EventValidator validator = EventValidator.v1();
 
     /** For tests and the builder: the collaborators, explicitly. {@code ownedCompletions} is shut down on close. */
     NotifyPublisher(Producer<String, EventEnvelope> producer, Topic<String, EventEnvelope> topic, Executor completions,
                     ExecutorService ownedCompletions, Duration closeTimeout) {
+        this(producer, topic, completions, ownedCompletions, closeTimeout, null);
+    }
+
+    /** As above; {@code producerName} (null: none) scopes the events' ids ({@link ProducerScope}). */
+    NotifyPublisher(Producer<String, EventEnvelope> producer, Topic<String, EventEnvelope> topic, Executor completions,
+                    ExecutorService ownedCompletions, Duration closeTimeout, String producerName) {
+        this.headers = producerName == null ? VALIDATED : List.of(VALIDATED.get(0),
+                new RecordHeader(ProducerScope.HEADER, producerName.getBytes(StandardCharsets.UTF_8)));
         this.producer = Objects.requireNonNull(producer, "producer");
         this.topic = Objects.requireNonNull(topic, "topic");
         this.completions = Objects.requireNonNull(completions, "completions");
@@ -78,7 +88,7 @@ public final class NotifyPublisher implements AutoCloseable {
             return result;
         }
         try {
-            producer.send(new ProducerRecord<>(topic.name(), null, event.recordKey(), event, VALIDATED),
+            producer.send(new ProducerRecord<>(topic.name(), null, event.recordKey(), event, headers),
                     (metadata, error) -> completeLater(result, event.id(), metadata, error));
         } catch (RuntimeException e) {
             // Thrown before the record was queued (closed producer, serialization, interrupt): report it the same way.

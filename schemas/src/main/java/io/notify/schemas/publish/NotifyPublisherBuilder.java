@@ -30,6 +30,7 @@ public final class NotifyPublisherBuilder {
     private TopicCatalog topics = TopicCatalog.production();
     private Executor completionExecutor;
     private Duration closeTimeout = DEFAULT_CLOSE_TIMEOUT;
+    private String producerName;
 
     NotifyPublisherBuilder() {
     }
@@ -47,6 +48,19 @@ public final class NotifyPublisherBuilder {
     /** Shorthand for {@code topics(TopicCatalog.of(prefix))}. */
     public NotifyPublisherBuilder topicPrefix(String prefix) {
         return topics(TopicCatalog.of(prefix));
+    }
+
+    /**
+     * The producer's name: its events' ids are its own (another producer's equal id is another event,
+     * docs/topics.md "Event ids"), carried in the {@code notify.producer} header. Unset: the shared
+     * scope of direct producers that name none.
+     */
+    public NotifyPublisherBuilder producer(String name) {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("a producer name is required");
+        }
+        this.producerName = name;
+        return this;
     }
 
     public NotifyPublisherBuilder clientId(String clientId) {
@@ -137,6 +151,6 @@ public final class NotifyPublisherBuilder {
             });
             completions = owned;
         }
-        return new NotifyPublisher(producer, topic, completions, owned, closeTimeout);
+        return new NotifyPublisher(producer, topic, completions, owned, closeTimeout, producerName);
     }
 }

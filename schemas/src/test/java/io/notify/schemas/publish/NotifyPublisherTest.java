@@ -3,11 +3,13 @@ package io.notify.schemas.publish;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.notify.schemas.event.EventEnvelope;
+import io.notify.schemas.topic.ProducerScope;
 import io.notify.schemas.topic.Topic;
 import io.notify.schemas.topic.TopicCatalog;
 import io.notify.schemas.validation.InvalidEventException;
@@ -59,6 +61,20 @@ class NotifyPublisherTest {
             assertEquals(1, publisher.publish(event.withId("second")).get(5, TimeUnit.SECONDS).offset());
         }
         assertTrue(producer.closed());
+    }
+
+    @Test
+    void aNamedPublisherScopesItsIdsByTheProducerHeader_anUnnamedOneSendsNone() throws Exception {
+        MockProducer<String, EventEnvelope> producer = mock(true);
+        EventEnvelope event = EventEnvelope.durable("order.shipped", null, "42");
+        try (NotifyPublisher named = new NotifyPublisher(producer, topic, Runnable::run, null, Duration.ofSeconds(1), "orders");
+             NotifyPublisher unnamed = publisher(producer, Runnable::run)) {
+            named.publish(event).get(5, TimeUnit.SECONDS);
+            unnamed.publish(event).get(5, TimeUnit.SECONDS);
+        }
+        assertEquals("orders", ProducerScope.of(producer.history().get(0).headers()));
+        assertEquals(ProducerScope.DIRECT, ProducerScope.of(producer.history().get(1).headers()));
+        assertNotNull(producer.history().get(1).headers().lastHeader(io.notify.schemas.validation.EventValidator.VALIDATED_HEADER));
     }
 
     @Test
