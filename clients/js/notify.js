@@ -43,7 +43,9 @@
  * - Node.js: Node 22+ has a global WebSocket; Node 20 needs `--experimental-websocket` or the
  *   WebSocket option. Without localStorage, positions are kept in memory unless a store is given.
  * - It answers pings, acks cumulatively (at most one ack per stream every ACK_DELAY_MS, well under
- *   the gateway's inbound rate limit), and treats a connection with no frame for
+ *   the gateway's inbound rate limit; over SSE the user's stream by POST /v1/inbox/ack; and again
+ *   after every welcome, so an ack lost with a connection or a gateway is made good and a received
+ *   event never triggers its offline fallback), and treats a connection with no frame for
  *   pingIntervalMs + max(3 s, pingIntervalMs / 2) as dead.
  * - Rooms and broadcast (docs/protocol.md §8): client.subscribe('chat-1', { onEvent, onSubscribed,
  *   onRefused, onReset, onUnsubscribed }) and client.subscribe(BROADCAST, ...). Each room is its own
@@ -1102,6 +1104,11 @@ export class NotifyClient {
     if (conn.kind === 'ws') {
       for (const stream of this.rooms.keys()) this.paced(conn, this.subscribeFrame(stream)); // from the stored positions
     }
+    // re-ack the user's stream where this device stands: an ack the last connection had not sent yet
+    // (or a gateway lost with its receipt batch) is made good, so the events it covers trigger no fallback
+    const own = this.ownStream(this.lastToken);
+    const at = own && this.streams.includes(own) ? this.sequencer.position(own) : null;
+    if (at) this.ack(conn, own, at.epoch, at.seq);
     this.setState('connected', { gateway: conn.gateway, transport: conn.kind, nodeId: this.nodeId,
       connectionId: frame.connectionId, streams: this.streams });
     if (this.inboxOnWelcome) this.refreshUnread(); // state frames sent while away are lost: read the counts
@@ -1194,8 +1201,35 @@ export class NotifyClient {
   /** Seqs from..to of a stream were processed: the position moves to `to` (stored), is acked, and counts as received. */
   processed(conn, stream, epoch, from, to) {
     this.sequencer.advance(stream, { epoch, seq: to });
-    if (conn === this.conn && conn.kind === 'ws') this.queueAck(conn, stream, to);
+    this.ack(conn, stream, epoch, to);
     this.noteReceived(stream, epoch, from, to);
+  }
+
+  /**
+   * Acks a processed position: an `ack` frame over WebSocket; over SSE, which sends no frames, the
+   * user's own stream by POST /v1/inbox/ack (rooms' acks are only metrics). Either way at most one
+   * per stream every ACK_DELAY_MS, the latest seq: an acked event never makes its fallback fire.
+   */
+  ack(conn, stream, epoch, seq) {
+    if (conn !== this.conn) return;
+    if (conn.kind === 'ws') this.queueAck(conn, stream, seq);
+    else if (stream === this.ownStream(this.lastToken)) this.queueHttpAck(epoch, seq);
+  }
+
+  queueHttpAck(epoch, seq) {
+    this.httpAck = { epoch, seq };
+    if (this.httpAckTimer || this.httpAcksOff) return;
+    this.httpAckTimer = this.setTimer(() => {
+      this.httpAckTimer = null;
+      const a = this.httpAck;
+      this.httpAck = null;
+      if (!a || this.stopped || !this.fetchImpl) return;
+      this.inboxCall('POST', '/ack', { upTo: a.seq, epoch: a.epoch, device: this.device }).catch((e) => {
+        // best effort: the next processed event, or the next resume, acks again; a gateway without the
+        // route (404, older than it) is not asked again
+        if (e instanceof InboxError && e.status === 404) this.httpAcksOff = true;
+      });
+    }, ACK_DELAY_MS);
   }
 
   deliver(frame) {

@@ -62,11 +62,13 @@ export const tick = () => new Promise((r) => setImmediate(r)); // lets connect()
  * The gateways' ticket endpoints: each POST is recorded and answered by `answer(url, n)` — a status
  * (201 issues ticket `t<n>`), or a function throwing what fetch would (unreachable). Their handshake
  * checks (GET /v1/ws/check) are recorded apart, in `fetch.checks`, and answered by `check(url, n)`:
- * the JSON body of a 200, a status, or a function throwing; by default `{ ok: true }`.
+ * the JSON body of a 200, a status, or a function throwing; by default `{ ok: true }`. SSE acks
+ * (POST /v1/inbox/ack) are answered 202 and recorded apart, in `fetch.acks` ({ url, body }).
  */
 export function fakeFetch(answer = () => 201, check = () => ({ ok: true })) {
   const calls = [];
   const checks = [];
+  const acks = [];
   const fetch = async (url, init) => {
     if (url.split('?')[0].endsWith('/v1/ws/check')) {
       checks.push({ url, init });
@@ -74,6 +76,10 @@ export function fakeFetch(answer = () => 201, check = () => ({ ok: true })) {
       if (typeof c === 'function') return c(url, init);
       const status = typeof c === 'number' ? c : 200;
       return { status, ok: status === 200, json: async () => (typeof c === 'number' ? { title: 'no' } : c) };
+    }
+    if (url.split('?')[0].endsWith('/v1/inbox/ack')) { // SSE acks, recorded apart: they are no ticket requests
+      acks.push({ url, body: JSON.parse(init.body) });
+      return { status: 202, ok: true, json: async () => ({ stream: 'u:42', accepted: true }) };
     }
     calls.push({ url, init });
     const a = answer(url, calls.length);
@@ -83,6 +89,7 @@ export function fakeFetch(answer = () => 201, check = () => ({ ok: true })) {
   };
   fetch.calls = calls;
   fetch.checks = checks;
+  fetch.acks = acks;
   return fetch;
 }
 

@@ -362,6 +362,41 @@ describe('SSE fallback', () => {
   });
 });
 
+describe('acks that hold back the offline fallback', () => {
+  test('over SSE the user stream is acked by POST /v1/inbox/ack, the latest seq once per ACK_DELAY_MS; rooms are not', async () => {
+    const h = harness({ transport: 'sse', positions: { 'u:42': { epoch: 'e1', seq: 3 } } });
+    await tick();
+    const es = FakeEventSource.last();
+    es.frame(welcome());
+    es.frame(ev(4)); es.frame(ev(5));
+    es.frame(ev(1, 'r1', 'r:chat'));
+    h.timers.advance(ACK_DELAY_MS);
+    await tick();
+    assert.deepEqual(h.fetch.acks.map((a) => a.url), ['http://a.test:8081/v1/inbox/ack']);
+    assert.deepEqual(h.fetch.acks[0].body, { upTo: 5, epoch: 'e1', device: 'dev-1' }, 'the welcome\'s re-ack of 3 folded into 5');
+    es.frame(ev(6));
+    h.timers.advance(ACK_DELAY_MS);
+    await tick();
+    assert.deepEqual(h.fetch.acks.map((a) => a.body.upTo), [5, 6]);
+  });
+
+  test('every welcome re-acks the position: an ack lost with the last connection is made good', async () => {
+    const h = harness({ positions: { 'u:42': { epoch: 'e1', seq: 5 } } });
+    await tick();
+    let ws = FakeWebSocket.last();
+    ws.frame(welcome());
+    ws.frame(ev(6));
+    ws.serverClose(1006); // before its ack went out
+    h.timers.advance(60000);
+    await tick();
+    ws = FakeWebSocket.last();
+    ws.frame(welcome());
+    assert.deepEqual(ws.sent, [{ t: 'resume', streams: [{ stream: 'u:42', epoch: 'e1', seq: 6 }] }], 'the resume comes first');
+    h.timers.advance(ACK_DELAY_MS);
+    assert.deepEqual(sentOf(ws, 'ack'), [{ t: 'ack', stream: 'u:42', seq: 6 }]);
+  });
+});
+
 describe('connect tickets', () => {
   test('each connection POSTs the token in a header to the gateway it connects to; only the ticket is in the URL', async () => {
     const h = harness();

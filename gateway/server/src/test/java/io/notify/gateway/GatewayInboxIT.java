@@ -124,6 +124,22 @@ class GatewayInboxIT {
     }
 
     @Test
+    void anSseClientAcksOverHttp_asAnAckFrameWould() {
+        StreamId u = StreamId.forUser("sid");
+        HttpResponse<String> ack = http.post("/v1/inbox/ack", "sid", "{\"upTo\":9,\"epoch\":\"ep1\",\"device\":\"laptop-1\"}");
+        assertEquals(202, ack.statusCode(), ack.body());
+        assertEquals("an ack names its device and the seq it acknowledges (upTo)",
+                problem(http.post("/v1/inbox/ack", "sid", "{\"upTo\":9}"), 400, "invalid-body"));
+        List<ConsumerRecord<StreamId, Receipt>> records = receipts.of(u, 1, WAIT);
+        assertEquals(1, records.size(), records.toString());
+        Receipt r = records.get(0).value();
+        assertEquals(ReceiptKind.ACK, r.kind());
+        assertEquals("laptop-1", r.device());
+        assertEquals(9L, r.upTo());
+        assertEquals("ep1", r.epoch());
+    }
+
+    @Test
     void aBadMarkIsRefusedWithTheReceiptsReasonAndWritesNothing() {
         String user = "bert";
         assertEquals("give exactly one of upTo (a seq) and ids (1..100 event ids)",

@@ -9,6 +9,8 @@ import io.notify.client.reconnect.Backoff;
 import io.notify.client.reconnect.Disconnect;
 import io.notify.client.reconnect.ReconnectPlan;
 import io.notify.client.reconnect.ReconnectPolicy;
+import io.notify.schemas.inbox.ReceiptKind;
+import io.notify.schemas.protocol.AckFrame;
 import io.notify.schemas.protocol.ClientFrame;
 import io.notify.schemas.protocol.CollapsedFrame;
 import io.notify.schemas.protocol.EventFrame;
@@ -17,6 +19,7 @@ import io.notify.schemas.protocol.ProtocolException;
 import io.notify.schemas.protocol.ServerFrame;
 import io.notify.schemas.protocol.UnsubscribeFrame;
 import io.notify.schemas.protocol.WelcomeFrame;
+import io.notify.schemas.stream.Position;
 import io.notify.schemas.stream.StreamId;
 import java.net.http.HttpClient;
 import java.time.Duration;
@@ -269,13 +272,20 @@ public final class ClientLoop {
             welcomed = true;
             calls.state(ConnectionState.CONNECTED);
             refreshUnread(); // a state frame is ephemeral: the ones sent while away are lost
+            scheduleAcks(); // the welcome's re-ack of the user's stream (FrameHandler)
             if (gen == generation && !closed && current.canSend()) {
                 frames.subscribeFrames().forEach(this::sendPaced); // after the resume, from the stored positions
             }
         } else if (outcome.resync()) {
             giveUp(new Disconnect.Resync(outcome.resyncReason()));
-        } else if ((frame instanceof EventFrame e && e.isDurable() || frame instanceof CollapsedFrame)
-                && current.canSend() && ackTimer == null) {
+        } else if (frame instanceof EventFrame e && e.isDurable() || frame instanceof CollapsedFrame) {
+            scheduleAcks();
+        }
+    }
+
+    /** The acks noted so far go out after the ack interval (one per stream, the latest seq). */
+    private void scheduleAcks() {
+        if (ackTimer == null) {
             ackTimer = threads.schedule(() -> {
                 ackTimer = null;
                 flushAcks();
@@ -302,9 +312,28 @@ public final class ClientLoop {
         }));
     }
 
+    /**
+     * Sends the acks noted: as {@code ack} frames over WebSocket; over SSE, which sends no frames, the
+     * user's stream by {@code POST /v1/inbox/ack} (rooms' acks are only metrics). Best effort: a failed
+     * one is made good by the next ack or the next welcome's re-ack.
+     */
     private void flushAcks() {
-        if (transport != null) {
+        if (transport == null) {
+            return;
+        }
+        if (transport.canSend()) {
             frames.takeAcks().forEach(this::sendPaced);
+            return;
+        }
+        for (AckFrame ack : frames.takeAcks()) {
+            if (ack.stream().isUser()) {
+                String epoch = frames.position(ack.stream()).map(Position::epoch).orElse(null);
+                inbox.mark(ReceiptKind.ACK, ack.seq(), null, epoch)
+                        .exceptionally(error -> {
+                            LOG.debug("ack over HTTP failed; the next one or the next welcome makes it good: {}", error.toString());
+                            return null;
+                        });
+            }
         }
     }
 

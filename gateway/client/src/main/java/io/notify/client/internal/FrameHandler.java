@@ -156,6 +156,13 @@ public final class FrameHandler {
     private Outcome welcome(WelcomeFrame w, Transport out) {
         streams = w.streams();
         unacked.clear();
+        // re-ack the user's stream where this device stands: an ack the last connection had not sent (or a
+        // gateway lost with its 100 ms receipt batch) is made good, so what it covers triggers no fallback
+        for (StreamId s : w.streams()) {
+            if (s.isUser()) {
+                stored(s).ifPresent(p -> unacked.put(s, p.seq()));
+            }
+        }
         streams.forEach(s -> inbox.moved(s, stored(s)));
         if (out.canSend() && !resumed) {
             List<ResumePoint> points = new ArrayList<>();
@@ -362,6 +369,11 @@ public final class FrameHandler {
     /** Where an SSE request resumes the user's stream ({@link SseResume#position}). */
     public Optional<Position> ssePosition() {
         return sse.position(streams);
+    }
+
+    /** The stored position of {@code s}: what an ack over HTTP names as its epoch. */
+    public Optional<Position> position(StreamId s) {
+        return stored(s);
     }
 
     private Optional<Position> stored(StreamId s) {

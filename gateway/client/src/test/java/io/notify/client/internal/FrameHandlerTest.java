@@ -103,6 +103,17 @@ class FrameHandlerTest {
     }
 
     @Test
+    void everyWelcomeReAcksTheUserStreamAtItsStoredPosition_makingGoodAnAckTheLastConnectionLost() {
+        store.save(U42, Position.of("ep", 7));
+        welcome();
+        receive(durable("ep", 8));
+        ws.sent.clear(); // the connection drops before its ack goes out: the loop's drop discards what was noted
+        handler.takeAcks();
+        welcome();
+        assertEquals(List.of(new AckFrame(U42, 8)), handler.takeAcks(), "the position acked again after the welcome");
+    }
+
+    @Test
     void withoutAPositionTheResumeStartsLive() {
         welcome();
         assertEquals(List.of(ResumeFrame.live()), ws.sent);

@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The end-user inbox API on the client port (docs/gateway.md, "Inbox API"; docs/inbox-openapi.yaml):
  * {@code GET /v1/inbox} (a page, newest first), {@code GET /v1/inbox/unread} (the counts) and
- * {@code POST /v1/inbox/read|seen|archive} (a mark, written to {@code notify.receipts}). A user
+ * {@code POST /v1/inbox/read|seen|archive} (a mark, written to {@code notify.receipts}) and
+ * {@code POST /v1/inbox/ack} (a device's ack, as an {@code ack} frame says it: for SSE clients). A user
  * reaches only their own stream {@code u:<sub>}: the stream comes from the token, never from the
  * request.
  *
@@ -98,11 +99,12 @@ public final class InboxEndpoints {
         this.metrics = metrics;
     }
 
-    /** Adds the five routes; each also answers its CORS preflight and, with 405, the other of GET and POST. */
+    /** Adds the six routes; each also answers its CORS preflight and, with 405, the other of GET and POST. */
     public void addTo(RoutingHandler routes) {
         add(routes, "/v1/inbox", "GET", handler("GET", "inbox", this::page));
         add(routes, "/v1/inbox/unread", "GET", handler("GET", "unread", this::unread));
-        for (ReceiptKind kind : List.of(ReceiptKind.READ, ReceiptKind.SEEN, ReceiptKind.ARCHIVE)) {
+        // ack: what an ack frame says, for clients that cannot send frames (SSE), and their re-ack after a resume
+        for (ReceiptKind kind : List.of(ReceiptKind.READ, ReceiptKind.SEEN, ReceiptKind.ARCHIVE, ReceiptKind.ACK)) {
             add(routes, "/v1/inbox/" + kind.wireName(), "POST",
                     handler("POST", kind.wireName(), (ex, stream, endpoint, t0) -> mark(ex, stream, kind, endpoint, t0)));
         }
