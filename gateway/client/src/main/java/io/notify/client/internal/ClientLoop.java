@@ -9,8 +9,6 @@ import io.notify.client.reconnect.Backoff;
 import io.notify.client.reconnect.Disconnect;
 import io.notify.client.reconnect.ReconnectPlan;
 import io.notify.client.reconnect.ReconnectPolicy;
-import io.notify.schemas.inbox.ReceiptKind;
-import io.notify.schemas.protocol.AckFrame;
 import io.notify.schemas.protocol.ClientFrame;
 import io.notify.schemas.protocol.CollapsedFrame;
 import io.notify.schemas.protocol.EventFrame;
@@ -19,7 +17,6 @@ import io.notify.schemas.protocol.ProtocolException;
 import io.notify.schemas.protocol.ServerFrame;
 import io.notify.schemas.protocol.UnsubscribeFrame;
 import io.notify.schemas.protocol.WelcomeFrame;
-import io.notify.schemas.stream.Position;
 import io.notify.schemas.stream.StreamId;
 import java.net.http.HttpClient;
 import java.time.Duration;
@@ -58,6 +55,7 @@ public final class ClientLoop {
     private final Tokens tokens;
     private final InboxTracker tracker;
     private final InboxHttp inbox;
+    private final AckSender acks;
     private final SilenceWatch silence;
     private volatile int gatewayIndex; // written on the loop thread; inbox requests read it
     // confined to the loop thread
@@ -68,7 +66,6 @@ public final class ClientLoop {
     private boolean stopped;
     private boolean closed;
     private ScheduledFuture<?> reconnectTimer;
-    private ScheduledFuture<?> ackTimer;
     private ScheduledFuture<?> pacerTimer;
     private boolean welcomed; // the current connection got its welcome
     // read from any thread
@@ -97,6 +94,7 @@ public final class ClientLoop {
         this.inbox = new InboxHttp(http, () -> settings.gateways().get(gatewayIndex), tokens, settings.device());
         this.frames = new FrameHandler(settings.listener(), new StreamPositions(settings.store()), calls::error, counters,
                 rooms, tracker);
+        this.acks = new AckSender(frames, inbox, threads, settings.ackInterval(), () -> transport, this::sendPaced);
         initialRooms.forEach(rooms::add);
         this.onSse = settings.mode() == TransportMode.SSE;
     }
@@ -272,24 +270,14 @@ public final class ClientLoop {
             welcomed = true;
             calls.state(ConnectionState.CONNECTED);
             refreshUnread(); // a state frame is ephemeral: the ones sent while away are lost
-            scheduleAcks(); // the welcome's re-ack of the user's stream (FrameHandler)
+            acks.schedule(); // the welcome's re-ack of the user's stream (FrameHandler)
             if (gen == generation && !closed && current.canSend()) {
                 frames.subscribeFrames().forEach(this::sendPaced); // after the resume, from the stored positions
             }
         } else if (outcome.resync()) {
             giveUp(new Disconnect.Resync(outcome.resyncReason()));
         } else if (frame instanceof EventFrame e && e.isDurable() || frame instanceof CollapsedFrame) {
-            scheduleAcks();
-        }
-    }
-
-    /** The acks noted so far go out after the ack interval (one per stream, the latest seq). */
-    private void scheduleAcks() {
-        if (ackTimer == null) {
-            ackTimer = threads.schedule(() -> {
-                ackTimer = null;
-                flushAcks();
-            }, settings.ackInterval());
+            acks.schedule();
         }
     }
 
@@ -310,31 +298,6 @@ public final class ClientLoop {
                         : NotifyClientException.inboxFailed("GET /v1/inbox/unread", t.getMessage(), t));
             }
         }));
-    }
-
-    /**
-     * Sends the acks noted: as {@code ack} frames over WebSocket; over SSE, which sends no frames, the
-     * user's stream by {@code POST /v1/inbox/ack} (rooms' acks are only metrics). Best effort: a failed
-     * one is made good by the next ack or the next welcome's re-ack.
-     */
-    private void flushAcks() {
-        if (transport == null) {
-            return;
-        }
-        if (transport.canSend()) {
-            frames.takeAcks().forEach(this::sendPaced);
-            return;
-        }
-        for (AckFrame ack : frames.takeAcks()) {
-            if (ack.stream().isUser()) {
-                String epoch = frames.position(ack.stream()).map(Position::epoch).orElse(null);
-                inbox.mark(ReceiptKind.ACK, ack.seq(), null, epoch)
-                        .exceptionally(error -> {
-                            LOG.debug("ack over HTTP failed; the next one or the next welcome makes it good: {}", error.toString());
-                            return null;
-                        });
-            }
-        }
     }
 
     /** Sends a frame of the client's own as the gateway's inbound rate allows (now, or from a timer). */
@@ -394,8 +357,7 @@ public final class ClientLoop {
     private void drop() {
         generation++;
         welcomed = false;
-        cancel(ackTimer);
-        ackTimer = null;
+        acks.cancel();
         cancel(pacerTimer);
         pacerTimer = null;
         pacer.reset(System.nanoTime());
