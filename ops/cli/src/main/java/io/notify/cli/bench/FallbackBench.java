@@ -62,6 +62,19 @@ public final class FallbackBench implements Callable<Integer> {
             + " the fallbacks (default: ${DEFAULT-VALUE}).", defaultValue = "10m")
     String deadline;
 
+    @Option(names = "--devices", description = "Devices (Java SDK clients, half WebSocket, half SSE) that receive events with a"
+            + " fallback while their gateway is killed, once after the runs: fallbacks for events a device received are counted"
+            + " (goal 0); 0 skips the phase (default: ${DEFAULT-VALUE}).", defaultValue = "100")
+    int devices;
+
+    @Option(names = "--devices-events", description = "Events per device in the devices phase (default: ${DEFAULT-VALUE}).",
+            defaultValue = "5")
+    int devicesEvents;
+
+    @Option(names = "--devices-after", description = "The devices phase's fallback.after: longer than a reconnect and the"
+            + " gateways' 5 s receipt batch (default: ${DEFAULT-VALUE}).", defaultValue = "20s")
+    String devicesAfter;
+
     @Mixin
     RunsOptions runOptions;
 
@@ -79,7 +92,9 @@ public final class FallbackBench implements Callable<Integer> {
         }
         FallbackRun.Plan plan;
         FanoutConfig app;
+        Fallback devicesFallback;
         try {
+            devicesFallback = new Fallback(devicesAfter, "push");
             Fallback fallback = new Fallback(after, "push");
             new FanoutEvents(eventBytes, 1, fallback); // checks --event-bytes
             List<String> settings = checkInterval == null ? List.of()
@@ -118,12 +133,25 @@ public final class FallbackBench implements Callable<Integer> {
             System.err.println("bench fallback failed: " + e + "\n  logs kept in " + work);
             return 1;
         }
+        FallbackDevices.Result onDevices = null;
+        if (devices > 0) {
+            try {
+                onDevices = FallbackDevices.run(work.resolve("devices"), devices, devicesEvents, devicesFallback,
+                        plan.deadline(), s -> progress("devices: " + s));
+            } catch (Exception e) {
+                bar.close();
+                System.err.println("bench fallback failed in the devices phase: " + e + "\n  logs kept in " + work);
+                return 1;
+            }
+        }
         bar.close();
-        FallbackReport report = FallbackReport.of(settings(plan, app, loadAtStart), results);
+        FallbackReport report = FallbackReport.of(settings(plan, app, loadAtStart), results, onDevices);
         report.print(System.out);
         System.err.println("wrote " + ResultFiles.write(resultOptions.out(), "fallback", report.at(), report, report.charts()));
         ResultFiles.deleteTree(work);
-        return report.fallbacks().missing() == 0 && report.fallbacks().duplicates() == 0 ? 0 : 1;
+        boolean devicesOk = onDevices == null || onDevices.firedForReceived() == 0 && onDevices.duplicates() == 0
+                && onDevices.firedForOffline() == onDevices.offlineEvents();
+        return report.fallbacks().missing() == 0 && report.fallbacks().duplicates() == 0 && devicesOk ? 0 : 1;
     }
 
     /** The instance's configuration as it will read it: validates the settings here and names what is in force. */

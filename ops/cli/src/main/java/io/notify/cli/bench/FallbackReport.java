@@ -21,7 +21,8 @@ import java.util.function.ToDoubleFunction;
  * fallbacks' lateness, drain and cost. Missing and duplicate records are summed, not medians.
  */
 record FallbackReport(String scenario, Instant at, Map<String, Object> machine, Map<String, Object> settings,
-                      List<FallbackRun.Result> runs, Map<String, Throughput> throughput, Fallbacks fallbacks) {
+                      List<FallbackRun.Result> runs, Map<String, Throughput> throughput, Fallbacks fallbacks,
+                      FallbackDevices.Result devices) {
 
     /** Medians of one mode; {@code ratioToBaseline} is the fallback mode's events/s over the baseline's. */
     record Throughput(double eventsPerSecond, double ratioToBaseline, double routingCpuSeconds) {
@@ -35,7 +36,8 @@ record FallbackReport(String scenario, Instant at, Map<String, Object> machine, 
                      double metricP99Ms) {
     }
 
-    static FallbackReport of(Map<String, Object> settings, List<FallbackRun.Result> runs) {
+    /** @param devices the devices phase; null when it was skipped */
+    static FallbackReport of(Map<String, Object> settings, List<FallbackRun.Result> runs, FallbackDevices.Result devices) {
         Map<String, Throughput> throughput = new LinkedHashMap<>();
         double base = med(mode(runs, BASELINE), FallbackRun.Result::eventsPerSecond);
         for (String mode : List.of(BASELINE, FALLBACK)) {
@@ -55,7 +57,7 @@ record FallbackReport(String scenario, Instant at, Map<String, Object> machine, 
                 medD(d, FallbackDrain.Drain::burstCpuSeconds), medD(d, x -> x.pendingRssBytes() / 1048576.0),
                 medD(d, x -> x.burstRssPeakBytes() / 1048576.0), medD(d, FallbackDrain.Drain::metricP50Ms),
                 medD(d, FallbackDrain.Drain::metricP99Ms));
-        return new FallbackReport("fallback", Instant.now(), ResultFiles.machine(), settings, runs, throughput, f);
+        return new FallbackReport("fallback", Instant.now(), ResultFiles.machine(), settings, runs, throughput, f, devices);
     }
 
     /** {@code --after} was too short: some fallback was due before the last event was sequenced. */
@@ -116,6 +118,15 @@ record FallbackReport(String scenario, Instant at, Map<String, Object> machine, 
                 out.printf("note: run %d: %d missing, %d duplicate fallback records, least lateness %.0f ms; outcomes %s%n",
                         r.run(), d.timing().missing(), d.timing().duplicates(), d.timing().latenessMinMs(), d.outcomes());
             }
+        }
+        if (devices != null) {
+            FallbackDevices.Result v = devices;
+            out.printf("%ndevices: %,d (half WebSocket, half SSE), %d events each with fallback after %s, their gateway killed"
+                    + " (SIGKILL) with %.0f ack frames counted and its receipt batch unflushed:%n", v.devices(), v.perDevice(),
+                    v.after(), v.acksBeforeKill());
+            out.printf("  fallbacks for events a device received: %d of %,d (goal 0); for users with no device: %,d of %,d;"
+                    + " duplicates %d; %.1f s from publishing to the last%n", v.firedForReceived(), v.receivedEvents(),
+                    v.firedForOffline(), v.offlineEvents(), v.duplicates(), v.secondsToAllFallbacks());
         }
     }
 

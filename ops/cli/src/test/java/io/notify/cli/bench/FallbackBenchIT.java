@@ -13,7 +13,8 @@ import picocli.CommandLine;
 /**
  * {@code bench fallback} end to end with tiny numbers on its own broker, Redis and fanout-streams:
  * every event's fallback is written exactly once, none before it was due, and every one was pending
- * at once (never speed).
+ * at once (never speed); and devices that received their events, over WebSocket and SSE, never make
+ * them fall back, even when their gateway dies with their acks in its receipt batch.
  */
 class FallbackBenchIT {
 
@@ -26,7 +27,7 @@ class FallbackBenchIT {
     void everyFallbackIsWrittenOnceAndNoneEarly() throws Exception {
         int code = new CommandLine(new Notifyctl()).execute("bench", "fallback", "--pending", Integer.toString(PENDING),
                 "--users", "150", "--after", "10s", "--check-interval", "200ms", "--runs", "1", "--deadline", "3m",
-                "--out", out.toString());
+                "--devices", "20", "--devices-events", "2", "--out", out.toString());
         assertEquals(0, code);
 
         JsonNode report = BenchOutput.report(out, "fallback");
@@ -51,5 +52,12 @@ class FallbackBenchIT {
         assertEquals(0, report.get("fallbacks").get("missing").asLong());
         assertEquals("200ms", report.get("settings").get("checkInterval").asText());
         assertTrue(report.get("settings").get("commitInterval").asText().endsWith("(app default)"));
+
+        // the devices phase: 10 WebSocket and 10 SSE devices, their gateway killed with acks in its receipt batch
+        JsonNode devices = report.get("devices");
+        assertEquals(40, devices.get("receivedEvents").asLong());
+        assertEquals(0, devices.get("firedForReceived").asLong(), "no received event falls back: " + devices);
+        assertEquals(40, devices.get("firedForOffline").asLong(), "each control event falls back: " + devices);
+        assertEquals(0, devices.get("duplicates").asLong());
     }
 }

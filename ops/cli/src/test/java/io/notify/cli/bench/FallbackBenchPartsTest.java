@@ -98,7 +98,7 @@ class FallbackBenchPartsTest {
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("pending", 1000L);
         settings.put("after", "60s");
-        FallbackReport report = FallbackReport.of(settings, runs);
+        FallbackReport report = FallbackReport.of(settings, runs, null);
         assertEquals(2000, report.throughput().get(FallbackRun.BASELINE).eventsPerSecond());
         assertEquals(1.0, report.throughput().get(FallbackRun.BASELINE).ratioToBaseline());
         assertEquals(0.8, report.throughput().get(FallbackRun.FALLBACK).ratioToBaseline());
@@ -112,6 +112,20 @@ class FallbackBenchPartsTest {
         assertTrue(printed.contains("median") && printed.contains("note: run 3: not all 1,000 fallbacks were pending at once"),
                 printed);
         assertEquals(2, report.charts().length);
+    }
+
+    @Test
+    void theDevicesPhaseIsPrintedWithItsGoal() {
+        List<FallbackRun.Result> runs = List.of(new FallbackRun.Result(FallbackRun.BASELINE, 1, 1000, 1000, 1, 10, 2, 1.5, null),
+                new FallbackRun.Result(FallbackRun.FALLBACK, 1, 1000, 900, 1.2, 10, 2.5, 1.5, drain(1000, 100)));
+        FallbackDevices.Result devices = new FallbackDevices.Result(100, 5, "20s", 500, 0, 500, 500, 0, 52, 26.0);
+        FallbackReport report = FallbackReport.of(new LinkedHashMap<>(), runs, devices);
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+        report.print(new PrintStream(text, true, StandardCharsets.UTF_8));
+        String printed = text.toString(StandardCharsets.UTF_8);
+        assertTrue(printed.contains("fallbacks for events a device received: 0 of 500 (goal 0); for users with no device: 500 of 500"),
+                printed);
+        assertEquals(devices, report.devices(), "in the JSON too");
     }
 
     private static FallbackDrain.Drain drain(long peak, double p50) {
