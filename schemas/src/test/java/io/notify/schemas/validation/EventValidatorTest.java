@@ -55,6 +55,15 @@ class EventValidatorTest {
     }
 
     @Test
+    void theReservedTypesOfNotifysOwnEventsAreRefused_theInboxStateFramesAmongThem() {
+        List<Violation> found = violations("{\"type\":\"notify.inbox.state\",\"to\":{\"users\":[\"1\"]},\"class\":\"ephemeral\"}");
+        assertEquals(List.of("/type"), found.stream().map(Violation::pointer).toList());
+        // a record bound without the schema pass still meets the envelope's own rule
+        assertThrows(InvalidEventException.class, () -> validator.bind((com.fasterxml.jackson.databind.node.ObjectNode)
+                json("{\"id\":\"x\",\"type\":\"notify.inbox.state\",\"to\":{\"users\":[\"1\"]}}")));
+    }
+
+    @Test
     void fullEventBindsEveryField() {
         EventEnvelope e = validator.parse(("{\"id\":\"ord-1:shipped\",\"type\":\"order.shipped\",\"to\":{\"users\":[\"42\",\"43\"]},"
                 + "\"class\":\"ephemeral\",\"data\":{\"n\":1},\"occurredAt\":\"2026-11-29T10:15:30.123+01:00\","
