@@ -6,14 +6,11 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.notify.schemas.protocol.CloseCode;
-import io.notify.schemas.trace.HopTrace;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Supplier;
 
 /**
@@ -37,23 +34,16 @@ import java.util.function.Supplier;
  */
 public final class GatewayMetrics {
 
-    /** The hops of {@code hop_latency_seconds{hop}}, in pipeline order; the last two end when the frame is written. */
-    private static final String[] HOPS = {"ingest", "events_topic", "repartition", "route", "node_topic", "dispatch", "total"};
-    private static final int DISPATCH = 5;
-    private static final int TOTAL = 6;
-
     private final MeterRegistry registry;
     private final ConcurrentMap<String, Counter> counters = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, AtomicLong> connections = new ConcurrentHashMap<>();
-    /** The hop timers by {@link #HOPS} index, registered at their first record (a hop never seen has no series). */
-    private final AtomicReferenceArray<Timer> hopTimers = new AtomicReferenceArray<>(HOPS.length);
     // Meters of the per-frame path, looked up once: a broadcast counts 100,000+ frames/s, and building the
     // lookup key per call was a visible share of the delivery thread (docs/BENCHMARKS.md, "Rooms and broadcast")
     private final Counter deliveredDurableLive;
     private final Counter deliveredEphemeralLive;
     private final Counter deliveryMessagesDelivered;
     private final Counter deliveryMessagesNoConnection;
-    private final Timer deliveryLatency;
+    private final HopLatency latency;
     private final Timer queryLatency;
     private final DistributionSummary resumeBatchSize;
     private final AtomicLong drainRemaining = new AtomicLong();
@@ -61,12 +51,7 @@ public final class GatewayMetrics {
 
     public GatewayMetrics(MeterRegistry registry) {
         this.registry = registry;
-        this.deliveryLatency = Timer.builder("notify.gateway.delivery.latency")
-                .description("Event ingestedAt to the frame written to the client socket (live deliveries)")
-                .publishPercentileHistogram()
-                .minimumExpectedValue(Duration.ofMillis(1))
-                .maximumExpectedValue(Duration.ofSeconds(60))
-                .register(registry);
+        this.latency = new HopLatency(registry);
         this.queryLatency = Timer.builder("notify.gateway.query.latency")
                 .description("Round trip of one query API request (resume and gap fill)")
                 .publishPercentileHistogram()
@@ -192,11 +177,7 @@ public final class GatewayMetrics {
      * frame of its fan-out, so a delivery message records them once, whatever the number of connections.
      */
     public void upstreamHops(HopStamps h) {
-        hop(0, h.accept(), h.produced());
-        hop(1, h.produced(), h.intake());
-        hop(2, h.intake(), h.sequence());
-        hop(3, h.sequence(), h.route());
-        hop(4, h.route(), h.polled());
+        latency.upstream(h);
     }
 
     /**
@@ -204,32 +185,7 @@ public final class GatewayMetrics {
      * that end at the write, dispatch (polled to written) and total (accept to written), when it has stamps.
      */
     public void written(long ingestedAtMs, HopStamps h, Clock clock) {
-        if (ingestedAtMs >= 0) {
-            deliveryLatency.record(Duration.ofMillis(Math.max(0, clock.millis() - ingestedAtMs)));
-        }
-        if (h != null) {
-            long writtenMicros = HopTrace.nowMicros(clock);
-            hop(DISPATCH, h.polled(), writtenMicros);
-            hop(TOTAL, h.accept(), writtenMicros);
-        }
-    }
-
-    private void hop(int hop, long fromMicros, long toMicros) {
-        if (fromMicros == HopTrace.NONE || toMicros == HopTrace.NONE) {
-            return;
-        }
-        Timer t = hopTimers.get(hop);
-        if (t == null) {
-            t = Timer.builder("notify.gateway.hop.latency")
-                    .description("Time an event spent in one hop of the pipeline (see docs/topics.md, trace headers)")
-                    .tag("hop", HOPS[hop])
-                    .publishPercentileHistogram()
-                    .minimumExpectedValue(Duration.ofNanos(100_000))
-                    .maximumExpectedValue(Duration.ofSeconds(60))
-                    .register(registry); // idempotent: a racing first record gets the same timer
-            hopTimers.set(hop, t);
-        }
-        t.record(Math.max(0, toMicros - fromMicros), TimeUnit.MICROSECONDS);
+        latency.written(ingestedAtMs, h, clock);
     }
 
     public void duplicatesDropped(int n) {

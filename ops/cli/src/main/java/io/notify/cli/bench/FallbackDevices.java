@@ -3,6 +3,8 @@ package io.notify.cli.bench;
 import io.notify.client.ClientEvent;
 import io.notify.client.NotifyClient;
 import io.notify.client.TransportMode;
+import io.notify.devstack.Await;
+import io.notify.platform.FallbackTopic;
 import io.notify.platform.PlatformStack;
 import io.notify.platform.ServiceProcess;
 import io.notify.platform.StackOptions;
@@ -10,7 +12,6 @@ import io.notify.schemas.event.EventEnvelope;
 import io.notify.schemas.event.Fallback;
 import io.notify.schemas.inbox.FallbackRecord;
 import io.notify.schemas.publish.NotifyPublisher;
-import io.notify.schemas.stream.StreamId;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,15 +20,11 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 
 /**
  * {@code bench fallback}'s devices phase: do devices that received an event ever make its fallback
@@ -120,14 +117,8 @@ final class FallbackDevices {
         }
     }
 
-    private static void await(Duration bound, String what, BooleanSupplier done, Consumer<String> progress) throws InterruptedException {
-        long deadline = System.nanoTime() + bound.toNanos();
-        while (!done.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("bench fallback: not within " + bound + ": " + what);
-            }
-            Thread.sleep(100); // a bench's polling of other processes, not a test's wait
-        }
+    private static void await(Duration bound, String what, BooleanSupplier done, Consumer<String> progress) {
+        Await.until("bench fallback: " + what, bound, done);
         progress.accept(what);
     }
 
@@ -141,28 +132,13 @@ final class FallbackDevices {
 
     /** Fallback records by event id, read until every {@code offline} event has one (and 2 s more) or {@code bound}. */
     private static Map<String, Integer> fallbacks(PlatformStack stack, Set<String> offline, Duration bound, Consumer<String> progress) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers());
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        p.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-fallback-devices-" + System.nanoTime());
         Map<String, Integer> fired = new HashMap<>();
-        var topic = stack.topics().fallback();
-        try (KafkaConsumer<StreamId, FallbackRecord> c = new KafkaConsumer<>(p, topic.keySerde().deserializer(),
-                topic.valueSerde().deserializer())) {
-            c.subscribe(List.of(topic.name()));
-            long deadline = System.nanoTime() + bound.toNanos();
-            long settle = Long.MAX_VALUE;
-            while (System.nanoTime() < Math.min(deadline, settle)) {
-                for (ConsumerRecord<StreamId, FallbackRecord> r : c.poll(Duration.ofMillis(200))) {
-                    fired.merge(r.value().event().id(), 1, Integer::sum);
-                }
-                if (settle == Long.MAX_VALUE && fired.keySet().containsAll(offline)) {
-                    settle = System.nanoTime() + Duration.ofSeconds(2).toNanos();
-                    progress.accept(String.format("every one of the %,d control fallbacks is there; reading 2 s more", offline.size()));
-                }
-            }
+        for (FallbackRecord r : FallbackTopic.readUntil(stack.bootstrapServers(), stack.topics(),
+                read -> read.stream().map(x -> x.event().id()).collect(java.util.stream.Collectors.toSet()).containsAll(offline),
+                Duration.ofSeconds(2), bound)) {
+            fired.merge(r.event().id(), 1, Integer::sum);
         }
+        progress.accept(String.format("read %,d fallback records", fired.values().stream().mapToInt(Integer::intValue).sum()));
         return fired;
     }
 }

@@ -9,25 +9,18 @@ import io.notify.devstack.Await;
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
 import io.notify.gateway.GatewayServer;
+import io.notify.platform.FallbackTopic;
 import io.notify.platform.Platform;
 import io.notify.platform.ServiceProcess;
 import io.notify.schemas.event.EventEnvelope;
 import io.notify.schemas.event.Fallback;
-import io.notify.schemas.inbox.FallbackRecord;
-import io.notify.schemas.stream.StreamId;
-import io.notify.schemas.topic.TopicCatalog;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -71,7 +64,9 @@ class FallbackAcksIT {
                 doomed.kill(); // kill -9: the batch with the phone's ack is gone
                 Await.until("the phone on the other node", WAIT, () -> phone.nodeId().filter("gw-survivor"::equals).isPresent());
 
-                List<String> fired = fallbacks(stack.config().topics(), stack.config().bootstrapServers(), "fa-missed");
+                List<String> fired = FallbackTopic.readUntil(stack.config().bootstrapServers(), stack.config().topics(),
+                        read -> read.stream().anyMatch(r -> r.event().id().equals("fa-missed")), Duration.ofSeconds(2),
+                        Duration.ofSeconds(90)).stream().map(r -> r.event().id()).toList();
                 assertEquals(List.of("fa-missed"), fired, "only the event no device received falls back");
             }
         }
@@ -108,28 +103,4 @@ class FallbackAcksIT {
         return 0;
     }
 
-    /** The ids notify.fallback holds once {@code last} is there (its due time passed), and 2 s more. */
-    private static List<String> fallbacks(TopicCatalog topics, String bootstrap, String last) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        p.put(ConsumerConfig.GROUP_ID_CONFIG, "fallback-acks-it-" + System.nanoTime());
-        List<String> out = new ArrayList<>();
-        try (KafkaConsumer<StreamId, FallbackRecord> c = new KafkaConsumer<>(p, topics.fallback().keySerde().deserializer(),
-                topics.fallback().valueSerde().deserializer())) {
-            c.subscribe(List.of(topics.fallback().name()));
-            long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-            long settle = Long.MAX_VALUE;
-            while (System.nanoTime() < Math.min(deadline, settle)) {
-                for (ConsumerRecord<StreamId, FallbackRecord> r : c.poll(Duration.ofMillis(200))) {
-                    out.add(r.value().event().id());
-                }
-                if (settle == Long.MAX_VALUE && out.contains(last)) {
-                    settle = System.nanoTime() + Duration.ofSeconds(2).toNanos();
-                }
-            }
-        }
-        return out;
-    }
 }

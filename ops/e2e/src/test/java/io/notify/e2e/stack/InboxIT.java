@@ -9,6 +9,7 @@ import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
 import io.notify.gateway.GatewayServer;
 import io.notify.gateway.support.WsClient;
+import io.notify.platform.FallbackTopic;
 import io.notify.platform.Platform;
 import io.notify.schemas.NotifyJson;
 import io.notify.schemas.event.EventEnvelope;
@@ -19,8 +20,6 @@ import io.notify.schemas.protocol.EventFrame;
 import io.notify.schemas.protocol.ServerFrame;
 import io.notify.schemas.protocol.StateFrame;
 import io.notify.schemas.protocol.WelcomeFrame;
-import io.notify.schemas.stream.StreamId;
-import io.notify.schemas.topic.TopicCatalog;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -29,11 +28,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -199,29 +194,9 @@ class InboxIT {
         }
     }
 
-    /** notify.fallback, read_committed, until {@code done} holds, then 2 s more for a record that should not be there. */
+    /** notify.fallback until {@code done} holds, then 2 s more for a record that should not be there. */
     private static List<FallbackRecord> fallbacks(java.util.function.Predicate<List<FallbackRecord>> done) {
-        TopicCatalog topics = stack.config().topics();
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.config().bootstrapServers());
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        p.put(ConsumerConfig.GROUP_ID_CONFIG, "inbox-it-" + System.nanoTime());
-        List<FallbackRecord> out = new ArrayList<>();
-        try (KafkaConsumer<StreamId, FallbackRecord> c = new KafkaConsumer<>(p, topics.fallback().keySerde().deserializer(),
-                topics.fallback().valueSerde().deserializer())) {
-            c.subscribe(List.of(topics.fallback().name()));
-            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            long settle = Long.MAX_VALUE;
-            while (System.nanoTime() < Math.min(deadline, settle)) {
-                for (ConsumerRecord<StreamId, FallbackRecord> r : c.poll(Duration.ofMillis(200))) {
-                    out.add(r.value());
-                }
-                if (settle == Long.MAX_VALUE && done.test(out)) {
-                    settle = System.nanoTime() + Duration.ofSeconds(2).toNanos();
-                }
-            }
-        }
-        return out;
+        return FallbackTopic.readUntil(stack.config().bootstrapServers(), stack.config().topics(), done,
+                Duration.ofSeconds(2), Duration.ofSeconds(60));
     }
 }
