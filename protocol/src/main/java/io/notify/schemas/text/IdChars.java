@@ -4,7 +4,7 @@ package io.notify.schemas.text;
  * The identifier rules of the wire contract ({@code [A-Za-z0-9]} plus a few punctuation marks,
  * bounded length) checked with a loop over the characters instead of a regular expression. Every
  * record of every internal hop re-checks its ids in its constructor, and on the fan-out's hot path
- * {@code java.util.regex} was about a tenth of the CPU (docs/BENCHMARKS.md, "Fast path", profile).
+ * {@code java.util.regex} was about a tenth of the CPU (a profile of fanout-streams in issue 11; docs/BENCHMARKS.md "Fast path").
  * Each caller keeps its {@code Pattern} constant as the documented rule; IdCharsTest checks that
  * both agree.
  */
