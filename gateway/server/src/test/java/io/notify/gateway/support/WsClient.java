@@ -2,6 +2,7 @@ package io.notify.gateway.support;
 
 import io.notify.schemas.protocol.EventFrame;
 import io.notify.schemas.protocol.FrameCodec;
+import io.notify.schemas.protocol.PresenceResultFrame;
 import io.notify.schemas.protocol.ServerFrame;
 import io.notify.schemas.protocol.WelcomeFrame;
 import java.net.URI;
@@ -185,6 +186,33 @@ public final class WsClient implements WebSocket.Listener, AutoCloseable {
             }
         }
         return out;
+    }
+
+    /** The next event frame of {@code type}, skipping other events and frames; fails after {@code timeout}. */
+    public EventFrame nextEvent(String type, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            EventFrame e = events(1, Duration.ofNanos(Math.max(1, deadline - System.nanoTime()))).get(0);
+            if (e.type().equals(type)) {
+                return e;
+            }
+        }
+        throw new AssertionError("no " + type + " event within " + timeout.toMillis() + " ms");
+    }
+
+    /** Asks for a page of {@code stream}'s presence; its answer, after the room's own presence events and pings. */
+    public PresenceResultFrame presence(String stream, String after, Integer limit, Duration timeout) {
+        send("{\"t\":\"presence\",\"stream\":\"" + stream + "\"" + (after == null ? "" : ",\"after\":\"" + after + "\"")
+                + (limit == null ? "" : ",\"limit\":" + limit) + "}");
+        while (true) {
+            ServerFrame f = next(timeout);
+            if (f instanceof PresenceResultFrame r) {
+                return r;
+            }
+            if (!(f instanceof EventFrame e && e.type().startsWith("presence.") || f instanceof io.notify.schemas.protocol.PingFrame)) {
+                throw new AssertionError("expected a presence_result, got " + f);
+            }
+        }
     }
 
     /** The event frames received and not read yet, without waiting (e.g. everything a closed connection got). */

@@ -312,64 +312,39 @@ class RoomsIT {
         }
     }
 
-    /** The next event frame of type {@code type}, skipping others. */
-    private static EventFrame nextOfType(WsClient c, String type) {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            EventFrame e = c.events(1, WAIT).get(0);
-            if (e.type().equals(type)) {
-                return e;
-            }
-        }
-        throw new AssertionError("no " + type + " event within " + WAIT);
-    }
-
-    private static PresenceResultFrame presence(WsClient c, String stream, String after, Integer limit) {
-        c.send("{\"t\":\"presence\",\"stream\":\"" + stream + "\"" + (after == null ? "" : ",\"after\":\"" + after + "\"")
-                + (limit == null ? "" : ",\"limit\":" + limit) + "}");
-        while (true) { // presence's own join/leave events may come first
-            ServerFrame f = c.next(WAIT);
-            if (f instanceof PresenceResultFrame r) {
-                return r;
-            }
-            assertTrue(f instanceof EventFrame e && e.type().startsWith("presence.") || f instanceof io.notify.schemas.protocol.PingFrame,
-                    "expected a presence_result, got " + f);
-        }
-    }
-
     @Test
     void presenceCountsAndPagesTheRoomsMembersOverBothNodesAndAnnouncesJoinAndLeave() {
         try (WsClient alice = connect(a, "p-alice", List.of("team-*"));
              WsClient bob = connect(b, "p-bob", List.of("team-*"))) {
             alice.subscribe("r:team-1");
             alice.expect(SubscribedFrame.class, WAIT);
-            assertEquals("p-alice", nextOfType(alice, "presence.join").data().get("user").asText(), "her own join");
+            assertEquals("p-alice", alice.nextEvent("presence.join", WAIT).data().get("user").asText(), "her own join");
             bob.subscribe("r:team-1");
             bob.expect(SubscribedFrame.class, WAIT);
-            EventFrame join = nextOfType(alice, "presence.join");
+            EventFrame join = alice.nextEvent("presence.join", WAIT);
             assertEquals("p-bob", join.data().get("user").asText());
             assertEquals("r:team-1", join.stream().value());
             assertTrue(join.position().isEmpty(), "presence events are ephemeral");
 
-            PresenceResultFrame all = presence(alice, "r:team-1", null, null);
+            PresenceResultFrame all = alice.presence("r:team-1", null, null, WAIT);
             assertEquals(2, all.online());
             assertEquals(List.of("p-alice", "p-bob"), all.members());
             assertNull(all.next());
-            PresenceResultFrame first = presence(bob, "r:team-1", null, 1);
+            PresenceResultFrame first = bob.presence("r:team-1", null, 1, WAIT);
             assertEquals(List.of("p-alice"), first.members());
             assertEquals("p-alice", first.next());
-            PresenceResultFrame second = presence(bob, "r:team-1", first.next(), 1);
+            PresenceResultFrame second = bob.presence("r:team-1", first.next(), 1, WAIT);
             assertEquals(List.of("p-bob"), second.members());
             assertNull(second.next());
 
-            assertEquals(PresenceResultFrame.Error.NOT_SUBSCRIBED, presence(alice, "r:team-2", null, null).error());
+            assertEquals(PresenceResultFrame.Error.NOT_SUBSCRIBED, alice.presence("r:team-2", null, null, WAIT).error());
             alice.subscribe("r:lobby");
             alice.expect(SubscribedFrame.class, WAIT);
-            assertEquals(PresenceResultFrame.Error.OFF, presence(alice, "r:lobby", null, null).error());
+            assertEquals(PresenceResultFrame.Error.OFF, alice.presence("r:lobby", null, null, WAIT).error());
 
             bob.unsubscribe("r:team-1");
-            assertEquals("p-bob", nextOfType(alice, "presence.leave").data().get("user").asText());
-            PresenceResultFrame after = presence(alice, "r:team-1", null, null);
+            assertEquals("p-bob", alice.nextEvent("presence.leave", WAIT).data().get("user").asText());
+            PresenceResultFrame after = alice.presence("r:team-1", null, null, WAIT);
             assertEquals(1, after.online());
             assertEquals(List.of("p-alice"), after.members());
         }

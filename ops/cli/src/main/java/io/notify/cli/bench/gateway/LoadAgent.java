@@ -1,8 +1,10 @@
 package io.notify.cli.bench.gateway;
 
+import static io.notify.cli.bench.gateway.AgentOut.emit;
+import static io.notify.cli.bench.gateway.AgentOut.emitJson;
+import static io.notify.cli.bench.gateway.AgentOut.retryDelayMs;
+
 import io.notify.cli.bench.LatencySummary;
-import io.notify.client.reconnect.Backoff;
-import io.notify.schemas.NotifyJson;
 import io.notify.schemas.protocol.EventFrame;
 import io.notify.schemas.protocol.ResetFrame;
 import java.io.BufferedReader;
@@ -371,17 +373,6 @@ public final class LoadAgent implements NioDriver.Listener {
         c.tally.onReset();
     }
 
-    /**
-     * The SDKs' reconnect delay (docs/protocol.md §5, BACKOFF: full jitter, 1 s doubling to 60 s)
-     * after {@code failedAttempts} failures (1 after the first), never earlier than a refusal's
-     * {@code Retry-After}: the jitter is added on top of it, so refused clients do not return as one
-     * herd when it ends.
-     */
-    static long retryDelayMs(int failedAttempts, int retryAfterSeconds, double uniform) {
-        long jitter = Backoff.delayMillis(Math.max(0, failedAttempts - 1), uniform);
-        return retryAfterSeconds >= 0 ? retryAfterSeconds * 1000L + jitter : jitter;
-    }
-
     @Override
     public void ended(ClientConn c, String reason, int status, int retryAfterSeconds) {
         AgentPhase p = phase != null && c.phaseId == phase.id ? phase : null;
@@ -404,21 +395,6 @@ public final class LoadAgent implements NioDriver.Listener {
             driver.schedule(c, now + retryDelayMs(c.attempts, retryAfterSeconds, random.nextDouble()) * 1_000_000L);
         } else {
             p.gaveUp();
-        }
-    }
-
-    private void emitJson(String prefix, Object value) {
-        try {
-            emit(prefix + " " + NotifyJson.mapper().writeValueAsString(value));
-        } catch (IOException e) {
-            emit("error cannot encode " + prefix + ": " + e);
-        }
-    }
-
-    private static void emit(String line) {
-        synchronized (System.out) {
-            System.out.println(line);
-            System.out.flush();
         }
     }
 }

@@ -90,12 +90,12 @@ class BenchMathTest {
 
     @Test
     void backoffIsFullJitterOnTopOfRetryAfter() {
-        assertEquals(0, LoadAgent.retryDelayMs(1, -1, 0.0));
-        assertEquals(999, LoadAgent.retryDelayMs(1, -1, 0.999));
-        assertEquals(1999, LoadAgent.retryDelayMs(2, -1, 0.9995));
-        assertEquals(60_000, LoadAgent.retryDelayMs(30, -1, 0.99999999), "the SDK's window is [0, cap] inclusive");
-        assertEquals(2000, LoadAgent.retryDelayMs(1, 2, 0.0));
-        assertEquals(2500, LoadAgent.retryDelayMs(1, 2, 0.5));
+        assertEquals(0, AgentOut.retryDelayMs(1, -1, 0.0));
+        assertEquals(999, AgentOut.retryDelayMs(1, -1, 0.999));
+        assertEquals(1999, AgentOut.retryDelayMs(2, -1, 0.9995));
+        assertEquals(60_000, AgentOut.retryDelayMs(30, -1, 0.99999999), "the SDK's window is [0, cap] inclusive");
+        assertEquals(2000, AgentOut.retryDelayMs(1, 2, 0.0));
+        assertEquals(2500, AgentOut.retryDelayMs(1, 2, 0.5));
     }
 
     @Test
