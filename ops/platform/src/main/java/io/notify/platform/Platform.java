@@ -46,6 +46,7 @@ public final class Platform implements AutoCloseable {
     private final Path workDir;
     private final String origins;
     private final boolean drainOnClose;
+    private final boolean pickedPorts;
     private final Map<String, Integer> ports = new LinkedHashMap<>();
     private final Map<String, Integer> managementPorts = new LinkedHashMap<>();
     private final Map<String, GatewayServer> gateways = new LinkedHashMap<>();
@@ -59,10 +60,11 @@ public final class Platform implements AutoCloseable {
         this.workDir = b.workDir;
         this.drainOnClose = b.drainOnClose;
         List<Integer> nodePorts = b.gatewayPorts;
-        if (nodePorts.isEmpty() && b.browserOrigins && !b.nodes.isEmpty()) {
+        this.pickedPorts = nodePorts.isEmpty() && b.browserOrigins && !b.nodes.isEmpty();
+        if (pickedPorts) {
             // client ports known before anything starts (the origins name them); their management
             // ports are picked with them, never guessed as port + 100, which nobody reserved
-            int[] free = FreePorts.pick(2 * b.nodes.size());
+            int[] free = b.portPicker.apply(2 * b.nodes.size());
             nodePorts = Arrays.stream(free, 0, b.nodes.size()).boxed().toList();
             for (int i = 0; i < b.nodes.size(); i++) {
                 managementPorts.put(b.nodes.get(i), free[b.nodes.size() + i]);
@@ -72,6 +74,11 @@ public final class Platform implements AutoCloseable {
             ports.put(b.nodes.get(i), nodePorts.isEmpty() ? 0 : nodePorts.get(i));
         }
         this.origins = b.browserOrigins ? PlatformConfig.browserOrigins(ports.values()) : "";
+    }
+
+    /** Whether the gateways' ports were picked before anything started (another start may pick others). */
+    boolean pickedPorts() {
+        return pickedPorts;
     }
 
     void startAll(PlatformBuilder b) throws Exception {

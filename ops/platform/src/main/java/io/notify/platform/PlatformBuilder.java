@@ -1,13 +1,22 @@
 package io.notify.platform;
 
+import io.notify.devstack.FreePorts;
+import java.net.BindException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** What a platform is made of; {@link #start} starts it. */
 public final class PlatformBuilder {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PlatformBuilder.class);
+    /** Starts tried with freshly picked ports when a picked port was taken before its gateway bound it. */
+    static final int PORT_ATTEMPTS = 3;
 
     final String bootstrapServers;
     final String redisUri;
@@ -19,6 +28,7 @@ public final class PlatformBuilder {
     final List<String> nodes = new ArrayList<>();
     List<Integer> gatewayPorts = List.of();
     boolean browserOrigins;
+    IntFunction<int[]> portPicker = FreePorts::pick;
     boolean drainOnClose;
     int ingestPort;
     int queryPort;
@@ -78,6 +88,15 @@ public final class PlatformBuilder {
         return this;
     }
 
+    /**
+     * How the ports of {@link #browserOrigins} are picked ({@code count} distinct free ports); default
+     * {@link FreePorts#pick(int)}. For tests of the kit that must hand it a port someone else holds.
+     */
+    public PlatformBuilder portPicker(IntFunction<int[]> value) {
+        this.portPicker = value;
+        return this;
+    }
+
     /** {@link Platform#close} drains every gateway over its drain window first (as SIGTERM does); default stop at once. */
     public PlatformBuilder drainOnClose() {
         this.drainOnClose = true;
@@ -134,13 +153,30 @@ public final class PlatformBuilder {
         if (keys == null) {
             keys = DevKeys.inDataDir(workDir);
         }
-        Platform p = new Platform(this);
-        try {
-            p.startAll(this);
-            return p;
-        } catch (Exception | Error e) {
-            p.close();
-            throw e;
+        for (int attempt = 1; ; attempt++) {
+            Platform p = new Platform(this);
+            try {
+                p.startAll(this);
+                return p;
+            } catch (Exception | Error e) {
+                p.close();
+                // a port picked before anything started (the origins name it) can be bound by another
+                // process of the machine before its gateway binds it, seconds later: FreePorts cannot hold it
+                if (!p.pickedPorts() || !bindFailure(e) || attempt == PORT_ATTEMPTS) {
+                    throw e;
+                }
+                LOG.warn("a picked gateway port was taken before its gateway bound it ({}); starting again on other ports, attempt {} of {}",
+                        e.getMessage(), attempt + 1, PORT_ATTEMPTS);
+            }
         }
+    }
+
+    static boolean bindFailure(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof BindException) {
+                return true;
+            }
+        }
+        return false;
     }
 }
