@@ -6,10 +6,16 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -28,6 +34,13 @@ import java.util.concurrent.ThreadLocalRandom;
  * dozens of Kafka and Redis connections) is not taken meanwhile as some client socket's local port,
  * which is what made {@code bind} fail with "Address already in use" once in a full build. Where that
  * range cannot be read or leaves no room, the kernel's choice (port 0) is used, as before.
+ *
+ * <p>Every port drawn so is also <em>claimed</em> for the rest of this JVM's life: a lock on a file named
+ * after it in a directory every process of the user shares ({@link #CLAIMS}). Two processes picking at
+ * once (two modules built side by side under {@code -T 2}: a bench's broker and another module's
+ * gateway) so never hand out the same port, which the bind probe alone cannot tell them: a port
+ * another process picked but has not bound yet is free to bind. The lock goes with the process that
+ * held it, kill -9 included; the port is not handed out again by this JVM.
  */
 public final class FreePorts {
 
@@ -35,6 +48,14 @@ public final class FreePorts {
     static final int LOWEST = 20_000;
     private static final int ATTEMPTS = 200;
     private static final Path EPHEMERAL_RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+    /** Where ports are claimed across processes: one lock file per port. */
+    static final Path CLAIMS = Path.of(System.getProperty("java.io.tmpdir"), "notify-ports-" + System.getProperty("user.name"));
+    /**
+     * The ports this JVM claimed, each with the open channel whose lock claims it. A claimed port's
+     * file is never opened again here: closing any channel of a file drops every lock the process
+     * holds on it (POSIX record locks).
+     */
+    private static final Map<Integer, FileChannel> CLAIMED = new HashMap<>();
 
     private FreePorts() {
     }
@@ -54,8 +75,10 @@ public final class FreePorts {
             int below = ephemeralStart();
             for (int attempt = 0; held.size() < count && attempt < ATTEMPTS && below - LOWEST > 10 * count; attempt++) {
                 ServerSocket socket = tryBind(ThreadLocalRandom.current().nextInt(LOWEST, below));
-                if (socket != null) {
+                if (socket != null && claim(socket.getLocalPort())) {
                     held.add(socket);
+                } else if (socket != null) {
+                    socket.close(); // free to bind, but another process (or this one) picked it
                 }
             }
             while (held.size() < count) {
@@ -103,6 +126,10 @@ public final class FreePorts {
                 if (first == null) {
                     continue;
                 }
+                if (!claim(port) || !claim(port + offset)) {
+                    first.close();
+                    continue;
+                }
                 held.add(first);
                 ServerSocket second = tryBind(port + offset);
                 if (second != null) {
@@ -125,6 +152,45 @@ public final class FreePorts {
             throw new IllegalStateException("found only " + found + " of " + count + " free port pairs " + offset + " apart");
         }
         return ports;
+    }
+
+    /**
+     * Claims {@code port} for this JVM across the processes of this user: false when another process,
+     * or this one, claimed it before. Where the claims directory cannot be used, every port counts as
+     * claimed (the bind probe alone decides, as before).
+     */
+    static synchronized boolean claim(int port) {
+        if (CLAIMED.containsKey(port)) {
+            return false;
+        }
+        FileChannel channel = null;
+        try {
+            Files.createDirectories(CLAIMS);
+            channel = FileChannel.open(CLAIMS.resolve(port + ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            FileLock lock = channel.tryLock();
+            if (lock == null) {
+                channel.close();
+                return false;
+            }
+            CLAIMED.put(port, channel);
+            return true;
+        } catch (OverlappingFileLockException ownedHere) {
+            closeQuietly(channel);
+            return false;
+        } catch (IOException | SecurityException unusable) {
+            closeQuietly(channel);
+            return true;
+        }
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // nothing was claimed through it
+            }
+        }
     }
 
     /** A socket bound to {@code port} on 127.0.0.1 (0: any), or null when that port is taken. */

@@ -1,13 +1,19 @@
 package io.notify.devstack;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -22,6 +28,25 @@ class FreePortsTest {
             socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
             assertEquals(port, socket.getLocalPort());
         }
+    }
+
+    @Test
+    void aPortAnotherProcessClaimedIsNotHandedOutUntilThatProcessIsGone() throws Exception {
+        // a number no pick draws (no port is above 65535), so no other process of a build claims it meanwhile
+        int port = 100_000 + (int) (ProcessHandle.current().pid() % 100_000);
+        Process other = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), FreePortsClaimHolder.class.getName(), Integer.toString(port))
+                .redirectErrorStream(true).start();
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(other.getInputStream(), StandardCharsets.UTF_8));
+            assertEquals("claimed", out.readLine());
+            assertFalse(FreePorts.claim(port), "held by the other process");
+        } finally {
+            other.destroyForcibly(); // kill -9: the lock goes with the process
+            assertTrue(other.waitFor(30, TimeUnit.SECONDS));
+        }
+        assertTrue(FreePorts.claim(port), "free once the other process is gone");
+        assertFalse(FreePorts.claim(port), "claimed by this JVM now: not handed out twice");
     }
 
     @Test
