@@ -7,7 +7,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Arrays;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -83,9 +82,10 @@ public final class DedupProcessor implements Processor<String, Intake.Accepted, 
     public void process(Record<String, Intake.Accepted> record) {
         String id = record.key();
         long ts = record.timestamp();
-        Instant from = Instant.ofEpochMilli(Math.max(0, ts - window.toMillis()));
-        Instant to = Instant.ofEpochMilli(ts > Long.MAX_VALUE - window.toMillis() ? Long.MAX_VALUE : ts + window.toMillis());
+        long from = Math.max(0, ts - window.toMillis());
+        long to = ts > Long.MAX_VALUE - window.toMillis() ? Long.MAX_VALUE : ts + window.toMillis();
         byte[] digest = digest(record.value().rawValue());
+        // the millisecond form: the Instant one formats its error text with String.format on every call (Kafka 4.4)
         try (WindowStoreIterator<byte[]> hits = seen.fetch(id, from, to)) {
             if (hits.hasNext()) {
                 byte[] first = hits.next().value;

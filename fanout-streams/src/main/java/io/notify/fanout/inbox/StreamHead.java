@@ -2,8 +2,8 @@ package io.notify.fanout.inbox;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.notify.schemas.serde.JsonSerde;
 import io.notify.schemas.stream.Position;
+import org.apache.kafka.common.serialization.Serde;
 
 /**
  * The head of one stream's history, the value of the {@code stream-heads} store: its epoch, the
@@ -20,7 +20,7 @@ import io.notify.schemas.stream.Position;
 @JsonPropertyOrder({"epoch", "firstSeq", "lastSeq", "ageCheckAt"})
 public record StreamHead(String epoch, long firstSeq, long lastSeq, long ageCheckAt) {
 
-    private static final JsonSerde<StreamHead> SERDE = JsonSerde.of(StreamHead.class);
+    private static final Serde<StreamHead> SERDE = new StreamHeadSerde();
 
     public StreamHead {
         Position.of(epoch, Math.max(1, lastSeq)); // validates the epoch and the seq range
@@ -36,7 +36,8 @@ public record StreamHead(String epoch, long firstSeq, long lastSeq, long ageChec
         this(epoch, firstSeq, lastSeq, 0);
     }
 
-    public static JsonSerde<StreamHead> serde() {
+    /** Binary, reading heads written as JSON too ({@link StreamHeadSerde}). */
+    public static Serde<StreamHead> serde() {
         return SERDE;
     }
 

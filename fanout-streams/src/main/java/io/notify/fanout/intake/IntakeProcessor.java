@@ -82,6 +82,12 @@ public final class IntakeProcessor implements Processor<byte[], byte[], String, 
         if (value == null) {
             throw invalid("", "record value is null; expected a v1 event JSON object", Violation.SYNTAX);
         }
+        if (validated) {
+            EventEnvelope clean = EventValidator.bindIfClean(value);
+            if (clean != null) {
+                return clean;
+            }
+        }
         JsonNode document = EventValidator.readTree(value);
         if (!document.isObject()) {
             throw invalid("", "expected a JSON object, got " + document.getNodeType().name().toLowerCase(java.util.Locale.ROOT), Violation.SYNTAX);

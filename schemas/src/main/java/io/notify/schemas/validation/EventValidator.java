@@ -3,6 +3,7 @@ package io.notify.schemas.validation;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
@@ -31,6 +32,8 @@ public final class EventValidator {
     private static final EventValidator V1 = new EventValidator(JsonSchemas.load(SCHEMA_RESOURCE));
     /** Out-of-range numbers named in one answer; a document full of them needs no longer list. */
     static final int MAX_NUMBER_VIOLATIONS = 10;
+
+    private static final ObjectReader ENVELOPE = NotifyJson.mapper().readerFor(EventEnvelope.class);
 
     private final Schema schema;
 
@@ -154,6 +157,30 @@ public final class EventValidator {
             throw new InvalidEventException(numbers);
         }
         return bindValid(doc);
+    }
+
+    /**
+     * {@link #bind} straight from the bytes, without a tree of the whole document first: the path of
+     * nearly every record fanout-streams reads (a third of its intake's CPU was the tree and the walk
+     * over it). Returns null whenever this path cannot decide alone — the bytes do not bind (no
+     * {@code id}, a broken rule, bad JSON) or {@code data} holds a number out of a double's range —
+     * and the caller then takes {@link #readTree} and {@link #bind}, whose errors name the pointer.
+     * The other fields are typed (strings, string lists, an enum, a date), so {@code data} is the only
+     * place a number can hide; an envelope returned here is the one {@link #bind} returns.
+     */
+    public static EventEnvelope bindIfClean(byte[] json) {
+        EventEnvelope event;
+        try {
+            event = ENVELOPE.readValue(json);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        if (event == null) {
+            return null;
+        }
+        List<Violation> numbers = new ArrayList<>(0);
+        outOfRangeNumbers(event.data(), "/data", numbers);
+        return numbers.isEmpty() ? event : null;
     }
 
     /** Binds a document whose schema and numbers were checked. */

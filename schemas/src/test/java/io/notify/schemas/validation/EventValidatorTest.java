@@ -1,6 +1,7 @@
 package io.notify.schemas.validation;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -52,6 +53,32 @@ class EventValidatorTest {
         String many = "{\"type\":\"t\",\"to\":{\"users\":[\"1\"]},\"data\":{\"n\":[" + "1e999,".repeat(50) + "1]}}";
         assertEquals(EventValidator.MAX_NUMBER_VIOLATIONS, violations(many).size());
         assertTrue(violations("{\"type\":\"t\",\"to\":{\"users\":[\"1\"]},\"data\":{\"ok\":[1e308,-1e-999]}}").isEmpty());
+    }
+
+    @Test
+    void bindingStraightFromTheBytesGivesBindsEnvelopeOrLeavesTheDecisionToTheTreePath() {
+        String full = "{\"id\":\"ord-1:shipped\",\"type\":\"order.shipped\",\"to\":{\"users\":[\"42\",\"43\"],\"rooms\":[\"r\"]},"
+                + "\"class\":\"durable\",\"data\":{\"n\":1.5,\"deep\":[{\"x\":[1e308,-1e-999,12345678901234567890123]}]},"
+                + "\"occurredAt\":\"2026-11-29T10:15:30.123+01:00\",\"collapseKey\":\"progress\",\"source\":\"orders\","
+                + "\"fallback\":{\"after\":\"30s\",\"channel\":\"push\"}}";
+        assertEquals(validator.bind((com.fasterxml.jackson.databind.node.ObjectNode) json(full)), EventValidator.bindIfClean(bytes(full)));
+        // what only the tree path can answer, with its pointer: null here
+        for (String undecided : List.of(
+                "{\"type\":\"t\",\"to\":{\"users\":[\"1\"]}}", // no id: the record key's rule
+                "{\"id\":\"a\",\"type\":\"t\",\"to\":{\"users\":[\"1\"]},\"data\":{\"deep\":[{\"n\":-1E400}]}}",
+                "{\"id\":\"a\",\"type\":\"t\",\"to\":{\"users\":[\"1\"]},\"fallback\":{\"after\":1e999}}",
+                "{\"id\":\"a\",\"type\":\"t\",\"to\":{\"users\":[\"1\"]},\"extra\":1}",
+                "{\"id\":\"a\",\"type\":\"notify.inbox.state\",\"to\":{\"users\":[\"1\"]}}",
+                "{\"id\":\"a\",\"type\":",
+                "[1]",
+                "null",
+                "")) {
+            assertNull(EventValidator.bindIfClean(bytes(undecided)), undecided);
+        }
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
     }
 
     @Test
