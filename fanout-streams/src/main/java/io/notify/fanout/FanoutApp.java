@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.binder.kafka.FilteredKafkaMetrics;
 import io.notify.common.config.PlatformSettings;
 import io.notify.common.http.OpsEndpoints;
 import io.notify.common.metrics.KafkaMeters;
+import io.notify.fanout.metrics.FanoutMetrics;
 import io.notify.fanout.recipients.RecipientPlacement;
 import io.notify.fanout.routing.AdminNodeTopics;
 import io.notify.fanout.routing.NodeTopics;

@@ -5,7 +5,9 @@ import io.notify.common.config.ConfigException;
 import io.notify.common.config.PlatformSettings;
 import io.notify.common.config.Redacted;
 import io.notify.common.config.Settings;
+import io.notify.fanout.fallback.FallbackSettings;
 import io.notify.fanout.inbox.InboxLimits;
+import io.notify.fanout.receipts.InboxStateSettings;
 import io.notify.fanout.routing.HotRooms;
 import io.notify.common.tls.TlsSettings;
 import io.notify.common.http.OpsEndpoints;
@@ -89,25 +91,7 @@ public record FanoutConfig(
         int managementPort,
         TlsSettings tls) {
 
-    /**
-     * {@code notify.fanout.inbox-state.*} (docs/inbox.md).
-     *
-     * @param maxDevices      devices whose last ack a stream's state keeps (least recently heard dropped first)
-     * @param publishInterval how often states changed only by acks are written to notify.inbox-state
-     *                        (marks are written at once)
-     */
-    public record InboxStateSettings(int maxDevices, Duration publishInterval) {
-    }
 
-    /**
-     * {@code notify.fanout.fallback.*} (docs/inbox.md, "Offline fallback").
-     *
-     * @param checkInterval how often each task looks for due fallbacks: the timer's resolution
-     * @param maxPerRun     fallbacks decided per task and check at most (the rest wait for the next check)
-     * @param maxPending    pending fallbacks per task at most; more are not scheduled (counted)
-     */
-    public record FallbackSettings(Duration checkInterval, int maxPerRun, long maxPending) {
-    }
 
     /** Secrets shown as {@code ***} ({@link Redacted}). */
     @Override

@@ -4,6 +4,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.notify.common.auth.BearerKeys;
 import io.notify.common.metrics.ServiceMeters;
 import io.notify.common.tls.ServerTls;
+import io.notify.fanout.metrics.FanoutMetrics;
 import io.notify.fanout.query.QueryServer;
 import io.notify.registry.RegistryClients;
 import io.notify.registry.RegistryKeys;

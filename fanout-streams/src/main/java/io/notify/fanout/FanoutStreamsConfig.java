@@ -1,6 +1,7 @@
 package io.notify.fanout;
 
 import io.notify.fanout.commit.CatchUpCommit;
+import io.notify.fanout.metrics.FanoutMetrics;
 import io.notify.fanout.routing.MissingNodeTopicHandler;
 import io.notify.fanout.routing.NodeTopics;
 import io.notify.fanout.routing.RoutePrefetch;

@@ -5,6 +5,7 @@ import io.notify.fanout.fallback.FallbackTimer;
 import io.notify.fanout.inbox.InboxStores;
 import io.notify.fanout.intake.Intake;
 import io.notify.fanout.intake.IntakeProcessor;
+import io.notify.fanout.metrics.FanoutMetrics;
 import io.notify.fanout.recipients.ExplodeProcessor;
 import io.notify.fanout.recipients.Placed;
 import io.notify.fanout.recipients.RecipientEvent;

@@ -11,6 +11,7 @@ import io.notify.common.auth.ServiceToken;
 import io.notify.common.config.ConfigException;
 import io.notify.common.config.Settings;
 import io.notify.fanout.commit.CatchUpCommit;
+import io.notify.fanout.metrics.FanoutMetrics;
 import io.notify.fanout.routing.MissingNodeTopicHandler;
 import io.notify.fanout.routing.NodeTopics;
 import io.notify.fanout.routing.RoutePrefetch;

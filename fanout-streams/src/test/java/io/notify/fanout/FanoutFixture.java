@@ -6,6 +6,7 @@ import io.notify.common.config.Settings;
 import io.notify.devstack.TestClock;
 import io.notify.fanout.inbox.InboxKey;
 import io.notify.fanout.inbox.InboxStores;
+import io.notify.fanout.metrics.FanoutMetrics;
 import io.notify.fanout.recipients.RecipientPlacement;
 import io.notify.fanout.routing.NodeTopics;
 import io.notify.fanout.inbox.StreamHead;

@@ -7,6 +7,7 @@ import io.notify.common.config.Settings;
 import io.notify.devstack.Await;
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
+import io.notify.fanout.metrics.FanoutMetrics;
 import io.notify.registry.ConnectionRef;
 import io.notify.registry.route.InMemoryRouteLookup;
 import io.notify.schemas.serde.NotifySerdes;

@@ -6,6 +6,7 @@ import io.notify.common.config.Settings;
 import io.notify.devstack.Await;
 import io.notify.devstack.BrokerOptions;
 import io.notify.devstack.EmbeddedKafkaBroker;
+import io.notify.fanout.metrics.FanoutMetrics;
 import io.notify.fanout.routing.NodeTopics;
 import io.notify.registry.ConnectionRef;
 import io.notify.registry.route.InMemoryRouteLookup;

@@ -14,6 +14,7 @@ import io.notify.common.tls.ServerTls;
 import io.notify.ingest.http.CorsHandler;
 import io.notify.ingest.http.EventsHandler;
 import io.notify.ingest.idempotency.IdempotencyStore;
+import io.notify.ingest.metrics.IngestMetrics;
 import io.notify.ingest.produce.EventWriter;
 import io.notify.ingest.produce.KafkaReadiness;
 import io.notify.schemas.topic.TopicCatalog;

@@ -1,7 +1,7 @@
 package io.notify.fanout.dedup;
 
-import io.notify.fanout.FanoutMetrics;
 import io.notify.fanout.intake.Intake;
+import io.notify.fanout.metrics.FanoutMetrics;
 import io.notify.schemas.topic.DlqFailure;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -1,9 +1,8 @@
 package io.notify.fanout.fallback;
 
-import io.notify.fanout.FanoutConfig;
-import io.notify.fanout.FanoutMetrics;
 import io.notify.fanout.inbox.InboxStores;
 import io.notify.fanout.inbox.StreamHead;
+import io.notify.fanout.metrics.FanoutMetrics;
 import io.notify.schemas.inbox.EventState;
 import io.notify.schemas.inbox.FallbackRecord;
 import io.notify.schemas.inbox.InboxState;
@@ -46,7 +45,7 @@ public final class FallbackTimer implements Processor<StreamId, StreamEvent, Str
 
     public static final String STORE = "fallback-pending";
 
-    private final FanoutConfig.FallbackSettings settings;
+    private final FallbackSettings settings;
     private final Clock clock;
     private final FanoutMetrics metrics;
     private ProcessorContext<StreamId, FallbackRecord> context;
@@ -55,7 +54,7 @@ public final class FallbackTimer implements Processor<StreamId, StreamEvent, Str
     private KeyValueStore<StreamId, InboxState> states;
     private long held; // entries of this task's store: estimated at start, then counted
 
-    public FallbackTimer(FanoutConfig.FallbackSettings settings, Clock clock, FanoutMetrics metrics) {
+    public FallbackTimer(FallbackSettings settings, Clock clock, FanoutMetrics metrics) {
         this.settings = settings;
         this.clock = clock;
         this.metrics = metrics;

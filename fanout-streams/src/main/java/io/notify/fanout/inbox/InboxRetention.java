@@ -1,6 +1,6 @@
 package io.notify.fanout.inbox;
 
-import io.notify.fanout.FanoutMetrics;
+import io.notify.fanout.metrics.FanoutMetrics;
 import io.notify.schemas.stream.SequencedEvent;
 import io.notify.schemas.stream.StreamId;
 import java.time.Duration;

@@ -2,8 +2,8 @@ package io.notify.fanout.intake;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.notify.fanout.FanoutMetrics;
 import io.notify.fanout.commit.CatchUpCommit;
+import io.notify.fanout.metrics.FanoutMetrics;
 import io.notify.schemas.event.EventEnvelope;
 import io.notify.schemas.event.EventIds;
 import io.notify.schemas.topic.DlqFailure;

@@ -1,4 +1,4 @@
-package io.notify.fanout;
+package io.notify.fanout.metrics;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;

@@ -1,11 +1,10 @@
 package io.notify.fanout.receipts;
 
-import io.notify.fanout.FanoutConfig;
-import io.notify.fanout.FanoutMetrics;
 import io.notify.fanout.commit.CatchUpCommit;
 import io.notify.fanout.inbox.InboxKey;
 import io.notify.fanout.inbox.InboxStores;
 import io.notify.fanout.inbox.StreamHead;
+import io.notify.fanout.metrics.FanoutMetrics;
 import io.notify.schemas.event.EventIds;
 import io.notify.schemas.inbox.InboxState;
 import io.notify.schemas.inbox.Receipt;
@@ -55,7 +54,7 @@ public final class ReceiptApplier implements Processor<byte[], byte[], StreamId,
     /** The {@code source} of the events that carry state frames. */
     public static final String SOURCE = "notify-fanout";
 
-    private final FanoutConfig.InboxStateSettings settings;
+    private final InboxStateSettings settings;
     private final Clock clock;
     private final FanoutMetrics metrics;
     private final Set<StreamId> ackedSincePublish = new LinkedHashSet<>();
@@ -64,7 +63,7 @@ public final class ReceiptApplier implements Processor<byte[], byte[], StreamId,
     private KeyValueStore<InboxKey, SequencedEvent> inbox;
     private KeyValueStore<StreamId, InboxState> states;
 
-    public ReceiptApplier(FanoutConfig.InboxStateSettings settings, Clock clock, FanoutMetrics metrics) {
+    public ReceiptApplier(InboxStateSettings settings, Clock clock, FanoutMetrics metrics) {
         this.settings = settings;
         this.clock = clock;
         this.metrics = metrics;

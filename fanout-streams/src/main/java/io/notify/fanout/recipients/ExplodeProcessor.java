@@ -1,7 +1,7 @@
 package io.notify.fanout.recipients;
 
-import io.notify.fanout.FanoutMetrics;
 import io.notify.fanout.intake.Intake;
+import io.notify.fanout.metrics.FanoutMetrics;
 import io.notify.schemas.stream.StreamId;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;

@@ -1,6 +1,6 @@
 package io.notify.fanout.routing;
 
-import io.notify.fanout.FanoutMetrics;
+import io.notify.fanout.metrics.FanoutMetrics;
 import io.notify.schemas.topic.TopicCatalog;
 import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerRecord;

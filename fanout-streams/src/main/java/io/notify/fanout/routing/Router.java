@@ -1,7 +1,7 @@
 package io.notify.fanout.routing;
 
 import io.notify.common.logging.LogFields;
-import io.notify.fanout.FanoutMetrics;
+import io.notify.fanout.metrics.FanoutMetrics;
 import io.notify.registry.RouteLookup;
 import io.notify.registry.Routes;
 import io.notify.schemas.stream.DeliveryMessage;

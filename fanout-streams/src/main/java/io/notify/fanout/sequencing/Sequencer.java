@@ -1,12 +1,12 @@
 package io.notify.fanout.sequencing;
 
-import io.notify.fanout.FanoutMetrics;
 import io.notify.fanout.commit.CatchUpCommit;
 import io.notify.fanout.inbox.InboxKey;
 import io.notify.fanout.inbox.InboxLimits;
 import io.notify.fanout.inbox.InboxRetention;
 import io.notify.fanout.inbox.InboxStores;
 import io.notify.fanout.inbox.StreamHead;
+import io.notify.fanout.metrics.FanoutMetrics;
 import io.notify.fanout.recipients.RecipientEvent;
 import io.notify.schemas.stream.Position;
 import io.notify.schemas.stream.SequencedEvent;

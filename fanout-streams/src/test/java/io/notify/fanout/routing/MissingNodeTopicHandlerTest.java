@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.notify.fanout.FanoutMetrics;
+import io.notify.fanout.metrics.FanoutMetrics;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.clients.producer.ProducerRecord;

@@ -1,4 +1,4 @@
-package io.notify.ingest;
+package io.notify.ingest.metrics;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

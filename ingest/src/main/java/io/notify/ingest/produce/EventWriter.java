@@ -1,7 +1,7 @@
 package io.notify.ingest.produce;
 
 import io.notify.common.http.OpsEndpoints.Readiness;
-import io.notify.ingest.IngestMetrics;
+import io.notify.ingest.metrics.IngestMetrics;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.function.Supplier;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.notify.common.http.OpsEndpoints.Readiness;
-import io.notify.ingest.IngestMetrics;
+import io.notify.ingest.metrics.IngestMetrics;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;

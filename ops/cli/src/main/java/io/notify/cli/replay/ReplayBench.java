@@ -2,7 +2,6 @@ package io.notify.cli.replay;
 
 import io.notify.cli.bench.report.RunsOptions;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.notify.cli.Notifyctl;
 import io.notify.devstack.BrokerOptions;
 import io.notify.devstack.KafkaBrokerProcess;
 import io.notify.schemas.NotifyJson;
@@ -188,10 +187,10 @@ public final class ReplayBench implements Callable<Integer> {
 
     private Run replay(String servers, String prefix) {
         StringWriter err = new StringWriter();
-        CommandLine cmd = new CommandLine(new Notifyctl());
+        CommandLine cmd = new CommandLine(new ReplayCommand()); // `notifyctl replay` itself, without the root command (no package cycle)
         cmd.setErr(new PrintWriter(err, true));
         long start = System.nanoTime();
-        int code = cmd.execute("replay", "events", "--bootstrap-servers", servers, "--topic-prefix", prefix,
+        int code = cmd.execute("events", "--bootstrap-servers", servers, "--topic-prefix", prefix,
                 "--out", "/dev/null", "--no-progress");
         if (code != 0) {
             throw new IllegalStateException("replay failed (" + code + "): " + err);

@@ -1,0 +1,4 @@
+package io.notify.devstack.cycles.clean.sub;
+
+public final class Part {
+}
