@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.notify.cli.Notifyctl;
+import io.notify.cli.checkout.CheckoutMain;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,7 +25,7 @@ class FallbackBenchIT {
 
     @Test
     void everyFallbackIsWrittenOnceAndNoneEarly() throws Exception {
-        int code = new CommandLine(new Notifyctl()).execute("bench", "fallback", "--pending", Integer.toString(PENDING),
+        int code = CheckoutMain.commandLine().execute("bench", "fallback", "--pending", Integer.toString(PENDING),
                 "--users", "150", "--after", "10s", "--check-interval", "200ms", "--runs", "1", "--deadline", "3m",
                 "--devices", "20", "--devices-events", "2", "--out", out.toString());
         assertEquals(0, code);

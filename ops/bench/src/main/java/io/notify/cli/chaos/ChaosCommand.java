@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -26,7 +27,7 @@ import picocli.CommandLine.Parameters;
                 + "restart-broker, restart-redis, rolling-restart, or all.")
 public final class ChaosCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "SCENARIO",
+    @Parameters(index = "0", paramLabel = "SCENARIO", converter = ScenarioName.class,
             description = "kill-gateway | pause-gateway | kill-router | restart-broker | restart-redis | rolling-restart | all")
     String scenario;
 
@@ -78,13 +79,7 @@ public final class ChaosCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        List<Scenario> scenarios;
-        try {
-            scenarios = Scenario.parse(scenario);
-        } catch (IllegalArgumentException e) {
-            System.err.println("notifyctl chaos: " + e.getMessage());
-            return 2;
-        }
+        List<Scenario> scenarios = Scenario.parse(scenario); // checked when parsed (ScenarioName)
         if (users < 1 || devices < 1 || users * devices > 2000 || rate <= 0 || rate > 5000 || faults < 0
                 || rooms < 0 || rooms > users * devices || fanouts < 2 || fanouts > 6 || gateways < 2 || gateways > 8) {
             System.err.println("notifyctl chaos: --users and --devices >= 1 with at most 2000 clients in all; "
@@ -116,5 +111,14 @@ public final class ChaosCommand implements Callable<Integer> {
             ResultFiles.deleteTree(work);
         }
         return passed ? 0 : 1;
+    }
+
+    /** Refuses an unknown scenario while the command line is parsed: a usage error (exit 2), with --help too. */
+    static final class ScenarioName implements CommandLine.ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            Scenario.parse(value); // its message names the scenarios there are
+            return value;
+        }
     }
 }

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.notify.cli.Notifyctl;
+import io.notify.cli.checkout.CheckoutMain;
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
 import io.notify.schemas.NotifyJson;
@@ -49,7 +49,7 @@ class BaselineBenchIT {
 
     @Test
     void commandPrintsATableAndWritesJsonAndPng(Infra infra) throws Exception {
-        int code = new CommandLine(new Notifyctl()).execute("bench", "baseline", "--bootstrap", infra.bootstrapServers(),
+        int code = CheckoutMain.commandLine().execute("bench", "baseline", "--bootstrap", infra.bootstrapServers(),
                 "--records", "1500", "--record-size", "300", "--runs", "2", "--warmup-records", "0", "--partitions", "2",
                 "--out", out.toString());
         assertEquals(0, code);

@@ -4,7 +4,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code notifyctl bench <scenario>}: reproducible measurements; each prints a table and writes JSON. */
-@Command(name = "bench", description = "Run a benchmark scenario and write its results.",
+@Command(name = "bench", mixinStandardHelpOptions = true, description = "Run a benchmark scenario and write its results.",
         subcommands = {BaselineBench.class, IngestBench.class, FanoutBench.class, FallbackBench.class,
                 io.notify.cli.bench.gateway.ConnectionsBench.class, io.notify.cli.bench.gateway.StormBench.class,
                 io.notify.cli.bench.gateway.RebalanceBench.class, io.notify.cli.bench.gateway.RoomsBench.class,

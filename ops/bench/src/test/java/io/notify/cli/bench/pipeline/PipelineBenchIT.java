@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.notify.cli.Notifyctl;
+import io.notify.cli.checkout.CheckoutMain;
 import io.notify.schemas.NotifyJson;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
@@ -28,7 +28,7 @@ class PipelineBenchIT {
 
     @Test
     void everyAcceptedEventIsDeliveredAndTheReportIsWritten() throws Exception {
-        int code = new CommandLine(new Notifyctl()).execute("bench", "pipeline", "--users", "20", "--rates", "50",
+        int code = CheckoutMain.commandLine().execute("bench", "pipeline", "--users", "20", "--rates", "50",
                 "--step-duration", "5s", "--warmup", "1s", "--initial-warmup", "2s", "--runs", "1", "--baseline-records", "5000",
                 "--clients-per-agent", "10", "--source-addresses", "2", "--ingest-lanes", "2", "--deadline", "5m", "--ack-modes", "off,on",
                 "--out", out.toString());

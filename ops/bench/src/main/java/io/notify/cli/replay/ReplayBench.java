@@ -44,7 +44,7 @@ import picocli.CommandLine.Option;
  * lookup, read, format, write. Reports medians and the replay/raw ratio (goal ≥ 0.7).
  *
  * <p>A separate main rather than {@code notifyctl bench replay}, because the bench package is
- * owned elsewhere. Run: {@code java -cp "$(cat ops/cli/target/classpath.txt):ops/cli/target/notify-cli-0.1.0-SNAPSHOT.jar"
+ * owned elsewhere. Run: {@code java -cp "$(cat ops/bench/target/classpath.txt):ops/bench/target/notify-bench-0.1.0-SNAPSHOT.jar"
  * io.notify.cli.replay.ReplayBench}.
  */
 @Command(name = "replay-bench", mixinStandardHelpOptions = true,
