@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.notify.common.auth.BearerKeys;
 import io.notify.common.config.PlatformSettings;
+import io.notify.common.http.BodyReader;
 import io.notify.common.http.HttpResponses;
 import io.notify.common.http.OpsEndpoints;
 import io.notify.common.http.Problem;
@@ -106,9 +107,11 @@ public final class IngestServer implements AutoCloseable {
                 .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, (int) config.requestHeaderTimeout().toMillis())
                 .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, (int) config.requestHeaderTimeout().toMillis())
                 .setServerOption(UndertowOptions.MAX_HEADER_SIZE, 16 * 1024)
-                // BodyReader answers 413 at max-batch-bytes; Undertow's own bound is only a backstop
-                // above it, because it closes the connection before anything can be answered.
-                .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, (long) config.maxBatchBytes() + ENTITY_BACKSTOP_BYTES)
+                // BodyReader answers 413 at max-batch-bytes (after reading a refused body to its end, up to
+                // DRAIN_FACTOR times that); Undertow's own bound is only a backstop above it, because it
+                // closes the connection before anything can be answered.
+                .setServerOption(UndertowOptions.MAX_ENTITY_SIZE,
+                        (long) config.maxBatchBytes() * BodyReader.DRAIN_FACTOR + ENTITY_BACKSTOP_BYTES)
                 .setHandler(graceful)
                 .build();
     }

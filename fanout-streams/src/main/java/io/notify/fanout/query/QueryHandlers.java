@@ -30,7 +30,7 @@ import org.apache.kafka.streams.state.HostInfo;
 public final class QueryHandlers {
 
     public static final int MAX_BATCH = 500;
-    private static final int MAX_BATCH_BYTES = 256 * 1024;
+    static final int MAX_BATCH_BYTES = 256 * 1024;
     static final String BATCH_PATH = "/v1/streams:events";
 
     /** The batch request body. */

@@ -2,6 +2,7 @@ package io.notify.fanout.query;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.notify.common.auth.BearerKeys;
+import io.notify.common.http.BodyReader;
 import io.notify.common.http.HttpResponses;
 import io.notify.common.http.OpsEndpoints;
 import io.notify.common.http.Problem;
@@ -87,7 +88,7 @@ public final class QueryServer implements AutoCloseable {
                 .setWorkerThreads(16)
                 .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, REQUEST_HEADER_TIMEOUT_MS)
                 .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, (int) idleTimeout.toMillis())
-                .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, 1024L * 1024)
+                .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, (long) QueryHandlers.MAX_BATCH_BYTES * BodyReader.DRAIN_FACTOR + 64 * 1024)
                 .setHandler(routes)
                 .build();
         undertow.start();

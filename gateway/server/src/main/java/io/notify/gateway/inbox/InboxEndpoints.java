@@ -205,7 +205,7 @@ public final class InboxEndpoints {
         }
         // Undertow's own bound (it cuts a body past it without an answer) sits above the one BodyReader answers 413 at;
         // the node-wide MAX_ENTITY_SIZE of 0 is no bound at all in Undertow 2.4
-        exchange.setMaxEntitySize(InboxSettings.MAX_BODY_BYTES + ENTITY_BACKSTOP_BYTES);
+        exchange.setMaxEntitySize((long) InboxSettings.MAX_BODY_BYTES * BodyReader.DRAIN_FACTOR + ENTITY_BACKSTOP_BYTES);
         BodyReader.read(exchange, InboxSettings.MAX_BODY_BYTES,
                 (ex, body) -> marked(ex, stream, kind, body, endpoint, t0),
                 ex -> tooLarge(ex, endpoint, t0),
