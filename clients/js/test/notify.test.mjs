@@ -76,7 +76,7 @@ describe('Backoff: full jitter', () => {
 describe('reconnect policy and the attempt counter', () => {
   test('close codes map to the policies of protocol.md §5', () => {
     const expected = process.env.NOTIFY_CLOSE_POLICIES
-      ? JSON.parse(process.env.NOTIFY_CLOSE_POLICIES) // from io.notify.schemas.protocol.CloseCode, via NotifyJsTest
+      ? JSON.parse(process.env.NOTIFY_CLOSE_POLICIES) // from io.notify.protocol.frame.CloseCode, via NotifyJsTest
       : { 1000: 'never', 1001: 'promptly', 1002: 'never', 1003: 'never', 1007: 'never', 1008: 'never', 1009: 'never',
         1011: 'backoff', 1013: 'backoff', 4001: 'promptly', 4003: 'never', 4008: 'promptly', 4009: 'backoff', 4010: 'promptly',
         4029: 'backoff' };
@@ -873,7 +873,7 @@ describe('rooms and broadcast', () => {
     assert.equal(sseUrl('http://h', { ticket: 'k' }, { epoch: 'e', seq: 3 }, []), 'http://h/v1/sse?ticket=k&lastEventId=e%3A3');
     assert.equal(sseUrl('http://h', { ticket: 'k' }, null, ['r:a', 'b:all']), 'http://h/v1/sse?ticket=k&rooms=a&broadcast=true');
     const expected = process.env.NOTIFY_CURSOR_KEYS
-      ? JSON.parse(process.env.NOTIFY_CURSOR_KEYS) // from io.notify.schemas.protocol.SseCursor, via NotifyJsTest
+      ? JSON.parse(process.env.NOTIFY_CURSOR_KEYS) // from io.notify.protocol.frame.SseCursor, via NotifyJsTest
       : { 'u:42': '23xr7', 'r:chat-1': 'ubitxg', 'b:all': '1iyxzd', 'r:demo:lobby': 'b7vh53' };
     assert.ok(Object.keys(expected).length >= 4);
     for (const [stream, key] of Object.entries(expected)) assert.equal(cursorKey(stream), key, stream);

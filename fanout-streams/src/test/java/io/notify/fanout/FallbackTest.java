@@ -3,10 +3,10 @@ package io.notify.fanout;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.notify.schemas.inbox.FallbackRecord;
-import io.notify.schemas.inbox.Receipt;
-import io.notify.schemas.inbox.ReceiptKind;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.inbox.FallbackRecord;
+import io.notify.protocol.inbox.Receipt;
+import io.notify.protocol.inbox.ReceiptKind;
+import io.notify.protocol.stream.StreamId;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -9,8 +9,8 @@ import io.notify.common.config.Settings;
 import io.notify.devstack.Await;
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
-import io.notify.schemas.NotifyJson;
-import io.notify.schemas.event.EventEnvelope;
+import io.notify.protocol.NotifyJson;
+import io.notify.protocol.event.EventEnvelope;
 import io.notify.schemas.publish.NotifyPublisher;
 import io.notify.schemas.topic.TopicCatalog;
 import java.net.URI;
@@ -156,7 +156,7 @@ class FanoutQueryIT {
                 assertEquals(400, results.get(USERS).get("error").get("status").asInt());
             }
             // Events carrying java.time values (occurredAt) come back intact, single and batch.
-            publisher.publish(new EventEnvelope("q-when", "q.when", io.notify.schemas.event.Recipients.users("user-when"),
+            publisher.publish(new EventEnvelope("q-when", "q.when", io.notify.protocol.event.Recipients.users("user-when"),
                     null, null, java.time.OffsetDateTime.parse("2026-11-29T10:15:30.123+01:00"), null, "orders"))
                     .get(30, TimeUnit.SECONDS);
             FanoutCrashIT.readLog(infra, topics, USERS * PER_USER + 1, Duration.ofSeconds(60));

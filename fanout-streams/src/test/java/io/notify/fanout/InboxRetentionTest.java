@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.notify.fanout.inbox.InboxKey;
-import io.notify.fanout.routing.NodeTopics;
 import io.notify.fanout.inbox.StreamHead;
-import io.notify.schemas.stream.SequencedEvent;
-import io.notify.schemas.stream.StreamId;
+import io.notify.fanout.routing.NodeTopics;
+import io.notify.protocol.stream.SequencedEvent;
+import io.notify.protocol.stream.StreamId;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.fanout.dedup.DedupProcessor;
-import io.notify.schemas.event.EventEnvelope;
-import io.notify.schemas.stream.SequencedEvent;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.event.EventEnvelope;
+import io.notify.protocol.stream.SequencedEvent;
+import io.notify.protocol.stream.StreamId;
 import io.notify.schemas.topic.DlqFailure;
 import io.notify.schemas.topic.DlqHeaders;
 import io.notify.schemas.topic.ProducerScope;

@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.fanout.routing.NodeTopics;
+import io.notify.protocol.stream.DeliveryMessage;
+import io.notify.protocol.stream.SequencedEvent;
+import io.notify.protocol.stream.StreamEvent;
+import io.notify.protocol.stream.StreamId;
 import io.notify.registry.ConnectionRef;
-import io.notify.schemas.stream.DeliveryMessage;
-import io.notify.schemas.stream.SequencedEvent;
-import io.notify.schemas.stream.StreamEvent;
-import io.notify.schemas.stream.StreamId;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

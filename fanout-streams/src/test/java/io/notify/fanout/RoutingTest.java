@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import io.notify.fanout.inbox.InboxKey;
 import io.notify.fanout.routing.NodeTopics;
+import io.notify.protocol.stream.DeliveryMessage;
+import io.notify.protocol.stream.SequencedEvent;
+import io.notify.protocol.stream.StreamId;
+import io.notify.protocol.stream.UndeliveredEvent;
+import io.notify.protocol.stream.UndeliveredReason;
 import io.notify.registry.ConnectionRef;
-import io.notify.schemas.stream.DeliveryMessage;
-import io.notify.schemas.stream.SequencedEvent;
-import io.notify.schemas.stream.StreamId;
-import io.notify.schemas.stream.UndeliveredEvent;
-import io.notify.schemas.stream.UndeliveredReason;
 import io.notify.schemas.topic.TopicCatalog;
 import java.time.Duration;
 import java.util.List;

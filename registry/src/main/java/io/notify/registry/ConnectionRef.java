@@ -1,6 +1,6 @@
 package io.notify.registry;
 
-import io.notify.schemas.stream.Endpoints;
+import io.notify.protocol.stream.Endpoints;
 import java.util.Optional;
 
 /**

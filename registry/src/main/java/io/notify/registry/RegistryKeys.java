@@ -1,6 +1,6 @@
 package io.notify.registry;
 
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.stream.StreamId;
 
 /**
  * Redis key names of the registry (docs/architecture.md, "The registry: one rule, two sides"). Connection sets are hash-tagged by

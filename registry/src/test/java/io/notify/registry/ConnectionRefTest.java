@@ -27,9 +27,9 @@ class ConnectionRefTest {
         assertEquals("gw-1|lx2a-9f3k", node.member());
         assertEquals(node, ConnectionRef.parse("gw-1|lx2a-9f3k"));
         assertEquals(node, new ConnectionRef("gw-1", "lx2a-9f3k", ConnectionRef.WHOLE_NODE));
-        assertEquals("nf:subs:{r:chat-1}", RegistryKeys.production().connections(io.notify.schemas.stream.StreamId.forRoom("chat-1")));
-        assertEquals("p.nf:subs:{b:all}", new RegistryKeys("p.").connections(io.notify.schemas.stream.StreamId.BROADCAST));
-        assertEquals("nf:conns:{u:42}", RegistryKeys.production().connections(io.notify.schemas.stream.StreamId.forUser("42")));
+        assertEquals("nf:subs:{r:chat-1}", RegistryKeys.production().connections(io.notify.protocol.stream.StreamId.forRoom("chat-1")));
+        assertEquals("p.nf:subs:{b:all}", new RegistryKeys("p.").connections(io.notify.protocol.stream.StreamId.BROADCAST));
+        assertEquals("nf:conns:{u:42}", RegistryKeys.production().connections(io.notify.protocol.stream.StreamId.forUser("42")));
     }
 
     @ParameterizedTest
@@ -61,7 +61,7 @@ class ConnectionRefTest {
         java.util.Set<String> seen = new java.util.HashSet<>();
         for (int i = 0; i < 1000; i++) {
             String inc = NodeRegistry.newIncarnation();
-            assertTrue(io.notify.schemas.stream.Endpoints.CONNECTION_ID.matcher(inc).matches(), inc);
+            assertTrue(io.notify.protocol.stream.Endpoints.CONNECTION_ID.matcher(inc).matches(), inc);
             assertTrue(seen.add(inc), "duplicate " + inc);
         }
     }

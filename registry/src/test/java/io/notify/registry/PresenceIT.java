@@ -3,9 +3,9 @@ package io.notify.registry;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.notify.protocol.stream.StreamId;
 import io.notify.registry.lease.NodePresence;
 import io.notify.registry.lease.NodeRegistry;
-import io.notify.schemas.stream.StreamId;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

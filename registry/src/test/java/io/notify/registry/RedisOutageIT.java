@@ -11,10 +11,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.notify.devstack.RedisServer;
+import io.notify.protocol.stream.StreamId;
 import io.notify.registry.lease.NodeRegistry;
 import io.notify.registry.lease.RegistryUnavailableException;
 import io.notify.registry.route.RedisRouteLookup;
-import io.notify.schemas.stream.StreamId;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.notify.protocol.stream.StreamId;
 import io.notify.registry.lease.LeaseTesting;
 import io.notify.registry.lease.NodeRegistry;
 import io.notify.registry.lease.NodeRegistryConfig;
 import io.notify.registry.route.RedisRouteLookup;
-import io.notify.schemas.stream.StreamId;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

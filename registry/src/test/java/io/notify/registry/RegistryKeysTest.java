@@ -3,7 +3,7 @@ package io.notify.registry;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.lettuce.core.cluster.SlotHash;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.stream.StreamId;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

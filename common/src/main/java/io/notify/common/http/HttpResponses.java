@@ -1,7 +1,7 @@
 package io.notify.common.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import io.notify.schemas.NotifyJson;
+import io.notify.protocol.NotifyJson;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
 import io.undertow.util.HttpString;

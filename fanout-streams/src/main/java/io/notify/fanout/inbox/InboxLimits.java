@@ -1,6 +1,6 @@
 package io.notify.fanout.inbox;
 
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.stream.StreamId;
 import java.time.Duration;
 
 /**

@@ -1,8 +1,8 @@
 package io.notify.fanout.inbox;
 
 import io.notify.fanout.metrics.FanoutMetrics;
-import io.notify.schemas.stream.SequencedEvent;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.stream.SequencedEvent;
+import io.notify.protocol.stream.StreamId;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

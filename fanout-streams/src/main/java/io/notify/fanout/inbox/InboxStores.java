@@ -1,9 +1,9 @@
 package io.notify.fanout.inbox;
 
-import io.notify.schemas.inbox.InboxState;
+import io.notify.protocol.inbox.InboxState;
+import io.notify.protocol.stream.SequencedEvent;
+import io.notify.protocol.stream.StreamId;
 import io.notify.schemas.serde.NotifySerdes;
-import io.notify.schemas.stream.SequencedEvent;
-import io.notify.schemas.stream.StreamId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

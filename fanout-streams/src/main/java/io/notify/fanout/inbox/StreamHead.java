@@ -2,7 +2,7 @@ package io.notify.fanout.inbox;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.notify.schemas.stream.Position;
+import io.notify.protocol.stream.Position;
 import org.apache.kafka.common.serialization.Serde;
 
 /**

@@ -1,6 +1,6 @@
 package io.notify.fanout.intake;
 
-import io.notify.schemas.event.EventEnvelope;
+import io.notify.protocol.event.EventEnvelope;
 
 /**
  * What intake makes of one {@code notify.events} record: a valid event, or a rejection that

@@ -2,8 +2,8 @@ package io.notify.fanout.query;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.notify.schemas.stream.Position;
-import io.notify.schemas.stream.SequencedEvent;
+import io.notify.protocol.stream.Position;
+import io.notify.protocol.stream.SequencedEvent;
 import java.util.List;
 
 /**

@@ -1,7 +1,7 @@
 package io.notify.fanout.receipts;
 
-import io.notify.schemas.inbox.InboxState;
-import io.notify.schemas.stream.LiveEvent;
+import io.notify.protocol.inbox.InboxState;
+import io.notify.protocol.stream.LiveEvent;
 
 /**
  * What applying receipts produces for one stream: its new state (for {@code notify.inbox-state})

@@ -2,7 +2,7 @@ package io.notify.fanout.recipients;
 
 import io.notify.fanout.intake.Intake;
 import io.notify.fanout.metrics.FanoutMetrics;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.stream.StreamId;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;

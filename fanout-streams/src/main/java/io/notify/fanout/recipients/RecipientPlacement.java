@@ -1,7 +1,7 @@
 package io.notify.fanout.recipients;
 
+import io.notify.protocol.stream.StreamId;
 import io.notify.schemas.serde.NotifySerdes;
-import io.notify.schemas.stream.StreamId;
 import org.apache.kafka.common.utils.Utils;
 
 /**

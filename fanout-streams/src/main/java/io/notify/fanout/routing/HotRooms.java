@@ -1,6 +1,6 @@
 package io.notify.fanout.routing;
 
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.stream.StreamId;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;

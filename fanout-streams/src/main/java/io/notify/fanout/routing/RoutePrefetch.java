@@ -1,7 +1,7 @@
 package io.notify.fanout.routing;
 
+import io.notify.protocol.stream.StreamId;
 import io.notify.registry.RouteLookup;
-import io.notify.schemas.stream.StreamId;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;

@@ -1,9 +1,9 @@
 package io.notify.fanout.routing;
 
+import io.notify.protocol.stream.DeliveryMessage;
+import io.notify.protocol.stream.Endpoints;
+import io.notify.protocol.stream.UndeliveredEvent;
 import io.notify.schemas.serde.NotifySerdes;
-import io.notify.schemas.stream.DeliveryMessage;
-import io.notify.schemas.stream.Endpoints;
-import io.notify.schemas.stream.UndeliveredEvent;
 import io.notify.schemas.topic.TopicCatalog;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Serde;

@@ -2,13 +2,13 @@ package io.notify.fanout.routing;
 
 import io.notify.common.logging.LogFields;
 import io.notify.fanout.metrics.FanoutMetrics;
+import io.notify.protocol.stream.DeliveryMessage;
+import io.notify.protocol.stream.StreamEvent;
+import io.notify.protocol.stream.StreamId;
+import io.notify.protocol.stream.UndeliveredEvent;
+import io.notify.protocol.stream.UndeliveredReason;
 import io.notify.registry.RouteLookup;
 import io.notify.registry.Routes;
-import io.notify.schemas.stream.DeliveryMessage;
-import io.notify.schemas.stream.StreamEvent;
-import io.notify.schemas.stream.StreamId;
-import io.notify.schemas.stream.UndeliveredEvent;
-import io.notify.schemas.stream.UndeliveredReason;
 import io.notify.schemas.topic.TopicCatalog;
 import io.notify.schemas.trace.HopTrace;
 import java.time.Clock;

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.notify.schemas.inbox.EventState;
-import io.notify.schemas.inbox.InboxState;
-import io.notify.schemas.inbox.ReceiptKind;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.inbox.EventState;
+import io.notify.protocol.inbox.InboxState;
+import io.notify.protocol.inbox.ReceiptKind;
+import io.notify.protocol.stream.StreamId;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.fanout.inbox.StreamHead;
-import io.notify.schemas.event.EventEnvelope;
-import io.notify.schemas.inbox.InboxState;
-import io.notify.schemas.stream.Position;
-import io.notify.schemas.stream.SequencedEvent;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.event.EventEnvelope;
+import io.notify.protocol.inbox.InboxState;
+import io.notify.protocol.stream.Position;
+import io.notify.protocol.stream.SequencedEvent;
+import io.notify.protocol.stream.StreamId;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;

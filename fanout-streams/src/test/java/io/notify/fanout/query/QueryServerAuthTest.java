@@ -9,7 +9,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.notify.common.auth.BearerKeys;
 import io.notify.common.auth.ServiceToken;
-import io.notify.schemas.NotifyJson;
+import io.notify.protocol.NotifyJson;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.stream.StreamId;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.producer.internals.BuiltInPartitioner;
 import org.junit.jupiter.api.Test;

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
+import io.notify.protocol.stream.StreamId;
 import io.notify.registry.ConnectionRef;
 import io.notify.registry.RouteLookup;
 import io.notify.registry.Routes;
-import io.notify.schemas.stream.StreamId;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

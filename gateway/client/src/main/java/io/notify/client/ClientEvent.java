@@ -1,9 +1,9 @@
 package io.notify.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.notify.schemas.protocol.EventFrame;
-import io.notify.schemas.stream.Position;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.frame.EventFrame;
+import io.notify.protocol.stream.Position;
+import io.notify.protocol.stream.StreamId;
 import java.time.OffsetDateTime;
 import java.util.Objects;
 import java.util.Optional;

@@ -1,9 +1,9 @@
 package io.notify.client;
 
-import io.notify.schemas.inbox.ReceiptKind;
-import io.notify.schemas.protocol.StateFrame;
-import io.notify.schemas.stream.Position;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.frame.StateFrame;
+import io.notify.protocol.inbox.ReceiptKind;
+import io.notify.protocol.stream.Position;
+import io.notify.protocol.stream.StreamId;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;

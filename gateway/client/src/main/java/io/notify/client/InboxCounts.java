@@ -1,6 +1,6 @@
 package io.notify.client;
 
-import io.notify.schemas.stream.Position;
+import io.notify.protocol.stream.Position;
 import java.util.Objects;
 import java.util.Optional;
 

@@ -1,8 +1,8 @@
 package io.notify.client;
 
-import io.notify.schemas.inbox.EventState;
-import io.notify.schemas.stream.Position;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.inbox.EventState;
+import io.notify.protocol.stream.Position;
+import io.notify.protocol.stream.StreamId;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;

@@ -7,7 +7,7 @@ import io.notify.client.internal.Rooms;
 import io.notify.client.reconnect.Backoff;
 import io.notify.client.store.InMemoryPositionStore;
 import io.notify.client.store.PositionStore;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.stream.StreamId;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;

@@ -2,8 +2,8 @@ package io.notify.client;
 
 import io.notify.client.internal.InboxHttp;
 import io.notify.client.internal.InboxTracker;
-import io.notify.schemas.inbox.ReceiptKind;
-import io.notify.schemas.stream.Position;
+import io.notify.protocol.inbox.ReceiptKind;
+import io.notify.protocol.stream.Position;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;

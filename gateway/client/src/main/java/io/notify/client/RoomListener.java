@@ -1,8 +1,8 @@
 package io.notify.client;
 
-import io.notify.schemas.protocol.ResetReason;
-import io.notify.schemas.stream.Position;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.frame.ResetReason;
+import io.notify.protocol.stream.Position;
+import io.notify.protocol.stream.StreamId;
 import java.util.Optional;
 
 /**

@@ -4,17 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.client.store.FilePositionStore;
+import io.notify.client.support.Recorder;
 import io.notify.devstack.Await;
+import io.notify.devstack.Infra;
+import io.notify.devstack.NotifyInfraExtension;
 import io.notify.platform.Platform;
 import io.notify.platform.PlatformConfig;
 import io.notify.platform.ServiceProcess;
-import io.notify.client.support.Recorder;
-import io.notify.devstack.Infra;
-import io.notify.devstack.NotifyInfraExtension;
-import io.notify.schemas.inbox.EventState;
-import io.notify.schemas.inbox.ReceiptKind;
-import io.notify.schemas.stream.Position;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.inbox.EventState;
+import io.notify.protocol.inbox.ReceiptKind;
+import io.notify.protocol.stream.Position;
+import io.notify.protocol.stream.StreamId;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -208,7 +208,7 @@ class NotifyClientIT {
         }
 
         @Override
-        public void onReset(StreamId stream, io.notify.schemas.protocol.ResetReason reason, Optional<Position> head) {
+        public void onReset(StreamId stream, io.notify.protocol.frame.ResetReason reason, Optional<Position> head) {
             notes.add("reset " + stream + " " + reason.wireName());
         }
 

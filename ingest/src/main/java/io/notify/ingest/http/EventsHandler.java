@@ -8,7 +8,7 @@ import io.notify.ingest.metrics.IngestMetrics;
 import io.notify.ingest.produce.Accepted;
 import io.notify.ingest.produce.EventWriter;
 import io.notify.ingest.produce.WriteFailedException;
-import io.notify.schemas.event.EventEnvelope;
+import io.notify.protocol.event.EventEnvelope;
 import io.notify.schemas.topic.ProducerScope;
 import io.notify.schemas.trace.HopTrace;
 import io.notify.schemas.validation.EventValidator;

@@ -2,7 +2,7 @@ package io.notify.ingest.http;
 
 import io.notify.common.http.Problem;
 import io.notify.ingest.idempotency.EventDigest;
-import io.notify.schemas.event.EventEnvelope;
+import io.notify.protocol.event.EventEnvelope;
 import io.notify.schemas.validation.EventValidator;
 import io.notify.schemas.validation.InvalidEventException;
 

@@ -47,7 +47,7 @@ public final class EventWriter implements AutoCloseable {
     }
 
     /**
-     * Sends one event keyed by {@code key} (its {@link io.notify.schemas.event.EventEnvelope#recordKey()}:
+     * Sends one event keyed by {@code key} (its {@link io.notify.protocol.event.EventEnvelope#recordKey()}:
      * one key's events keep their send order); the future completes from Kafka's acknowledgement.
      */
     public CompletableFuture<Accepted> write(String id, String key, byte[] value, Iterable<Header> headers) {

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.notify.ingest.produce.Accepted;
-import io.notify.schemas.event.EventEnvelope;
+import io.notify.protocol.event.EventEnvelope;
 import io.notify.schemas.validation.EventValidator;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

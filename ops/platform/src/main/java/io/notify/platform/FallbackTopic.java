@@ -1,7 +1,7 @@
 package io.notify.platform;
 
-import io.notify.schemas.inbox.FallbackRecord;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.inbox.FallbackRecord;
+import io.notify.protocol.stream.StreamId;
 import io.notify.schemas.topic.TopicCatalog;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package io.notify.registry.lease;
 
+import io.notify.protocol.stream.StreamId;
 import io.notify.registry.ConnectionRef;
 import io.notify.registry.RegistryKeys;
-import io.notify.schemas.stream.StreamId;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,10 +1,10 @@
 package io.notify.registry.route;
 
+import io.notify.protocol.stream.StreamId;
 import io.notify.registry.ConnectionRef;
 import io.notify.registry.RouteFilter;
 import io.notify.registry.RouteLookup;
 import io.notify.registry.Routes;
-import io.notify.schemas.stream.StreamId;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,6 +1,7 @@
 package io.notify.registry.route;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.notify.protocol.stream.StreamId;
 import io.notify.registry.ConnectionRef;
 import io.notify.registry.RateLimitedLog;
 import io.notify.registry.RedisHealth;
@@ -11,7 +12,6 @@ import io.notify.registry.RegistryRedis;
 import io.notify.registry.RouteFilter;
 import io.notify.registry.RouteLookup;
 import io.notify.registry.Routes;
-import io.notify.schemas.stream.StreamId;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;

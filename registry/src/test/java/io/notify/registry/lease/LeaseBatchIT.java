@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
+import io.notify.protocol.stream.StreamId;
 import io.notify.registry.RegistryTesting;
-import io.notify.schemas.stream.StreamId;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

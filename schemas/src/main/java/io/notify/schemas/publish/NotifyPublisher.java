@@ -1,7 +1,7 @@
 package io.notify.schemas.publish;
 
-import io.notify.schemas.NotifyJson;
-import io.notify.schemas.event.EventEnvelope;
+import io.notify.protocol.NotifyJson;
+import io.notify.protocol.event.EventEnvelope;
 import io.notify.schemas.topic.ProducerScope;
 import io.notify.schemas.topic.Topic;
 import io.notify.schemas.validation.EventValidator;

@@ -1,6 +1,6 @@
 package io.notify.schemas.publish;
 
-import io.notify.schemas.event.EventEnvelope;
+import io.notify.protocol.event.EventEnvelope;
 import io.notify.schemas.topic.Topic;
 import io.notify.schemas.topic.TopicCatalog;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package io.notify.schemas.serde;
 
-import io.notify.schemas.NotifyJson;
-import io.notify.schemas.event.EventEnvelope;
+import io.notify.protocol.NotifyJson;
+import io.notify.protocol.event.EventEnvelope;
 import io.notify.schemas.validation.EventValidator;
 import io.notify.schemas.validation.InvalidEventException;
 import org.apache.kafka.common.errors.SerializationException;

@@ -1,14 +1,14 @@
 package io.notify.schemas.serde;
 
-import io.notify.schemas.event.EventEnvelope;
-import io.notify.schemas.inbox.FallbackRecord;
-import io.notify.schemas.inbox.InboxState;
-import io.notify.schemas.inbox.Receipt;
-import io.notify.schemas.stream.DeliveryMessage;
-import io.notify.schemas.stream.SequencedEvent;
-import io.notify.schemas.stream.StreamEvent;
-import io.notify.schemas.stream.StreamId;
-import io.notify.schemas.stream.UndeliveredEvent;
+import io.notify.protocol.event.EventEnvelope;
+import io.notify.protocol.inbox.FallbackRecord;
+import io.notify.protocol.inbox.InboxState;
+import io.notify.protocol.inbox.Receipt;
+import io.notify.protocol.stream.DeliveryMessage;
+import io.notify.protocol.stream.SequencedEvent;
+import io.notify.protocol.stream.StreamEvent;
+import io.notify.protocol.stream.StreamId;
+import io.notify.protocol.stream.UndeliveredEvent;
 import org.apache.kafka.common.serialization.Serde;
 
 /**

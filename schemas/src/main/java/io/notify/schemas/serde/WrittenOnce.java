@@ -16,7 +16,7 @@ import com.fasterxml.jackson.databind.ser.BeanSerializerModifier;
 import com.fasterxml.jackson.databind.ser.ContextualSerializer;
 import com.fasterxml.jackson.databind.ser.ResolvableSerializer;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
-import io.notify.schemas.NotifyJson;
+import io.notify.protocol.NotifyJson;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;

@@ -1,6 +1,6 @@
 package io.notify.schemas.topic;
 
-import io.notify.schemas.text.IdChars;
+import io.notify.protocol.text.IdChars;
 import java.util.Objects;
 import java.util.regex.Pattern;
 import org.apache.kafka.common.serialization.Serde;

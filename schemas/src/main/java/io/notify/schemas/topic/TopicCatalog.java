@@ -1,15 +1,15 @@
 package io.notify.schemas.topic;
 
-import io.notify.schemas.event.EventEnvelope;
-import io.notify.schemas.inbox.FallbackRecord;
-import io.notify.schemas.inbox.InboxState;
-import io.notify.schemas.inbox.Receipt;
+import io.notify.protocol.event.EventEnvelope;
+import io.notify.protocol.inbox.FallbackRecord;
+import io.notify.protocol.inbox.InboxState;
+import io.notify.protocol.inbox.Receipt;
+import io.notify.protocol.stream.DeliveryMessage;
+import io.notify.protocol.stream.Endpoints;
+import io.notify.protocol.stream.SequencedEvent;
+import io.notify.protocol.stream.StreamId;
+import io.notify.protocol.stream.UndeliveredEvent;
 import io.notify.schemas.serde.NotifySerdes;
-import io.notify.schemas.stream.DeliveryMessage;
-import io.notify.schemas.stream.Endpoints;
-import io.notify.schemas.stream.SequencedEvent;
-import io.notify.schemas.stream.StreamId;
-import io.notify.schemas.stream.UndeliveredEvent;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;

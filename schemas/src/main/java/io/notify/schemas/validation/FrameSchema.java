@@ -3,7 +3,7 @@ package io.notify.schemas.validation;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
-import io.notify.schemas.protocol.ClientFrameSchema;
+import io.notify.protocol.frame.ClientFrameSchema;
 import java.util.List;
 
 /**

@@ -7,7 +7,7 @@ package io.notify.schemas.validation;
  */
 public record Violation(String pointer, String message, String rule) {
 
-    /** The serialized {@code data} object is over {@link io.notify.schemas.event.EventEnvelope#MAX_DATA_BYTES}. */
+    /** The serialized {@code data} object is over {@link io.notify.protocol.event.EventEnvelope#MAX_DATA_BYTES}. */
     public static final String MAX_BYTES = "maxBytes";
     /** The text is not JSON at all. */
     public static final String SYNTAX = "syntax";

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.Schema;
-import io.notify.schemas.NotifyJson;
+import io.notify.protocol.NotifyJson;
 import io.notify.schemas.validation.JsonSchemas;
 import java.io.IOException;
 import java.io.Reader;

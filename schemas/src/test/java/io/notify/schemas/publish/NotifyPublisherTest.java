@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import io.notify.schemas.event.EventEnvelope;
+import io.notify.protocol.event.EventEnvelope;
 import io.notify.schemas.topic.ProducerScope;
 import io.notify.schemas.topic.Topic;
 import io.notify.schemas.topic.TopicCatalog;

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.notify.protocol.stream.StreamId;
 import io.notify.schemas.serde.NotifySerdes;
-import io.notify.schemas.stream.StreamId;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;

@@ -7,12 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.notify.schemas.NotifyJson;
-import io.notify.schemas.event.EventClass;
-import io.notify.schemas.event.EventEnvelope;
-import io.notify.schemas.event.EventIds;
-import io.notify.schemas.event.Fallback;
-import io.notify.schemas.event.Recipients;
+import io.notify.protocol.NotifyJson;
+import io.notify.protocol.event.EventClass;
+import io.notify.protocol.event.EventEnvelope;
+import io.notify.protocol.event.EventIds;
+import io.notify.protocol.event.Fallback;
+import io.notify.protocol.event.Recipients;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -108,7 +108,7 @@ class EventValidatorTest {
         EventEnvelope e = validator.parse("{\"type\":\"chat.message\",\"to\":{\"rooms\":[\"chat-1\",\"org-7.ops\"],\"broadcast\":true}}"
                 .getBytes(java.nio.charset.StandardCharsets.UTF_8));
         assertEquals(List.of(), e.to().users());
-        assertEquals(List.of("r:chat-1", "r:org-7.ops", "b:all"), io.notify.schemas.stream.StreamId.addressedBy(e.to()).stream().map(Object::toString).toList());
+        assertEquals(List.of("r:chat-1", "r:org-7.ops", "b:all"), io.notify.protocol.stream.StreamId.addressedBy(e.to()).stream().map(Object::toString).toList());
         assertEquals("r:chat-1", e.recordKey());
         assertEquals("b:all", validator.parse("{\"type\":\"banner\",\"to\":{\"broadcast\":true}}"
                 .getBytes(java.nio.charset.StandardCharsets.UTF_8)).recordKey());

@@ -1,8 +1,8 @@
 package io.notify.examples.publisher;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.notify.schemas.NotifyJson;
-import io.notify.schemas.event.EventEnvelope;
+import io.notify.protocol.NotifyJson;
+import io.notify.protocol.event.EventEnvelope;
 import io.notify.schemas.publish.NotifyPublisher;
 import io.notify.schemas.publish.PublishException;
 import io.notify.schemas.publish.PublishResult;

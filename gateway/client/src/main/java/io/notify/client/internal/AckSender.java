@@ -1,9 +1,9 @@
 package io.notify.client.internal;
 
-import io.notify.schemas.inbox.ReceiptKind;
-import io.notify.schemas.protocol.AckFrame;
-import io.notify.schemas.protocol.ClientFrame;
-import io.notify.schemas.stream.Position;
+import io.notify.protocol.frame.AckFrame;
+import io.notify.protocol.frame.ClientFrame;
+import io.notify.protocol.inbox.ReceiptKind;
+import io.notify.protocol.stream.Position;
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
 import java.util.function.Consumer;

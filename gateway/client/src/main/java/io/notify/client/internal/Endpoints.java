@@ -1,6 +1,6 @@
 package io.notify.client.internal;
 
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.stream.StreamId;
 import java.net.URI;
 import java.util.List;
 import java.util.Locale;

@@ -1,6 +1,6 @@
 package io.notify.client.internal;
 
-import io.notify.schemas.protocol.ClientFrame;
+import io.notify.protocol.frame.ClientFrame;
 import java.util.ArrayDeque;
 
 /**

@@ -3,7 +3,7 @@ package io.notify.client.internal;
 import io.notify.client.InboxCounts;
 import io.notify.client.InboxPage;
 import io.notify.client.NotifyClientException;
-import io.notify.schemas.inbox.ReceiptKind;
+import io.notify.protocol.inbox.ReceiptKind;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;

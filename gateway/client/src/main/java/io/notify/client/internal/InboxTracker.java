@@ -3,11 +3,11 @@ package io.notify.client.internal;
 import io.notify.client.InboxChange;
 import io.notify.client.InboxCounts;
 import io.notify.client.InboxListener;
-import io.notify.client.NotifyClientException;
 import io.notify.client.NotifyClientException.Kind;
-import io.notify.schemas.protocol.StateFrame;
-import io.notify.schemas.stream.Position;
-import io.notify.schemas.stream.StreamId;
+import io.notify.client.NotifyClientException;
+import io.notify.protocol.frame.StateFrame;
+import io.notify.protocol.stream.Position;
+import io.notify.protocol.stream.StreamId;
 import java.util.Optional;
 import java.util.function.Consumer;
 

@@ -1,7 +1,7 @@
 package io.notify.client.internal;
 
 import io.notify.client.RoomListener;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.stream.StreamId;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,10 +1,10 @@
 package io.notify.client.internal;
 
-import io.notify.client.NotifyClientException;
 import io.notify.client.NotifyClientException.Kind;
-import io.notify.schemas.protocol.SseCursor;
-import io.notify.schemas.stream.Position;
-import io.notify.schemas.stream.StreamId;
+import io.notify.client.NotifyClientException;
+import io.notify.protocol.frame.SseCursor;
+import io.notify.protocol.stream.Position;
+import io.notify.protocol.stream.StreamId;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -2,8 +2,8 @@ package io.notify.client.internal;
 
 import io.notify.client.TransportMode;
 import io.notify.client.reconnect.Disconnect;
-import io.notify.schemas.protocol.ClientFrame;
-import io.notify.schemas.protocol.FrameCodec;
+import io.notify.protocol.frame.ClientFrame;
+import io.notify.protocol.frame.FrameCodec;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

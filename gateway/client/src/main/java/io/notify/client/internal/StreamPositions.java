@@ -1,8 +1,8 @@
 package io.notify.client.internal;
 
 import io.notify.client.store.PositionStore;
-import io.notify.schemas.stream.Position;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.stream.Position;
+import io.notify.protocol.stream.StreamId;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;

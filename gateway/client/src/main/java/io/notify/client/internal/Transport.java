@@ -1,7 +1,7 @@
 package io.notify.client.internal;
 
 import io.notify.client.TransportMode;
-import io.notify.schemas.protocol.ClientFrame;
+import io.notify.protocol.frame.ClientFrame;
 
 /**
  * One connection attempt over one transport, as the client's event loop sees it; the same loop

@@ -2,9 +2,9 @@ package io.notify.client.internal;
 
 import io.notify.client.TransportMode;
 import io.notify.client.reconnect.Disconnect;
-import io.notify.schemas.protocol.ClientFrame;
-import io.notify.schemas.protocol.FrameCodec;
-import io.notify.schemas.protocol.WelcomeFrame;
+import io.notify.protocol.frame.ClientFrame;
+import io.notify.protocol.frame.FrameCodec;
+import io.notify.protocol.frame.WelcomeFrame;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;

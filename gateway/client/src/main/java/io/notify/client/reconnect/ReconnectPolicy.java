@@ -1,6 +1,6 @@
 package io.notify.client.reconnect;
 
-import io.notify.schemas.protocol.CloseCode;
+import io.notify.protocol.frame.CloseCode;
 import java.time.Duration;
 import java.util.Optional;
 

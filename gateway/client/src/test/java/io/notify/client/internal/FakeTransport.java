@@ -1,7 +1,7 @@
 package io.notify.client.internal;
 
 import io.notify.client.TransportMode;
-import io.notify.schemas.protocol.ClientFrame;
+import io.notify.protocol.frame.ClientFrame;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -7,19 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.notify.client.ClientEvent;
 import io.notify.client.NotifyListener;
 import io.notify.client.RoomListener;
-import io.notify.schemas.event.EventClass;
-import io.notify.schemas.protocol.EventFrame;
-import io.notify.schemas.protocol.FrameCodec;
-import io.notify.schemas.protocol.ResetFrame;
-import io.notify.schemas.protocol.ResetReason;
-import io.notify.schemas.protocol.SseCursor;
-import io.notify.schemas.protocol.SubscribeFrame;
-import io.notify.schemas.protocol.SubscribeRefusedFrame;
-import io.notify.schemas.protocol.SubscribedFrame;
-import io.notify.schemas.protocol.UnsubscribedFrame;
-import io.notify.schemas.protocol.WelcomeFrame;
-import io.notify.schemas.stream.Position;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.event.EventClass;
+import io.notify.protocol.frame.EventFrame;
+import io.notify.protocol.frame.FrameCodec;
+import io.notify.protocol.frame.ResetFrame;
+import io.notify.protocol.frame.ResetReason;
+import io.notify.protocol.frame.SseCursor;
+import io.notify.protocol.frame.SubscribeFrame;
+import io.notify.protocol.frame.SubscribeRefusedFrame;
+import io.notify.protocol.frame.SubscribedFrame;
+import io.notify.protocol.frame.UnsubscribedFrame;
+import io.notify.protocol.frame.WelcomeFrame;
+import io.notify.protocol.stream.Position;
+import io.notify.protocol.stream.StreamId;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
@@ -65,7 +65,7 @@ class FrameHandlerRoomsTest extends HandlerFixture {
     private final FrameHandler handler = new FrameHandler(user, new StreamPositions(store), errors::add, counters, rooms);
 
     private FrameHandler.Outcome receive(Object frame) {
-        String text = FrameCodec.v1().encode((io.notify.schemas.protocol.Frame) frame);
+        String text = FrameCodec.v1().encode((io.notify.protocol.frame.Frame) frame);
         return handler.handle(FrameCodec.v1().decodeServerFrame(text), ws);
     }
 

@@ -9,19 +9,19 @@ import io.notify.client.NotifyClientException;
 import io.notify.client.NotifyListener;
 import io.notify.client.TransportMode;
 import io.notify.client.store.InMemoryPositionStore;
-import io.notify.schemas.event.EventClass;
-import io.notify.schemas.protocol.AckFrame;
-import io.notify.schemas.protocol.EventFrame;
-import io.notify.schemas.protocol.FrameCodec;
-import io.notify.schemas.protocol.PingFrame;
-import io.notify.schemas.protocol.PongFrame;
-import io.notify.schemas.protocol.ResetFrame;
-import io.notify.schemas.protocol.ResetReason;
-import io.notify.schemas.protocol.ResumeFrame;
-import io.notify.schemas.protocol.ResumePoint;
-import io.notify.schemas.protocol.WelcomeFrame;
-import io.notify.schemas.stream.Position;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.event.EventClass;
+import io.notify.protocol.frame.AckFrame;
+import io.notify.protocol.frame.EventFrame;
+import io.notify.protocol.frame.FrameCodec;
+import io.notify.protocol.frame.PingFrame;
+import io.notify.protocol.frame.PongFrame;
+import io.notify.protocol.frame.ResetFrame;
+import io.notify.protocol.frame.ResetReason;
+import io.notify.protocol.frame.ResumeFrame;
+import io.notify.protocol.frame.ResumePoint;
+import io.notify.protocol.frame.WelcomeFrame;
+import io.notify.protocol.stream.Position;
+import io.notify.protocol.stream.StreamId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -64,7 +64,7 @@ class FrameHandlerTest {
 
     /** Through the real codec, as the loop does. */
     private FrameHandler.Outcome receive(Object frame) {
-        String text = FrameCodec.v1().encode((io.notify.schemas.protocol.Frame) frame);
+        String text = FrameCodec.v1().encode((io.notify.protocol.frame.Frame) frame);
         return handler.handle(FrameCodec.v1().decodeServerFrame(text), ws);
     }
 

@@ -3,7 +3,7 @@ package io.notify.client.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.notify.schemas.protocol.SubscribeFrame;
+import io.notify.protocol.frame.SubscribeFrame;
 import org.junit.jupiter.api.Test;
 
 class FramePacerTest {

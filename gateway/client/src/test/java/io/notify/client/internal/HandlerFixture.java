@@ -3,10 +3,10 @@ package io.notify.client.internal;
 import io.notify.client.NotifyClientException;
 import io.notify.client.TransportMode;
 import io.notify.client.store.InMemoryPositionStore;
-import io.notify.schemas.protocol.Frame;
-import io.notify.schemas.protocol.FrameCodec;
-import io.notify.schemas.stream.Position;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.frame.Frame;
+import io.notify.protocol.frame.FrameCodec;
+import io.notify.protocol.stream.Position;
+import io.notify.protocol.stream.StreamId;
 import java.util.ArrayList;
 import java.util.List;
 

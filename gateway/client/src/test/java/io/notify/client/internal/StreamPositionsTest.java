@@ -7,8 +7,8 @@ import static io.notify.client.internal.StreamPositions.Verdict.OTHER_EPOCH;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.notify.client.store.InMemoryPositionStore;
-import io.notify.schemas.stream.Position;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.stream.Position;
+import io.notify.protocol.stream.StreamId;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.notify.schemas.protocol.CloseCode;
+import io.notify.protocol.frame.CloseCode;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.SplittableRandom;

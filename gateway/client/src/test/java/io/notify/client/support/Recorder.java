@@ -1,13 +1,13 @@
 package io.notify.client.support;
 
-import io.notify.devstack.Await;
 import io.notify.client.ClientEvent;
 import io.notify.client.ConnectionState;
 import io.notify.client.NotifyClientException;
 import io.notify.client.NotifyListener;
-import io.notify.schemas.protocol.ResetReason;
-import io.notify.schemas.stream.Position;
-import io.notify.schemas.stream.StreamId;
+import io.notify.devstack.Await;
+import io.notify.protocol.frame.ResetReason;
+import io.notify.protocol.stream.Position;
+import io.notify.protocol.stream.StreamId;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.notify.gateway.admission;
 
-import io.notify.schemas.protocol.CloseCode;
+import io.notify.protocol.frame.CloseCode;
 
 /**
  * Every per-connection limit and what it answers, in one place: the slug labels

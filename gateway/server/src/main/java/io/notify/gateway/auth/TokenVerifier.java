@@ -11,7 +11,7 @@ import com.nimbusds.jwt.SignedJWT;
 import io.notify.gateway.auth.AuthResult.Authenticated;
 import io.notify.gateway.auth.AuthResult.Rejected;
 import io.notify.gateway.rooms.RoomPatterns;
-import io.notify.schemas.event.Recipients;
+import io.notify.protocol.event.Recipients;
 import java.text.ParseException;
 import java.time.Clock;
 import java.time.Duration;

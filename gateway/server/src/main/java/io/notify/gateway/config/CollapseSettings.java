@@ -3,7 +3,7 @@ package io.notify.gateway.config;
 import io.notify.common.config.ConfigException;
 import io.notify.common.config.Settings;
 import io.notify.gateway.rooms.RoomPatterns;
-import io.notify.schemas.text.IdChars;
+import io.notify.protocol.text.IdChars;
 import java.util.List;
 
 /**

@@ -1,16 +1,16 @@
 package io.notify.gateway.delivery;
 
 import io.notify.common.logging.LogFields;
-import io.notify.gateway.transport.OutboundFrame;
 import io.notify.gateway.metrics.GatewayMetrics;
 import io.notify.gateway.metrics.HopStamps;
 import io.notify.gateway.session.Session;
 import io.notify.gateway.session.SessionTable;
-import io.notify.schemas.protocol.StateFrame;
-import io.notify.schemas.stream.DeliveryMessage;
-import io.notify.schemas.stream.LiveEvent;
-import io.notify.schemas.stream.SequencedEvent;
-import io.notify.schemas.stream.StreamEvent;
+import io.notify.gateway.transport.OutboundFrame;
+import io.notify.protocol.frame.StateFrame;
+import io.notify.protocol.stream.DeliveryMessage;
+import io.notify.protocol.stream.LiveEvent;
+import io.notify.protocol.stream.SequencedEvent;
+import io.notify.protocol.stream.StreamEvent;
 import java.util.Collection;
 import java.util.List;
 import org.slf4j.Logger;

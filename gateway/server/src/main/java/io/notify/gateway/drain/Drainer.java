@@ -3,7 +3,7 @@ package io.notify.gateway.drain;
 import io.notify.gateway.metrics.GatewayMetrics;
 import io.notify.gateway.session.Session;
 import io.notify.gateway.session.SessionTable;
-import io.notify.schemas.protocol.CloseCode;
+import io.notify.protocol.frame.CloseCode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,7 +3,7 @@ package io.notify.gateway.handshake;
 import io.notify.common.http.HttpResponses;
 import io.notify.common.http.Problem;
 import io.notify.gateway.admission.HandshakeGate;
-import io.notify.schemas.stream.Endpoints;
+import io.notify.protocol.stream.Endpoints;
 import io.undertow.server.HttpServerExchange;
 import java.util.Deque;
 

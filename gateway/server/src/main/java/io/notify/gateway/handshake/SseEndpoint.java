@@ -1,33 +1,33 @@
 package io.notify.gateway.handshake;
 
-import io.notify.gateway.transport.SseFraming;
-import io.notify.gateway.transport.SseTransport;
 import io.notify.common.http.HttpResponses;
 import io.notify.common.http.Problem;
 import io.notify.gateway.admission.HandshakeGate;
 import io.notify.gateway.admission.Limit;
 import io.notify.gateway.auth.AuthResult;
-import io.notify.gateway.transport.OutboundFrame;
-import io.notify.gateway.transport.OutboundQueue;
 import io.notify.gateway.session.ConnectionIds;
 import io.notify.gateway.session.Session;
 import io.notify.gateway.session.SessionContext;
 import io.notify.gateway.session.SseStart;
-import io.notify.schemas.event.Recipients;
-import io.notify.schemas.protocol.ResumePoint;
-import io.notify.schemas.protocol.SseCursor;
-import io.notify.schemas.stream.Position;
-import io.notify.schemas.stream.StreamId;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
+import io.notify.gateway.transport.OutboundFrame;
+import io.notify.gateway.transport.OutboundQueue;
+import io.notify.gateway.transport.SseFraming;
+import io.notify.gateway.transport.SseTransport;
+import io.notify.protocol.event.Recipients;
+import io.notify.protocol.frame.ResumePoint;
+import io.notify.protocol.frame.SseCursor;
+import io.notify.protocol.stream.Position;
+import io.notify.protocol.stream.StreamId;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
 import io.undertow.util.HttpString;
 import io.undertow.util.Methods;
 import io.undertow.util.SameThreadExecutor;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
+import java.util.Map;
 
 /**
  * {@code GET /v1/sse}: the same admission, device id ({@link DeviceParam}) and authentication as

@@ -1,7 +1,5 @@
 package io.notify.gateway.handshake;
 
-import io.notify.gateway.transport.WebSocketTransport;
-import io.notify.gateway.transport.WsCodec;
 import io.notify.common.http.HttpResponses;
 import io.notify.common.http.Problem;
 import io.notify.gateway.admission.HandshakeGate;
@@ -9,12 +7,14 @@ import io.notify.gateway.admission.Limit;
 import io.notify.gateway.admission.TokenBucket;
 import io.notify.gateway.auth.AuthResult;
 import io.notify.gateway.config.GatewayConfig;
-import io.notify.gateway.transport.OutboundQueue;
 import io.notify.gateway.session.ConnectionIds;
 import io.notify.gateway.session.Session;
 import io.notify.gateway.session.SessionContext;
-import io.notify.schemas.protocol.CloseCode;
-import io.notify.schemas.protocol.WelcomeFrame;
+import io.notify.gateway.transport.OutboundQueue;
+import io.notify.gateway.transport.WebSocketTransport;
+import io.notify.gateway.transport.WsCodec;
+import io.notify.protocol.frame.CloseCode;
+import io.notify.protocol.frame.WelcomeFrame;
 import io.undertow.connector.PooledByteBuffer;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;

@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.notify.schemas.NotifyJson;
-import io.notify.schemas.protocol.EventFrame;
-import io.notify.schemas.stream.SequencedEvent;
+import io.notify.protocol.NotifyJson;
+import io.notify.protocol.frame.EventFrame;
+import io.notify.protocol.stream.SequencedEvent;
 import java.io.IOException;
 
 /**

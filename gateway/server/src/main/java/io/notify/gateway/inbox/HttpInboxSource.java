@@ -2,8 +2,8 @@ package io.notify.gateway.inbox;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.notify.gateway.query.QueryApiClient;
-import io.notify.schemas.NotifyJson;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.NotifyJson;
+import io.notify.protocol.stream.StreamId;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;

@@ -1,7 +1,7 @@
 package io.notify.gateway.inbox;
 
 import io.notify.gateway.config.InboxSettings;
-import io.notify.schemas.stream.Position;
+import io.notify.protocol.stream.Position;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;

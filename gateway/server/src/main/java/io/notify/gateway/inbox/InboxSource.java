@@ -1,6 +1,6 @@
 package io.notify.gateway.inbox;
 
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.stream.StreamId;
 import java.util.concurrent.CompletionStage;
 
 /**

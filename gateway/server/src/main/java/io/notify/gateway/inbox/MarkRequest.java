@@ -1,10 +1,10 @@
 package io.notify.gateway.inbox;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.notify.schemas.NotifyJson;
-import io.notify.schemas.inbox.Receipt;
-import io.notify.schemas.inbox.ReceiptKind;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.NotifyJson;
+import io.notify.protocol.inbox.Receipt;
+import io.notify.protocol.inbox.ReceiptKind;
+import io.notify.protocol.stream.StreamId;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;

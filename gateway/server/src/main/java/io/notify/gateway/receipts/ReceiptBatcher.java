@@ -1,9 +1,9 @@
 package io.notify.gateway.receipts;
 
 import io.notify.gateway.metrics.InboxMetrics;
-import io.notify.schemas.inbox.Receipt;
-import io.notify.schemas.inbox.ReceiptKind;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.inbox.Receipt;
+import io.notify.protocol.inbox.ReceiptKind;
+import io.notify.protocol.stream.StreamId;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;

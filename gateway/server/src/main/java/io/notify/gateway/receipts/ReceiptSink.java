@@ -1,6 +1,6 @@
 package io.notify.gateway.receipts;
 
-import io.notify.schemas.inbox.Receipt;
+import io.notify.protocol.inbox.Receipt;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionStage;

@@ -1,6 +1,6 @@
 package io.notify.gateway.registry;
 
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.stream.StreamId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,13 +1,13 @@
 package io.notify.gateway.registry;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.notify.protocol.stream.StreamId;
 import io.notify.registry.RegistryClients;
 import io.notify.registry.RegistryKeys;
 import io.notify.registry.RegistryRedis;
 import io.notify.registry.lease.NodePresence;
 import io.notify.registry.lease.NodeRegistry;
 import io.notify.registry.lease.NodeRegistryConfig;
-import io.notify.schemas.stream.StreamId;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;

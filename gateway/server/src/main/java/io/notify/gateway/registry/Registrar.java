@@ -1,7 +1,7 @@
 package io.notify.gateway.registry;
 
+import io.notify.protocol.stream.StreamId;
 import io.notify.registry.lease.NodePresence;
-import io.notify.schemas.stream.StreamId;
 import java.util.concurrent.CompletionStage;
 
 /**

@@ -1,7 +1,7 @@
 package io.notify.gateway.resume;
 
-import io.notify.schemas.stream.Position;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.stream.Position;
+import io.notify.protocol.stream.StreamId;
 
 /**
  * Ask the inbox of {@code stream} for at most {@code limit} events after {@code after} ({@code

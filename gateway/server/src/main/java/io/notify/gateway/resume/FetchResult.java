@@ -1,9 +1,9 @@
 package io.notify.gateway.resume;
 
-import io.notify.schemas.protocol.ResetFrame;
-import io.notify.schemas.stream.Position;
-import io.notify.schemas.stream.SequencedEvent;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.frame.ResetFrame;
+import io.notify.protocol.stream.Position;
+import io.notify.protocol.stream.SequencedEvent;
+import io.notify.protocol.stream.StreamId;
 import java.util.List;
 
 /** The answer of the inbox for one stream: a page of events, a reset, or a failure to retry. */

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.notify.common.auth.ServiceToken;
 import io.notify.gateway.metrics.GatewayMetrics;
 import io.notify.gateway.query.QueryApiClient;
-import io.notify.schemas.NotifyJson;
+import io.notify.protocol.NotifyJson;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.notify.gateway.rooms;
 
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.stream.StreamId;
 
 /**
  * Who may subscribe to what (docs/protocol.md, "Rooms and broadcast"): the broadcast stream is open

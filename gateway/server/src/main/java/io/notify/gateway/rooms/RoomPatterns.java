@@ -1,7 +1,7 @@
 package io.notify.gateway.rooms;
 
-import io.notify.schemas.event.Recipients;
-import io.notify.schemas.text.IdChars;
+import io.notify.protocol.event.Recipients;
+import io.notify.protocol.text.IdChars;
 import java.util.List;
 
 /**

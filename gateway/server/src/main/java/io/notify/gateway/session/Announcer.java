@@ -1,6 +1,6 @@
 package io.notify.gateway.session;
 
-import io.notify.schemas.event.EventEnvelope;
+import io.notify.protocol.event.EventEnvelope;
 
 /**
  * Publishes events the gateway itself originates: presence's join and leave, ephemeral room events

@@ -1,7 +1,7 @@
 package io.notify.gateway.session;
 
-import io.notify.schemas.protocol.CollapsedFrame;
-import io.notify.schemas.stream.SequencedEvent;
+import io.notify.protocol.frame.CollapsedFrame;
+import io.notify.protocol.stream.SequencedEvent;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.notify.gateway.session;
 
-import io.notify.schemas.protocol.ResumePoint;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.frame.ResumePoint;
+import io.notify.protocol.stream.StreamId;
 import java.util.List;
 
 /**

@@ -1,9 +1,9 @@
 package io.notify.gateway.session;
 
+import io.notify.protocol.stream.StreamId;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
-import io.notify.schemas.stream.StreamId;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;

@@ -1,6 +1,6 @@
 package io.notify.gateway.session;
 
-import io.notify.schemas.protocol.ResumePoint;
+import io.notify.protocol.frame.ResumePoint;
 import java.util.List;
 
 /**

@@ -1,8 +1,8 @@
 package io.notify.gateway.session;
 
-import io.notify.schemas.stream.Position;
-import io.notify.schemas.stream.SequencedEvent;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.stream.Position;
+import io.notify.protocol.stream.SequencedEvent;
+import io.notify.protocol.stream.StreamId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;

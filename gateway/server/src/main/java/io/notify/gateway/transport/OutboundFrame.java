@@ -1,13 +1,13 @@
 package io.notify.gateway.transport;
 
 import io.notify.gateway.metrics.HopStamps;
-import io.notify.schemas.protocol.CollapsedFrame;
-import io.notify.schemas.protocol.EventFrame;
-import io.notify.schemas.protocol.FrameCodec;
-import io.notify.schemas.protocol.ServerFrame;
-import io.notify.schemas.stream.LiveEvent;
-import io.notify.schemas.stream.StreamEvent;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.frame.CollapsedFrame;
+import io.notify.protocol.frame.EventFrame;
+import io.notify.protocol.frame.FrameCodec;
+import io.notify.protocol.frame.ServerFrame;
+import io.notify.protocol.stream.LiveEvent;
+import io.notify.protocol.stream.StreamEvent;
+import io.notify.protocol.stream.StreamId;
 import java.nio.charset.StandardCharsets;
 
 /**

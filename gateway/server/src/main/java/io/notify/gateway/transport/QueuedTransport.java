@@ -1,6 +1,6 @@
 package io.notify.gateway.transport;
 
-import io.notify.schemas.protocol.CloseCode;
+import io.notify.protocol.frame.CloseCode;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import org.xnio.XnioIoThread;

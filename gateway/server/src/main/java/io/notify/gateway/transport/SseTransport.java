@@ -1,6 +1,6 @@
 package io.notify.gateway.transport;
 
-import io.notify.schemas.protocol.CloseCode;
+import io.notify.protocol.frame.CloseCode;
 import io.undertow.server.HttpServerExchange;
 import java.io.Closeable;
 import java.io.IOException;

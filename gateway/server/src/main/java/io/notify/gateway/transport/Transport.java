@@ -1,6 +1,6 @@
 package io.notify.gateway.transport;
 
-import io.notify.schemas.protocol.CloseCode;
+import io.notify.protocol.frame.CloseCode;
 
 /**
  * One client connection as the session sees it, whatever carries it (WebSocket or SSE), so session

@@ -2,8 +2,8 @@ package io.notify.gateway.transport;
 
 import io.notify.gateway.admission.Limit;
 import io.notify.gateway.admission.TokenBucket;
-import io.notify.schemas.protocol.CloseCode;
-import io.notify.schemas.protocol.WsOpcode;
+import io.notify.protocol.frame.CloseCode;
+import io.notify.protocol.frame.WsOpcode;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channel;

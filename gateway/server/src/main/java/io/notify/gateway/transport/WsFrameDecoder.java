@@ -1,10 +1,10 @@
 package io.notify.gateway.transport;
 
-import static io.notify.schemas.protocol.WsOpcode.BINARY;
-import static io.notify.schemas.protocol.WsOpcode.CLOSE;
-import static io.notify.schemas.protocol.WsOpcode.CONTINUATION;
-import static io.notify.schemas.protocol.WsOpcode.PING;
-import static io.notify.schemas.protocol.WsOpcode.PONG;
+import static io.notify.protocol.frame.WsOpcode.BINARY;
+import static io.notify.protocol.frame.WsOpcode.CLOSE;
+import static io.notify.protocol.frame.WsOpcode.CONTINUATION;
+import static io.notify.protocol.frame.WsOpcode.PING;
+import static io.notify.protocol.frame.WsOpcode.PONG;
 
 import io.notify.gateway.admission.Limit;
 import io.notify.gateway.admission.TokenBucket;

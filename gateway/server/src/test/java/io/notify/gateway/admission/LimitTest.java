@@ -3,7 +3,7 @@ package io.notify.gateway.admission;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.notify.schemas.protocol.CloseCode;
+import io.notify.protocol.frame.CloseCode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.notify.gateway.metrics.GatewayMetrics;
+import io.notify.protocol.stream.DeliveryMessage;
+import io.notify.protocol.stream.LiveEvent;
+import io.notify.protocol.stream.StreamId;
 import io.notify.schemas.serde.NotifySerdes;
-import io.notify.schemas.stream.DeliveryMessage;
-import io.notify.schemas.stream.LiveEvent;
-import io.notify.schemas.stream.StreamId;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;

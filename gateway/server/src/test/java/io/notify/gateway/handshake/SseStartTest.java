@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.gateway.session.SseStart;
-import io.notify.schemas.protocol.ResumePoint;
-import io.notify.schemas.protocol.SseCursor;
-import io.notify.schemas.stream.Position;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.frame.ResumePoint;
+import io.notify.protocol.frame.SseCursor;
+import io.notify.protocol.stream.Position;
+import io.notify.protocol.stream.StreamId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

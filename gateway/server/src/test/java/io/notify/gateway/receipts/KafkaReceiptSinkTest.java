@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.devstack.Await;
 import io.notify.gateway.support.TestConfig;
-import io.notify.schemas.inbox.Receipt;
-import io.notify.schemas.inbox.ReceiptKind;
+import io.notify.protocol.inbox.Receipt;
+import io.notify.protocol.inbox.ReceiptKind;
+import io.notify.protocol.stream.StreamId;
 import io.notify.schemas.serde.NotifySerdes;
-import io.notify.schemas.stream.StreamId;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

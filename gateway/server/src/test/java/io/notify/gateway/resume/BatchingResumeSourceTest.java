@@ -5,13 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.notify.devstack.Await;
 import io.notify.gateway.config.GatewayConfig.ResumeBatching;
 import io.notify.gateway.metrics.GatewayMetrics;
-import io.notify.devstack.Await;
 import io.notify.gateway.support.Events;
-import io.notify.schemas.protocol.ResetFrame;
-import io.notify.schemas.stream.Position;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.frame.ResetFrame;
+import io.notify.protocol.stream.Position;
+import io.notify.protocol.stream.StreamId;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

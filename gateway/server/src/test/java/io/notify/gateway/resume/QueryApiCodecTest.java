@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.notify.gateway.support.Events;
-import io.notify.schemas.NotifyJson;
-import io.notify.schemas.protocol.ResetReason;
-import io.notify.schemas.stream.Position;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.NotifyJson;
+import io.notify.protocol.frame.ResetReason;
+import io.notify.protocol.stream.Position;
+import io.notify.protocol.stream.StreamId;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

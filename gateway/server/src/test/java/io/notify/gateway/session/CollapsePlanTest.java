@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.gateway.config.CollapseSettings;
 import io.notify.gateway.support.Events;
-import io.notify.schemas.protocol.CollapsedFrame;
-import io.notify.schemas.stream.SequencedEvent;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.frame.CollapsedFrame;
+import io.notify.protocol.stream.SequencedEvent;
+import io.notify.protocol.stream.StreamId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.notify.schemas.protocol.ResumePoint;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.frame.ResumePoint;
+import io.notify.protocol.stream.StreamId;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -5,23 +5,23 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.notify.devstack.Await;
 import io.notify.gateway.admission.ConnectionLimiter;
 import io.notify.gateway.config.GatewayConfig;
-import io.notify.gateway.transport.OutboundFrame;
 import io.notify.gateway.metrics.GatewayMetrics;
+import io.notify.gateway.receipts.ReceiptBatcher;
 import io.notify.gateway.registry.InMemoryRegistrar;
 import io.notify.gateway.resume.FetchRequest;
 import io.notify.gateway.resume.FetchResult;
 import io.notify.gateway.resume.ResumeSource;
-import io.notify.devstack.Await;
 import io.notify.gateway.support.CollectingReceiptSink;
 import io.notify.gateway.support.FakeTransport;
-import io.notify.gateway.receipts.ReceiptBatcher;
 import io.notify.gateway.support.TestConfig;
-import io.notify.schemas.protocol.EventFrame;
-import io.notify.schemas.stream.Position;
-import io.notify.schemas.stream.SequencedEvent;
-import io.notify.schemas.stream.StreamId;
+import io.notify.gateway.transport.OutboundFrame;
+import io.notify.protocol.frame.EventFrame;
+import io.notify.protocol.stream.Position;
+import io.notify.protocol.stream.SequencedEvent;
+import io.notify.protocol.stream.StreamId;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -100,7 +100,7 @@ abstract class SessionFixture {
         limiter.tryAcquire("42");
         Session s = new Session("c-1", "42", expiresAt, transport, context(config));
         s.open(transport.bidirectional() ? null : ssePosition == null ? SseStart.NONE
-                : new SseStart(List.of(io.notify.schemas.protocol.ResumePoint.of(s.stream(), ssePosition)), List.of()));
+                : new SseStart(List.of(io.notify.protocol.frame.ResumePoint.of(s.stream(), ssePosition)), List.of()));
         if (ssePosition == null) {
             Await.until("the head read before welcome", Duration.ofSeconds(5), () -> source.requests.size() == 1);
             assertNull(source.requests.get(0).after());

@@ -3,7 +3,7 @@ package io.notify.gateway.session;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.notify.devstack.Await;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.stream.StreamId;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;

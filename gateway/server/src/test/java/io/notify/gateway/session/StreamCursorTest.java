@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.gateway.session.StreamCursor.Step;
 import io.notify.gateway.support.Events;
-import io.notify.schemas.stream.Position;
-import io.notify.schemas.stream.SequencedEvent;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.stream.Position;
+import io.notify.protocol.stream.SequencedEvent;
+import io.notify.protocol.stream.StreamId;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

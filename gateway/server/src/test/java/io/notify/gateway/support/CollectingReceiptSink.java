@@ -1,7 +1,7 @@
 package io.notify.gateway.support;
 
 import io.notify.gateway.receipts.ReceiptSink;
-import io.notify.schemas.inbox.Receipt;
+import io.notify.protocol.inbox.Receipt;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;

@@ -2,9 +2,9 @@ package io.notify.gateway.support;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.notify.schemas.stream.LiveEvent;
-import io.notify.schemas.stream.SequencedEvent;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.stream.LiveEvent;
+import io.notify.protocol.stream.SequencedEvent;
+import io.notify.protocol.stream.StreamId;
 import java.util.ArrayList;
 import java.util.List;
 

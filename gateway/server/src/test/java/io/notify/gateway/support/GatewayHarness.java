@@ -1,13 +1,13 @@
 package io.notify.gateway.support;
 
-import io.notify.gateway.GatewayService;
 import io.notify.devstack.Infra;
 import io.notify.gateway.GatewayServer;
+import io.notify.gateway.GatewayService;
 import io.notify.gateway.config.GatewayConfig;
-import io.notify.schemas.stream.DeliveryMessage;
-import io.notify.schemas.stream.SequencedEvent;
-import io.notify.schemas.stream.StreamEvent;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.stream.DeliveryMessage;
+import io.notify.protocol.stream.SequencedEvent;
+import io.notify.protocol.stream.StreamEvent;
+import io.notify.protocol.stream.StreamId;
 import io.notify.schemas.topic.Topic;
 import io.notify.schemas.topic.TopicCatalog;
 import java.net.URI;

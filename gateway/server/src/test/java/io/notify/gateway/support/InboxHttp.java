@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.notify.schemas.NotifyJson;
+import io.notify.protocol.NotifyJson;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Map;

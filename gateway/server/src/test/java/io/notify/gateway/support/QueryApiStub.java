@@ -7,9 +7,9 @@ import io.notify.common.auth.BearerKeys;
 import io.notify.common.auth.ServiceToken;
 import io.notify.common.http.HttpResponses;
 import io.notify.common.http.Problem;
-import io.notify.schemas.NotifyJson;
-import io.notify.schemas.stream.SequencedEvent;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.NotifyJson;
+import io.notify.protocol.stream.SequencedEvent;
+import io.notify.protocol.stream.StreamId;
 import io.undertow.Undertow;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
@@ -18,7 +18,6 @@ import io.undertow.util.Headers;
 import io.undertow.util.SameThreadExecutor;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import javax.net.ssl.SSLContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +26,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLContext;
 
 /**
  * docs/query-api.md over in-memory inboxes, on Undertow port 0: what the gateway resumes from, and

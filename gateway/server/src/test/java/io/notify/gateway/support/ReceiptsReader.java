@@ -2,8 +2,8 @@ package io.notify.gateway.support;
 
 import io.notify.devstack.Await;
 import io.notify.devstack.Infra;
-import io.notify.schemas.inbox.Receipt;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.inbox.Receipt;
+import io.notify.protocol.stream.StreamId;
 import io.notify.schemas.topic.Topic;
 import io.notify.schemas.topic.TopicCatalog;
 import java.time.Duration;

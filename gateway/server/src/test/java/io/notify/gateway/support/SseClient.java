@@ -1,8 +1,8 @@
 package io.notify.gateway.support;
 
-import io.notify.schemas.protocol.EventFrame;
-import io.notify.schemas.protocol.FrameCodec;
-import io.notify.schemas.protocol.ServerFrame;
+import io.notify.protocol.frame.EventFrame;
+import io.notify.protocol.frame.FrameCodec;
+import io.notify.protocol.frame.ServerFrame;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;

@@ -1,10 +1,10 @@
 package io.notify.gateway.support;
 
-import io.notify.schemas.protocol.EventFrame;
-import io.notify.schemas.protocol.FrameCodec;
-import io.notify.schemas.protocol.PresenceResultFrame;
-import io.notify.schemas.protocol.ServerFrame;
-import io.notify.schemas.protocol.WelcomeFrame;
+import io.notify.protocol.frame.EventFrame;
+import io.notify.protocol.frame.FrameCodec;
+import io.notify.protocol.frame.PresenceResultFrame;
+import io.notify.protocol.frame.ServerFrame;
+import io.notify.protocol.frame.WelcomeFrame;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
@@ -144,7 +144,7 @@ public final class WsClient implements WebSocket.Listener, AutoCloseable {
     /** The next frame that is not a ping, which must be a {@code type}. */
     public <T extends ServerFrame> T expect(Class<T> type, Duration timeout) {
         ServerFrame f = next(timeout);
-        while (f instanceof io.notify.schemas.protocol.PingFrame) {
+        while (f instanceof io.notify.protocol.frame.PingFrame) {
             f = next(timeout);
         }
         if (!type.isInstance(f)) {
@@ -209,7 +209,7 @@ public final class WsClient implements WebSocket.Listener, AutoCloseable {
             if (f instanceof PresenceResultFrame r) {
                 return r;
             }
-            if (!(f instanceof EventFrame e && e.type().startsWith("presence.") || f instanceof io.notify.schemas.protocol.PingFrame)) {
+            if (!(f instanceof EventFrame e && e.type().startsWith("presence.") || f instanceof io.notify.protocol.frame.PingFrame)) {
                 throw new AssertionError("expected a presence_result, got " + f);
             }
         }
@@ -232,7 +232,7 @@ public final class WsClient implements WebSocket.Listener, AutoCloseable {
                     return true;
                 }
                 ServerFrame f = frames.poll(left, TimeUnit.NANOSECONDS);
-                if (f != null && !(f instanceof io.notify.schemas.protocol.PingFrame)) {
+                if (f != null && !(f instanceof io.notify.protocol.frame.PingFrame)) {
                     return false;
                 }
             }

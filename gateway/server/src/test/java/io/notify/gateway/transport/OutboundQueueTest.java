@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
-import io.notify.gateway.transport.OutboundQueue.Offer;
 import io.notify.gateway.support.Events;
-import io.notify.schemas.stream.StreamId;
+import io.notify.gateway.transport.OutboundQueue.Offer;
+import io.notify.protocol.stream.StreamId;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
@@ -77,17 +77,17 @@ class OutboundQueueTest {
     void coalescingNeverCrossesStreamsNorDisplacesAStateFrame() {
         StreamId room = StreamId.parse("r:chat");
         OutboundQueue q = new OutboundQueue(2, 10_000);
-        OutboundFrame state = OutboundFrame.ephemeral(new io.notify.schemas.protocol.PongFrame(), OutboundFrame.stateCoalescingKey(U));
+        OutboundFrame state = OutboundFrame.ephemeral(new io.notify.protocol.frame.PongFrame(), OutboundFrame.stateCoalescingKey(U));
         OutboundFrame roomTyping = OutboundFrame.event(Events.ephemeral(room, "r1", "typing"), true);
         q.offer(state);
         q.offer(roomTyping);
         assertEquals(Offer.DROPPED, q.offer(OutboundFrame.event(Events.ephemeral(U, "u1", "typing"), true)),
                 "the same collapse key on another stream replaces nothing");
-        assertEquals(Offer.DROPPED, q.offer(OutboundFrame.event(Events.ephemeral(U, "u2", io.notify.schemas.protocol.StateFrame.EVENT_TYPE), true)),
+        assertEquals(Offer.DROPPED, q.offer(OutboundFrame.event(Events.ephemeral(U, "u2", io.notify.protocol.frame.StateFrame.EVENT_TYPE), true)),
                 "an event whose collapse key is the state frame's type does not displace the state frame");
         OutboundFrame roomTyping2 = OutboundFrame.event(Events.ephemeral(room, "r2", "typing"), true);
         assertEquals(Offer.COALESCED, q.offer(roomTyping2));
-        OutboundFrame state2 = OutboundFrame.ephemeral(new io.notify.schemas.protocol.PongFrame(), OutboundFrame.stateCoalescingKey(U));
+        OutboundFrame state2 = OutboundFrame.ephemeral(new io.notify.protocol.frame.PongFrame(), OutboundFrame.stateCoalescingKey(U));
         assertEquals(Offer.COALESCED, q.offer(state2), "the stream's newer state frame replaces its older one");
         assertSame(state2, q.poll());
         assertSame(roomTyping2, q.poll());

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.notify.devstack.Await;
 import io.notify.gateway.admission.TokenBucket;
 import io.notify.gateway.support.RawWsClient;
-import io.notify.schemas.protocol.CloseCode;
+import io.notify.protocol.frame.CloseCode;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;

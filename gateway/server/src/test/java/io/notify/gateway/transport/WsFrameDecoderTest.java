@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.notify.gateway.admission.Limit;
 import io.notify.gateway.admission.TokenBucket;
 import io.notify.gateway.support.RawWsClient;
-import io.notify.schemas.protocol.WsOpcode;
+import io.notify.protocol.frame.WsOpcode;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

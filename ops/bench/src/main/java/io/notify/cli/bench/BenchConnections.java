@@ -1,12 +1,12 @@
 package io.notify.cli.bench;
 
-import io.notify.registry.RegistryRedis;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.notify.protocol.stream.StreamId;
 import io.notify.registry.RegistryClients;
 import io.notify.registry.RegistryKeys;
+import io.notify.registry.RegistryRedis;
 import io.notify.registry.lease.NodeRegistry;
 import io.notify.registry.lease.NodeRegistryConfig;
-import io.notify.schemas.stream.StreamId;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;

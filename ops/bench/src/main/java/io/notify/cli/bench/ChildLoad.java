@@ -1,7 +1,7 @@
 package io.notify.cli.bench;
 
 import io.notify.devstack.JavaProcess;
-import io.notify.schemas.NotifyJson;
+import io.notify.protocol.NotifyJson;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -9,7 +9,7 @@ import io.notify.common.config.Settings;
 import io.notify.fanout.FanoutConfig;
 import io.notify.platform.DevKeys;
 import io.notify.platform.PlatformStack;
-import io.notify.schemas.event.Fallback;
+import io.notify.protocol.event.Fallback;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package io.notify.cli.bench;
 
 import io.notify.cli.bench.report.Stats;
-import io.notify.schemas.inbox.FallbackRecord;
+import io.notify.protocol.inbox.FallbackRecord;
 import io.notify.schemas.serde.NotifySerdes;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.notify.cli.bench;
 
 import io.notify.cli.bench.gateway.ProcessCpu;
-import io.notify.schemas.event.Fallback;
+import io.notify.protocol.event.Fallback;
 import io.notify.schemas.topic.TopicCatalog;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;

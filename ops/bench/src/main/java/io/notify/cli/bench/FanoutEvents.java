@@ -1,6 +1,6 @@
 package io.notify.cli.bench;
 
-import io.notify.schemas.event.Fallback;
+import io.notify.protocol.event.Fallback;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package io.notify.cli.bench;
 
-import io.notify.schemas.NotifyJson;
+import io.notify.protocol.NotifyJson;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

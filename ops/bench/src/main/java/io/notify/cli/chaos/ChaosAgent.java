@@ -1,7 +1,7 @@
 package io.notify.cli.chaos;
 
 import io.notify.platform.DevKeys;
-import io.notify.schemas.NotifyJson;
+import io.notify.protocol.NotifyJson;
 import io.notify.schemas.publish.NotifyPublisher;
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -134,7 +134,7 @@ final class ChaosRun {
         progress.accept(s.cliName + ": stopping the load; waiting up to " + o.settle().toSeconds()
                 + " s for every acknowledged event to reach every device");
         agent.send("verify " + o.settle().toMillis());
-        Verifier.Verdict v = io.notify.schemas.NotifyJson.mapper().readValue(agent.await("verdict", o.settle().plusSeconds(60)),
+        Verifier.Verdict v = io.notify.protocol.NotifyJson.mapper().readValue(agent.await("verdict", o.settle().plusSeconds(60)),
                 Verifier.Verdict.class);
         List<String> down = faults.servicesDown();
         boolean passed = v.passed() && down.isEmpty();

@@ -2,8 +2,8 @@ package io.notify.cli.chaos;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.notify.schemas.event.EventEnvelope;
-import io.notify.schemas.event.Recipients;
+import io.notify.protocol.event.EventEnvelope;
+import io.notify.protocol.event.Recipients;
 import io.notify.schemas.publish.NotifyPublisher;
 import io.notify.schemas.publish.PublishException;
 import java.util.concurrent.CompletionException;

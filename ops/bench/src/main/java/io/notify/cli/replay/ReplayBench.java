@@ -1,10 +1,10 @@
 package io.notify.cli.replay;
 
-import io.notify.cli.bench.report.RunsOptions;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.notify.cli.bench.report.RunsOptions;
 import io.notify.devstack.BrokerOptions;
 import io.notify.devstack.KafkaBrokerProcess;
-import io.notify.schemas.NotifyJson;
+import io.notify.protocol.NotifyJson;
 import io.notify.schemas.topic.TopicCatalog;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -30,10 +30,10 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * Replay throughput against a raw KafkaConsumer in the same run: writes N small envelopes to a

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.notify.cli.checkout.CheckoutMain;
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
-import io.notify.schemas.NotifyJson;
+import io.notify.protocol.NotifyJson;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;

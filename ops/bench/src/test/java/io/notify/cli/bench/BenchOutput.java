@@ -3,7 +3,7 @@ package io.notify.cli.bench;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.notify.schemas.NotifyJson;
+import io.notify.protocol.NotifyJson;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

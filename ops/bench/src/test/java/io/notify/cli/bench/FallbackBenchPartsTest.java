@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.cli.bench.report.Stats;
-import io.notify.schemas.event.EventEnvelope;
-import io.notify.schemas.event.Fallback;
-import io.notify.schemas.NotifyJson;
+import io.notify.protocol.NotifyJson;
+import io.notify.protocol.event.EventEnvelope;
+import io.notify.protocol.event.Fallback;
 import io.notify.schemas.validation.EventValidator;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

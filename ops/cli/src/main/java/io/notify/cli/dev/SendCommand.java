@@ -1,9 +1,9 @@
 package io.notify.cli.dev;
 
-import io.notify.platform.DevKeys;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.notify.schemas.NotifyJson;
+import io.notify.platform.DevKeys;
+import io.notify.protocol.NotifyJson;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -1,7 +1,7 @@
 package io.notify.cli.replay;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.notify.schemas.NotifyJson;
+import io.notify.protocol.NotifyJson;
 import io.notify.schemas.topic.DlqHeaders;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.notify.cli.replay;
 
-import io.notify.schemas.event.Recipients;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.event.Recipients;
+import io.notify.protocol.stream.StreamId;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;

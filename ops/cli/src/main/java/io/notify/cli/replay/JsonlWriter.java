@@ -1,6 +1,6 @@
 package io.notify.cli.replay;
 
-import io.notify.schemas.NotifyJson;
+import io.notify.protocol.NotifyJson;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Base64;

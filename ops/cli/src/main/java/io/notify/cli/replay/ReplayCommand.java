@@ -1,6 +1,6 @@
 package io.notify.cli.replay;
 
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.stream.StreamId;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;

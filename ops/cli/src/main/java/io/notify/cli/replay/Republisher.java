@@ -1,13 +1,13 @@
 package io.notify.cli.replay;
 
-import io.notify.schemas.event.EventClass;
-import io.notify.schemas.event.EventEnvelope;
-import io.notify.schemas.event.Recipients;
+import io.notify.protocol.event.EventClass;
+import io.notify.protocol.event.EventEnvelope;
+import io.notify.protocol.event.Recipients;
+import io.notify.protocol.stream.LiveEvent;
+import io.notify.protocol.stream.SequencedEvent;
+import io.notify.protocol.stream.StreamEvent;
+import io.notify.protocol.stream.UndeliveredEvent;
 import io.notify.schemas.serde.NotifySerdes;
-import io.notify.schemas.stream.LiveEvent;
-import io.notify.schemas.stream.SequencedEvent;
-import io.notify.schemas.stream.StreamEvent;
-import io.notify.schemas.stream.UndeliveredEvent;
 import io.notify.schemas.topic.DlqHeaders;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -1,9 +1,9 @@
 package io.notify.cli.why;
 
 import io.notify.cli.replay.Routing;
-import io.notify.schemas.inbox.FallbackRecord;
-import io.notify.schemas.inbox.Receipt;
-import io.notify.schemas.stream.SequencedEvent;
+import io.notify.protocol.inbox.FallbackRecord;
+import io.notify.protocol.inbox.Receipt;
+import io.notify.protocol.stream.SequencedEvent;
 import io.notify.schemas.topic.DlqFailure;
 import java.time.Instant;
 import java.util.List;

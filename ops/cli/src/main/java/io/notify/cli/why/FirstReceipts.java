@@ -1,8 +1,8 @@
 package io.notify.cli.why;
 
-import io.notify.schemas.inbox.Receipt;
-import io.notify.schemas.inbox.ReceiptKind;
-import io.notify.schemas.stream.SequencedEvent;
+import io.notify.protocol.inbox.Receipt;
+import io.notify.protocol.inbox.ReceiptKind;
+import io.notify.protocol.stream.SequencedEvent;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.notify.cli.why;
 
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.stream.StreamId;
 import java.time.Instant;
 
 /** What {@code why} is asked: the life of event {@code eventId} for {@code user}, looked for in {@code [from, to)}. */

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.notify.cli.replay.TimeText;
 import io.notify.cli.replay.UsageException;
-import io.notify.schemas.NotifyJson;
+import io.notify.protocol.NotifyJson;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Locale;

@@ -4,7 +4,7 @@ import io.notify.cli.replay.ConnectionOptions;
 import io.notify.cli.replay.RecordLookup;
 import io.notify.cli.replay.TimeArgs;
 import io.notify.cli.replay.UsageException;
-import io.notify.schemas.event.Recipients;
+import io.notify.protocol.event.Recipients;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;

@@ -2,7 +2,7 @@ package io.notify.cli.replay;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.notify.cli.Notifyctl;
-import io.notify.schemas.NotifyJson;
+import io.notify.protocol.NotifyJson;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import io.notify.schemas.NotifyJson;
+import io.notify.protocol.NotifyJson;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

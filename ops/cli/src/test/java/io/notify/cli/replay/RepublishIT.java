@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
-import io.notify.schemas.event.EventClass;
-import io.notify.schemas.event.EventEnvelope;
+import io.notify.protocol.event.EventClass;
+import io.notify.protocol.event.EventEnvelope;
 import io.notify.schemas.serde.NotifySerdes;
 import io.notify.schemas.topic.TopicCatalog;
 import java.nio.charset.StandardCharsets;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.notify.schemas.event.EventIds;
+import io.notify.protocol.event.EventIds;
 import org.junit.jupiter.api.Test;
 
 class RepublishIdsTest {

@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
+import io.notify.protocol.stream.DeliveryMessage;
+import io.notify.protocol.stream.SequencedEvent;
+import io.notify.protocol.stream.UndeliveredEvent;
+import io.notify.protocol.stream.UndeliveredReason;
 import io.notify.schemas.serde.NotifySerdes;
-import io.notify.schemas.stream.DeliveryMessage;
-import io.notify.schemas.stream.SequencedEvent;
-import io.notify.schemas.stream.UndeliveredEvent;
-import io.notify.schemas.stream.UndeliveredReason;
 import io.notify.schemas.topic.TopicCatalog;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.notify.cli.replay.UsageException;
 import io.notify.cli.why.Evidence.Copy;
-import io.notify.schemas.NotifyJson;
+import io.notify.protocol.NotifyJson;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;

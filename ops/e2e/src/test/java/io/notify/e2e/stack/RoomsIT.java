@@ -15,14 +15,14 @@ import io.notify.gateway.support.SseClient;
 import io.notify.gateway.support.WsClient;
 import io.notify.platform.Platform;
 import io.notify.platform.Publishing;
-import io.notify.schemas.protocol.EventFrame;
-import io.notify.schemas.protocol.PresenceResultFrame;
-import io.notify.schemas.protocol.ServerFrame;
-import io.notify.schemas.protocol.SubscribeRefusedFrame;
-import io.notify.schemas.protocol.SubscribedFrame;
-import io.notify.schemas.protocol.UnsubscribedFrame;
-import io.notify.schemas.protocol.WelcomeFrame;
-import io.notify.schemas.stream.Position;
+import io.notify.protocol.frame.EventFrame;
+import io.notify.protocol.frame.PresenceResultFrame;
+import io.notify.protocol.frame.ServerFrame;
+import io.notify.protocol.frame.SubscribeRefusedFrame;
+import io.notify.protocol.frame.SubscribedFrame;
+import io.notify.protocol.frame.UnsubscribedFrame;
+import io.notify.protocol.frame.WelcomeFrame;
+import io.notify.protocol.stream.Position;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -251,7 +251,7 @@ class RoomsIT {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (out.size() < n) {
             SseClient.Message m = c.next(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
-            if (m.data() == null || m.frame() instanceof io.notify.schemas.protocol.PingFrame) {
+            if (m.data() == null || m.frame() instanceof io.notify.protocol.frame.PingFrame) {
                 continue;
             }
             if (m.frame() instanceof EventFrame) {
@@ -276,7 +276,7 @@ class RoomsIT {
             List<ServerFrame> others = new java.util.ArrayList<>();
             Await.until("kim's subscriptions answered", WAIT, () -> {
                 SseClient.Message m = kim.next(WAIT);
-                if (m.data() != null && !(m.frame() instanceof io.notify.schemas.protocol.PingFrame)) {
+                if (m.data() != null && !(m.frame() instanceof io.notify.protocol.frame.PingFrame)) {
                     others.add(m.frame());
                 }
                 return others.stream().filter(f -> f instanceof SubscribedFrame || f instanceof SubscribeRefusedFrame).count() == 3;
@@ -291,8 +291,8 @@ class RoomsIT {
             publishToRoom("lobby", "lob-1");
             List<SseClient.Message> got = sseEvents(kim, 3, new java.util.ArrayList<>());
             lastId = got.get(2).id();
-            assertTrue(io.notify.schemas.protocol.SseCursor.isCursor(lastId), "a composite cursor: " + lastId);
-            assertEquals(3, io.notify.schemas.protocol.SseCursor.parse(lastId).size(), "user, chat-sse and lobby: " + lastId);
+            assertTrue(io.notify.protocol.frame.SseCursor.isCursor(lastId), "a composite cursor: " + lastId);
+            assertEquals(3, io.notify.protocol.frame.SseCursor.parse(lastId).size(), "user, chat-sse and lobby: " + lastId);
         }
         publishToRoom("chat-sse", "sse-2");
         publishToRoom("lobby", "lob-2");

@@ -1,6 +1,6 @@
 package io.notify.cli.bench.gateway;
 
-import io.notify.schemas.protocol.WsOpcode;
+import io.notify.protocol.frame.WsOpcode;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.notify.cli.bench.gateway;
 
 import io.notify.client.reconnect.Backoff;
-import io.notify.schemas.NotifyJson;
+import io.notify.protocol.NotifyJson;
 import java.io.IOException;
 
 /**

@@ -1,7 +1,7 @@
 package io.notify.cli.bench.gateway;
 
 import io.notify.cli.stack.ChildAgent;
-import io.notify.schemas.NotifyJson;
+import io.notify.protocol.NotifyJson;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.notify.cli.bench.gateway;
 
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.stream.StreamId;
 
 /** Users of the gateway benchmarks: client i is user {@code gw-user-<i>}, stream {@code u:gw-user-<i>}. */
 final class BenchUsers {

@@ -1,6 +1,6 @@
 package io.notify.cli.bench.gateway;
 
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.stream.StreamId;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;

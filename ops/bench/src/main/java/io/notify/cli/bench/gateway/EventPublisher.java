@@ -96,7 +96,7 @@ final class EventPublisher implements AutoCloseable {
      * Sends events to one room or b:all ({@code stream}, e.g. {@code r:bench} or {@code b:all}) at
      * {@code ratePerSecond} for {@code duration}; returns how many were acknowledged.
      */
-    long publishPacedTo(double ratePerSecond, Duration duration, io.notify.schemas.stream.StreamId stream, String idPrefix)
+    long publishPacedTo(double ratePerSecond, Duration duration, io.notify.protocol.stream.StreamId stream, String idPrefix)
             throws IOException, InterruptedException {
         String to = stream.isBroadcast() ? "{\"broadcast\":true}" : "{\"rooms\":[\"" + stream.room() + "\"]}";
         return pace(ratePerSecond, duration, n -> send(stream.value(), ("{\"id\":\"" + idPrefix + "-" + n

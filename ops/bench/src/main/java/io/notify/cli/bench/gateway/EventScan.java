@@ -2,9 +2,9 @@ package io.notify.cli.bench.gateway;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.notify.schemas.event.EventClass;
-import io.notify.schemas.protocol.EventFrame;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.event.EventClass;
+import io.notify.protocol.frame.EventFrame;
+import io.notify.protocol.stream.StreamId;
 
 /**
  * The load agents' fast read of an event frame: the fields the agent uses (stream, epoch, seq, id,

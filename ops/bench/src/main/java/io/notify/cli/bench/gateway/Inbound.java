@@ -1,16 +1,16 @@
 package io.notify.cli.bench.gateway;
 
-import io.notify.schemas.protocol.EventFrame;
-import io.notify.schemas.protocol.FrameCodec;
-import io.notify.schemas.protocol.PingFrame;
-import io.notify.schemas.protocol.ProtocolException;
-import io.notify.schemas.protocol.ResetFrame;
-import io.notify.schemas.protocol.ResumeFrame;
-import io.notify.schemas.protocol.ResumePoint;
-import io.notify.schemas.protocol.ServerFrame;
-import io.notify.schemas.protocol.WelcomeFrame;
-import io.notify.schemas.protocol.WsOpcode;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.frame.EventFrame;
+import io.notify.protocol.frame.FrameCodec;
+import io.notify.protocol.frame.PingFrame;
+import io.notify.protocol.frame.ProtocolException;
+import io.notify.protocol.frame.ResetFrame;
+import io.notify.protocol.frame.ResumeFrame;
+import io.notify.protocol.frame.ResumePoint;
+import io.notify.protocol.frame.ServerFrame;
+import io.notify.protocol.frame.WelcomeFrame;
+import io.notify.protocol.frame.WsOpcode;
+import io.notify.protocol.stream.StreamId;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -138,7 +138,7 @@ final class Inbound {
             }
         } else if (frame instanceof ResetFrame r) {
             listener.reset(c, r);
-        } else if (frame instanceof io.notify.schemas.protocol.SubscribedFrame s) {
+        } else if (frame instanceof io.notify.protocol.frame.SubscribedFrame s) {
             listener.subscribed(c, s);
         }
     }

@@ -5,8 +5,8 @@ import static io.notify.cli.bench.gateway.AgentOut.emitJson;
 import static io.notify.cli.bench.gateway.AgentOut.retryDelayMs;
 
 import io.notify.cli.bench.LatencySummary;
-import io.notify.schemas.protocol.EventFrame;
-import io.notify.schemas.protocol.ResetFrame;
+import io.notify.protocol.frame.EventFrame;
+import io.notify.protocol.frame.ResetFrame;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -282,7 +282,7 @@ public final class LoadAgent implements NioDriver.Listener {
     }
 
     @Override
-    public void subscribed(ClientConn c, io.notify.schemas.protocol.SubscribedFrame f) {
+    public void subscribed(ClientConn c, io.notify.protocol.frame.SubscribedFrame f) {
         if (f.stream().value().equals(c.roomStream) && c.room == null) {
             c.room = f.head() == null ? new ResumeTally(null, 0) : new ResumeTally(f.head().epoch(), f.head().seq());
             subscribedAnswers++;

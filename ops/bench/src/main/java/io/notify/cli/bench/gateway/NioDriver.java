@@ -1,7 +1,7 @@
 package io.notify.cli.bench.gateway;
 
-import io.notify.schemas.protocol.EventFrame;
-import io.notify.schemas.protocol.ResetFrame;
+import io.notify.protocol.frame.EventFrame;
+import io.notify.protocol.frame.ResetFrame;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -34,7 +34,7 @@ final class NioDriver implements AutoCloseable {
         void reset(ClientConn c, ResetFrame r);
 
         /** A {@code subscribed} answer (rooms bench). */
-        default void subscribed(ClientConn c, io.notify.schemas.protocol.SubscribedFrame f) {
+        default void subscribed(ClientConn c, io.notify.protocol.frame.SubscribedFrame f) {
         }
 
         /** The attempt failed or the connection ended; {@code status} is the HTTP status of a refusal or -1. */

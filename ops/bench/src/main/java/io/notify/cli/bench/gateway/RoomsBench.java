@@ -6,7 +6,7 @@ import io.notify.cli.bench.pipeline.HopBudget;
 import io.notify.cli.bench.report.ResultFiles;
 import io.notify.common.config.Settings;
 import io.notify.gateway.admission.Limit;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.stream.StreamId;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,7 +4,7 @@ import io.notify.cli.bench.PrometheusText;
 import io.notify.cli.bench.report.ProgressBar;
 import io.notify.cli.bench.report.ResultFiles;
 import io.notify.common.config.Settings;
-import io.notify.schemas.stream.Position;
+import io.notify.protocol.stream.Position;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package io.notify.cli.bench.gateway;
 
-import static io.notify.schemas.protocol.WsOpcode.CLOSE;
-import static io.notify.schemas.protocol.WsOpcode.TEXT;
+import static io.notify.protocol.frame.WsOpcode.CLOSE;
+import static io.notify.protocol.frame.WsOpcode.TEXT;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package io.notify.cli.bench.pipeline;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.notify.schemas.NotifyJson;
+import io.notify.protocol.NotifyJson;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;

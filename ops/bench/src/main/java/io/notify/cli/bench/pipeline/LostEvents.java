@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.notify.cli.bench.gateway.ClientFleet;
 import io.notify.cli.bench.gateway.IdCheck;
 import io.notify.platform.QueryApi;
-import io.notify.schemas.NotifyJson;
+import io.notify.protocol.NotifyJson;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;

@@ -1,7 +1,7 @@
 package io.notify.cli.bench.pipeline;
 
 import io.notify.cli.bench.gateway.ClientFleet;
-import io.notify.schemas.NotifyJson;
+import io.notify.protocol.NotifyJson;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -1,13 +1,13 @@
 package io.notify.cli.bench.pipeline;
 
+import io.notify.cli.bench.PrometheusText;
 import io.notify.cli.bench.gateway.ClientFleet;
 import io.notify.cli.bench.gateway.IdCheck;
 import io.notify.cli.bench.report.ProgressBar;
-import io.notify.cli.bench.PrometheusText;
 import io.notify.cli.stack.ChildAgent;
 import io.notify.platform.QueryApi;
 import io.notify.platform.ServiceProcess;
-import io.notify.schemas.NotifyJson;
+import io.notify.protocol.NotifyJson;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -3,7 +3,7 @@ package io.notify.cli.bench.report;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.notify.cli.bench.plot.Chart;
 import io.notify.cli.bench.plot.PngCharts;
-import io.notify.schemas.NotifyJson;
+import io.notify.protocol.NotifyJson;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;

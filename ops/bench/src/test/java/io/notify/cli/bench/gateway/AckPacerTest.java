@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.notify.schemas.protocol.AckFrame;
-import io.notify.schemas.protocol.FrameCodec;
-import io.notify.schemas.protocol.WsOpcode;
+import io.notify.protocol.frame.AckFrame;
+import io.notify.protocol.frame.FrameCodec;
+import io.notify.protocol.frame.WsOpcode;
 import io.notify.schemas.validation.FrameSchema;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;

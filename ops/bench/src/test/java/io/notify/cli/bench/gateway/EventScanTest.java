@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.notify.schemas.NotifyJson;
-import io.notify.schemas.event.EventClass;
-import io.notify.schemas.protocol.EventFrame;
-import io.notify.schemas.protocol.FrameCodec;
-import io.notify.schemas.stream.StreamId;
+import io.notify.protocol.NotifyJson;
+import io.notify.protocol.event.EventClass;
+import io.notify.protocol.frame.EventFrame;
+import io.notify.protocol.frame.FrameCodec;
+import io.notify.protocol.stream.StreamId;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -6,8 +6,8 @@ import static io.notify.cli.bench.gateway.ScriptedWsServer.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.notify.schemas.protocol.EventFrame;
-import io.notify.schemas.protocol.ResetFrame;
+import io.notify.protocol.frame.EventFrame;
+import io.notify.protocol.frame.ResetFrame;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;

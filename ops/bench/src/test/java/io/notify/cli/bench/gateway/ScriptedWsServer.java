@@ -2,7 +2,7 @@ package io.notify.cli.bench.gateway;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.notify.schemas.protocol.WsOpcode;
+import io.notify.protocol.frame.WsOpcode;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;

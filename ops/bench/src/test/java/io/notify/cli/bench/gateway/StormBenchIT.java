@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.notify.schemas.NotifyJson;
+import io.notify.protocol.NotifyJson;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.notify.cli.checkout.CheckoutMain;
-import io.notify.schemas.NotifyJson;
+import io.notify.protocol.NotifyJson;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;

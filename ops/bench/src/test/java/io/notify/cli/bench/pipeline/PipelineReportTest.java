@@ -11,7 +11,7 @@ import io.notify.cli.bench.BaselineRun;
 import io.notify.cli.bench.LatencySummary;
 import io.notify.cli.bench.plot.Chart;
 import io.notify.cli.bench.plot.PngCharts;
-import io.notify.schemas.NotifyJson;
+import io.notify.protocol.NotifyJson;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -1,0 +1,72 @@
+package io.notify.protocol.inbox;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonValue;
+import io.notify.protocol.stream.SequencedEvent;
+import java.util.List;
+
+/**
+ * The value of {@code notify.fallback}: no device of the user acknowledged or read {@code event}
+ * within its {@code fallback.after}, so the sender named {@code channel} should reach the user
+ * another way (push, e-mail). Written exactly once per event and user by fanout-streams
+ * (docs/inbox.md, "Offline fallback"); a push/e-mail service or a Kafka Connect sink consumes it.
+ *
+ * <ul>
+ *   <li>{@code reason}: {@code no_device} when no device of the user ever acknowledged anything
+ *       that fanout-streams still remembers, {@code no_ack} when devices exist but none acknowledged
+ *       this event;</li>
+ *   <li>{@code devices}: each known device with the last seq it acknowledged and when it was last
+ *       heard (epoch ms): what a sender needs to pick one;</li>
+ *   <li>{@code dueAt}: when the fallback was due ({@code sequencedAt + after}); {@code at}: when it
+ *       was written, so {@code at - dueAt} is the timer's lateness.</li>
+ * </ul>
+ */
+@JsonPropertyOrder({"stream", "userId", "channel", "reason", "event", "devices", "dueAt", "at"})
+public record FallbackRecord(String stream, String userId, String channel, Reason reason, SequencedEvent event,
+                             List<Device> devices, long dueAt, long at) {
+
+    /** Why the user is reached another way. */
+    public enum Reason {
+        NO_DEVICE("no_device"), NO_ACK("no_ack");
+
+        private final String wireName;
+
+        Reason(String wireName) {
+            this.wireName = wireName;
+        }
+
+        @JsonValue
+        public String wireName() {
+            return wireName;
+        }
+
+        @JsonCreator
+        public static Reason fromWire(String value) {
+            for (Reason r : values()) {
+                if (r.wireName.equals(value)) {
+                    return r;
+                }
+            }
+            throw new IllegalArgumentException("reason must be no_device or no_ack, got '" + value + "'");
+        }
+    }
+
+    /** A device of the user: the last seq it acknowledged and when it was last heard. */
+    @JsonPropertyOrder({"device", "acked", "lastSeenAt"})
+    public record Device(String device, long acked, long lastSeenAt) {
+    }
+
+    public FallbackRecord {
+        if (event == null || event.fallback() == null || !event.stream().isUser()) {
+            throw new IllegalArgumentException("a fallback record holds a user's durable event that asked for a fallback");
+        }
+        if (!event.stream().value().equals(stream) || !event.stream().userId().equals(userId)) {
+            throw new IllegalArgumentException("stream and userId must be the event's");
+        }
+        if (!event.fallback().channel().equals(channel) || reason == null) {
+            throw new IllegalArgumentException("channel must be the event's fallback channel, and reason is required");
+        }
+        devices = devices == null ? List.of() : List.copyOf(devices);
+    }
+}
