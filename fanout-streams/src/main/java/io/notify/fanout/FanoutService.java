@@ -3,6 +3,7 @@ package io.notify.fanout;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.notify.common.auth.BearerKeys;
 import io.notify.common.metrics.ServiceMeters;
+import io.notify.common.service.NotifyService;
 import io.notify.common.tls.ServerTls;
 import io.notify.fanout.metrics.FanoutMetrics;
 import io.notify.fanout.query.QueryServer;
@@ -21,8 +22,9 @@ import java.util.Optional;
  * lookup, and the Kafka Streams app. Used by {@link FanoutMain}, {@code notifyctl dev} and the ITs.
  * {@link #close} stops the query API, then the app (bounded), then Redis.
  */
-public final class FanoutService implements AutoCloseable {
+public final class FanoutService implements NotifyService {
 
+    private boolean stopped;
     private final PrometheusMeterRegistry meters = ServiceMeters.create();
     private final QueryServer query;
     private final ServerTls tls;
@@ -50,6 +52,12 @@ public final class FanoutService implements AutoCloseable {
         this.app = new FanoutApp(bound, registry, new FanoutMetrics(meters), Clock.systemUTC());
     }
 
+    @Override
+    public String name() {
+        return "fanout-streams";
+    }
+
+    @Override
     public FanoutService start() {
         app.start();
         query.attach(app.streams(), app::readiness);
@@ -74,8 +82,13 @@ public final class FanoutService implements AutoCloseable {
         return meters;
     }
 
+    /** Stops the query API, the Kafka Streams app and the registry client. Idempotent. */
     @Override
-    public void close() {
+    public synchronized void stop() {
+        if (stopped) {
+            return;
+        }
+        stopped = true;
         query.close();
         if (tls != null) {
             tls.close();

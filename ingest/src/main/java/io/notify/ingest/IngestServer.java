@@ -11,6 +11,7 @@ import io.notify.common.http.OpsEndpoints;
 import io.notify.common.http.Problem;
 import io.notify.common.metrics.KafkaMeters;
 import io.notify.common.metrics.ServiceMeters;
+import io.notify.common.service.NotifyService;
 import io.notify.common.tls.ServerTls;
 import io.notify.ingest.http.CorsHandler;
 import io.notify.ingest.http.EventsHandler;
@@ -45,8 +46,9 @@ import org.slf4j.LoggerFactory;
  * their lifecycle. {@link #stop} stops taking requests, waits for in-flight ones to be answered
  * (bounded), then flushes and closes the producer.
  */
-public final class IngestServer implements AutoCloseable {
+public final class IngestServer implements NotifyService {
 
+    private boolean stopped;
     private static final Logger LOG = LoggerFactory.getLogger(IngestServer.class);
 
     /** How far above max-batch-bytes Undertow's own entity limit sits: more than one read buffer, so BodyReader sees the overflow first. */
@@ -135,6 +137,7 @@ public final class IngestServer implements AutoCloseable {
         return p;
     }
 
+    @Override
     public IngestServer start() {
         if (config.createTopic()) {
             createEventsTopic();
@@ -176,7 +179,18 @@ public final class IngestServer implements AutoCloseable {
         return registry;
     }
 
-    public void stop() {
+    @Override
+    public String name() {
+        return "ingest";
+    }
+
+    /** Stops taking requests, waits for those in flight (up to the produce timeout), then releases everything. Idempotent. */
+    @Override
+    public synchronized void stop() {
+        if (stopped) {
+            return;
+        }
+        stopped = true;
         graceful.shutdown();
         try {
             if (!graceful.awaitShutdown(TimeUnit.SECONDS.toMillis(config.produceTimeout().toSeconds() + 1))) {
@@ -194,10 +208,5 @@ public final class IngestServer implements AutoCloseable {
         readiness.close();
         admin.close(java.time.Duration.ofSeconds(2));
         registry.close();
-    }
-
-    @Override
-    public void close() {
-        stop();
     }
 }

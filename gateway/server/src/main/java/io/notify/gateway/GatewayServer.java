@@ -5,6 +5,7 @@ import io.notify.common.config.PlatformSettings;
 import io.notify.common.http.HttpResponses;
 import io.notify.common.http.OpsEndpoints;
 import io.notify.common.http.Problem;
+import io.notify.common.service.NotifyService;
 import io.notify.common.tls.ServerTls;
 import io.notify.gateway.admission.AcceptGovernor;
 import io.notify.gateway.admission.ConnectionLimiter;
@@ -66,7 +67,7 @@ import org.xnio.channels.AcceptingChannel;
  * registry liveness → listener open → ready.
  * {@link #drain} is the SIGTERM path; {@link #stop} ends everything at once.
  */
-public final class GatewayServer implements AutoCloseable {
+public final class GatewayServer implements NotifyService {
 
     private static final Logger LOG = LoggerFactory.getLogger(GatewayServer.class);
 
@@ -183,6 +184,12 @@ public final class GatewayServer implements AutoCloseable {
                 .build();
     }
 
+    @Override
+    public String name() {
+        return "gateway " + config.nodeId();
+    }
+
+    @Override
     public GatewayServer start() {
         keys.start(); // a JWKS URL: the first fetch, waited for a bounded time (the node starts without keys if it fails)
         consumer.start();
@@ -284,6 +291,7 @@ public final class GatewayServer implements AutoCloseable {
      * the last flush (written, the producer waits for their acknowledgement within the produce
      * timeout), timers. Idempotent.
      */
+    @Override
     public synchronized void stop() {
         if (!started) {
             return;
@@ -316,10 +324,5 @@ public final class GatewayServer implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         meterRegistry.close();
-    }
-
-    @Override
-    public void close() {
-        stop();
     }
 }

@@ -2,6 +2,7 @@ package io.notify.platform;
 
 import io.notify.common.config.Settings;
 import io.notify.common.http.OpsEndpoints;
+import io.notify.common.service.NotifyService;
 import io.notify.devstack.Await;
 import io.notify.devstack.FreePorts;
 import io.notify.devstack.Infra;
@@ -268,12 +269,22 @@ public final class Platform implements AutoCloseable {
         if (drainOnClose) {
             gateways.values().parallelStream().forEach(GatewayServer::drain);
         }
-        gateways.values().forEach(GatewayServer::close);
-        if (fanout != null) {
-            fanout.close();
+        List<NotifyService> started = services();
+        for (int i = started.size() - 1; i >= 0; i--) { // the reverse of the start order
+            started.get(i).stop();
         }
+    }
+
+    /** The services started in this JVM, in the order they started: ingest, fanout-streams, the gateways. */
+    public List<NotifyService> services() {
+        List<NotifyService> all = new ArrayList<>();
         if (ingest != null) {
-            ingest.close();
+            all.add(ingest);
         }
+        if (fanout != null) {
+            all.add(fanout);
+        }
+        all.addAll(gateways.values());
+        return all;
     }
 }
