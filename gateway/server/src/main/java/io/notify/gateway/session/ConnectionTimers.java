@@ -25,6 +25,15 @@ final class ConnectionTimers {
         Due(Limit limit) {
             this.limit = limit;
         }
+
+        /** The close reason of a limit that came due; null: the limit's own. */
+        String detail(GatewayConfig config) {
+            return switch (this) {
+                case RESUME_TIMEOUT -> "no resume frame within " + config.resumeTimeout().toMillis() + " ms";
+                case MISSED_PONGS -> "missed pongs";
+                default -> null;
+            };
+        }
     }
 
     private static final long NEVER = Long.MAX_VALUE;

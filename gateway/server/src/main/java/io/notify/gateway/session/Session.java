@@ -6,7 +6,6 @@ import io.notify.gateway.auth.AuthResult;
 import io.notify.gateway.resume.FetchResult;
 import io.notify.gateway.rooms.RoomPatterns;
 import io.notify.gateway.transport.OutboundFrame;
-import io.notify.gateway.transport.OutboundQueue;
 import io.notify.gateway.transport.Transport;
 import io.notify.gateway.transport.WebSocketTransport;
 import io.notify.protocol.frame.AckFrame;
@@ -27,7 +26,6 @@ import io.notify.protocol.stream.SequencedEvent;
 import io.notify.protocol.stream.StreamEvent;
 import io.notify.protocol.stream.StreamId;
 import io.notify.schemas.validation.FrameSchema;
-import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import org.slf4j.Logger;
@@ -49,8 +47,6 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
 
     private static final Logger LOG = LoggerFactory.getLogger(Session.class);
     /** Encoded once, shared by every connection (frames are immutable). */
-    private static final OutboundFrame PING = OutboundFrame.control(PingFrame.INSTANCE);
-    private static final OutboundFrame PONG = OutboundFrame.control(PongFrame.INSTANCE);
     private static final AtomicIntegerFieldUpdater<Session> CLOSED_ONCE = AtomicIntegerFieldUpdater.newUpdater(Session.class, "closedOnce");
 
     private enum State { STARTING, AWAITING_RESUME, ACTIVE, CLOSED }
@@ -63,6 +59,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
     private final Transport transport;
     private final SessionContext ctx;
     private final ConnectionTimers timers;
+    private final SessionOutput output;
     private final StreamSync sync;
     private Subscriptions subscriptions; // rooms and b:all; null until the first subscribe (most connections)
     private volatile int closedOnce; // 1 once the transport reported the connection gone
@@ -71,10 +68,6 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
     private boolean started; // open() has put it in the table and sent its registration (under the lock)
     private ResumeFrame earlyResume;
     private SseStart sseStart; // SSE: the positions of Last-Event-ID and the rooms to subscribe; null for WebSocket
-
-    public Session(String id, String userId, Instant expiresAt, Transport transport, SessionContext ctx) {
-        this(id, new AuthResult.Authenticated(userId, expiresAt), null, transport, ctx);
-    }
 
     /**
      * A session of the user a handshake authenticated, with the rooms its token's claim allows, on the
@@ -85,11 +78,11 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         this.device = device == null ? id : device;
         this.userId = user.userId();
         this.roomClaim = user.rooms();
-        Instant expiresAt = user.expiresAt();
         this.stream = StreamId.forUser(userId);
         this.transport = transport;
         this.ctx = ctx;
-        this.timers = new ConnectionTimers(expiresAt.toEpochMilli());
+        this.timers = new ConnectionTimers(user.expiresAt().toEpochMilli());
+        this.output = new SessionOutput(transport, stream, ctx.metrics(), () -> hit(Limit.SLOW_CONSUMER, null));
         this.sync = new StreamSync(this, stream, ctx);
         transport.listener(this);
     }
@@ -100,11 +93,6 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
 
     public String userId() {
         return userId;
-    }
-
-    /** The client's device id ({@code ?device=}), else the connection id. */
-    public String device() {
-        return device;
     }
 
     public StreamId stream() {
@@ -262,47 +250,19 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
     }
 
     /**
-     * Enqueues a frame that moves the client to {@code position} in {@code stream} (an event, a reset,
-     * a {@code subscribed} with a head; {@code position} null: a reset to no history). On an SSE connection with
-     * subscriptions its {@code id:} becomes the composite cursor of every stream ({@code SseCursor}), so
-     * the browser's Last-Event-ID resumes them all; anywhere else the frame goes as it is.
+     * Enqueues a frame (positioned: one that moves the client in {@code positioned}, or a durable event's);
+     * false when the connection is closing. How it goes out, counted and cursored: {@link SessionOutput}.
      */
     boolean send(OutboundFrame frame, StreamId positioned, Position position) {
-        if (subscriptions == null || subscriptions.isEmpty() || transport.bidirectional()) {
-            return send(frame);
-        }
-        return send(frame.withSseId(subscriptions.cursor(stream, sync.position(), positioned, position)));
+        return output.send(frame, subscriptions, sync.position(), positioned, position);
     }
 
-    /** Enqueues the frame of a durable event, positioned at it (see {@link #send(OutboundFrame, StreamId, Position)}). */
     boolean send(OutboundFrame frame, SequencedEvent event) {
-        if (subscriptions == null || transport.bidirectional()) {
-            return send(frame); // the common case, without building the event's position
-        }
-        return send(frame, event.stream(), event.position());
+        return output.send(frame, subscriptions, sync.position(), event);
     }
 
-    /** Enqueues a frame; false when the connection is closing (including because this frame overflowed). */
     boolean send(OutboundFrame frame) {
-        OutboundQueue.Offer result = transport.send(frame);
-        switch (result) {
-            case QUEUED:
-                return true;
-            case COALESCED:
-                ctx.metrics().queueOverflow("coalesced");
-                return true;
-            case DROPPED:
-                if (frame.kind() != OutboundFrame.Kind.SSE_META) {
-                    ctx.metrics().queueOverflow("dropped");
-                }
-                return true;
-            case OVERFLOW:
-                ctx.metrics().queueOverflow("closed");
-                hit(Limit.SLOW_CONSUMER, null);
-                return false;
-            default:
-                return false;
-        }
+        return output.send(frame);
     }
 
     /** A client message; its frames took their inbound-rate tokens in the transport (every frame counts, not only messages). */
@@ -333,7 +293,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         } else if (state == State.AWAITING_RESUME || state == State.STARTING) {
             hit(Limit.PROTOCOL_ERROR, "the first frame after welcome must be resume, got " + frame.frameType().wireName());
         } else if (frame instanceof PingFrame) {
-            send(PONG);
+            send(SessionOutput.PONG);
         } else if (frame instanceof PongFrame) {
             timers.ponged();
         } else if (frame instanceof AckFrame ack) {
@@ -369,15 +329,13 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         }
         ConnectionTimers.Due due = timers.due(nowNanos, nowMs, ctx.config(), transport.bidirectional());
         if (due.limit != null) {
-            hit(due.limit, due == ConnectionTimers.Due.RESUME_TIMEOUT
-                    ? "no resume frame within " + ctx.config().resumeTimeout().toMillis() + " ms"
-                    : due == ConnectionTimers.Due.MISSED_PONGS ? "missed pongs" : null);
+            hit(due.limit, due.detail(ctx.config()));
         } else if (due == ConnectionTimers.Due.RECYCLE) {
             ctx.metrics().recycled();
             close(CloseCode.RECYCLED);
         } else {
             if (due == ConnectionTimers.Due.PING) {
-                send(PING);
+                send(SessionOutput.PING);
             }
             transport.tick(nowNanos);
             if (state == State.ACTIVE) {
@@ -399,7 +357,7 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
 
     @Override
     public void written(OutboundFrame frame) {
-        if (frame == PING) {
+        if (frame == SessionOutput.PING) {
             timers.pingWritten(); // the pong deadline counts from the write, not the queueing (ConnectionTimers)
         }
         ctx.metrics().written(frame.ingestedAt(), frame.hops(), ctx.clock()); // upstream hops: once per message (Dispatcher)
@@ -410,19 +368,17 @@ public final class Session implements Transport.Listener, WebSocketTransport.Inb
         if (!CLOSED_ONCE.compareAndSet(this, 0, 1)) {
             return;
         }
+        Subscriptions left;
         synchronized (this) {
-            state = State.CLOSED;
+            state = State.CLOSED; // from here no frame, timer or fetch can make subscriptions
+            left = subscriptions;
+            subscriptions = null;
         }
         ctx.limiter().release(userId);
         if (!opened) {
             return;
         }
         ctx.table().remove(this);
-        Subscriptions left;
-        synchronized (this) {
-            left = subscriptions;
-            subscriptions = null;
-        }
         if (left != null) {
             left.leaveAll();
         }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.notify.devstack.Await;
+import io.notify.gateway.auth.AuthResult;
 import io.notify.gateway.resume.FetchResult;
 import io.notify.gateway.support.Events;
 import io.notify.gateway.support.FakeTransport;
@@ -138,7 +139,7 @@ class SessionCollapseTest extends SessionFixture {
         StreamId room = StreamId.parse("r:lobby");
         FakeTransport t = new FakeTransport("sse", 100, 1 << 20);
         limiter.tryAcquire("42");
-        Session s = new Session("c-1", "42", Instant.now().plusSeconds(3600), t,
+        Session s = new Session("c-1", new AuthResult.Authenticated("42", Instant.now().plusSeconds(3600)), null, t,
                 context(Map.of("notify.gateway.collapse.types", "*.progress", "notify.gateway.rooms.public", "lobby")));
         s.open(new SseStart(List.of(ResumePoint.of(U, new Position(E, 6)), ResumePoint.of(room, new Position("ep2", 1))), List.of()));
         Await.until("the own replay and the room's head read", Duration.ofSeconds(5), () -> source.requests.size() == 2);

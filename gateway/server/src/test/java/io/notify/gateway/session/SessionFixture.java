@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.notify.devstack.Await;
 import io.notify.gateway.admission.ConnectionLimiter;
+import io.notify.gateway.auth.AuthResult;
 import io.notify.gateway.config.GatewayConfig;
 import io.notify.gateway.metrics.GatewayMetrics;
 import io.notify.gateway.receipts.ReceiptBatcher;
@@ -98,7 +99,7 @@ abstract class SessionFixture {
     Session open(FakeTransport transport, Map<String, String> config, Instant expiresAt, Position ssePosition,
                          Position anchorHead) {
         limiter.tryAcquire("42");
-        Session s = new Session("c-1", "42", expiresAt, transport, context(config));
+        Session s = new Session("c-1", new AuthResult.Authenticated("42", expiresAt), null, transport, context(config));
         s.open(transport.bidirectional() ? null : ssePosition == null ? SseStart.NONE
                 : new SseStart(List.of(io.notify.protocol.frame.ResumePoint.of(s.stream(), ssePosition)), List.of()));
         if (ssePosition == null) {
@@ -118,7 +119,7 @@ abstract class SessionFixture {
     /** A WebSocket session opened with no position, its head read made and not answered yet. */
     Session openAwaitingAnchor(FakeTransport transport) {
         limiter.tryAcquire("42");
-        Session s = new Session("c-1", "42", Instant.now().plusSeconds(3600), transport, context(Map.of()));
+        Session s = new Session("c-1", new AuthResult.Authenticated("42", Instant.now().plusSeconds(3600)), null, transport, context(Map.of()));
         s.open(null);
         Await.until("the head read", Duration.ofSeconds(5), () -> source.answers.size() == 1);
         return s;

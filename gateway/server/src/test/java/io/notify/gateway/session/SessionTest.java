@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.devstack.Await;
+import io.notify.gateway.auth.AuthResult;
 import io.notify.gateway.resume.FetchResult;
 import io.notify.gateway.support.Events;
 import io.notify.gateway.support.FakeTransport;
@@ -74,7 +75,7 @@ class SessionTest extends SessionFixture {
     void aResumeThatCameWithTheHandshakeIsWelcomedWithNoHeadReadAtAll() {
         FakeTransport t = new FakeTransport("ws", 100, 1 << 20);
         limiter.tryAcquire("42");
-        Session s = new Session("c-1", "42", Instant.now().plusSeconds(3600), t, context(Map.of()));
+        Session s = new Session("c-1", new AuthResult.Authenticated("42", Instant.now().plusSeconds(3600)), null, t, context(Map.of()));
         s.text("{\"t\":\"resume\",\"streams\":[{\"stream\":\"u:42\",\"epoch\":\"ep1\",\"seq\":9}]}"); // before open()
         assertTrue(t.frames().isEmpty(), "not welcomed before it is in the session table");
         s.open(null);
