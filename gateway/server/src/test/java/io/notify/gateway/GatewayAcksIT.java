@@ -68,7 +68,7 @@ class GatewayAcksIT {
     }
 
     private static List<Receipt> receipts(StreamId stream, int atLeast) {
-        return receipts.of(stream, atLeast, WAIT).stream().map(ConsumerRecord::value).toList();
+        return receipts.valuesOf(stream, atLeast, WAIT);
     }
 
     @Test

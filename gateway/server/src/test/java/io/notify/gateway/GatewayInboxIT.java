@@ -88,7 +88,7 @@ class GatewayInboxIT {
     }
 
     private static List<Receipt> receipts(StreamId stream, int atLeast) {
-        return receipts.of(stream, atLeast, WAIT).stream().map(ConsumerRecord::value).toList();
+        return receipts.valuesOf(stream, atLeast, WAIT);
     }
 
     private static double requests(String endpoint, String outcome) {

@@ -48,6 +48,11 @@ public final class ReceiptsReader implements AutoCloseable {
     }
 
     /** Every record of {@code stream} the broker acknowledged until now: the topic read up to its end as it is now. */
+    /** The receipts' values of {@link #of}. */
+    public List<Receipt> valuesOf(StreamId stream, int atLeast, Duration timeout) {
+        return of(stream, atLeast, timeout).stream().map(ConsumerRecord::value).toList();
+    }
+
     public List<ConsumerRecord<StreamId, Receipt>> allOf(StreamId stream, Duration timeout) {
         Map<TopicPartition, Long> end = consumer.endOffsets(consumer.assignment());
         Await.until("the receipts topic read to its end " + end, timeout, () -> {
