@@ -31,6 +31,8 @@ import java.util.regex.Pattern;
  * @param streamPartitions partitions of the by-stream repartition topic; 0 = as many as notify.events
  * @param inboxState      {@code notify.fanout.inbox-state.*}: the read state and delivery receipts of user streams
  * @param fallback        {@code notify.fanout.fallback.*}: the offline fallback timer
+ * @param pushMaxRegistrations {@code notify.fanout.push.max-registrations}: push registrations kept per user
+ *                        (registering one more removes the oldest; docs/push.md)
  * @param unassignedAlarm how long a running instance may hold no task before it reports not ready ({@link TaskWatch})
  * @param queryTokens     the service tokens the query API accepts as {@code Authorization: Bearer <token>}
  *                        (several during a rotation); at least one — there is no open mode
@@ -59,6 +61,7 @@ public record FanoutConfig(
         int inboxSweepMaxDeletes,
         InboxStateSettings inboxState,
         FallbackSettings fallback,
+        int pushMaxRegistrations,
         Duration commitInterval,
         boolean commitOnCatchUp,
         Duration linger,
@@ -218,6 +221,7 @@ public record FanoutConfig(
                                 Duration.ofMinutes(1)),
                         s.intIn("notify.fanout.fallback.max-per-run", 10_000, 1, 1_000_000),
                         s.longIn("notify.fanout.fallback.max-pending", 10_000_000L, 1, 1_000_000_000L)),
+                s.intIn("notify.fanout.push.max-registrations", 10, 1, 100),
                 s.duration("notify.fanout.commit-interval",
                         guarantee == ProcessingGuarantee.EXACTLY_ONCE_V2 ? EOS_COMMIT_INTERVAL : ALOS_COMMIT_INTERVAL,
                         Duration.ZERO, Duration.ofMinutes(10)),
@@ -280,7 +284,7 @@ public record FanoutConfig(
     /** A copy with other Kafka Streams overrides (tests: e.g. a smaller max.block.ms). */
     public FanoutConfig withStreamsOverrides(Map<String, String> overrides) {
         return new FanoutConfig(applicationId, bootstrapServers, topicPrefix, dedupWindow, inboxMaxEvents, inboxMaxAge, roomInbox, broadcastInbox,
-                inboxSweepInterval, inboxSweepStreams, inboxSweepMaxDeletes, inboxState, fallback, commitInterval, commitOnCatchUp, linger,
+                inboxSweepInterval, inboxSweepStreams, inboxSweepMaxDeletes, inboxState, fallback, pushMaxRegistrations, commitInterval, commitOnCatchUp, linger,
                 processingGuarantee,
                 standbyReplicas, streamThreads, cacheMaxBytes, stateDir, routeTimeout, hotRooms, streamPartitions,
                 nodeTopicsRefreshInterval, nodeTopicsCheckTimeout, nodeTopicsMissingTtl, shutdownTimeout, threadRestarts,
@@ -291,7 +295,7 @@ public record FanoutConfig(
     /** A copy listening on {@code port} (the port a port-0 query listener actually bound). */
     public FanoutConfig withQueryPort(int port) {
         return new FanoutConfig(applicationId, bootstrapServers, topicPrefix, dedupWindow, inboxMaxEvents, inboxMaxAge, roomInbox, broadcastInbox,
-                inboxSweepInterval, inboxSweepStreams, inboxSweepMaxDeletes, inboxState, fallback, commitInterval, commitOnCatchUp, linger,
+                inboxSweepInterval, inboxSweepStreams, inboxSweepMaxDeletes, inboxState, fallback, pushMaxRegistrations, commitInterval, commitOnCatchUp, linger,
                 processingGuarantee,
                 standbyReplicas, streamThreads, cacheMaxBytes, stateDir, routeTimeout, hotRooms, streamPartitions,
                 nodeTopicsRefreshInterval, nodeTopicsCheckTimeout, nodeTopicsMissingTtl, shutdownTimeout, threadRestarts,

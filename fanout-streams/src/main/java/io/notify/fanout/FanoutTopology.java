@@ -6,6 +6,8 @@ import io.notify.fanout.inbox.InboxStores;
 import io.notify.fanout.intake.Intake;
 import io.notify.fanout.intake.IntakeProcessor;
 import io.notify.fanout.metrics.FanoutMetrics;
+import io.notify.fanout.push.PushRegistrar;
+import io.notify.fanout.push.PushStores;
 import io.notify.fanout.receipts.ReceiptApplier;
 import io.notify.fanout.receipts.StateUpdate;
 import io.notify.fanout.recipients.ExplodeProcessor;
@@ -52,6 +54,8 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  *                                               └─ notify.undelivered
  * notify.receipts (bytes) → apply-receipts [stream-heads, inbox, inbox-state] ─┬─ notify.inbox-state
  *                                                                               └─ marks: state frame → route (above)
+ * notify.push-changes (bytes) → apply-push-changes [push-registrations] → notify.push-registrations
+ *                               (the fallback timer reads push-registrations: a push fallback carries the user's devices)
  * </pre>
  *
  * The local branch and the repartition topic's source feed one sequencer, so Kafka Streams runs
@@ -86,6 +90,7 @@ public final class FanoutTopology {
         builder.addStateStore(InboxStores.inboxBuilder());
         builder.addStateStore(InboxStores.inboxStateBuilder());
         builder.addStateStore(FallbackTimer.storeBuilder());
+        builder.addStateStore(PushStores.registrationsBuilder());
 
         // Raw bytes in: parsing happens in our processor, so a poison pill becomes a DLQ record instead of a dead thread.
         KStream<byte[], byte[]> raw = builder.stream(topics.events().name(),
@@ -138,7 +143,7 @@ public final class FanoutTopology {
         // Offline fallback: events that asked for one wait for their due time next to the inbox state that cancels them.
         sequenced
                 .process(() -> new FallbackTimer(config.fallback(), clock, metrics), Named.as("fallback-timer"),
-                        FallbackTimer.STORE, InboxStores.HEADS, InboxStores.INBOX_STATE)
+                        FallbackTimer.STORE, InboxStores.HEADS, InboxStores.INBOX_STATE, PushStores.REGISTRATIONS)
                 .to(topics.fallback().name(), Produced.with(NotifySerdes.streamId(), NotifySerdes.fallbackRecord())
                         .withName("fallback-sink"));
 
@@ -160,6 +165,13 @@ public final class FanoutTopology {
                 .mapValues(StateUpdate::state, Named.as("as-inbox-state"))
                 .to(topics.inboxState().name(), Produced.with(NotifySerdes.streamId(), NotifySerdes.inboxState())
                         .withName("inbox-state-sink"));
+        // Push registrations live where the user's stream does (notify.push-changes is partitioned like notify.receipts),
+        // so a push fallback carries the user's devices; bytes in, as for receipts.
+        builder.stream(topics.pushChanges().name(), Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("push-changes-source"))
+                .process(() -> new PushRegistrar(config.pushMaxRegistrations(), metrics), Named.as("apply-push-changes"),
+                        PushStores.REGISTRATIONS)
+                .to(topics.pushRegistrations().name(), Produced.with(NotifySerdes.streamId(), NotifySerdes.pushRegistrations())
+                        .withName("push-registrations-sink"));
         // A mark's state frame goes to the user's devices like any ephemeral event of the stream.
         KStream<StreamId, StreamEvent> stateFrames = stateUpdates
                 .filter((stream, u) -> u.frame() != null, Named.as("marks-only"))

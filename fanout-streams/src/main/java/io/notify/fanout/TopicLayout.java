@@ -28,8 +28,9 @@ import org.slf4j.LoggerFactory;
  *       receipt is applied in the task that owns its stream's inbox (partition i of both topics is
  *       task i). Missing, it is created with that count (retention 7 days); with another count the
  *       instance refuses to start, naming both counts;</li>
- *   <li>{@code notify.inbox-state}, the applier's output, exists and is compacted, and
- *       {@code notify.fallback} exists (7 days' retention): each created so if missing.</li>
+ *   <li>{@code notify.push-changes} likewise (the push registrations live with the user's stream);</li>
+ *   <li>{@code notify.inbox-state} and {@code notify.push-registrations}, the appliers' outputs, exist and
+ *       are compacted, and {@code notify.fallback} exists (7 days' retention): each created so if missing.</li>
  * </ul>
  * If the counts cannot be read in time, every copy is repartitioned (always correct) and the
  * receipts check is skipped with a warning; topics are then left to the operator.
@@ -78,22 +79,25 @@ final class TopicLayout {
 
     private static void ensureReceiptsAndState(Admin admin, TopicCatalog topics, int byStream)
             throws ExecutionException, TimeoutException, InterruptedException {
-        String receipts = topics.receipts().name();
-        Optional<Integer> have = partitions(admin, receipts);
-        if (have.isPresent() && have.get() != byStream) {
-            throw new IllegalStateException(receipts + " has " + have.get() + " partitions, but receipts are applied where their "
-                    + "stream's inbox lives: it needs exactly as many as the by-stream topic (" + byStream + ", from "
-                    + "notify.events or notify.fanout.stream-partitions). Recreate it with " + byStream + " partitions.");
-        }
         List<NewTopic> missing = new ArrayList<>();
-        if (have.isEmpty()) {
-            missing.add(new NewTopic(receipts, Optional.of(byStream), Optional.empty())
-                    .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, Long.toString(RECEIPTS_RETENTION_MS))));
+        // receipts and push changes are applied where their user's stream lives: partition i of each is task i
+        for (String coPartitioned : List.of(topics.receipts().name(), topics.pushChanges().name())) {
+            Optional<Integer> have = partitions(admin, coPartitioned);
+            if (have.isPresent() && have.get() != byStream) {
+                throw new IllegalStateException(coPartitioned + " has " + have.get() + " partitions, but its records are applied "
+                        + "where their stream's inbox lives: it needs exactly as many as the by-stream topic (" + byStream
+                        + ", from notify.events or notify.fanout.stream-partitions). Recreate it with " + byStream + " partitions.");
+            }
+            if (have.isEmpty()) {
+                missing.add(new NewTopic(coPartitioned, Optional.of(byStream), Optional.empty())
+                        .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, Long.toString(RECEIPTS_RETENTION_MS))));
+            }
         }
-        String state = topics.inboxState().name();
-        if (partitions(admin, state).isEmpty()) {
-            missing.add(new NewTopic(state, Optional.of(byStream), Optional.empty())
-                    .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
+        for (String compacted : List.of(topics.inboxState().name(), topics.pushRegistrations().name())) {
+            if (partitions(admin, compacted).isEmpty()) {
+                missing.add(new NewTopic(compacted, Optional.of(byStream), Optional.empty())
+                        .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
+            }
         }
         String fallback = topics.fallback().name();
         if (partitions(admin, fallback).isEmpty()) {

@@ -12,6 +12,7 @@ import io.notify.fanout.recipients.RecipientPlacement;
 import io.notify.fanout.routing.NodeTopics;
 import io.notify.protocol.inbox.InboxState;
 import io.notify.protocol.inbox.Receipt;
+import io.notify.protocol.push.PushChange;
 import io.notify.protocol.stream.DeliveryMessage;
 import io.notify.protocol.stream.SequencedEvent;
 import io.notify.protocol.stream.StreamId;
@@ -125,6 +126,16 @@ final class FanoutFixture implements AutoCloseable {
 
     void receipt(byte[] key, byte[] value) {
         driver.createInputTopic(topics.receipts().name(), new ByteArraySerializer(), new ByteArraySerializer())
+                .pipeInput(new TestRecord<>(key, value, new RecordHeaders(), clock.instant()));
+    }
+
+    /** Pipes a push change into notify.push-changes, keyed by its stream. */
+    void pushChange(PushChange c) {
+        pushChange(NotifySerdes.streamId().serializer().serialize(null, c.stream()), NotifySerdes.pushChange().serializer().serialize(null, c));
+    }
+
+    void pushChange(byte[] key, byte[] value) {
+        driver.createInputTopic(topics.pushChanges().name(), new ByteArraySerializer(), new ByteArraySerializer())
                 .pipeInput(new TestRecord<>(key, value, new RecordHeaders(), clock.instant()));
     }
 

@@ -3,9 +3,11 @@ package io.notify.fanout.fallback;
 import io.notify.fanout.inbox.InboxStores;
 import io.notify.fanout.inbox.StreamHead;
 import io.notify.fanout.metrics.FanoutMetrics;
+import io.notify.fanout.push.PushStores;
 import io.notify.protocol.inbox.EventState;
 import io.notify.protocol.inbox.FallbackRecord;
 import io.notify.protocol.inbox.InboxState;
+import io.notify.protocol.push.PushRegistrations;
 import io.notify.protocol.stream.SequencedEvent;
 import io.notify.protocol.stream.StreamEvent;
 import io.notify.protocol.stream.StreamId;
@@ -30,7 +32,8 @@ import org.apache.kafka.streams.state.Stores;
  * kept in the {@value #STORE} store under its due time ({@code sequencedAt + after},
  * {@link FallbackKey}); a wall-clock punctuator every {@code check-interval} reads what is due, in
  * due order, and for each event either writes one {@link FallbackRecord} to {@code notify.fallback}
- * or, when a device acknowledged it or the user read or archived it, nothing (cancelled). Either
+ * (for channel {@code push}, with the user's push registrations from the {@code push-registrations}
+ * store) or, when a device acknowledged it or the user read or archived it, nothing (cancelled). Either
  * way the entry is deleted in the same exactly-once transaction as the record, so each event gets
  * at most one record, and exactly one when not cancelled. Runs in the sequencer's sub-topology (it
  * shares the heads and inbox-state stores), so it sees the acks and marks of its own streams.
@@ -52,6 +55,7 @@ public final class FallbackTimer implements Processor<StreamId, StreamEvent, Str
     private KeyValueStore<Bytes, SequencedEvent> pending;
     private KeyValueStore<StreamId, StreamHead> heads;
     private KeyValueStore<StreamId, InboxState> states;
+    private KeyValueStore<StreamId, PushRegistrations> registrations;
     private long held; // entries of this task's store: estimated at start, then counted
 
     public FallbackTimer(FallbackSettings settings, Clock clock, FanoutMetrics metrics) {
@@ -72,6 +76,7 @@ public final class FallbackTimer implements Processor<StreamId, StreamEvent, Str
         this.pending = context.getStateStore(STORE);
         this.heads = context.getStateStore(InboxStores.HEADS);
         this.states = context.getStateStore(InboxStores.INBOX_STATE);
+        this.registrations = context.getStateStore(PushStores.REGISTRATIONS);
         this.held = pending.approximateNumEntries();
         context.schedule(settings.checkInterval(), PunctuationType.WALL_CLOCK_TIME, this::fireDue);
     }
@@ -128,8 +133,10 @@ public final class FallbackTimer implements Processor<StreamId, StreamEvent, Str
             state.devices().forEach((id, d) -> devices.add(new FallbackRecord.Device(id, sameHistory ? d.acked() : 0, d.at())));
         }
         FallbackRecord.Reason reason = devices.isEmpty() ? FallbackRecord.Reason.NO_DEVICE : FallbackRecord.Reason.NO_ACK;
-        context.forward(new Record<>(stream, new FallbackRecord(stream.value(), stream.userId(), event.fallback().channel(), reason,
-                event, devices, dueAt, clock.millis()), now));
+        String channel = event.fallback().channel();
+        PushRegistrations push = FallbackRecord.PUSH_CHANNEL.equals(channel) ? registrations.get(stream) : null;
+        context.forward(new Record<>(stream, new FallbackRecord(stream.value(), stream.userId(), channel, reason,
+                event, devices, dueAt, clock.millis(), push == null ? List.of() : push.registrations()), now));
         metrics.fallback("emitted_" + reason.wireName());
     }
 }

@@ -178,6 +178,12 @@ public final class FanoutMetrics {
                 "kind", kind, "outcome", outcome).increment();
     }
 
+    /** One record of notify.push-changes handled: by kind, {@code applied}, {@code evicted} (the bound), or why dropped (PushRegistrar). */
+    public void pushChange(String kind, String outcome) {
+        counter("notify.fanout.push.changes", "Records of notify.push-changes, by kind and outcome (applied, evicted, or why dropped)",
+                "kind", kind, "outcome", outcome).increment();
+    }
+
     /** A fallback scheduled, decided (emitted_no_ack, emitted_no_device, cancelled_ack, cancelled_read) or not scheduled (dropped_full). */
     public void fallback(String outcome) {
         counter("notify.fanout.fallback", "Offline fallbacks, by outcome (FallbackTimer)", "outcome", outcome).increment();

@@ -2,6 +2,7 @@ package io.notify.fanout.query;
 
 import io.notify.fanout.inbox.StreamHead;
 import io.notify.protocol.inbox.InboxState;
+import io.notify.protocol.push.PushRegistrations;
 import io.notify.protocol.stream.SequencedEvent;
 import io.notify.protocol.stream.StreamId;
 import java.util.List;
@@ -30,6 +31,9 @@ public final class InboxReader {
 
         /** The read state of a user stream; empty when nothing was ever marked or acked. */
         Optional<InboxState> inboxState(StreamId stream);
+
+        /** A user's push registrations; empty when none was ever registered. */
+        Optional<PushRegistrations> pushRegistrations(StreamId stream);
     }
 
     public static final int DEFAULT_LIMIT = 100;

@@ -5,6 +5,7 @@ import io.notify.common.http.BodyReader;
 import io.notify.common.http.HttpResponses;
 import io.notify.common.http.Problem;
 import io.notify.protocol.NotifyJson;
+import io.notify.protocol.push.PushRegistrations;
 import io.notify.protocol.stream.StreamId;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
@@ -87,6 +88,16 @@ public final class QueryHandlers {
         return onWorker(ex -> single(ex, "status", q -> {
             long seq = Query.number("seq", param(q, "seq", null));
             return (state, stream) -> InboxPages.status(state, stream, seq);
+        }));
+    }
+
+    /** {@code GET /v1/streams/{stream}/push-registrations}: a user's push registrations, oldest first (docs/push.md). */
+    public HttpHandler pushRegistrations() {
+        return onWorker(ex -> single(ex, "push_registrations", q -> (state, stream) -> {
+            if (!stream.isUser()) {
+                throw new IllegalArgumentException("only user streams (u:<user>) have push registrations");
+            }
+            return state.pushRegistrations(stream).orElseGet(() -> PushRegistrations.empty(stream));
         }));
     }
 

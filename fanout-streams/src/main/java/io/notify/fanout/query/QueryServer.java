@@ -76,6 +76,7 @@ public final class QueryServer implements AutoCloseable {
                 .get("/v1/streams/{stream}/inbox", auth.guard("inbox", handlers.inbox()))
                 .get("/v1/streams/{stream}/state", auth.guard("state", handlers.state()))
                 .get("/v1/streams/{stream}/status", auth.guard("status", handlers.status()))
+                .get("/v1/streams/{stream}/push-registrations", auth.guard("push_registrations", handlers.pushRegistrations()))
                 .post(QueryHandlers.BATCH_PATH, auth.guard("batch", handlers.batch()))
                 .setFallbackHandler(ex -> HttpResponses.problem(ex,
                         Problem.of(404, "not-found", "Not found", "no route for " + ex.getRequestPath())))

@@ -3,7 +3,9 @@ package io.notify.fanout.query;
 import io.notify.fanout.inbox.InboxKey;
 import io.notify.fanout.inbox.InboxStores;
 import io.notify.fanout.inbox.StreamHead;
+import io.notify.fanout.push.PushStores;
 import io.notify.protocol.inbox.InboxState;
+import io.notify.protocol.push.PushRegistrations;
 import io.notify.protocol.stream.SequencedEvent;
 import io.notify.protocol.stream.StreamId;
 import io.notify.schemas.serde.NotifySerdes;
@@ -79,6 +81,7 @@ public final class StreamOwners {
         ReadOnlyKeyValueStore<StreamId, StreamHead> heads = streams.store(InboxStores.headsQuery().withPartition(partition));
         ReadOnlyKeyValueStore<InboxKey, SequencedEvent> inbox = streams.store(InboxStores.inboxQuery().withPartition(partition));
         ReadOnlyKeyValueStore<StreamId, InboxState> states = streams.store(InboxStores.inboxStateQuery().withPartition(partition));
+        ReadOnlyKeyValueStore<StreamId, PushRegistrations> push = streams.store(PushStores.registrationsQuery().withPartition(partition));
         return new InboxReader.StreamState() {
             @Override
             public Optional<StreamHead> head(StreamId stream) {
@@ -98,6 +101,11 @@ public final class StreamOwners {
             @Override
             public Optional<InboxState> inboxState(StreamId stream) {
                 return Optional.ofNullable(states.get(stream));
+            }
+
+            @Override
+            public Optional<PushRegistrations> pushRegistrations(StreamId stream) {
+                return Optional.ofNullable(push.get(stream));
             }
         };
     }

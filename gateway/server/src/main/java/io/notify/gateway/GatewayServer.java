@@ -5,13 +5,13 @@ import io.notify.common.config.PlatformSettings;
 import io.notify.common.http.HttpResponses;
 import io.notify.common.http.OpsEndpoints;
 import io.notify.common.http.Problem;
+import io.notify.common.limits.TokenBucket;
 import io.notify.common.service.NotifyService;
 import io.notify.common.tls.ServerTls;
 import io.notify.gateway.admission.AcceptGovernor;
 import io.notify.gateway.admission.ConnectionLimiter;
 import io.notify.gateway.admission.HandshakeGate;
 import io.notify.gateway.admission.OriginPolicy;
-import io.notify.gateway.admission.TokenBucket;
 import io.notify.gateway.auth.KeyRing;
 import io.notify.gateway.auth.KeySetLoader;
 import io.notify.gateway.auth.RemoteKeySet;
@@ -22,26 +22,29 @@ import io.notify.gateway.delivery.Dispatcher;
 import io.notify.gateway.delivery.NodeTopicConsumer;
 import io.notify.gateway.drain.DrainReport;
 import io.notify.gateway.drain.Drainer;
-import io.notify.gateway.metrics.GatewayMetrics;
-import io.notify.gateway.registry.Registrar;
-import io.notify.gateway.resume.BatchingResumeSource;
-import io.notify.gateway.resume.ResumeSource;
-import io.notify.gateway.session.ConnectionIds;
-import io.notify.gateway.session.LivenessSweeper;
-import io.notify.gateway.session.Announcer;
-import io.notify.gateway.session.SessionContext;
-import io.notify.schemas.publish.NotifyPublisher;
-import io.notify.gateway.session.SessionTable;
-import io.notify.gateway.transport.AcceptingChannels;
 import io.notify.gateway.handshake.CheckEndpoint;
 import io.notify.gateway.handshake.SseEndpoint;
 import io.notify.gateway.handshake.TicketEndpoint;
 import io.notify.gateway.handshake.WebSocketEndpoint;
 import io.notify.gateway.inbox.InboxEndpoints;
 import io.notify.gateway.inbox.InboxSource;
+import io.notify.gateway.inbox.PushRegistrationEndpoints;
+import io.notify.gateway.metrics.GatewayMetrics;
+import io.notify.gateway.receipts.KafkaStreamSink;
 import io.notify.gateway.receipts.ReceiptBatcher;
 import io.notify.gateway.receipts.ReceiptSink;
+import io.notify.gateway.registry.Registrar;
+import io.notify.gateway.resume.BatchingResumeSource;
+import io.notify.gateway.resume.ResumeSource;
+import io.notify.gateway.session.Announcer;
+import io.notify.gateway.session.ConnectionIds;
+import io.notify.gateway.session.LivenessSweeper;
+import io.notify.gateway.session.SessionContext;
+import io.notify.gateway.session.SessionTable;
+import io.notify.gateway.transport.AcceptingChannels;
 import io.notify.gateway.web.WebAssets;
+import io.notify.protocol.push.PushChange;
+import io.notify.schemas.publish.NotifyPublisher;
 import io.notify.schemas.topic.TopicCatalog;
 import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
@@ -88,6 +91,7 @@ public final class GatewayServer implements NotifyService {
     private final TicketStore tickets;
     private final InboxSource inboxSource;
     private final ReceiptSink receiptSink;
+    private final KafkaStreamSink<PushChange> pushChanges; // null: a node without Kafka (tests' doubles)
     private final ReceiptBatcher receipts;
     private AcceptGovernor governor;
     private LivenessSweeper sweeper;
@@ -98,16 +102,18 @@ public final class GatewayServer implements NotifyService {
      *                      and the resume source's meters should too)
      * @param inboxSource   where the inbox API reads users' inboxes (the query API); closed by {@link #stop}
      * @param receiptSink   where marks and coalesced acks go ({@code notify.receipts}); closed by {@link #stop}
+     * @param pushChanges   where push registrations go ({@code notify.push-changes}); null answers them 503; closed by {@link #stop}
      */
     public GatewayServer(GatewayConfig config, PrometheusMeterRegistry meterRegistry, GatewayMetrics metrics,
                          Registrar registrar, ResumeSource resumeSource, InboxSource inboxSource, ReceiptSink receiptSink,
-                         Clock clock) {
+                         KafkaStreamSink<PushChange> pushChanges, Clock clock) {
         this.config = config;
         this.meterRegistry = meterRegistry;
         this.metrics = metrics;
         this.registrar = registrar;
         this.inboxSource = inboxSource;
         this.receiptSink = receiptSink;
+        this.pushChanges = pushChanges;
         // clients' acks of their own streams: one receipt per device and stream per flush (docs/gateway.md, "Receipts")
         this.receipts = new ReceiptBatcher(receiptSink, config.inbox().ackMaxPending(), clock, metrics.inbox());
         metrics.gauge("notify.gateway.receipts.pending", "Devices and streams with an ack waiting for the next receipts flush",
@@ -158,8 +164,11 @@ public final class GatewayServer implements NotifyService {
                         Problem.of(404, "not-found", "Not found", "no route for " + ex.getRequestPath())))
                 .setInvalidMethodHandler(ex -> HttpResponses.problem(ex,
                         Problem.of(405, "method-not-allowed", "Method not allowed", "use GET")));
-        new InboxEndpoints(gate, TokenBucket.system(config.inbox().ratePerSecond(), config.inbox().burst()), inboxSource,
-                receiptSink, config.inbox(), config.fetchDeadline(), clock, metrics.inbox()).addTo(routes);
+        TokenBucket userRequests = TokenBucket.system(config.inbox().ratePerSecond(), config.inbox().burst());
+        new InboxEndpoints(gate, userRequests, inboxSource, receiptSink, config.inbox(), config.fetchDeadline(), clock, metrics.inbox())
+                .addTo(routes);
+        new PushRegistrationEndpoints(gate, userRequests, inboxSource, pushChanges, config.inbox(), config.fetchDeadline(), clock,
+                metrics.inbox()).addTo(routes);
         OpsEndpoints.addProbes(routes, this::readiness); // what load balancers probe; /metrics is on the management port
         WebAssets.load().addTo(routes); // GET /notify.js (the browser client), / (demo page), /demo.css
         metrics.gauge("notify.gateway.ready", "1 when the node accepts handshakes", () -> readiness().ready() ? 1 : 0);
@@ -194,6 +203,9 @@ public final class GatewayServer implements NotifyService {
         keys.start(); // a JWKS URL: the first fetch, waited for a bounded time (the node starts without keys if it fails)
         consumer.start();
         receiptSink.start();
+        if (pushChanges != null) {
+            pushChanges.start();
+        }
         registrar.start();
         sweeper = new LivenessSweeper(table, ctx.clock(), timer, config.sweepInterval());
         timer.scheduleWithFixedDelay(tickets::sweep, 1, 1, TimeUnit.SECONDS); // forgets connect tickets past their time
@@ -309,6 +321,9 @@ public final class GatewayServer implements NotifyService {
         }
         flushReceipts(); // the last window: the listener and its I/O threads are stopped, so no ack is noted after it
         receiptSink.close();
+        if (pushChanges != null) {
+            pushChanges.close();
+        }
         inboxSource.close();
         registrar.stop();
         consumer.close();

@@ -12,6 +12,8 @@ import io.notify.gateway.inbox.HttpInboxSource;
 import io.notify.gateway.inbox.InboxSource;
 import io.notify.gateway.query.QueryApiClient;
 import io.notify.gateway.receipts.KafkaReceiptSink;
+import io.notify.gateway.receipts.KafkaStreamSink;
+import io.notify.protocol.push.PushChange;
 import io.notify.gateway.receipts.ReceiptSink;
 import io.notify.gateway.resume.HttpResumeSource;
 import io.notify.gateway.resume.ResumeSource;
@@ -82,7 +84,9 @@ public final class GatewayService {
         Registrar registrar = doubles.registrar() != null ? doubles.registrar().apply(config, metrics)
                 : RedisRegistrar.create(config.nodeId(), config.redisUri(), config.redisCluster(), config.registryKeyPrefix(),
                         registryConfig, meters);
-        return new GatewayServer(config, meters, metrics, registrar, source, inbox, receipts,
+        // push registrations go where receipts do; a node whose receipts are a test's double has no Kafka to write them to
+        KafkaStreamSink<PushChange> pushChanges = doubles.receiptSink() != null ? null : KafkaReceiptSink.pushChanges(config);
+        return new GatewayServer(config, meters, metrics, registrar, source, inbox, receipts, pushChanges,
                 doubles.clock() != null ? doubles.clock() : Clock.systemUTC());
     }
 }

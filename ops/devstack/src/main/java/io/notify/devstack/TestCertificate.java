@@ -64,6 +64,22 @@ public record TestCertificate(Path certificate, Path privateKey, X509Certificate
         Files.copy(certificate, certificateFile, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
 
+    /** A server TLS context presenting this certificate (a local HTTPS or HTTP/2 fake of a remote service). */
+    public SSLContext serverContext() {
+        try (InputStream in = Files.newInputStream(certificate.resolveSibling("server.p12"))) {
+            KeyStore store = KeyStore.getInstance("PKCS12");
+            store.load(in, PASSWORD);
+            javax.net.ssl.KeyManagerFactory kmf = javax.net.ssl.KeyManagerFactory.getInstance(
+                    javax.net.ssl.KeyManagerFactory.getDefaultAlgorithm());
+            kmf.init(store, PASSWORD);
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(kmf.getKeyManagers(), null, null);
+            return context;
+        } catch (IOException | GeneralSecurityException e) {
+            throw new IllegalStateException("cannot build a server TLS context from " + certificate, e);
+        }
+    }
+
     /** A client TLS context that trusts this certificate (and nothing else). */
     public SSLContext trustingContext() {
         try {

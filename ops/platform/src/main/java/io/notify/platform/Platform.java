@@ -13,6 +13,8 @@ import io.notify.gateway.GatewayServer;
 import io.notify.gateway.GatewayService;
 import io.notify.ingest.IngestConfig;
 import io.notify.ingest.IngestServer;
+import io.notify.push.PushConfig;
+import io.notify.push.PushService;
 import io.notify.schemas.publish.NotifyPublisher;
 import java.io.IOException;
 import java.net.URI;
@@ -29,7 +31,7 @@ import org.apache.kafka.streams.KafkaStreams;
 
 /**
  * The whole Notify platform in this JVM: the topics, ingest, one fanout-streams instance with its
- * query API, and gateway nodes — each started through its service's one wiring ({@link
+ * query API, the push sender, and gateway nodes — each started through its service's one wiring ({@link
  * GatewayService#fromSettings}, {@link FanoutService}, {@link IngestServer}) with the settings
  * {@link PlatformConfig} writes. A gateway node can also run as a child JVM ({@link
  * #startChildGateway}) that a test kills with SIGKILL. Used by {@code notifyctl dev} and by every
@@ -54,6 +56,7 @@ public final class Platform implements AutoCloseable {
     private final List<ServiceProcess> children = new ArrayList<>();
     private IngestServer ingest;
     private FanoutService fanout;
+    private PushService push;
     private Publishing publishing;
 
     Platform(PlatformBuilder b) {
@@ -90,6 +93,7 @@ public final class Platform implements AutoCloseable {
                 config.fanoutSettings(workDir.resolve("fanout-state").toString(), b.queryPort, OpsEndpoints.defaultManagementPort(b.queryPort))))).start();
         publishing = new Publishing(http(ingest.port()));
         Await.until("fanout-streams RUNNING", START_BOUND, () -> fanout.app().streams().state() == KafkaStreams.State.RUNNING);
+        push = new PushService(PushConfig.load(Settings.of(config.pushSettings(0)))).start();
         for (String node : b.nodes) {
             startGateway(node);
         }
@@ -275,7 +279,17 @@ public final class Platform implements AutoCloseable {
         }
     }
 
-    /** The services started in this JVM, in the order they started: ingest, fanout-streams, the gateways. */
+    /** The push sender's management listener ({@code /metrics}). */
+    public int pushManagementPort() {
+        return push.managementPort();
+    }
+
+    /** The push sender (docs/push.md): notify.fallback's push records to Web Push, FCM and APNs. */
+    public PushService push() {
+        return push;
+    }
+
+    /** The services started in this JVM, in the order they started: ingest, fanout-streams, the push sender, the gateways. */
     public List<NotifyService> services() {
         List<NotifyService> all = new ArrayList<>();
         if (ingest != null) {
@@ -283,6 +297,9 @@ public final class Platform implements AutoCloseable {
         }
         if (fanout != null) {
             all.add(fanout);
+        }
+        if (push != null) {
+            all.add(push);
         }
         all.addAll(gateways.values());
         return all;

@@ -4,6 +4,7 @@ import io.notify.devstack.FreePorts;
 import java.net.BindException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import io.notify.push.webpush.VapidKeys;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +37,8 @@ public final class PlatformBuilder {
     final Map<String, String> ingestSettings = new LinkedHashMap<>();
     final Map<String, String> fanoutSettings = new LinkedHashMap<>();
     final Map<String, String> gatewaySettings = new LinkedHashMap<>();
+    final Map<String, String> pushSettings = new LinkedHashMap<>();
+    private VapidKeys vapid = VapidKeys.generate(); // one pair per platform, whatever config() is asked
 
     PlatformBuilder(String bootstrapServers, String redisUri, Path workDir) {
         this.bootstrapServers = bootstrapServers;
@@ -137,13 +140,25 @@ public final class PlatformBuilder {
         return this;
     }
 
+    /** The push sender's VAPID pair (default: a new one): keep it across restarts, browsers' subscriptions are bound to it. */
+    public PlatformBuilder vapid(VapidKeys keys) {
+        this.vapid = keys;
+        return this;
+    }
+
+    /** A setting for the push sender, overriding the platform's (docs/push.md: FCM and APNs credentials, retries). */
+    public PlatformBuilder push(String key, String value) {
+        pushSettings.put(key, value);
+        return this;
+    }
+
     /**
      * The settings this builder starts the platform with, for services started some other way
      * (from their container images: ops/e2e ImagesIT); {@link PlatformConfig#createTopics} makes its topics.
      */
     public PlatformConfig config() {
         return new PlatformConfig(bootstrapServers, redisUri, redisCluster, prefix, partitions, keys, kafkaClient,
-                ingestSettings, fanoutSettings, gatewaySettings);
+                ingestSettings, fanoutSettings, gatewaySettings, pushSettings, vapid);
     }
 
     public Platform start() throws Exception {

@@ -1,6 +1,7 @@
 package io.notify.platform;
 
 import io.notify.common.config.PlatformSettings;
+import io.notify.push.webpush.VapidKeys;
 import io.notify.schemas.topic.TopicCatalog;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -74,10 +75,20 @@ public final class PlatformConfig {
     private final Map<String, String> ingest;
     private final Map<String, String> fanout;
     private final Map<String, String> gateway;
+    private final Map<String, String> push;
+    private final VapidKeys vapid;
 
     PlatformConfig(String bootstrapServers, String redisUri, boolean redisCluster, String prefix, Partitions partitions, DevKeys keys,
                    Map<String, String> kafkaClient, Map<String, String> ingest, Map<String, String> fanout,
                    Map<String, String> gateway) {
+        this(bootstrapServers, redisUri, redisCluster, prefix, partitions, keys, kafkaClient, ingest, fanout, gateway, Map.of(),
+                VapidKeys.generate());
+    }
+
+    /** @param vapid the Web Push key pair of this platform's push sender (the browsers' applicationServerKey is its public half) */
+    PlatformConfig(String bootstrapServers, String redisUri, boolean redisCluster, String prefix, Partitions partitions, DevKeys keys,
+                   Map<String, String> kafkaClient, Map<String, String> ingest, Map<String, String> fanout,
+                   Map<String, String> gateway, Map<String, String> push, VapidKeys vapid) {
         this.bootstrapServers = bootstrapServers;
         this.redisUri = redisUri;
         this.redisCluster = redisCluster;
@@ -88,6 +99,13 @@ public final class PlatformConfig {
         this.ingest = Map.copyOf(ingest);
         this.fanout = Map.copyOf(fanout);
         this.gateway = Map.copyOf(gateway);
+        this.push = Map.copyOf(push);
+        this.vapid = vapid;
+    }
+
+    /** The push sender's VAPID key pair: browsers subscribe with its public key (notifyctl dev prints it). */
+    public VapidKeys vapid() {
+        return vapid;
     }
 
     public String bootstrapServers() {
@@ -166,10 +184,30 @@ public final class PlatformConfig {
         s.put("notify.gateway.management-port", Integer.toString(managementPort));
         s.put("notify.gateway.query-url", String.join(",", queryUrls));
         s.putAll(keys.gatewaySettings());
+        // dev and tests only: a local push service (http, loopback) may be registered; docs/push.md
+        s.put("notify.gateway.push.allow-private-endpoints", "true");
+        s.put("notify.gateway.push.vapid-public-key", vapid.publicKeyBase64Url());
         if (!allowedOrigins.isEmpty()) {
             s.put("notify.gateway.allowed-origins", allowedOrigins);
         }
         s.putAll(gateway);
+        return s;
+    }
+
+    /**
+     * The platform's settings for the push sender with its management listener on {@code managementPort}:
+     * Web Push with this platform's VAPID pair, and (dev and tests only) {@code http} endpoints on loopback
+     * allowed, for a local push service. FCM and APNs are on when the push settings added name their credentials.
+     */
+    public Map<String, String> pushSettings(int managementPort) {
+        Map<String, String> s = shared();
+        s.put("notify.push.management-host", "127.0.0.1");
+        s.put("notify.push.management-port", Integer.toString(managementPort));
+        s.put("notify.push.webpush.subject", "mailto:dev@notify.invalid");
+        s.put("notify.push.webpush.vapid-public-key", vapid.publicKeyBase64Url());
+        s.put("notify.push.webpush.vapid-private-key", vapid.privateKeyBase64Url());
+        s.put("notify.push.webpush.allow-insecure-endpoints", "true");
+        s.putAll(push);
         return s;
     }
 

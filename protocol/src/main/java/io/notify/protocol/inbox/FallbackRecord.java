@@ -1,8 +1,10 @@
 package io.notify.protocol.inbox;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.annotation.JsonValue;
+import io.notify.protocol.push.PushRegistration;
 import io.notify.protocol.stream.SequencedEvent;
 import java.util.List;
 
@@ -19,12 +21,19 @@ import java.util.List;
  *   <li>{@code devices}: each known device with the last seq it acknowledged and when it was last
  *       heard (epoch ms): what a sender needs to pick one;</li>
  *   <li>{@code dueAt}: when the fallback was due ({@code sequencedAt + after}); {@code at}: when it
- *       was written, so {@code at - dueAt} is the timer's lateness.</li>
+ *       was written, so {@code at - dueAt} is the timer's lateness;</li>
+ *   <li>{@code push}: for channel {@value #PUSH_CHANNEL}, the user's push registrations when the record
+ *       was written (absent when there are none, and for other channels): the push sender sends one push
+ *       to each.</li>
  * </ul>
  */
-@JsonPropertyOrder({"stream", "userId", "channel", "reason", "event", "devices", "dueAt", "at"})
+@JsonPropertyOrder({"stream", "userId", "channel", "reason", "event", "devices", "dueAt", "at", "push"})
 public record FallbackRecord(String stream, String userId, String channel, Reason reason, SequencedEvent event,
-                             List<Device> devices, long dueAt, long at) {
+                             List<Device> devices, long dueAt, long at,
+                             @JsonInclude(JsonInclude.Include.NON_EMPTY) List<PushRegistration> push) {
+
+    /** The channel whose records carry the user's push registrations ({@code push}) for the push sender (docs/push.md). */
+    public static final String PUSH_CHANNEL = "push";
 
     /** Why the user is reached another way. */
     public enum Reason {
@@ -68,5 +77,15 @@ public record FallbackRecord(String stream, String userId, String channel, Reaso
             throw new IllegalArgumentException("channel must be the event's fallback channel, and reason is required");
         }
         devices = devices == null ? List.of() : List.copyOf(devices);
+        push = push == null ? List.of() : List.copyOf(push);
+        if (!push.isEmpty() && !PUSH_CHANNEL.equals(channel)) {
+            throw new IllegalArgumentException("only a record of channel push carries push registrations");
+        }
+    }
+
+    /** A record without push registrations (any channel but push, or a user with none). */
+    public FallbackRecord(String stream, String userId, String channel, Reason reason, SequencedEvent event,
+                          List<Device> devices, long dueAt, long at) {
+        this(stream, userId, channel, reason, event, devices, dueAt, at, List.of());
     }
 }

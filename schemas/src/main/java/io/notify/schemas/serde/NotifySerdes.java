@@ -4,6 +4,9 @@ import io.notify.protocol.event.EventEnvelope;
 import io.notify.protocol.inbox.FallbackRecord;
 import io.notify.protocol.inbox.InboxState;
 import io.notify.protocol.inbox.Receipt;
+import io.notify.protocol.push.PushChange;
+import io.notify.protocol.push.PushOutcome;
+import io.notify.protocol.push.PushRegistrations;
 import io.notify.protocol.stream.DeliveryMessage;
 import io.notify.protocol.stream.SequencedEvent;
 import io.notify.protocol.stream.StreamEvent;
@@ -27,6 +30,9 @@ public final class NotifySerdes {
     private static final JsonSerde<Receipt> RECEIPT = JsonSerde.of(Receipt.class);
     private static final JsonSerde<InboxState> INBOX_STATE = JsonSerde.of(InboxState.class);
     private static final JsonSerde<FallbackRecord> FALLBACK_RECORD = JsonSerde.of(FallbackRecord.class);
+    private static final JsonSerde<PushOutcome> PUSH_OUTCOME = JsonSerde.of(PushOutcome.class);
+    private static final JsonSerde<PushChange> PUSH_CHANGE = JsonSerde.of(PushChange.class);
+    private static final JsonSerde<PushRegistrations> PUSH_REGISTRATIONS = JsonSerde.of(PushRegistrations.class);
 
     private NotifySerdes() {
     }
@@ -77,5 +83,20 @@ public final class NotifySerdes {
     /** {@code notify.fallback} values. */
     public static Serde<FallbackRecord> fallbackRecord() {
         return FALLBACK_RECORD;
+    }
+
+    /** {@code notify.push-changes} values. */
+    public static Serde<PushChange> pushChange() {
+        return PUSH_CHANGE;
+    }
+
+    /** {@code notify.push-registrations} values and the {@code push-registrations} store's. */
+    public static Serde<PushRegistrations> pushRegistrations() {
+        return PUSH_REGISTRATIONS;
+    }
+
+    /** {@code notify.push-outcomes} values. */
+    public static Serde<PushOutcome> pushOutcome() {
+        return PUSH_OUTCOME;
     }
 }

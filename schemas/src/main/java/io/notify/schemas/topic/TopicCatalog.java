@@ -4,6 +4,9 @@ import io.notify.protocol.event.EventEnvelope;
 import io.notify.protocol.inbox.FallbackRecord;
 import io.notify.protocol.inbox.InboxState;
 import io.notify.protocol.inbox.Receipt;
+import io.notify.protocol.push.PushChange;
+import io.notify.protocol.push.PushOutcome;
+import io.notify.protocol.push.PushRegistrations;
 import io.notify.protocol.stream.DeliveryMessage;
 import io.notify.protocol.stream.Endpoints;
 import io.notify.protocol.stream.SequencedEvent;
@@ -32,6 +35,10 @@ public final class TopicCatalog {
     public static final String RECEIPTS = "notify.receipts";
     public static final String INBOX_STATE = "notify.inbox-state";
     public static final String FALLBACK = "notify.fallback";
+    public static final String PUSH_CHANGES = "notify.push-changes";
+    public static final String PUSH_REGISTRATIONS = "notify.push-registrations";
+    public static final String PUSH_OUTCOMES = "notify.push-outcomes";
+    public static final String PUSH_DLQ = "notify.push.dlq";
 
     /** Leaves room in Kafka's 249-char limit for the longest topic (a node topic with a 64-char node id). */
     public static final Pattern PREFIX = Pattern.compile("^[A-Za-z0-9._-]{0,100}$");
@@ -46,6 +53,10 @@ public final class TopicCatalog {
     private final Topic<StreamId, Receipt> receipts;
     private final Topic<StreamId, InboxState> inboxState;
     private final Topic<StreamId, FallbackRecord> fallback;
+    private final Topic<StreamId, PushChange> pushChanges;
+    private final Topic<StreamId, PushRegistrations> pushRegistrations;
+    private final Topic<StreamId, PushOutcome> pushOutcomes;
+    private final Topic<StreamId, byte[]> pushDlq;
 
     private TopicCatalog(String prefix) {
         this.prefix = prefix;
@@ -63,6 +74,14 @@ public final class TopicCatalog {
                 "InboxState JSON (compacted: the latest per stream)");
         this.fallback = new Topic<>(prefix + FALLBACK, NotifySerdes.streamId(), NotifySerdes.fallbackRecord(), STREAM_KEY,
                 "FallbackRecord JSON");
+        this.pushChanges = new Topic<>(prefix + PUSH_CHANGES, NotifySerdes.streamId(), NotifySerdes.pushChange(), STREAM_KEY,
+                "PushChange JSON");
+        this.pushRegistrations = new Topic<>(prefix + PUSH_REGISTRATIONS, NotifySerdes.streamId(),
+                NotifySerdes.pushRegistrations(), STREAM_KEY, "PushRegistrations JSON (compacted: the latest per user)");
+        this.pushOutcomes = new Topic<>(prefix + PUSH_OUTCOMES, NotifySerdes.streamId(), NotifySerdes.pushOutcome(), STREAM_KEY,
+                "PushOutcome JSON (one per attempt)");
+        this.pushDlq = new Topic<>(prefix + PUSH_DLQ, NotifySerdes.streamId(), Serdes.ByteArray(), STREAM_KEY,
+                "FallbackRecord JSON narrowed to the one registration that failed; reason in notify.* headers (DlqFailure)");
     }
 
     /** A catalog whose topic names all start with {@code prefix}; {@code ""} is production. */
@@ -141,9 +160,34 @@ public final class TopicCatalog {
         return fallback;
     }
 
+    /**
+     * {@code notify.push-changes}: registrations and removals of users' push devices, written by the
+     * gateways and the push sender, applied by fanout-streams where the user's stream lives (so it has
+     * as many partitions as the by-stream topic, like notify.receipts).
+     */
+    public Topic<StreamId, PushChange> pushChanges() {
+        return pushChanges;
+    }
+
+    /** {@code notify.push-registrations}: each user's push registrations, compacted (the latest per user). */
+    public Topic<StreamId, PushRegistrations> pushRegistrations() {
+        return pushRegistrations;
+    }
+
+    /** {@code notify.push-outcomes}: one record per push attempt (sent, retried, gone, refused, given up), for analysts. */
+    public Topic<StreamId, PushOutcome> pushOutcomes() {
+        return pushOutcomes;
+    }
+
+    /** {@code notify.push.dlq}: fallback records (or one device's share of one) the push sender could not send, with the reason. */
+    public Topic<StreamId, byte[]> pushDlq() {
+        return pushDlq;
+    }
+
     /** The fixed topics (node topics are per node and not listed). */
     public List<Topic<?, ?>> fixedTopics() {
-        return List.of(events, eventsDlq, streamLog, undelivered, receipts, inboxState, fallback);
+        return List.of(events, eventsDlq, streamLog, undelivered, receipts, inboxState, fallback, pushChanges, pushRegistrations,
+                pushOutcomes, pushDlq);
     }
 
     /** Matches the names of all node topics under this prefix; group 1 is the node id. */

@@ -2,19 +2,25 @@ package io.notify.schemas.asyncapi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.Schema;
 import io.notify.protocol.NotifyJson;
+import io.notify.protocol.event.Fallback;
 import io.notify.protocol.frame.Frame;
 import io.notify.protocol.frame.FrameCodec;
 import io.notify.protocol.frame.FrameType;
 import io.notify.protocol.frame.Frames;
 import io.notify.protocol.frame.WelcomeFrame;
+import io.notify.protocol.inbox.FallbackRecord;
+import io.notify.protocol.push.PushRegistration;
 import io.notify.protocol.stream.Endpoints;
+import io.notify.protocol.stream.SequencedEvent;
 import io.notify.schemas.JsonNames;
+import io.notify.schemas.serde.NotifySerdes;
 import io.notify.schemas.topic.DlqFailure;
 import io.notify.schemas.topic.DlqHeaders;
 import io.notify.schemas.topic.Topic;
@@ -29,11 +35,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.Test;
@@ -53,6 +61,8 @@ class AsyncApiAgreementTest {
     /** The frames that only answer a client frame, which SSE cannot send (docs/protocol.md, sections 1 and 8). */
     private static final Set<String> NOT_ON_SSE = Set.of("pong", "unsubscribed", "presence_result");
     private static final String NODE_ID_PARAMETER = "{nodeId}";
+    /** The header the push sender adds on notify.push.dlq: the registration that failed. */
+    private static final String PUSH_REGISTRATION_HEADER = "notify.push.registration";
 
     private final AsyncApiDocument doc = AsyncApiDocument.load();
     private final TopicCatalog catalog = TopicCatalog.production();
@@ -78,6 +88,10 @@ class AsyncApiAgreementTest {
             }
         });
         assertEquals("[\"compact\"]", doc.channel("inboxState").at("/bindings/kafka/topicConfiguration/cleanup.policy").toString());
+        assertEquals("[\"compact\"]", doc.channel("pushRegistrations").at("/bindings/kafka/topicConfiguration/cleanup.policy").toString());
+        // applied where the user's stream lives, as receipts: the same (production) partition count
+        assertEquals(doc.channel("receipts").at("/bindings/kafka/partitions").asInt(),
+                doc.channel("pushChanges").at("/bindings/kafka/partitions").asInt());
 
         String nodeChannel = kafkaChannels().get(TopicCatalog.NODE_PREFIX + NODE_ID_PARAMETER);
         assertEquals(Set.of("nodeId"), JsonNames.fieldNames(doc.channel(nodeChannel).path("parameters")));
@@ -185,6 +199,90 @@ class AsyncApiAgreementTest {
                 "a durable event without a position");
     }
 
+    /**
+     * The push change schema accepts exactly what {@link NotifySerdes#pushChange()} reads, case by case (where a
+     * schema can say it: that a register's id is its registration's is the record's check alone); a fallback
+     * record of another channel carries no registrations; an outcome names its registration unless there was none.
+     */
+    @Test
+    void thePushSchemasAcceptWhatThePushRecordsAccept() {
+        Schema change = doc.schema(payloadRef("pushChanges"));
+        byte[] point = new byte[65];
+        point[0] = 4;
+        point[64] = -1;
+        String p256dh = TopicSamples.base64Url(point);
+        String auth = TopicSamples.base64Url(new byte[16]);
+        String keys = "'keys':{'p256dh':'" + p256dh + "','auth':'" + auth + "'}";
+        String id = TopicSamples.WEB_PUSH.id();
+        String apns = "'apns':{'token':'" + "a".repeat(64) + "','topic':'com.x','environment':'sandbox'}";
+        Map<String, Boolean> registrations = new LinkedHashMap<>();
+        registrations.put("'webpush':{'endpoint':'https://push.example/a@b?x=1'," + keys + "}", true);
+        registrations.put("'webpush':{'endpoint':'HTTP://push.example','expirationTime':null,'keys':{'p256dh':'" + p256dh
+                + "=','auth':'" + auth + "=='}}", true);
+        registrations.put("'webpush':{'endpoint':'https://user@push.example/a'," + keys + "}", false);
+        registrations.put("'webpush':{'endpoint':'https://push.example/a#f'," + keys + "}", false);
+        registrations.put("'webpush':{'endpoint':'ftp://push.example/a'," + keys + "}", false);
+        registrations.put("'webpush':{'endpoint':'https://push.example/" + "a".repeat(2048) + "'," + keys + "}", false);
+        registrations.put("'webpush':{'endpoint':'https://push.example','keys':{'p256dh':'" + p256dh.substring(1) + "','auth':'"
+                + auth + "'}}", false);
+        registrations.put("'webpush':{'endpoint':'https://push.example','keys':{'p256dh':'C" + p256dh.substring(1) + "','auth':'"
+                + auth + "'}}", false);
+        registrations.put("'webpush':{'endpoint':'https://push.example','keys':{'p256dh':'" + p256dh + "','auth':'" + auth + "A'}}",
+                false);
+        registrations.put("'webpush':{'endpoint':'https://push.example','keys':{'p256dh':'" + p256dh + "'}}", false);
+        registrations.put("'fcm':{'token':'t:1'}", true);
+        registrations.put("'fcm':{'token':'t/1'}", false);
+        registrations.put(apns, true);
+        registrations.put(apns.replace("sandbox", "staging"), false);
+        registrations.put(apns.replace("com.x", ".com.x"), false);
+        registrations.put("'fcm':{'token':'t:1'}," + apns, false);
+        Map<String, Boolean> cases = new LinkedHashMap<>();
+        registrations.forEach((r, ok) -> cases.put(
+                "{'stream':'u:42','kind':'register','id':'" + id + "','registration':{'id':'" + id + "'," + r + ",'createdAt':1},'at':2}", ok));
+        String fcm = "{'id':'" + id + "','fcm':{'token':'t:1'},'createdAt':1}";
+        cases.put("{'stream':'u:42','kind':'register','id':'pr_short','registration':{'id':'pr_short','fcm':{'token':'t'},'createdAt':1},"
+                + "'at':2}", false);
+        cases.put("{'stream':'u:42','kind':'register','id':'" + id + "','at':2}", false);
+        cases.put("{'stream':'u:42','kind':'unregister','id':'" + id + "','at':2}", true);
+        cases.put("{'stream':'u:42','kind':'gone','id':'" + id + "','reason':'Unregistered','at':2}", true);
+        cases.put("{'stream':'u:42','kind':'gone','at':2}", false);
+        cases.put("{'stream':'u:42','kind':'unregister','id':'" + id + "','registration':" + fcm + ",'at':2}", false);
+        cases.put("{'stream':'r:chat-1','kind':'unregister','id':'" + id + "','at':2}", false);
+        cases.put("{'stream':'u:42','kind':'expired','id':'" + id + "','at':2}", false);
+        cases.put("{'stream':'u:42','kind':'unregister','id':'" + id + "','at':-1}", false);
+        cases.forEach((quoted, ok) -> {
+            String json = quoted.replace('\'', '"');
+            assertEquals(ok, change.validate(readJson(json)).isEmpty(), "schema: " + json);
+            assertEquals(ok, readsPushChange(json), "PushChange: " + json);
+        });
+
+        Schema fallback = doc.schema(payloadRef("fallback"));
+        SequencedEvent mailed = new SequencedEvent(TopicSamples.U42, TopicSamples.EPOCH, 3, "e-1", "a", null, null, null, 1, 2,
+                new Fallback("1m", "mail"), null);
+        String record = new String(NotifySerdes.fallbackRecord().serializer().serialize("t", new FallbackRecord(
+                TopicSamples.U42.value(), "42", "mail", FallbackRecord.Reason.NO_DEVICE, mailed, List.of(), 1, 2)), StandardCharsets.UTF_8);
+        String withPush = record.substring(0, record.length() - 1) + ",\"push\":[" + fcm.replace('\'', '"') + "]}";
+        assertEquals(List.of(), fallback.validate(readJson(record)), record);
+        assertFalse(fallback.validate(readJson(withPush)).isEmpty(), "only a record of channel push carries registrations: " + withPush);
+        assertThrows(SerializationException.class,
+                () -> NotifySerdes.fallbackRecord().deserializer().deserialize("t", withPush.getBytes(StandardCharsets.UTF_8)));
+
+        Schema outcome = doc.schema(payloadRef("pushOutcomes"));
+        String sent = "{'stream':'u:42','eventId':'e-1','seq':3,'outcome':'sent','attempt':1,'status':201,'at':1}".replace('\'', '"');
+        assertFalse(outcome.validate(readJson(sent)).isEmpty(), "an attempt names its registration and provider: " + sent);
+        String none = ("{'stream':'u:42','eventId':'e-1','seq':3,'registration':'" + id
+                + "','provider':'webpush','outcome':'no_registration','attempt':0,'status':0,'at':1}").replace('\'', '"');
+        assertFalse(outcome.validate(readJson(none)).isEmpty(), "no_registration names none: " + none);
+    }
+
+    private static boolean readsPushChange(String json) {
+        try {
+            return NotifySerdes.pushChange().deserializer().deserialize("t", json.getBytes(StandardCharsets.UTF_8)) != null;
+        } catch (SerializationException e) {
+            return false;
+        }
+    }
+
     @Test
     void headerNamesAreTheConstantsThatWriteThem() {
         JsonNode dlqHeaders = doc.deref(doc.messages("eventsDlq").get("deadLetter").path("headers"));
@@ -197,6 +295,28 @@ class AsyncApiAgreementTest {
         assertEquals(List.of(), JsonSchemas.compile(dlqHeaders).validate(written), written.toString());
         assertEquals(DlqHeaders.MAX_ERROR_LENGTH, dlqHeaders.at("/properties/notify.error/maxLength").asInt());
         assertEquals(DlqFailure.KIND.pattern(), dlqHeaders.at("/properties/notify.error.kind/pattern").asText());
+
+        // notify.push.dlq: the same headers, plus the failed registration's id on a narrowed record (the push sender's
+        // Outcomes.REGISTRATION_HEADER; the push module is downstream of this one, hence the literal)
+        JsonNode pushDeadLetter = doc.deref(doc.messages("pushDlq").get("pushDeadLetter").path("headers"));
+        List<Schema> parts = new ArrayList<>();
+        Set<String> names = new TreeSet<>();
+        for (JsonNode part : pushDeadLetter.path("allOf")) {
+            parts.add(JsonSchemas.compile(doc.deref(part)));
+            names.addAll(JsonNames.fieldNames(doc.deref(part).path("properties")));
+        }
+        Set<String> pushNames = new TreeSet<>(stringConstants(DlqHeaders.class, "notify."));
+        pushNames.add(PUSH_REGISTRATION_HEADER);
+        assertEquals(pushNames, names);
+        assertEquals(PushRegistration.ID.pattern(), pushDeadLetter.at("/allOf/1/properties/" + PUSH_REGISTRATION_HEADER + "/pattern").asText());
+        ObjectNode narrowed = written.deepCopy().put(PUSH_REGISTRATION_HEADER, TopicSamples.APNS.id());
+        for (Schema part : parts) {
+            assertEquals(List.of(), part.validate(narrowed), narrowed.toString());
+        }
+        assertFalse(parts.stream().allMatch(part -> part.validate(written).isEmpty()), "a narrowed record names its registration");
+        JsonNode unreadable = doc.deref(doc.messages("pushDlq").get("unreadableFallback").path("headers"));
+        assertEquals(List.of(), JsonSchemas.compile(unreadable).validate(written), written.toString());
+        assertEquals(dlqHeaders, unreadable);
 
         JsonNode hops = doc.deref(doc.root().at("/components/schemas/hopTraceHeaders"));
         assertEquals(stringConstants(HopTrace.class, "nf-hop-"), JsonNames.fieldNames(hops.path("properties")));

@@ -10,6 +10,10 @@ import io.notify.protocol.inbox.FallbackRecord;
 import io.notify.protocol.inbox.InboxState;
 import io.notify.protocol.inbox.Receipt;
 import io.notify.protocol.inbox.ReceiptKind;
+import io.notify.protocol.push.PushChange;
+import io.notify.protocol.push.PushOutcome;
+import io.notify.protocol.push.PushRegistration;
+import io.notify.protocol.push.PushRegistrations;
 import io.notify.protocol.stream.DeliveryMessage;
 import io.notify.protocol.stream.LiveEvent;
 import io.notify.protocol.stream.SequencedEvent;
@@ -17,10 +21,12 @@ import io.notify.protocol.stream.StreamEvent;
 import io.notify.protocol.stream.StreamId;
 import io.notify.protocol.stream.UndeliveredEvent;
 import io.notify.protocol.stream.UndeliveredReason;
+import io.notify.schemas.serde.NotifySerdes;
 import io.notify.schemas.topic.Topic;
 import io.notify.schemas.topic.TopicCatalog;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +46,15 @@ final class TopicSamples {
     static final StreamId ROOM = StreamId.forRoom("chat-1");
     static final String EPOCH = "k3x9m2p8q7rdw5ta";
     static final Fallback PUSH = new Fallback("2m", "push");
+
+    /** One registration of each provider, the Web Push one with an expirationTime (optional) and padded keys. */
+    static final PushRegistration WEB_PUSH = PushRegistration.of(new PushRegistration.WebPush(
+            "https://fcm.googleapis.com/fcm/send/dQw4w9WgXcQ:APA91bH", 1767225600000L,
+            new PushRegistration.Keys(base64Url(p256Point()) + "=", base64Url(bytes(16, 7)) + "==")), null, null, 1764400000000L);
+    static final PushRegistration FCM = PushRegistration.of(null, new PushRegistration.Fcm("eXb3:APA91bF-x_y.z"), null,
+            1764400100000L);
+    static final PushRegistration APNS = PushRegistration.of(null, null,
+            new PushRegistration.Apns("ab12".repeat(16), "com.example.app.voip", "sandbox"), 1764400200000L);
 
     private TopicSamples() {
     }
@@ -86,10 +101,40 @@ final class TopicSamples {
                 .acked("phone-1", 20, 1764410130100L, 10);
         out.put(topics.inboxState().name(), write(topics.inboxState(),
                 streamSample(InboxState.empty(U42, EPOCH)), streamSample(state)));
+        FallbackRecord withPush = new FallbackRecord(U42.value(), "42", "push", FallbackRecord.Reason.NO_ACK, full,
+                List.of(new FallbackRecord.Device("phone-1", 15, 1764410100000L)), 1764410250123L, 1764410250480L,
+                List.of(WEB_PUSH, FCM, APNS));
         out.put(topics.fallback().name(), write(topics.fallback(),
+                streamSample(withPush),
                 streamSample(new FallbackRecord(U42.value(), "42", "push", FallbackRecord.Reason.NO_ACK, full,
                         List.of(new FallbackRecord.Device("phone-1", 15, 1764410100000L)), 1764410250123L, 1764410250480L)),
                 streamSample(new FallbackRecord(U42.value(), "42", "push", FallbackRecord.Reason.NO_DEVICE, full, List.of(), 1, 2))));
+
+        PushChange register = PushChange.register(U42, WEB_PUSH, 1764400000000L);
+        PushChange gone = PushChange.gone(U42, FCM.id(), "UNREGISTERED: Requested entity was not found.", 1764410251000L);
+        out.put(topics.pushChanges().name(), write(topics.pushChanges(),
+                streamSample(register),
+                streamSample(PushChange.register(U42, FCM, 1764400100000L)),
+                streamSample(PushChange.register(U42, APNS, 1764400200000L)),
+                streamSample(PushChange.unregister(U42, APNS.id(), 1764410252000L)),
+                streamSample(gone)));
+        out.put(topics.pushRegistrations().name(), write(topics.pushRegistrations(),
+                streamSample(new PushRegistrations(U42, List.of(WEB_PUSH, FCM, APNS), PushChange.register(U42, APNS, 1764400200000L),
+                        1764400200000L)),
+                streamSample(new PushRegistrations(U42, List.of(WEB_PUSH, APNS), gone, gone.at())),
+                streamSample(PushRegistrations.empty(U42))));
+        out.put(topics.pushOutcomes().name(), write(topics.pushOutcomes(),
+                streamSample(new PushOutcome(U42, full.id(), full.seq(), WEB_PUSH.id(), WEB_PUSH.provider(), PushOutcome.Outcome.SENT, 1,
+                        201, null, "https://fcm.googleapis.com/fcm/send/dQw4w9WgXcQ:APA91bH/m-1", 1764410250700L)),
+                streamSample(new PushOutcome(U42, full.id(), full.seq(), APNS.id(), APNS.provider(), PushOutcome.Outcome.RETRY, 2, 429,
+                        "TooManyRequests", null, 1764410251500L)),
+                streamSample(new PushOutcome(U42, full.id(), full.seq(), null, null, PushOutcome.Outcome.NO_REGISTRATION, 0, 0, null,
+                        null, 1764410250600L))));
+        // the push sender writes the fallback record (the record's own bytes), narrowed to the registration that failed
+        FallbackRecord narrowed = new FallbackRecord(withPush.stream(), withPush.userId(), withPush.channel(), withPush.reason(),
+                withPush.event(), withPush.devices(), withPush.dueAt(), withPush.at(), List.of(APNS));
+        out.put(topics.pushDlq().name(), write(topics.pushDlq(),
+                new Keyed<>(U42, NotifySerdes.fallbackRecord().serializer().serialize(topics.fallback().name(), narrowed))));
         return out;
     }
 
@@ -115,10 +160,35 @@ final class TopicSamples {
             stream = i.stream();
         } else if (value instanceof FallbackRecord f) {
             stream = StreamId.parse(f.stream());
+        } else if (value instanceof PushChange c) {
+            stream = c.stream();
+        } else if (value instanceof PushRegistrations r) {
+            stream = r.stream();
+        } else if (value instanceof PushOutcome o) {
+            stream = o.stream();
         } else {
             throw new IllegalArgumentException("no stream key for " + value);
         }
         return new Keyed<>(stream, value);
+    }
+
+    /** An uncompressed P-256 point's shape: 0x04 and 64 bytes (PushRegistration.Keys checks no more). */
+    private static byte[] p256Point() {
+        byte[] point = bytes(65, 3);
+        point[0] = 4;
+        return point;
+    }
+
+    private static byte[] bytes(int n, int seed) {
+        byte[] b = new byte[n];
+        for (int i = 0; i < n; i++) {
+            b[i] = (byte) (seed + 31 * i);
+        }
+        return b;
+    }
+
+    static String base64Url(byte[] b) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
     }
 
     @SafeVarargs

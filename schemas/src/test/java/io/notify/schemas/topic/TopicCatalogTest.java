@@ -24,6 +24,10 @@ class TopicCatalogTest {
         assertEquals("notify.stream-log", c.streamLog().name());
         assertEquals("notify.node.gw-1", c.node("gw-1").name());
         assertEquals("notify.undelivered", c.undelivered().name());
+        assertEquals("notify.push-changes", c.pushChanges().name());
+        assertEquals("notify.push-registrations", c.pushRegistrations().name());
+        assertEquals("notify.push-outcomes", c.pushOutcomes().name());
+        assertEquals("notify.push.dlq", c.pushDlq().name());
     }
 
     @Test
@@ -35,7 +39,12 @@ class TopicCatalogTest {
         assertEquals(prefix + "notify.stream-log", c.streamLog().name());
         assertEquals(prefix + "notify.node.pod_7.a", c.node("pod_7.a").name());
         assertEquals(prefix + "notify.undelivered", c.undelivered().name());
-        assertEquals(List.of(c.events(), c.eventsDlq(), c.streamLog(), c.undelivered(), c.receipts(), c.inboxState(), c.fallback()), c.fixedTopics());
+        assertEquals(prefix + "notify.push-changes", c.pushChanges().name());
+        assertEquals(prefix + "notify.push-registrations", c.pushRegistrations().name());
+        assertEquals(prefix + "notify.push-outcomes", c.pushOutcomes().name());
+        assertEquals(prefix + "notify.push.dlq", c.pushDlq().name());
+        assertEquals(List.of(c.events(), c.eventsDlq(), c.streamLog(), c.undelivered(), c.receipts(), c.inboxState(), c.fallback(),
+                c.pushChanges(), c.pushRegistrations(), c.pushOutcomes(), c.pushDlq()), c.fixedTopics());
     }
 
     @Test
@@ -80,6 +89,11 @@ class TopicCatalogTest {
         assertEquals("u:42", new String(key, java.nio.charset.StandardCharsets.UTF_8));
         byte[] raw = {1, 2, 3};
         assertSame(raw, c.eventsDlq().valueSerde().serializer().serialize("t", raw));
+        assertSame(NotifySerdes.pushChange(), c.pushChanges().valueSerde());
+        assertSame(NotifySerdes.pushRegistrations(), c.pushRegistrations().valueSerde());
+        assertSame(NotifySerdes.pushOutcome(), c.pushOutcomes().valueSerde());
+        assertSame(NotifySerdes.streamId(), c.pushDlq().keySerde());
+        assertSame(raw, c.pushDlq().valueSerde().serializer().serialize("t", raw));
         for (Topic<?, ?> t : c.fixedTopics()) {
             assertFalse(t.keyFormat().isBlank(), t.name());
             assertFalse(t.valueFormat().isBlank(), t.name());

@@ -12,6 +12,10 @@ import io.notify.protocol.inbox.InboxState;
 import io.notify.protocol.inbox.Marks;
 import io.notify.protocol.inbox.Receipt;
 import io.notify.protocol.inbox.ReceiptKind;
+import io.notify.protocol.push.PushChange;
+import io.notify.protocol.push.PushOutcome;
+import io.notify.protocol.push.PushRegistration;
+import io.notify.protocol.push.PushRegistrations;
 import io.notify.protocol.stream.DeliveryMessage;
 import io.notify.protocol.stream.Endpoints;
 import io.notify.protocol.stream.LiveEvent;
@@ -42,21 +46,33 @@ class TopicValuesSchemaAgreementTest {
 
     @Test
     void everyDefinitionHasTheRecordsFieldNames() {
-        Map<String, Class<?>> records = Map.of(
-                "sequencedEvent", SequencedEvent.class,
-                "liveEvent", LiveEvent.class,
-                "deliveryMessage", DeliveryMessage.class,
-                "undeliveredEvent", UndeliveredEvent.class,
-                "receipt", Receipt.class,
-                "marks", Marks.class,
-                "inboxState", InboxState.class,
-                "fallbackRecord", FallbackRecord.class,
-                "fallback", Fallback.class);
+        Map<String, Class<?>> records = Map.ofEntries(
+                Map.entry("sequencedEvent", SequencedEvent.class),
+                Map.entry("liveEvent", LiveEvent.class),
+                Map.entry("deliveryMessage", DeliveryMessage.class),
+                Map.entry("undeliveredEvent", UndeliveredEvent.class),
+                Map.entry("receipt", Receipt.class),
+                Map.entry("marks", Marks.class),
+                Map.entry("inboxState", InboxState.class),
+                Map.entry("fallbackRecord", FallbackRecord.class),
+                Map.entry("fallback", Fallback.class),
+                Map.entry("pushRegistration", PushRegistration.class),
+                Map.entry("pushChange", PushChange.class),
+                Map.entry("pushRegistrations", PushRegistrations.class),
+                Map.entry("pushOutcome", PushOutcome.class));
         records.forEach((def, type) -> assertEquals(JsonNames.of(type), JsonNames.fieldNames(defs.get(def).get("properties")), def));
         assertEquals(JsonNames.of(InboxState.DeviceReceipt.class),
                 JsonNames.fieldNames(defs.at("/inboxState/properties/devices/additionalProperties/properties")));
         assertEquals(JsonNames.of(FallbackRecord.Device.class),
                 JsonNames.fieldNames(defs.at("/fallbackRecord/properties/devices/items/properties")));
+        Map<String, Class<?>> registration = Map.of(
+                "webpush", PushRegistration.WebPush.class,
+                "fcm", PushRegistration.Fcm.class,
+                "apns", PushRegistration.Apns.class);
+        registration.forEach((member, type) -> assertEquals(JsonNames.of(type),
+                JsonNames.fieldNames(defs.at("/pushRegistration/properties/" + member + "/properties")), "pushRegistration." + member));
+        assertEquals(JsonNames.of(PushRegistration.Keys.class),
+                JsonNames.fieldNames(defs.at("/pushRegistration/properties/webpush/properties/keys/properties")));
     }
 
     @Test
@@ -83,6 +99,32 @@ class TopicValuesSchemaAgreementTest {
                 strings(defs.at("/undeliveredEvent/properties/reason/enum")));
         assertEquals(wireNames(FallbackRecord.Reason.values(), FallbackRecord.Reason::wireName),
                 strings(defs.at("/fallbackRecord/properties/reason/enum")));
+        assertEquals(FallbackRecord.PUSH_CHANNEL, defs.at("/fallbackRecord/then/properties/channel/const").asText());
+        assertEquals("#/$defs/pushRegistration", defs.at("/fallbackRecord/properties/push/items/$ref").asText());
+    }
+
+    @Test
+    void pushRulesEqualSchemaRules() {
+        assertEquals(PushRegistration.ID.pattern(), defs.at("/pushRegistrationId/pattern").asText());
+        assertEquals(Set.of(PushRegistration.WEBPUSH, PushRegistration.FCM, PushRegistration.APNS), strings(defs.at("/pushProvider/enum")));
+        JsonNode members = defs.at("/pushRegistration/properties");
+        assertEquals(PushRegistration.WebPush.MAX_ENDPOINT, members.at("/webpush/properties/endpoint/maxLength").asInt());
+        assertEquals(PushRegistration.Fcm.TOKEN.pattern(), members.at("/fcm/properties/token/pattern").asText());
+        assertEquals(PushRegistration.Apns.TOKEN.pattern(), members.at("/apns/properties/token/pattern").asText());
+        assertEquals(PushRegistration.Apns.TOPIC.pattern(), members.at("/apns/properties/topic/pattern").asText());
+        // exactly one provider member, one alternative per provider
+        Set<String> alternatives = new TreeSet<>();
+        defs.at("/pushRegistration/oneOf").forEach(alt -> alternatives.add(alt.at("/required/0").asText()));
+        assertEquals(Set.of(PushRegistration.WEBPUSH, PushRegistration.FCM, PushRegistration.APNS), alternatives);
+
+        assertEquals(PushChange.MAX_REASON, defs.at("/pushReason/maxLength").asInt());
+        assertEquals("#/$defs/pushReason", defs.at("/pushChange/properties/reason/$ref").asText());
+        assertEquals("#/$defs/pushReason", defs.at("/pushOutcome/properties/reason/$ref").asText());
+        assertEquals(wireNames(PushChange.Kind.values(), PushChange.Kind::wireName), strings(defs.at("/pushChange/properties/kind/enum")));
+        assertEquals(PushChange.Kind.REGISTER.wireName(), defs.at("/pushChange/if/properties/kind/const").asText());
+        assertEquals(wireNames(PushOutcome.Outcome.values(), PushOutcome.Outcome::wireName),
+                strings(defs.at("/pushOutcome/properties/outcome/enum")));
+        assertEquals(PushOutcome.Outcome.NO_REGISTRATION.wireName(), defs.at("/pushOutcome/if/properties/outcome/const").asText());
     }
 
     private static <E> Set<String> wireNames(E[] values, Function<E, String> wireName) {

@@ -2,6 +2,7 @@ package io.notify.gateway.admission;
 
 import io.notify.common.http.HttpResponses;
 import io.notify.common.http.Problem;
+import io.notify.common.limits.TokenBucket;
 import io.notify.gateway.auth.AuthRejection;
 import io.notify.gateway.auth.AuthResult;
 import io.notify.gateway.auth.TicketStore;

@@ -11,9 +11,15 @@ import java.time.Duration;
  * coalesced per device and stream and written every {@code ackFlushInterval}, at most
  * {@code ackMaxPending} of them waiting (a new device and stream beyond that is dropped and counted).
  * The fixed bounds are constants here: a page holds 1..{@value #MAX_PAGE} events, a mark's body is at
- * most {@value #MAX_BODY_BYTES} bytes.
+ * most {@value #MAX_BODY_BYTES} bytes. Push registrations ({@code /v1/push/registrations}, docs/push.md)
+ * are user requests too: they share the bucket and the produce timeout; {@code pushAllowPrivateEndpoints}
+ * ({@code notify.gateway.push.allow-private-endpoints}, default false) lets a Web Push endpoint be
+ * {@code http} or name a loopback or private host: for a local push service in dev and tests only;
+ * {@code pushVapidPublicKey} ({@code notify.gateway.push.vapid-public-key}) is the push sender's VAPID
+ * public key, which {@code GET /v1/push/config} hands browsers to subscribe with (null: Web Push is off).
  */
-public record InboxSettings(double ratePerSecond, int burst, Duration produceTimeout, Duration ackFlushInterval, int ackMaxPending) {
+public record InboxSettings(double ratePerSecond, int burst, Duration produceTimeout, Duration ackFlushInterval, int ackMaxPending,
+                            boolean pushAllowPrivateEndpoints, String pushVapidPublicKey) {
 
     /** Events per page at most (the query API's own bound). */
     public static final int MAX_PAGE = 100;
@@ -28,6 +34,8 @@ public record InboxSettings(double ratePerSecond, int burst, Duration produceTim
                 s.intIn("notify.gateway.inbox.burst", 1000, 1, 10_000_000),
                 s.duration("notify.gateway.inbox.produce-timeout", Duration.ofSeconds(5), Duration.ofMillis(100), Duration.ofMinutes(1)),
                 s.duration("notify.gateway.inbox.ack-flush-interval", Duration.ofMillis(100), Duration.ofMillis(10), Duration.ofSeconds(10)),
-                s.intIn("notify.gateway.inbox.ack-max-pending", 100_000, 1, 10_000_000));
+                s.intIn("notify.gateway.inbox.ack-max-pending", 100_000, 1, 10_000_000),
+                s.bool("notify.gateway.push.allow-private-endpoints", false),
+                s.string("notify.gateway.push.vapid-public-key", null));
     }
 }

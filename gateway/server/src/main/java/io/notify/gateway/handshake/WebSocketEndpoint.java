@@ -2,9 +2,9 @@ package io.notify.gateway.handshake;
 
 import io.notify.common.http.HttpResponses;
 import io.notify.common.http.Problem;
+import io.notify.common.limits.TokenBucket;
 import io.notify.gateway.admission.HandshakeGate;
 import io.notify.gateway.admission.Limit;
-import io.notify.gateway.admission.TokenBucket;
 import io.notify.gateway.auth.AuthResult;
 import io.notify.gateway.config.GatewayConfig;
 import io.notify.gateway.session.ConnectionIds;

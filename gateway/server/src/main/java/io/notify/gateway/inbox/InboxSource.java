@@ -29,6 +29,9 @@ public interface InboxSource extends AutoCloseable {
     /** The counts and read state of {@code stream}: the query API's body as is. */
     CompletionStage<Answer> state(StreamId stream);
 
+    /** The push registrations of the user of {@code stream}: the query API's body as is (docs/push.md). */
+    CompletionStage<Answer> pushRegistrations(StreamId stream);
+
     @Override
     default void close() {
     }

@@ -1,7 +1,7 @@
 package io.notify.gateway.transport;
 
+import io.notify.common.limits.TokenBucket;
 import io.notify.gateway.admission.Limit;
-import io.notify.gateway.admission.TokenBucket;
 import io.notify.protocol.frame.CloseCode;
 import io.notify.protocol.frame.WsOpcode;
 import java.io.IOException;

@@ -6,8 +6,8 @@ import static io.notify.protocol.frame.WsOpcode.CONTINUATION;
 import static io.notify.protocol.frame.WsOpcode.PING;
 import static io.notify.protocol.frame.WsOpcode.PONG;
 
+import io.notify.common.limits.TokenBucket;
 import io.notify.gateway.admission.Limit;
-import io.notify.gateway.admission.TokenBucket;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 

@@ -58,8 +58,18 @@ public final class InboxApiDoc {
     }
 
     /** Fails unless {@code response} to {@code method} on {@code path} (its query left out) is what the document says. */
+    /** The documented path {@code path} is an instance of ({@code /v1/push/registrations/pr_…} → {@code …/{id}}), or itself. */
+    private String template(String path) {
+        if (doc.path("paths").has(path)) {
+            return path;
+        }
+        return doc.path("paths").propertyStream().map(Map.Entry::getKey)
+                .filter(p -> p.contains("{") && path.matches(p.replaceAll("\\{[^/]+}", "[^/]+")))
+                .findFirst().orElse(path);
+    }
+
     public void check(String method, String path, HttpResponse<String> response) {
-        String route = path.contains("?") ? path.substring(0, path.indexOf('?')) : path;
+        String route = template(path.contains("?") ? path.substring(0, path.indexOf('?')) : path);
         String what = method + " " + route + " → " + response.statusCode();
         JsonNode operation = doc.path("paths").path(route).path(method.toLowerCase(Locale.ROOT));
         if (operation.isMissingNode()) { // a method the route does not take: 405, as any operation documents it

@@ -32,7 +32,7 @@ public final class InboxHttp {
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
-        if (path.startsWith("/v1/inbox")) {
+        if (path.startsWith("/v1/inbox") || path.startsWith("/v1/push")) {
             DOC.check(method, path, response);
         }
         return response;

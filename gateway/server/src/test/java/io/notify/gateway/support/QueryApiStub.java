@@ -9,6 +9,7 @@ import io.notify.common.http.HttpResponses;
 import io.notify.common.http.Problem;
 import io.notify.protocol.NotifyJson;
 import io.notify.protocol.stream.SequencedEvent;
+import io.notify.protocol.push.PushRegistrations;
 import io.notify.protocol.stream.StreamId;
 import io.undertow.Undertow;
 import io.undertow.server.HttpHandler;
@@ -47,6 +48,7 @@ public final class QueryApiStub implements AutoCloseable {
     }
 
     private final Map<StreamId, Inbox> inboxes = new ConcurrentHashMap<>();
+    private final Map<StreamId, PushRegistrations> pushRegistrations = new ConcurrentHashMap<>();
     private final AtomicInteger failNext = new AtomicInteger();
     private final AtomicInteger requests = new AtomicInteger();
     private final AtomicInteger refused = new AtomicInteger();
@@ -77,7 +79,11 @@ public final class QueryApiStub implements AutoCloseable {
                 .get("/v1/streams/{stream}/events", authorized(this::events))
                 .post("/v1/streams:events", authorized(ex -> ex.getRequestReceiver().receiveFullBytes(this::batch)))
                 .get("/v1/streams/{stream}/inbox", authorized(ex -> inbox(ex, false)))
-                .get("/v1/streams/{stream}/state", authorized(ex -> inbox(ex, true)));
+                .get("/v1/streams/{stream}/state", authorized(ex -> inbox(ex, true)))
+                .get("/v1/streams/{stream}/push-registrations", authorized(ex -> {
+                    StreamId stream = StreamId.parse(ex.getQueryParameters().get("stream").getFirst());
+                    HttpResponses.json(ex, 200, pushRegistrations.getOrDefault(stream, PushRegistrations.empty(stream)));
+                }));
         Undertow.Builder builder = Undertow.builder();
         server = (tls == null ? builder.addHttpListener(0, "127.0.0.1") : builder.addHttpsListener(0, "127.0.0.1", tls)).setIoThreads(1).setWorkerThreads(1)
                 .setHandler(routes).build();
@@ -103,6 +109,11 @@ public final class QueryApiStub implements AutoCloseable {
     /** Drops every event before {@code firstSeq} (retention). */
     public synchronized void trimBefore(StreamId stream, long firstSeq) {
         inboxes.get(stream).events.removeIf(e -> e.seq() < firstSeq);
+    }
+
+    /** What {@code GET /v1/streams/{stream}/push-registrations} answers for {@code stream} from now on (as fanout-streams would). */
+    public void pushRegistrations(PushRegistrations registrations) {
+        pushRegistrations.put(registrations.stream(), registrations);
     }
 
     public void failNext(int n) {

@@ -1,75 +1,13 @@
 package io.notify.gateway.support;
 
-import io.notify.devstack.Await;
 import io.notify.devstack.Infra;
 import io.notify.protocol.inbox.Receipt;
-import io.notify.protocol.stream.StreamId;
-import io.notify.schemas.topic.Topic;
 import io.notify.schemas.topic.TopicCatalog;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.stream.IntStream;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 
-/**
- * A test's view of its prefixed {@code notify.receipts}: creates the topic, then reads every
- * partition from the beginning with a real consumer ({@code read_committed}) and keeps what it read
- * by stream, so each test asks for its own users' receipts. Not thread-safe: the test's thread only.
- */
-public final class ReceiptsReader implements AutoCloseable {
-
-    private final KafkaConsumer<StreamId, Receipt> consumer;
-    private final Map<StreamId, List<ConsumerRecord<StreamId, Receipt>>> read = new HashMap<>();
+/** The test's prefixed {@code notify.receipts}, read by stream ({@link StreamTopicReader}). */
+public final class ReceiptsReader extends StreamTopicReader<Receipt> {
 
     public ReceiptsReader(Infra infra, int partitions) {
-        Topic<StreamId, Receipt> receipts = TopicCatalog.of(infra.prefix()).receipts();
-        infra.createTopic(receipts.name(), partitions);
-        consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.bootstrapServers(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
-                receipts.keySerde().deserializer(), receipts.valueSerde().deserializer());
-        List<TopicPartition> parts = IntStream.range(0, partitions).mapToObj(p -> new TopicPartition(receipts.name(), p)).toList();
-        consumer.assign(parts);
-        consumer.seekToBeginning(parts);
-    }
-
-    /** The records of {@code stream} read so far, after reading until there are at least {@code atLeast}. */
-    public List<ConsumerRecord<StreamId, Receipt>> of(StreamId stream, int atLeast, Duration timeout) {
-        Await.until(() -> atLeast + " receipts of " + stream + ", got " + read.getOrDefault(stream, List.of()), timeout, () -> {
-            poll();
-            return read.getOrDefault(stream, List.of()).size() >= atLeast;
-        });
-        return List.copyOf(read.get(stream));
-    }
-
-    /** Every record of {@code stream} the broker acknowledged until now: the topic read up to its end as it is now. */
-    /** The receipts' values of {@link #of}. */
-    public List<Receipt> valuesOf(StreamId stream, int atLeast, Duration timeout) {
-        return of(stream, atLeast, timeout).stream().map(ConsumerRecord::value).toList();
-    }
-
-    public List<ConsumerRecord<StreamId, Receipt>> allOf(StreamId stream, Duration timeout) {
-        Map<TopicPartition, Long> end = consumer.endOffsets(consumer.assignment());
-        Await.until("the receipts topic read to its end " + end, timeout, () -> {
-            poll();
-            return end.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue());
-        });
-        return List.copyOf(read.getOrDefault(stream, List.of()));
-    }
-
-    private void poll() {
-        for (ConsumerRecord<StreamId, Receipt> r : consumer.poll(Duration.ofMillis(50))) {
-            read.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r);
-        }
-    }
-
-    @Override
-    public void close() {
-        consumer.close();
+        super(infra, TopicCatalog.of(infra.prefix()).receipts(), partitions);
     }
 }

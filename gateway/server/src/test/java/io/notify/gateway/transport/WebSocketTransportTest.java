@@ -2,8 +2,8 @@ package io.notify.gateway.transport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.notify.common.limits.TokenBucket;
 import io.notify.devstack.Await;
-import io.notify.gateway.admission.TokenBucket;
 import io.notify.gateway.support.RawWsClient;
 import io.notify.protocol.frame.CloseCode;
 import java.io.IOException;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.notify.common.limits.TokenBucket;
 import io.notify.gateway.admission.Limit;
-import io.notify.gateway.admission.TokenBucket;
 import io.notify.gateway.support.RawWsClient;
 import io.notify.protocol.frame.WsOpcode;
 import java.io.ByteArrayOutputStream;

@@ -30,8 +30,8 @@ class ServiceShapeIT {
     void everyServiceStopsOnceWhateverItIsAskedAndItsListenersAreGone(Infra infra, @TempDir Path dir) throws Exception {
         try (Platform stack = Platform.forTest(infra, dir).gateways("gw-a").start()) {
             List<NotifyService> services = stack.services();
-            assertEquals(List.of("ingest", "fanout-streams", "gateway gw-a"), services.stream().map(NotifyService::name).toList());
-            List<Integer> ports = List.of(stack.ingestPort(), stack.queryPort(), stack.gateway("gw-a").port());
+            assertEquals(List.of("ingest", "fanout-streams", "push", "gateway gw-a"), services.stream().map(NotifyService::name).toList());
+            List<Integer> ports = List.of(stack.ingestPort(), stack.queryPort(), stack.pushManagementPort(), stack.gateway("gw-a").port());
             for (int port : ports) {
                 connect(port); // serving
             }

@@ -1,4 +1,4 @@
-package io.notify.gateway.admission;
+package io.notify.common.limits;
 
 import java.util.function.LongSupplier;
 
