@@ -150,6 +150,11 @@ public final class ApnsFake implements AutoCloseable {
         return URI.create("https://127.0.0.1:" + port);
     }
 
+    /** The fake's certificate as a PEM file: what a sender started with settings trusts ({@code notify.push.apns.ca-file}). */
+    public Path certificateFile() {
+        return tls.certificate();
+    }
+
     /** A client TLS context that trusts this fake's certificate (and nothing else). */
     public SSLContext clientSslContext() {
         return tls.trustingContext();

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.notify.client.ClientEvent;
+import io.notify.client.NotifyClient;
+import io.notify.client.TransportMode;
 import io.notify.devstack.Await;
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
@@ -33,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A browser's push subscription registered through the gateway with the user's own token reaches
  * the phone in the pocket: the event no device received falls back, the push sender encrypts it for
  * the subscription, a local Web Push service (checking VAPID and decrypting as a real one does)
- * takes it; once that service says the subscription is gone, the registration is removed from the
+ * takes it; a user whose connected device acked the event gets no push; once that service says the subscription is gone, the registration is removed from the
  * user's list. The whole path on the real stack: gateway → notify.push-changes → fanout-streams →
  * notify.fallback → push sender → Web Push (docs/push.md).
  */
@@ -74,7 +77,26 @@ class PushFallbackIT {
             assertTrue(!call(base, "GET", "/v1/push/registrations", token, null, 200).contains(browser.keys().auth()),
                     "never the subscription's secret");
 
-            publish(stack, "pf-ann", "pf-1");
+            // a second user whose connected device acks the event: no push for them, ever
+            String boToken = stack.token("pf-bo");
+            PushRegistration.WebPush boBrowser = pushService.subscribe(serverKey);
+            call(base, "POST", "/v1/push/registrations", boToken, "{\"webpush\":" + NotifyJson.mapper().writeValueAsString(boBrowser) + "}",
+                    201);
+            java.util.Set<String> boGot = java.util.concurrent.ConcurrentHashMap.newKeySet();
+            try (NotifyClient phone = NotifyClient.builder().gateways(List.of(URI.create("ws://127.0.0.1:" + gw.port())))
+                    .token(boToken).transport(TransportMode.WEBSOCKET).device("bo-phone").ackInterval(Duration.ofMillis(100))
+                    .listener((ClientEvent e) -> boGot.add(e.id())).connect()) {
+                Await.until("bo connected", WAIT, () -> phone.nodeId().isPresent());
+                publish(stack, "pf-bo", "pf-acked");
+                Await.until("bo's device got it", WAIT, () -> boGot.contains("pf-acked"));
+                publish(stack, "pf-ann", "pf-1");
+                List<WebPushReceived> got0 = pushService.awaitMessages(WebPushFake.idOf(browser), 1, WAIT);
+                assertEquals(1, got0.size());
+                Await.until("bo's fallback cancelled by the ack", WAIT,
+                        () -> stack.fanout().app().metrics().registry().find("notify.fanout.fallback").tags("outcome", "cancelled_ack")
+                                .counters().stream().mapToDouble(c -> c.count()).sum() >= 1);
+                assertEquals(List.of(), pushService.messages(WebPushFake.idOf(boBrowser)), "a device that acked is not pushed to");
+            }
             List<WebPushReceived> got = pushService.awaitMessages(WebPushFake.idOf(browser), 1, WAIT);
             JsonNode event = NotifyJson.mapper().readTree(got.get(0).plaintext());
             assertEquals("pf-1", event.path("id").asText(), "the event nobody received, decrypted by the browser's keys");
