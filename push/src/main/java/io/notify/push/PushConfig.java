@@ -72,11 +72,11 @@ public record PushConfig(String bootstrapServers, String topicPrefix, Map<String
     }
 
     private static WebPushSettings webpush(Settings s, Duration timeout) {
-        String subject = s.string("notify.push.webpush.subject", null);
+        String subject = s.raw("notify.push.webpush.subject");
         boolean insecure = s.bool("notify.push.webpush.allow-insecure-endpoints", false);
-        String keyFile = s.string("notify.push.webpush.vapid-key-file", null);
-        String publicKey = s.string("notify.push.webpush.vapid-public-key", null);
-        String privateKey = s.string("notify.push.webpush.vapid-private-key", null);
+        String keyFile = s.raw("notify.push.webpush.vapid-key-file");
+        String publicKey = s.raw("notify.push.webpush.vapid-public-key");
+        String privateKey = s.raw("notify.push.webpush.vapid-private-key");
         if (subject == null) {
             return null;
         }
@@ -99,7 +99,7 @@ public record PushConfig(String bootstrapServers, String topicPrefix, Map<String
     }
 
     private static FcmSettings fcm(Settings s, Duration timeout) {
-        String account = s.string("notify.push.fcm.service-account", null);
+        String account = s.raw("notify.push.fcm.service-account");
         String base = s.string("notify.push.fcm.base-url", FcmSettings.DEFAULT_BASE_URL);
         if (account == null) {
             return null;
@@ -112,12 +112,12 @@ public record PushConfig(String bootstrapServers, String topicPrefix, Map<String
     }
 
     private static ApnsSettings apns(Settings s, Duration timeout) {
-        String team = s.string("notify.push.apns.team-id", null);
-        String keyId = s.string("notify.push.apns.key-id", null);
-        String key = s.string("notify.push.apns.signing-key", null);
+        String team = s.raw("notify.push.apns.team-id");
+        String keyId = s.raw("notify.push.apns.key-id");
+        String key = s.raw("notify.push.apns.signing-key");
         String production = s.string("notify.push.apns.production-url", ApnsSettings.DEFAULT_PRODUCTION_URL);
         String sandbox = s.string("notify.push.apns.sandbox-url", ApnsSettings.DEFAULT_SANDBOX_URL);
-        String ca = s.string("notify.push.apns.ca-file", null);
+        String ca = s.raw("notify.push.apns.ca-file");
         if (team == null) {
             return null;
         }

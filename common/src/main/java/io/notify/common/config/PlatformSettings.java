@@ -1,12 +1,12 @@
 package io.notify.common.config;
 
-import io.notify.schemas.topic.TopicCatalog;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * The settings every service shares, parsed and validated here once for all of them: where Kafka
- * is, the topic prefix (one deployment's topics, {@link TopicCatalog#PREFIX}), where Redis is, and
+ * is, the topic prefix (one deployment's topics, {@link #TOPIC_PREFIX}, the topic catalog's rule), where Redis is, and
  * the prefix of the connection-registry keys. The registry prefix defaults to the topic prefix, so
  * that the gateways (which write routes) and fanout-streams (which reads them) agree unless both
  * are told otherwise.
@@ -25,6 +25,12 @@ import java.util.Map;
 public record PlatformSettings(String bootstrapServers, String topicPrefix, String redisUri, boolean redisCluster,
                                String registryKeyPrefix,
                                Map<String, String> kafkaClient) {
+
+    /**
+     * What a topic prefix may be: the rule of notify-schemas' {@code TopicCatalog.PREFIX}, stated here
+     * so that this module needs nothing of Kafka or the schemas (PlatformSettingsTest keeps them equal).
+     */
+    public static final Pattern TOPIC_PREFIX = Pattern.compile("^[A-Za-z0-9._-]{0,100}$");
 
     /** Secrets shown as {@code ***} ({@link Redacted}). */
     @Override
@@ -45,7 +51,7 @@ public record PlatformSettings(String bootstrapServers, String topicPrefix, Stri
 
     public static PlatformSettings load(Settings s) {
         String topicPrefix = s.string("notify.topic-prefix", "");
-        if (!TopicCatalog.PREFIX.matcher(topicPrefix).matches()) {
+        if (!TOPIC_PREFIX.matcher(topicPrefix).matches()) {
             throw new ConfigException("notify.topic-prefix", "must be 0..100 chars of [A-Za-z0-9._-]");
         }
         String redisUri = s.string("notify.redis.uri", "redis://127.0.0.1:6379");

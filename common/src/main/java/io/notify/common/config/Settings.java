@@ -37,7 +37,7 @@ public final class Settings {
     private static final Pattern DURATION = Pattern.compile("^(?:\\d+(?:ms|d|h|m|s))+$");
     private static final Pattern DURATION_PART = Pattern.compile("(\\d+)(ms|d|h|m|s)");
     /** Names that hold credentials: producer keys, service tokens, HMAC secrets, passwords, JAAS configs. */
-    private static final Pattern SECRET_KEY = Pattern.compile(".*(api-keys|secret|password|token|tokens|jaas\\.config|\\.key)$");
+    private static final Pattern SECRET_KEY = Pattern.compile(".*(api-keys|secret|password|token|tokens|jaas\\.config|\\.key|private-key|signing-key|service-account)$");
     /** A URI with user info, which may be a password: {@code redis://:pw@host:6379}, {@code redis://pw@host:6379}. */
     private static final Pattern URI_WITH_PASSWORD = Pattern.compile("^[a-z][a-z0-9+.-]*://[^/@]+@.*$");
 

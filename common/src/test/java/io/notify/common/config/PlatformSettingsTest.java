@@ -46,4 +46,9 @@ class PlatformSettingsTest {
                 () -> PlatformSettings.load(Settings.of(Map.of("notify.topic-prefix", "no spaces"))));
         assertEquals("notify.topic-prefix: must be 0..100 chars of [A-Za-z0-9._-]", e.getMessage());
     }
+
+    @Test
+    void theTopicPrefixRuleIsTheTopicCatalogs() {
+        assertEquals(io.notify.schemas.topic.TopicCatalog.PREFIX.pattern(), PlatformSettings.TOPIC_PREFIX.pattern());
+    }
 }

@@ -74,7 +74,8 @@ class SettingsTest {
                 "notify.fanout.query.tokens=TOKEN-A,TOKEN-B", "notify.gateway.query-token=TOKEN-A",
                 "notify.kafka.client.ssl.keystore.password=KEYSTORE-PASSWORD", "notify.kafka.client.sasl.jaas.config=JAAS-LINE",
                 "notify.redis.uri=redis://:REDIS-PASSWORD@127.0.0.1:6379", "notify.redis.uri=redis://REDIS-PASSWORD@127.0.0.1:6379",
-                "notify.kafka.client.ssl.keystore.key=PEM-PRIVATE-KEY"}) {
+                "notify.kafka.client.ssl.keystore.key=PEM-PRIVATE-KEY", "notify.push.webpush.vapid-private-key=VAPID-D",
+                "notify.push.apns.signing-key=P8-PEM", "notify.push.fcm.service-account=SERVICE-ACCOUNT-JSON"}) {
             ConfigException e = assertThrows(ConfigException.class, () -> Settings.fromArgs(new String[] {arg}), arg);
             String key = arg.substring(0, arg.indexOf('='));
             assertTrue(e.getMessage().contains(Settings.envName(key)), e.getMessage());

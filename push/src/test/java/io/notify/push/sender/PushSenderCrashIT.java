@@ -3,6 +3,7 @@ package io.notify.push.sender;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.notify.common.config.Settings;
 import io.notify.devstack.Await;
 import io.notify.devstack.Infra;
 import io.notify.devstack.JavaProcess;
@@ -97,9 +98,17 @@ class PushSenderCrashIT {
         return ids;
     }
 
+    /** The sender as PushMain in a child JVM; secrets (the VAPID private key) in its environment, never on its command line. */
     private static JavaProcess sender(Map<String, String> settings, Path log) {
         List<String> args = new ArrayList<>();
-        settings.forEach((k, v) -> args.add(k + "=" + v));
-        return new JavaProcess(PushMain.class.getName(), args, List.of("-Xmx256m"), log);
+        Map<String, String> env = new HashMap<>();
+        settings.forEach((k, v) -> {
+            if (Settings.isSecret(k, v)) {
+                env.put(Settings.envName(k), v);
+            } else {
+                args.add(k + "=" + v);
+            }
+        });
+        return new JavaProcess(PushMain.class.getName(), args, List.of("-Xmx256m"), log, env);
     }
 }

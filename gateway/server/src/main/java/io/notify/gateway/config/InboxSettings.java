@@ -36,6 +36,6 @@ public record InboxSettings(double ratePerSecond, int burst, Duration produceTim
                 s.duration("notify.gateway.inbox.ack-flush-interval", Duration.ofMillis(100), Duration.ofMillis(10), Duration.ofSeconds(10)),
                 s.intIn("notify.gateway.inbox.ack-max-pending", 100_000, 1, 10_000_000),
                 s.bool("notify.gateway.push.allow-private-endpoints", false),
-                s.string("notify.gateway.push.vapid-public-key", null));
+                s.raw("notify.gateway.push.vapid-public-key"));
     }
 }

@@ -31,7 +31,8 @@ final class ConfigReference {
             "io/notify/registry/config-reference.properties",
             "io/notify/gateway/config-reference.properties",
             "io/notify/ingest/config-reference.properties",
-            "io/notify/fanout/config-reference.properties");
+            "io/notify/fanout/config-reference.properties",
+            "io/notify/push/config-reference.properties");
 
     /** An entry {@code default.<key>} replaces the default shown for {@code key}. */
     static final String DEFAULT_PREFIX = "default.";

@@ -6,6 +6,8 @@ import io.notify.common.config.Settings;
 import io.notify.fanout.FanoutConfig;
 import io.notify.gateway.config.GatewayConfig;
 import io.notify.ingest.IngestConfig;
+import io.notify.push.PushConfig;
+import io.notify.push.webpush.VapidKeys;
 import io.notify.registry.lease.NodeRegistryConfig;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,6 +28,9 @@ import java.util.function.Consumer;
  * @param reaching the settings that get {@code load} past its required keys and into its conditional reads
  */
 record ServiceKeys(String name, String title, Consumer<Settings> load, Map<String, String> reaching) {
+
+    /** A VAPID pair that passes validation (made for the reference, never used). */
+    private static final VapidKeys REFERENCE_VAPID = VapidKeys.generate();
 
     /** A service token and a JWT audience that pass validation; never used to reach anything. */
     private static final String TOKEN = "reference-0123456789abcdef-0123456789";
@@ -50,7 +55,17 @@ record ServiceKeys(String name, String title, Consumer<Settings> load, Map<Strin
                 new ServiceKeys("ingest", "Ingest (the HTTP door): IngestConfig; details in [docs/operations.md](../operations.md)", IngestConfig::load,
                         Map.of("notify.ingest.api-keys", "reference:" + TOKEN)),
                 new ServiceKeys("fanout-streams", "fanout-streams (router, sequencer, inbox, query API): FanoutConfig; the sections named below are in [fanout-streams/README.md](../../fanout-streams/README.md)",
-                        FanoutConfig::load, Map.of(FanoutConfig.QUERY_TOKENS, TOKEN)));
+                        FanoutConfig::load, Map.of(FanoutConfig.QUERY_TOKENS, TOKEN)),
+                new ServiceKeys("push", "The push sender (push/): PushConfig; details in [docs/push.md](../push.md)", PushConfig::load,
+                        // a subject, a team id and a service account turn each provider on, so their keys are read;
+                        // the values are never used to reach anything
+                        Map.of("notify.push.webpush.subject", "mailto:reference@example.invalid",
+                                "notify.push.webpush.vapid-public-key", REFERENCE_VAPID.publicKeyBase64Url(),
+                                "notify.push.webpush.vapid-private-key", REFERENCE_VAPID.privateKeyBase64Url(),
+                                "notify.push.fcm.service-account", "{}",
+                                "notify.push.apns.team-id", "ABCDE12345",
+                                "notify.push.apns.key-id", "ABCDE12345",
+                                "notify.push.apns.signing-key", "reference.p8")));
     }
 
     /** Every key {@link #load} reads, by key (the first read of a key read twice), sorted by key. */

@@ -50,7 +50,7 @@ public final class DevCommand implements Callable<Integer> {
         }
         List<Integer> ports = java.util.stream.IntStream.range(0, nodes).map(i -> gatewayPort + i).boxed().toList();
         long start = System.nanoTime();
-        System.err.println("notifyctl dev: starting Kafka, Redis, ingest, fanout-streams and " + nodes + " gateway node(s) ...");
+        System.err.println("notifyctl dev: starting Kafka, Redis, ingest, fanout-streams, the push sender and " + nodes + " gateway node(s) ...");
         LocalPlatform platform = LocalPlatform.start(new LocalPlatform.Options(dataDir.toAbsolutePath(), kafkaPort, redisPort,
                 ingestPort, queryPort, ports, drainWindow));
         CountDownLatch stopped = new CountDownLatch(1);
@@ -79,6 +79,10 @@ public final class DevCommand implements Callable<Integer> {
                 The demo page (live feed, connection state, publish form; rooms with members online):
                   %s
 
+                Push (docs/push.md): Web Push with this VAPID public key (GET /v1/push/config answers it;
+                http://127.0.0.1 push endpoints may register, for a local push service; dev only):
+                  %s
+
                 Publish an event to user 42:
                   curl -s http://localhost:%d/v1/events -H 'Authorization: Bearer %s' \\
                     -H 'Content-Type: application/json' \\
@@ -89,6 +93,7 @@ public final class DevCommand implements Callable<Integer> {
                 platform.redisUri(), platform.ingestPort(), DevKeys.PRODUCER_KEY, platform.queryPort(),
                 gatewayLines(platform.gatewayPorts()), managementLines(platform), LocalPlatform.DEMO_ROOMS, token,
                 demoUrl(platform, token),
+                platform.vapidPublicKey(),
                 platform.ingestPort(),
                 DevKeys.PRODUCER_KEY);
         System.out.flush();
@@ -110,6 +115,7 @@ public final class DevCommand implements Callable<Integer> {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format("  ingest           http://localhost:%d/metrics%n", platform.ingestManagementPort()));
         sb.append(String.format("  fanout-streams   http://localhost:%d/metrics%n", platform.fanoutManagementPort()));
+        sb.append(String.format("  push sender      http://localhost:%d/metrics%n", platform.pushManagementPort()));
         List<Integer> ports = platform.gatewayManagementPorts();
         for (int i = 0; i < ports.size(); i++) {
             sb.append(String.format("  gateway gw-%d     http://localhost:%d/metrics%n", i + 1, ports.get(i)));

@@ -7,6 +7,7 @@ import io.notify.platform.DevKeys;
 import io.notify.platform.Platform;
 import io.notify.platform.PlatformBuilder;
 import io.notify.platform.PlatformConfig;
+import io.notify.push.webpush.VapidKeys;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
@@ -45,6 +46,7 @@ public final class LocalPlatform implements AutoCloseable {
         try {
             PlatformBuilder b = Platform.builder(infra.bootstrapServers(), infra.redisUri(), o.dataDir())
                     .keys(DevKeys.inDataDir(o.dataDir()))
+                    .vapid(vapidInDataDir(o.dataDir()))
                     .ingestPort(o.ingestPort())
                     .queryPort(o.queryPort())
                     .gatewayPorts(o.gatewayPorts())
@@ -64,6 +66,25 @@ public final class LocalPlatform implements AutoCloseable {
             infra.close();
             throw e;
         }
+    }
+
+    /** The dev VAPID pair, kept in the data dir: browsers' push subscriptions are bound to it, so it outlives a restart. */
+    static VapidKeys vapidInDataDir(Path dataDir) throws java.io.IOException {
+        Path file = dataDir.resolve("vapid.pem");
+        if (!java.nio.file.Files.exists(file)) {
+            java.nio.file.Files.createDirectories(dataDir);
+            java.nio.file.Files.writeString(file, VapidKeys.generate().toPkcs8Pem());
+        }
+        return VapidKeys.fromPem(file);
+    }
+
+    /** The VAPID public key browsers subscribe with ({@code GET /v1/push/config} answers it too). */
+    public String vapidPublicKey() {
+        return platform.config().vapid().publicKeyBase64Url();
+    }
+
+    public int pushManagementPort() {
+        return platform.pushManagementPort();
     }
 
     public DevKeys keys() {

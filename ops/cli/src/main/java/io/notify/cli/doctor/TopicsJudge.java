@@ -41,10 +41,12 @@ final class TopicsJudge {
     private static Finding missing(TopicRule rule) {
         String create = "kafka-topics.sh --create --topic " + rule.topic()
                 + (rule.partitions() > 0 ? " --partitions " + rule.partitions() : "") + " (configs: docs/topics.md)";
-        return rule.required()
-                ? Finding.fail(CHECK, rule.topic() + " does not exist", create)
-                : Finding.warn(CHECK, rule.topic() + " does not exist (fanout-streams or the gateways create it at start)",
-                        "start them, or " + create);
+        if (rule.required()) {
+            return Finding.fail(CHECK, rule.topic() + " does not exist", create);
+        }
+        boolean several = rule.createdBy().contains(" or ") || rule.createdBy().endsWith("s");
+        return Finding.warn(CHECK, rule.topic() + " does not exist (" + rule.createdBy() + (several ? " create" : " creates")
+                + " it at start)", "start " + (several ? "them" : "it") + ", or " + create);
     }
 
     private static List<Finding> problems(TopicRule rule, TopicState t, int replication) {

@@ -21,6 +21,11 @@ final class Columns {
     record Column(String name, int width, Set<String> paths, Function<Row, String> cell) {
     }
 
+    /** The push sender's header naming the registration a push DLQ record is about (push's Outcomes). */
+    static final String PUSH_REGISTRATION_HEADER = "notify.push.registration";
+    /** The push providers, as the fields of a registration name them (PushRegistration). */
+    private static final List<String> PROVIDERS = List.of("webpush", "fcm", "apns");
+
     private final TimeText time = new TimeText();
 
     List<Column> csv(SourceTopic topic, boolean routing) {
@@ -51,6 +56,20 @@ final class Columns {
             case FALLBACK -> List.of(field("stream"), field("channel"), field("reason"), field("id", "event.id"),
                     field("type", "event.type"), field("epoch", "event.epoch"), field("seq", "event.seq"),
                     deviceList("devices", 0), millis("dueAt", "dueAt"), millis("at", "at"), lateness("lateness", 0, ""));
+            case PUSH_CHANGES -> List.of(stream("stream", 0, topic), field("kind"), field("id"),
+                    provider("provider", 0, "registration."), field("reason"), millis("at", "at"));
+            case PUSH_REGISTRATIONS -> List.of(stream("stream", 0, topic), count("count", 0), registrations("registrations", 0),
+                    field("change.kind"), field("change.id"), field("change.reason"), millis("updatedAt", "updatedAt"));
+            case PUSH_OUTCOMES -> List.of(stream("stream", 0, topic), field("eventId"), field("seq"), field("registration"),
+                    field("provider"), field("outcome"), field("attempt"), field("status"), field("reason"), field("providerId"),
+                    millis("at", "at"));
+            case PUSH_DLQ -> List.of(meta("key", 0, r -> Utf8Text.display(r.key)), field("id", "event.id"),
+                    field("type", "event.type"), field("epoch", "event.epoch"), field("seq", "event.seq"),
+                    dlqRegistration("registration", 0), dlqProvider("provider", 0),
+                    header("errorKind", DlqHeaders.ERROR_KIND), header("error", DlqHeaders.ERROR),
+                    header("sourceTopic", DlqHeaders.SOURCE_TOPIC), header("sourcePartition", DlqHeaders.SOURCE_PARTITION),
+                    header("sourceOffset", DlqHeaders.SOURCE_OFFSET), header("failedAt", DlqHeaders.FAILED_AT),
+                    meta("value", 0, r -> Utf8Text.display(r.value.bytes())));
         });
         if (routing) {
             c.add(meta("routing", 0, Columns::routingCell));
@@ -81,6 +100,15 @@ final class Columns {
             case FALLBACK -> List.of(sized("STREAM", 16, "stream"), sized("SEQ", 7, "event.seq"), sized("ID", 32, "event.id"),
                     sized("CHANNEL", 10, "channel"), sized("REASON", 9, "reason"), millis("DUE", 24, "dueAt"),
                     lateness("LATENESS", 9, " ms"), deviceList("DEVICES", 60));
+            case PUSH_CHANGES -> List.of(stream("STREAM", 16, topic), sized("KIND", 10, "kind"), sized("ID", 25, "id"),
+                    provider("PROVIDER", 8, "registration."), sized("REASON", 60, "reason"));
+            case PUSH_REGISTRATIONS -> List.of(stream("STREAM", 16, topic), count("COUNT", 5), lastChange("LAST CHANGE", 80));
+            case PUSH_OUTCOMES -> List.of(stream("STREAM", 16, topic), sized("EVENT", 32, "eventId"), sized("SEQ", 7, "seq"),
+                    sized("REGISTRATION", 25, "registration"), sized("PROVIDER", 8, "provider"), sized("OUTCOME", 15, "outcome"),
+                    sized("ATTEMPT", 7, "attempt"), httpStatus("STATUS", 6), sized("REASON", 60, "reason"));
+            case PUSH_DLQ -> List.of(stream("STREAM", 16, topic), sized("SEQ", 7, "event.seq"), sized("ID", 32, "event.id"),
+                    dlqRegistration("REGISTRATION", 25), new Column("KIND", 16, Set.of(), r -> r.header(DlqHeaders.ERROR_KIND)),
+                    new Column("ERROR", 80, Set.of(), r -> r.header(DlqHeaders.ERROR)));
         });
         if (routing) {
             c.add(meta("ROUTING", 60, Columns::routingCell));
@@ -183,6 +211,106 @@ final class Columns {
                 return null; // a field missing (null text) or not a number
             }
         });
+    }
+
+    /**
+     * The provider of the registration under {@code prefix} ({@code "registration."} on a push change):
+     * the one of {@code webpush}, {@code fcm} and {@code apns} it holds; empty when none (an unregister or gone).
+     */
+    private static Column provider(String name, int width, String prefix) {
+        List<String> paths = PROVIDERS.stream().map(p -> prefix + p).toList();
+        return new Column(name, width, Set.copyOf(paths), r -> {
+            for (int i = 0; i < paths.size(); i++) {
+                if (r.value.text(paths.get(i)) != null) {
+                    return PROVIDERS.get(i);
+                }
+            }
+            return null;
+        });
+    }
+
+    /** The provider of a registration, or null. */
+    private static String providerOf(JsonNode registration) {
+        for (String p : PROVIDERS) {
+            if (registration.hasNonNull(p)) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /** How many registrations a user's push state holds; empty for a tombstone. */
+    private static Column count(String name, int width) {
+        return new Column(name, width, Set.of("registrations"),
+                r -> r.value.bytes() == null || !r.value.isJson() ? null : Integer.toString(r.value.list("registrations").size()));
+    }
+
+    /** A user's push registrations as {@code id:provider} pairs, oldest first (their addresses only in JSONL). */
+    private static Column registrations(String name, int width) {
+        return new Column(name, width, Set.of("registrations"), r -> r.value.list("registrations").stream()
+                .map(Columns::registrationText).collect(Collectors.joining(";")));
+    }
+
+    private static String registrationText(String json) {
+        try {
+            JsonNode reg = NotifyJson.mapper().readTree(json);
+            return reg.path("id").asText() + ":" + providerOf(reg);
+        } catch (IOException e) {
+            return json;
+        }
+    }
+
+    /** The change that made a push state: {@code kind id}, then the reason in parentheses where one was given. */
+    private static Column lastChange(String name, int width) {
+        return new Column(name, width, Set.of("change.kind", "change.id", "change.reason"), r -> {
+            String kind = r.value.text("change.kind");
+            if (kind == null) {
+                return null;
+            }
+            String id = r.value.text("change.id");
+            String reason = r.value.text("change.reason");
+            return kind + (id == null ? "" : " " + id) + (reason == null ? "" : " (" + reason + ")");
+        });
+    }
+
+    /** A push outcome's HTTP status; empty where none came (0). */
+    private static Column httpStatus(String name, int width) {
+        return new Column(name, width, Set.of("status"), r -> {
+            String s = r.value.text("status");
+            return "0".equals(s) ? null : s;
+        });
+    }
+
+    /** The registration a push DLQ record is about: its header, or the one registration the narrowed record holds. */
+    private static Column dlqRegistration(String name, int width) {
+        return new Column(name, width, Set.of("push"), r -> {
+            String h = r.header(PUSH_REGISTRATION_HEADER);
+            if (h != null) {
+                return h;
+            }
+            JsonNode only = onlyRegistration(r);
+            return only == null || !only.hasNonNull("id") ? null : only.path("id").asText();
+        });
+    }
+
+    /** The provider of the one registration a push DLQ record holds. */
+    private static Column dlqProvider(String name, int width) {
+        return new Column(name, width, Set.of("push"), r -> {
+            JsonNode only = onlyRegistration(r);
+            return only == null ? null : providerOf(only);
+        });
+    }
+
+    private static JsonNode onlyRegistration(Row r) {
+        List<String> push = r.value.list("push");
+        if (push.isEmpty()) {
+            return null;
+        }
+        try {
+            return NotifyJson.mapper().readTree(push.get(0));
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     private static Column header(String name, String header) {

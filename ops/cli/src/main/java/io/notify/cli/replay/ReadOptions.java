@@ -21,8 +21,8 @@ import picocli.CommandLine.Parameters;
 final class ReadOptions extends ConnectionOptions {
 
     @Parameters(index = "0", paramLabel = "TOPIC",
-            description = "events, stream-log, undelivered, dlq, receipts, inbox-state or fallback "
-                    + "(full names such as notify.stream-log work too).")
+            description = "events, stream-log, undelivered, dlq, receipts, inbox-state, fallback, push-changes, "
+                    + "push-registrations, push-outcomes or push-dlq (full names such as notify.stream-log work too).")
     String topic;
 
     @Option(names = "--from", paramLabel = "TIME",
@@ -40,7 +40,7 @@ final class ReadOptions extends ConnectionOptions {
     List<String> types = new ArrayList<>();
 
     @Option(names = "--id", paramLabel = "EVENT_ID",
-            description = "Only this event id (repeatable; on receipts: one of the marked ids).")
+            description = "Only this event id (repeatable; on receipts: one of the marked ids; on push-outcomes: eventId).")
     List<String> ids = new ArrayList<>();
 
     @Option(names = "--class", paramLabel = "CLASS", description = "Only durable or only ephemeral events.")

@@ -31,7 +31,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "replay", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Read a window of a Notify topic (events, stream-log, undelivered, dlq, receipts, inbox-state, "
-                + "fallback), filtered, as JSONL, CSV or a table; or re-produce it with --republish-to.",
+                + "fallback, push-changes, push-registrations, push-outcomes, push-dlq), filtered, as JSONL, CSV or a table; "
+                + "or re-produce it with --republish-to.",
         footer = {"", "Window: --from inclusive, --to exclusive (record timestamps); offsets likewise [from, to).",
                 "Exit codes: 0 done, 1 failed (Kafka, I/O), 2 bad input (nothing read), 130 interrupted.",
                 "Guide: docs/replay.md"})
@@ -119,8 +120,9 @@ public final class ReplayCommand implements Callable<Integer> {
             }
             target = RepublishTarget.resolve(republishTo, plan.catalog(), Set.of(plan.topicName()));
             if (target.intoEvents() && !plan.source().holdsEvents()) {
-                throw new UsageException("--republish-to: " + plan.source().shortName
-                        + " records are not events; republish them into a topic of your own");
+                throw new UsageException("--republish-to: " + plan.source().shortName + " records are not events"
+                        + (plan.source().typePath != null ? " (each is a fallback record narrowed to one push registration, "
+                                + "for the push sender)" : "") + "; republish them into a topic of your own");
             }
         }
         return new Request(plan, window, target);

@@ -7,8 +7,9 @@ import java.util.Collection;
 /**
  * Where {@code --republish-to} writes. {@code events}/{@code notify.events} means the catalog's
  * events topic (with new ids); the other Notify topics are written by fan-out (receipts: by the
- * gateways) only and refused; any other name is used verbatim (no prefix added) and the records
- * are copied. A topic being read is always refused.
+ * gateways; the push topics: by the gateways and the push sender, {@link SourceTopic#writtenBy}) only and
+ * refused; any other name is used verbatim (no prefix added) and the records are copied. A topic being
+ * read is always refused.
  */
 record RepublishTarget(String topic, boolean intoEvents) {
 
@@ -28,8 +29,10 @@ record RepublishTarget(String topic, boolean intoEvents) {
             return new RepublishTarget(name, true);
         }
         if (known != null || catalog.nodeIdOf(t).isPresent()) {
-            throw new UsageException("--republish-to: refusing to write into " + name + ", which only "
-                    + (known != null ? known.writtenBy : "fan-out") + " writes; republish into events or into a topic of your own");
+            String writer = known != null ? known.writtenBy : "fan-out";
+            boolean several = writer.endsWith("s") || writer.contains(" and "); // "the gateways write", "fan-out writes"
+            throw new UsageException("--republish-to: refusing to write into " + name + ", which only " + writer
+                    + (several ? " write" : " writes") + "; republish into events or into a topic of your own");
         }
         if (!Topic.LEGAL_NAME.matcher(t).matches()) {
             throw new UsageException("--republish-to: '" + t + "' is not a Kafka topic name (1..249 chars of [A-Za-z0-9._-])");

@@ -123,7 +123,8 @@ final class Republisher implements AutoCloseable {
                         e instanceof LiveEvent live ? live.collapseKey() : null, e.source());
             }
             // refused before reading (ReplayCommand): these records are not events
-            case RECEIPTS, INBOX_STATE -> throw new IllegalArgumentException(source.shortName + " records are not events");
+            case RECEIPTS, INBOX_STATE, PUSH_CHANGES, PUSH_REGISTRATIONS, PUSH_OUTCOMES, PUSH_DLQ ->
+                    throw new IllegalArgumentException(source.shortName + " records are not events");
         };
     }
 

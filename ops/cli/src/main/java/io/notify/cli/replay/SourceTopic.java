@@ -14,6 +14,10 @@ import java.util.stream.Collectors;
  * <p>A new topic is one constant here, its columns in {@link Columns} and its case in
  * {@link Republisher} (both exhaustive switches, so the compiler asks for them). A path that is
  * null means the records have no such field, and the filter on it is refused for the topic.
+ *
+ * <p>The push topics (docs/push.md) are keyed by the user's stream like the inbox topics; none of
+ * their records can become events again ({@link #holdsEvents}), not even the push DLQ's, which holds
+ * a fallback record's event but is one device's share of a push the sender gave up on.
  */
 enum SourceTopic {
     /** Envelopes: the recipients are {@code to.users}. */
@@ -30,7 +34,20 @@ enum SourceTopic {
     /** The read state of a user's stream (compacted, so a tombstone has only its key). Not events. */
     INBOX_STATE("inbox-state", TopicCatalog.INBOX_STATE, "fan-out", null, null, null, "stream", true, "stream"),
     /** Events no device acknowledged or read in time; the event (always durable) is nested under {@code event}. */
-    FALLBACK("fallback", TopicCatalog.FALLBACK, "fan-out", "event.id", "event.type", "event.class", "stream", true, null);
+    FALLBACK("fallback", TopicCatalog.FALLBACK, "fan-out", "event.id", "event.type", "event.class", "stream", true, null),
+    /** Changes to a user's push registrations (register, unregister, gone); {@code id} is a registration's. Not events. */
+    PUSH_CHANGES("push-changes", TopicCatalog.PUSH_CHANGES, "the gateways and the push sender", null, null, null, "stream", true,
+            "stream"),
+    /** Each user's push registrations with the change that made them (compacted). Not events. */
+    PUSH_REGISTRATIONS("push-registrations", TopicCatalog.PUSH_REGISTRATIONS, "fan-out", null, null, null, "stream", true, "stream"),
+    /** One record per push attempt; {@code eventId} names the event. Not events. */
+    PUSH_OUTCOMES("push-outcomes", TopicCatalog.PUSH_OUTCOMES, "the push sender", "eventId", null, null, "stream", true, "stream"),
+    /**
+     * Fallback records narrowed to the one registration the push sender could not send to, the reason in
+     * the {@code notify.*} headers; the event is nested under {@code event}, but they never become events again.
+     */
+    PUSH_DLQ("push-dlq", TopicCatalog.PUSH_DLQ, "the push sender", "event.id", "event.type", "event.class", "stream", true, "stream",
+            false);
 
     static final String NAMES = Arrays.stream(values()).map(s -> s.shortName).collect(Collectors.joining(", "))
             + " (or " + Arrays.stream(values()).map(s -> s.fullName).collect(Collectors.joining(", ")) + ")";
@@ -50,9 +67,16 @@ enum SourceTopic {
     final boolean userIsStream;
     /** The value path the record key repeats, read from the key when the value lacks it; null: none. */
     final String keyPath;
+    /** True when the records can become events again ({@code --republish-to events}). */
+    private final boolean eventsAgain;
 
     SourceTopic(String shortName, String fullName, String writtenBy, String idPath, String typePath, String classPath,
                 String userPath, boolean userIsStream, String keyPath) {
+        this(shortName, fullName, writtenBy, idPath, typePath, classPath, userPath, userIsStream, keyPath, typePath != null);
+    }
+
+    SourceTopic(String shortName, String fullName, String writtenBy, String idPath, String typePath, String classPath,
+                String userPath, boolean userIsStream, String keyPath, boolean eventsAgain) {
         this.shortName = shortName;
         this.fullName = fullName;
         this.writtenBy = writtenBy;
@@ -62,6 +86,7 @@ enum SourceTopic {
         this.userPath = userPath;
         this.userIsStream = userIsStream;
         this.keyPath = keyPath;
+        this.eventsAgain = eventsAgain;
     }
 
     /** The topic {@code text} names, or a {@link UsageException} listing the known names. */
@@ -81,9 +106,12 @@ enum SourceTopic {
         return catalog.prefix() + fullName;
     }
 
-    /** True when the records are (or hold) events, so they can become events again. */
+    /**
+     * True when the records are (or hold) events that can become events again: not the records of
+     * topics without events, nor the push DLQ's (one device's share of a push, for the push sender).
+     */
     boolean holdsEvents() {
-        return typePath != null;
+        return eventsAgain;
     }
 
     /**

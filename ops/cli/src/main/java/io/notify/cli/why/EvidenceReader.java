@@ -8,6 +8,7 @@ import io.notify.cli.why.Evidence.Rejection;
 import io.notify.cli.why.Evidence.Sequenced;
 import io.notify.protocol.inbox.FallbackRecord;
 import io.notify.protocol.inbox.Receipt;
+import io.notify.protocol.push.PushOutcome;
 import io.notify.protocol.stream.SequencedEvent;
 import io.notify.schemas.serde.NotifySerdes;
 import io.notify.schemas.topic.DlqFailure;
@@ -29,7 +30,8 @@ import org.apache.kafka.common.errors.SerializationException;
  * Reads what the topics hold about one event of one user, as little as answers it. Every read is
  * bounded by the window {@code [from, to)} and by the end offsets captured when it starts, for every
  * partition it may read, in one request. The topics keyed by stream (stream-log, receipts, fallback,
- * the node topics and notify.undelivered) are read on the one partition the user's stream key is in.
+ * push-outcomes, the node topics and notify.undelivered) are read on the one partition the user's
+ * stream key is in; push-outcomes only when a push fallback record was found, from its {@code at}.
  * notify.events (and the DLQ, read only when the event was not sequenced) are keyed by the first
  * recipient, which may be another user: the partition of {@code u:<user>} first, the others only
  * when it holds no copy (every copy of one event carries one key, docs/topics.md).
@@ -65,7 +67,8 @@ final class EvidenceReader {
         String routingTopics = topics.prefix() + TopicCatalog.NODE_PREFIX + "<node> or " + topics.undelivered().name();
         if (log.isEmpty()) {
             return new Evidence(q, now, events, dlq, log, Looked.skipped(routingTopics),
-                    Looked.skipped(topics.receipts().name()), Looked.skipped(topics.fallback().name()));
+                    Looked.skipped(topics.receipts().name()), Looked.skipped(topics.fallback().name()),
+                    Looked.skipped(topics.pushOutcomes().name()));
         }
         Sequenced first = log.first();
         SequencedEvent event = first.event();
@@ -73,8 +76,9 @@ final class EvidenceReader {
         Looked<Routing> routing = routed.topics().isEmpty() ? Looked.missing(routingTopics)
                 : Looked.read(routingTopics, routed.from(), routed.to(), routed.routes());
         Instant after = Instant.ofEpochMilli(Math.max(q.from().toEpochMilli(), first.timestamp() - SLACK.toMillis()));
-        return new Evidence(q, now, events, dlq, log, routing, receipts(event, after),
-                event.fallback() == null ? Looked.skipped(topics.fallback().name()) : fallback(event, after));
+        Looked<FallbackRecord> fallback = event.fallback() == null ? Looked.skipped(topics.fallback().name())
+                : fallback(event, after);
+        return new Evidence(q, now, events, dlq, log, routing, receipts(event, after), fallback, pushOutcomes(event, fallback));
     }
 
     private void captureEnds() {
@@ -82,7 +86,8 @@ final class EvidenceReader {
         for (String topic : List.of(topics.events().name(), topics.eventsDlq().name())) {
             lookup.partitions(topic).forEach(p -> all.add(new TopicPartition(topic, p)));
         }
-        for (String topic : List.of(topics.streamLog().name(), topics.receipts().name(), topics.fallback().name())) {
+        for (String topic : List.of(topics.streamLog().name(), topics.receipts().name(), topics.fallback().name(),
+                topics.pushOutcomes().name())) {
             if (lookup.exists(topic)) {
                 all.add(new TopicPartition(topic, lookup.partitionOf(topic, q.stream())));
             }
@@ -179,6 +184,39 @@ final class EvidenceReader {
             }
             return found.size() < MAX_MATCHES;
         });
+        return Looked.read(topic, after, q.to(), found);
+    }
+
+    /**
+     * The push sender's outcomes of the event (same id and seq), from five minutes before the push
+     * fallback record was written: read only when there is one, since the sender acts on nothing else.
+     */
+    private Looked<PushOutcome> pushOutcomes(SequencedEvent event, Looked<FallbackRecord> fallback) throws IOException {
+        String topic = topics.pushOutcomes().name();
+        FallbackRecord push = fallback.records().stream().filter(f -> FallbackRecord.PUSH_CHANNEL.equals(f.channel()))
+                .findFirst().orElse(null);
+        if (push == null) {
+            return Looked.skipped(topic);
+        }
+        if (!lookup.exists(topic)) {
+            return Looked.missing(topic);
+        }
+        Instant after = Instant.ofEpochMilli(Math.max(q.from().toEpochMilli(), push.at() - SLACK.toMillis()));
+        if (!after.isBefore(q.to())) {
+            return Looked.read(topic, q.from(), q.to(), List.of());
+        }
+        String seq = Long.toString(event.seq());
+        List<PushOutcome> found = new ArrayList<>();
+        lookup.scan(topic, List.of(lookup.partitionOf(topic, q.stream())), after, q.to(), q.stream(), Set.of("eventId", "seq"),
+                r -> {
+                    if (q.eventId().equals(r.text("eventId")) && seq.equals(r.text("seq"))) {
+                        PushOutcome o = parse(() -> NotifySerdes.pushOutcome().deserializer().deserialize(topic, r.valueBytes()));
+                        if (o != null) {
+                            found.add(o);
+                        }
+                    }
+                    return found.size() < MAX_MATCHES;
+                });
         return Looked.read(topic, after, q.to(), found);
     }
 

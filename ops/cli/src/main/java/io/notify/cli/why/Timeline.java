@@ -8,6 +8,8 @@ import io.notify.cli.why.Evidence.Sequenced;
 import io.notify.protocol.inbox.FallbackRecord;
 import io.notify.protocol.inbox.Receipt;
 import io.notify.protocol.inbox.ReceiptKind;
+import io.notify.protocol.push.PushOutcome;
+import io.notify.protocol.push.PushRegistration;
 import io.notify.protocol.stream.SequencedEvent;
 import io.notify.schemas.topic.DlqFailure;
 import java.time.Duration;
@@ -22,9 +24,10 @@ import java.util.stream.Collectors;
 /**
  * One event's life as rows, assembled from {@link Evidence} (pure: no Kafka, no clock but
  * {@code evidence.now()}): ingested (and deduplicated copies, or rejected to the DLQ), sequenced,
- * routed, acked per device, seen/read/archived, fallback. A step with no record says where and over
- * which span nothing was found; the steps after sequencing are left out when the event was never
- * sequenced for the user, since there is nothing they could have recorded.
+ * routed, acked per device, seen/read/archived, fallback, and for a push fallback each push attempt
+ * (sent, retried, gone, refused, given up, rate limited, no registration). A step with no record
+ * says where and over which span nothing was found; the steps after sequencing are left out when the
+ * event was never sequenced for the user, since there is nothing they could have recorded.
  */
 final class Timeline {
 
@@ -75,6 +78,7 @@ final class Timeline {
             marked(kind, receipts.stream().filter(r -> r.kind() == kind).findFirst().orElse(null));
         }
         fallback(s, receipts);
+        pushed();
     }
 
     private void ingested() {
@@ -267,11 +271,72 @@ final class Timeline {
 
     private void written(String topic, FallbackRecord f) {
         String devices = f.devices().stream().map(d -> d.device() + ":" + d.acked()).collect(Collectors.joining(";"));
+        String push = f.push().stream().map(r -> r.id() + ":" + r.provider()).collect(Collectors.joining(";"));
         add(f.at(), "fallback", "written to " + topic + ": channel " + f.channel() + ", reason " + f.reason().wireName()
                 + ", due " + time.format(f.dueAt()) + ", lateness " + human(f.at() - f.dueAt())
-                + (devices.isEmpty() ? "" : ", devices " + devices),
+                + (devices.isEmpty() ? "" : ", devices " + devices) + (push.isEmpty() ? "" : ", push registrations " + push),
                 facts("outcome", "written", "channel", f.channel(), "reason", f.reason().wireName(),
-                        "dueAt", time.format(f.dueAt()), "latenessMs", f.at() - f.dueAt()));
+                        "dueAt", time.format(f.dueAt()), "latenessMs", f.at() - f.dueAt(),
+                        "registrations", f.push().isEmpty() ? null : f.push().stream().map(PushRegistration::id).toList()));
+    }
+
+    /**
+     * The push sender's outcomes of a written push fallback, one row per attempt in time order, then a
+     * row for each registration of the record with no outcome yet; nothing for any other fallback.
+     */
+    private void pushed() {
+        Looked<PushOutcome> push = e.push();
+        if (push.state() == Looked.State.SKIPPED) {
+            return;
+        }
+        if (push.isEmpty()) {
+            add(null, "push", absent(push) + (push.state() == Looked.State.MISSING ? ""
+                    : ": the push sender has not taken the fallback record yet (lag), or does not run"), facts("outcome", "missing"));
+            return;
+        }
+        List<PushOutcome> attempts = push.records().stream().sorted(Comparator.comparingLong(PushOutcome::at)).toList();
+        for (PushOutcome o : attempts) {
+            add(o.at(), "push", attempt(o), facts("outcome", o.outcome().wireName(), "provider", o.provider(),
+                    "registration", o.registration(), "attempt", o.attempt(), "status", o.status() > 0 ? o.status() : null,
+                    "reason", o.reason(), "providerId", o.providerId()));
+        }
+        FallbackRecord f = e.fallback().isEmpty() ? null : e.fallback().first();
+        for (PushRegistration r : f == null ? List.<PushRegistration>of() : f.push()) {
+            if (attempts.stream().noneMatch(o -> r.id().equals(o.registration()))) {
+                add(null, "push", "no outcome for " + r.provider() + " registration " + r.id() + " " + where(push)
+                        + ": not sent yet (the push sender lags or retries)", facts("outcome", "missing", "provider", r.provider(),
+                        "registration", r.id()));
+            }
+        }
+    }
+
+    /** One attempt: what happened, to which registration of which provider, the provider's answer, and what followed. */
+    private String attempt(PushOutcome o) {
+        if (o.outcome() == PushOutcome.Outcome.NO_REGISTRATION) {
+            return "no registration: user " + e.question().user() + " had no push device registered when the fallback was written";
+        }
+        String what = switch (o.outcome()) {
+            case SENT -> "sent";
+            case RETRY -> "failed, tried again";
+            case GONE -> "gone";
+            case REFUSED -> "refused";
+            case GIVEN_UP -> "given up";
+            case RATE_LIMITED -> "rate limited";
+            case NO_REGISTRATION -> "no registration";
+        };
+        // attempt 0: none was made (a record read after its TTL is given up unsent)
+        String answer = (o.attempt() > 0 ? "attempt " + o.attempt() : "not attempted")
+                + (o.status() > 0 ? ", HTTP " + o.status() : "") + (o.reason() == null ? "" : ": " + o.reason());
+        String then = switch (o.outcome()) {
+            case SENT -> o.providerId() == null ? "" : ", message id " + o.providerId();
+            case GONE -> "; the provider no longer knows the registration, so it was removed (notify.push-changes)";
+            case REFUSED -> "; not to be tried again: in notify.push.dlq";
+            case GIVEN_UP -> o.attempt() > 0 ? "; still failing at the last attempt or past the retry deadline: in notify.push.dlq"
+                    : "; in notify.push.dlq";
+            case RATE_LIMITED -> "; the device's own rate limit held it back: in notify.push.dlq";
+            case RETRY, NO_REGISTRATION -> "";
+        };
+        return what + ": " + o.provider() + " registration " + o.registration() + " (" + answer + ")" + then;
     }
 
     private String absent(Looked<?> looked) {

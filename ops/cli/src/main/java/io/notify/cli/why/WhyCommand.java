@@ -22,14 +22,15 @@ import picocli.CommandLine.Spec;
 /**
  * {@code notifyctl why --user ID --event EVENT_ID}: one event's life for one user, reconstructed from
  * the topics and printed as a timeline: ingested (copies the dedup window dropped, or the DLQ's
- * rejection), sequenced, routed, acked per device, seen/read/archived, and the offline fallback.
+ * rejection), sequenced, routed, acked per device, seen/read/archived, the offline fallback and, for a
+ * push fallback, what the push sender did for each registration (notify.push-outcomes).
  * Reads as replay does (assign + seek, no group, read_committed), within {@code [--from, --to)} and
  * the end offsets captured at start, on the user's stream's partition wherever the key is the
  * stream. See docs/replay.md, "notifyctl why".
  */
 @Command(name = "why", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Show one event's life for one user as a timeline: ingested, sequenced, routed, acked, "
-                + "seen/read/archived, fallback.",
+                + "seen/read/archived, fallback, and the push attempts of a push fallback.",
         footer = {"", "Exit codes: 0 found, 1 not found in the window (or Kafka failed), 2 bad input, 130 interrupted.",
                 "Guide: docs/replay.md (notifyctl why)"})
 public final class WhyCommand implements Callable<Integer> {

@@ -33,7 +33,7 @@ class DoctorJudgesTest {
 
     @Test
     void documentedTopicsAreOneOkLine() {
-        assertEquals(List.of(Finding.ok("topics", "9 of 9 topics exist with the expected partitions and configs")), topics(healthy(3, "2"), 3));
+        assertEquals(List.of(Finding.ok("topics", "13 of 13 topics exist with the expected partitions and configs")), topics(healthy(3, "2"), 3));
         assertEquals(0, Doctor.exitCode(topics(healthy(3, "2"), 3)));
     }
 
@@ -58,8 +58,52 @@ class DoctorJudgesTest {
                 + "down stops every acks=all write"));
         assertEquals(Finding.Level.WARN, byProblem.get("p.notify.node.gw-1 has 1 partitions, expected 3 (notify.gateway.node-topic-partitions)"));
         assertEquals(Finding.Level.WARN, byProblem.get("p.notify.node.gw-1 has min.insync.replicas=1: an acknowledged write may live on one broker only"));
-        assertEquals(Finding.Level.OK, byProblem.get("4 of 9 topics exist with the expected partitions and configs"), byProblem.toString());
+        assertEquals(Finding.Level.OK, byProblem.get("8 of 13 topics exist with the expected partitions and configs"), byProblem.toString());
         assertEquals(2, Doctor.exitCode(topics(m, 3)));
+    }
+
+    @Test
+    void pushTopicsAreCheckedLikeReceiptsInboxStateAndTheDlq() {
+        List<TopicRule> rules = TopicRule.expected(new TopicRule.Layout(T, 6, 12, 3), List.of());
+        Map<String, TopicRule> byTopic = rules.stream().collect(Collectors.toMap(TopicRule::topic, r -> r));
+        assertEquals(new TopicRule("p.notify.push-changes", false, Duration.ofDays(7), 12,
+                "the by-stream count (notify.events' partitions or notify.fanout.stream-partitions)", false),
+                byTopic.get("p.notify.push-changes"), "co-partitioned with the by-stream topic, like receipts");
+        assertEquals(new TopicRule("p.notify.push-registrations", true, null, 0, "", false), byTopic.get("p.notify.push-registrations"));
+        assertEquals(new TopicRule("p.notify.push-outcomes", false, Duration.ofDays(7), 0, "", false, "the push sender"),
+                byTopic.get("p.notify.push-outcomes"));
+        assertEquals(new TopicRule("p.notify.push.dlq", false, Duration.ofDays(30), 0, "", false, "the push sender"),
+                byTopic.get("p.notify.push.dlq"), "as notify.events.dlq");
+
+        Map<String, TopicState> m = healthy(3, "2");
+        m.remove("p.notify.push-outcomes");
+        m.remove("p.notify.push-registrations");
+        m.put("p.notify.push-changes", new TopicState("p.notify.push-changes", 3, 3, Map.of("cleanup.policy", "delete",
+                "retention.ms", Long.toString(Duration.ofDays(7).toMillis()), "min.insync.replicas", "2")));
+        m.put("p.notify.push.dlq", new TopicState("p.notify.push.dlq", 6, 3, Map.of("cleanup.policy", "compact",
+                "retention.ms", Long.toString(Duration.ofDays(7).toMillis()), "min.insync.replicas", "2")));
+        List<Finding> findings = topics(m, 3);
+        Map<String, Finding> byProblem = findings.stream().collect(Collectors.toMap(Finding::problem, f -> f));
+        Finding outcomes = byProblem.get("p.notify.push-outcomes does not exist (the push sender creates it at start)");
+        assertEquals(Finding.Level.WARN, outcomes.level(), byProblem.keySet().toString());
+        assertEquals("start it, or kafka-topics.sh --create --topic p.notify.push-outcomes (configs: docs/topics.md)", outcomes.fix());
+        Finding registrations = byProblem.get("p.notify.push-registrations does not exist (fanout-streams or the gateways "
+                + "create it at start)");
+        assertEquals(Finding.Level.WARN, registrations.level());
+        assertEquals("start them, or kafka-topics.sh --create --topic p.notify.push-registrations (configs: docs/topics.md)",
+                registrations.fix());
+        assertEquals(Finding.Level.FAIL, byProblem.get("p.notify.push-changes has 3 partitions, expected 6 (the by-stream count "
+                + "(notify.events' partitions or notify.fanout.stream-partitions)): fanout-streams refuses to start").level());
+        assertEquals(Finding.Level.FAIL, byProblem.get("p.notify.push.dlq has cleanup.policy=compact, must be delete: compaction keeps "
+                + "one record per key and loses the history").level());
+        assertEquals(Finding.Level.WARN, byProblem.get("p.notify.push.dlq keeps records 7d, less than the documented 30d "
+                + "(docs/topics.md)").level());
+        assertEquals(Finding.Level.OK, byProblem.get("9 of 13 topics exist with the expected partitions and configs").level());
+
+        Map<String, TopicState> deleting = healthy(3, "2");
+        deleting.put("p.notify.push-registrations", new TopicState("p.notify.push-registrations", 6, 3,
+                Map.of("cleanup.policy", "delete", "min.insync.replicas", "2")));
+        assertEquals(List.of(Finding.Level.OK, Finding.Level.FAIL), topics(deleting, 3).stream().map(Finding::level).toList());
     }
 
     @Test

@@ -81,6 +81,37 @@ class FilterTest {
     }
 
     @Test
+    void pushTopicsMatchTheUserByStreamOrKeyAndOutcomesAndTheDlqByEventId() {
+        String outcome = "{\"stream\":\"u:42\",\"eventId\":\"ord-1:shipped\",\"seq\":17,\"outcome\":\"sent\"}";
+        Filter byEvent = new Filter(SourceTopic.PUSH_OUTCOMES, List.of("42"), List.of(), List.of("ord-1:shipped"), null);
+        assertTrue(byEvent.matches(row(SourceTopic.PUSH_OUTCOMES, byEvent, "u:42", outcome)));
+        Filter otherEvent = new Filter(SourceTopic.PUSH_OUTCOMES, List.of(), List.of(), List.of("ord-2"), null);
+        assertFalse(otherEvent.matches(row(SourceTopic.PUSH_OUTCOMES, otherEvent, "u:42", outcome)));
+        Filter user = new Filter(SourceTopic.PUSH_REGISTRATIONS, List.of("42"), List.of(), List.of(), null);
+        assertTrue(user.matches(row(SourceTopic.PUSH_REGISTRATIONS, user, "u:42", null)), "a tombstone: the key");
+        assertFalse(user.matches(row(SourceTopic.PUSH_REGISTRATIONS, user, "u:4", "{\"stream\":\"u:4\",\"registrations\":[]}")));
+        Filter changes = new Filter(SourceTopic.PUSH_CHANGES, List.of("42"), List.of(), List.of(), null);
+        assertTrue(changes.matches(row(SourceTopic.PUSH_CHANGES, changes, "u:42", "{\"stream\":\"u:42\",\"kind\":\"gone\"}")));
+        String narrowed = "{\"stream\":\"u:42\",\"channel\":\"push\",\"event\":{\"id\":\"ord-1:shipped\","
+                + "\"type\":\"order.shipped\",\"class\":\"durable\"},\"push\":[]}";
+        Filter dlq = new Filter(SourceTopic.PUSH_DLQ, List.of("42"), List.of("order.*"), List.of("ord-1:shipped"), "durable");
+        assertTrue(dlq.matches(row(SourceTopic.PUSH_DLQ, dlq, "u:42", narrowed)));
+        Filter dlqUser = new Filter(SourceTopic.PUSH_DLQ, List.of("42"), List.of(), List.of(), null);
+        assertTrue(dlqUser.matches(row(SourceTopic.PUSH_DLQ, dlqUser, "u:42", "unreadable")), "an unreadable record: the key");
+    }
+
+    @Test
+    void pushChangesAndRegistrationsHaveNoEventIdTypeOrClass() {
+        assertEquals("--id does not apply to push-changes (its records have no event ids)", assertThrows(UsageException.class,
+                () -> new Filter(SourceTopic.PUSH_CHANGES, List.of(), List.of(), List.of("pr_x"), null)).getMessage());
+        assertEquals("--type does not apply to push-outcomes (its records have no event type)", assertThrows(UsageException.class,
+                () -> new Filter(SourceTopic.PUSH_OUTCOMES, List.of(), List.of("order.*"), List.of(), null)).getMessage());
+        assertEquals("--class does not apply to push-registrations (its records have no event class)",
+                assertThrows(UsageException.class,
+                        () -> new Filter(SourceTopic.PUSH_REGISTRATIONS, List.of(), List.of(), List.of(), "durable")).getMessage());
+    }
+
+    @Test
     void filtersOnFieldsATopicDoesNotHaveAreRefusedNamingTheTopic() {
         UsageException type = assertThrows(UsageException.class,
                 () -> new Filter(SourceTopic.RECEIPTS, List.of(), List.of("order.*"), List.of(), null));

@@ -10,6 +10,10 @@ import io.notify.protocol.event.Recipients;
 import io.notify.protocol.inbox.FallbackRecord;
 import io.notify.protocol.inbox.InboxState;
 import io.notify.protocol.inbox.Receipt;
+import io.notify.protocol.push.PushChange;
+import io.notify.protocol.push.PushOutcome;
+import io.notify.protocol.push.PushRegistration;
+import io.notify.protocol.push.PushRegistrations;
 import io.notify.protocol.stream.SequencedEvent;
 import io.notify.protocol.stream.StreamId;
 import io.notify.schemas.serde.NotifySerdes;
@@ -85,6 +89,30 @@ public final class Produce {
         long due = event.sequencedAt() + event.fallback().delay().toMillis();
         return new FallbackRecord(event.stream().value(), event.stream().userId(), "push", FallbackRecord.Reason.NO_ACK, event,
                 List.of(new FallbackRecord.Device("phone-1", 1, event.sequencedAt() - 5000)), due, due + lateMs);
+    }
+
+    public static byte[] json(PushOutcome o) {
+        return NotifySerdes.pushOutcome().serializer().serialize("t", o);
+    }
+
+    public static byte[] json(PushChange c) {
+        return NotifySerdes.pushChange().serializer().serialize("t", c);
+    }
+
+    public static byte[] json(PushRegistrations r) {
+        return NotifySerdes.pushRegistrations().serializer().serialize("t", r);
+    }
+
+    /** An FCM registration with a fixed id ({@code pr_} and 22 characters from {@code name}), created at {@code at}. */
+    public static PushRegistration fcm(String name, long at) {
+        String id = "pr_" + (name + "_".repeat(22)).substring(0, 22);
+        return new PushRegistration(id, null, new PushRegistration.Fcm("token-" + name), null, at);
+    }
+
+    /** The fallback record of {@code fallback(event, lateMs)} as fan-out writes it for channel push, with {@code push}. */
+    public static FallbackRecord pushFallback(SequencedEvent event, long lateMs, List<PushRegistration> push) {
+        FallbackRecord f = fallback(event, lateMs);
+        return new FallbackRecord(f.stream(), f.userId(), f.channel(), f.reason(), f.event(), f.devices(), f.dueAt(), f.at(), push);
     }
 
     public static ObjectNode data(String key, String value) {

@@ -12,7 +12,12 @@ import io.notify.protocol.inbox.InboxState;
 import io.notify.protocol.inbox.Marks;
 import io.notify.protocol.inbox.Receipt;
 import io.notify.protocol.inbox.ReceiptKind;
+import io.notify.protocol.push.PushChange;
+import io.notify.protocol.push.PushOutcome;
+import io.notify.protocol.push.PushRegistration;
+import io.notify.protocol.push.PushRegistrations;
 import io.notify.protocol.stream.StreamId;
+import io.notify.schemas.topic.DlqFailure;
 import io.notify.schemas.topic.TopicCatalog;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,6 +36,7 @@ import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -229,6 +235,82 @@ class ReplayIT {
         assertTrue(table.lines().get(0).startsWith("TIME") && table.lines().get(0).endsWith("DEVICES"), table.out());
         assertTrue(table.lines().get(3).contains("ord-2:shipped") && table.lines().get(3).contains("12 ms"), table.out());
         assertEquals("", Cli.run(args(infra, "replay", "fallback", "--class", "ephemeral")).out(), "always durable");
+    }
+
+    @Test
+    void pushTopicsInEveryFormatFilteredByUserAndEvent(Infra infra) throws Exception {
+        TopicCatalog catalog = TopicCatalog.of(infra.prefix());
+        String outcomes = infra.createTopic(catalog.pushOutcomes().name(), 3);
+        String changes = infra.createTopic(catalog.pushChanges().name(), 3);
+        String registrations = infra.createTopic(catalog.pushRegistrations().name(), 3, Map.of("cleanup.policy", "compact"));
+        String dlq = infra.createTopic(catalog.pushDlq().name(), 3);
+        long t = T0.toEpochMilli();
+        StreamId u42 = StreamId.forUser("42");
+        PushRegistration phone = Produce.fcm("phone", t - 60_000);
+        PushRegistration tablet = Produce.fcm("tablet", t - 30_000);
+        byte[] retry = Produce.json(new PushOutcome(u42, "ord-1:shipped", 17, phone.id(), "fcm", PushOutcome.Outcome.RETRY, 1, 503,
+                "UNAVAILABLE", null, t));
+        byte[] sent = Produce.json(new PushOutcome(u42, "ord-1:shipped", 17, phone.id(), "fcm", PushOutcome.Outcome.SENT, 2, 200,
+                null, "m-1", t + 1));
+        byte[] other = Produce.json(new PushOutcome(u42, "ord-2", 18, null, null, PushOutcome.Outcome.NO_REGISTRATION, 0, 0, null,
+                null, t + 2));
+        PushRegistrations two = PushRegistrations.empty(u42).apply(PushChange.register(u42, phone, t - 60_000), 10).state()
+                .apply(PushChange.register(u42, tablet, t - 30_000), 10).state();
+        PushRegistrations one = two.apply(PushChange.gone(u42, tablet.id(), "404 UNREGISTERED", t + 3), 10).state();
+        FallbackRecord narrowed = Produce.pushFallback(Produce.withFallback("42", 17, "ord-1:shipped", t - 130_000), 5,
+                List.of(tablet));
+        DlqFailure failure = new DlqFailure("refused by fcm (HTTP 400): INVALID_ARGUMENT", "refused", catalog.fallback().name(), 1,
+                9, Instant.ofEpochMilli(t + 4));
+        RecordHeaders headers = new RecordHeaders();
+        failure.writeTo(headers);
+        headers.add("notify.push.registration", tablet.id().getBytes(StandardCharsets.UTF_8));
+        Produce.all(infra, List.of(
+                Produce.record(outcomes, 1, t, "u:42", retry),
+                Produce.record(outcomes, 1, t + 1, "u:42", sent),
+                Produce.record(outcomes, 1, t + 2, "u:42", other),
+                Produce.record(outcomes, 2, t + 2, "u:43", Produce.json(new PushOutcome(StreamId.forUser("43"), "ord-1:shipped", 3,
+                        null, null, PushOutcome.Outcome.NO_REGISTRATION, 0, 0, null, null, t + 2))),
+                Produce.record(changes, 0, t - 30_000, "u:42", Produce.json(PushChange.register(u42, tablet, t - 30_000))),
+                Produce.record(changes, 0, t + 3, "u:42", Produce.json(PushChange.gone(u42, tablet.id(), "404 UNREGISTERED", t + 3))),
+                Produce.record(registrations, 0, t - 30_000, "u:42", Produce.json(two)),
+                Produce.record(registrations, 0, t + 3, "u:42", Produce.json(one)),
+                new ProducerRecord<>(dlq, 0, t + 4, "u:42".getBytes(StandardCharsets.UTF_8), Produce.json(narrowed), headers)));
+
+        Cli.Result json = Cli.run(args(infra, "replay", "push-outcomes", "--user", "42"));
+        assertEquals(0, json.code(), json.err());
+        assertEquals(3, json.lines().size(), json.out());
+        assertTrue(json.lines().get(0).endsWith(",\"key\":\"u:42\",\"value\":" + new String(retry, StandardCharsets.UTF_8) + "}"),
+                "the value byte for byte: " + json.lines().get(0));
+        Cli.Result csv = Cli.run(args(infra, "replay", "notify.push-outcomes", "--id", "ord-1:shipped", "--user", "42", "--format",
+                "csv"));
+        assertEquals(List.of("timestamp,partition,offset,stream,eventId,seq,registration,provider,outcome,attempt,status,reason,"
+                        + "providerId,at",
+                rfc3339(t) + ",1,0,u:42,ord-1:shipped,17," + phone.id() + ",fcm,retry,1,503,UNAVAILABLE,," + rfc3339(t),
+                rfc3339(t + 1) + ",1,1,u:42,ord-1:shipped,17," + phone.id() + ",fcm,sent,2,200,,m-1," + rfc3339(t + 1)),
+                csv.lines(), csv.err());
+        Cli.Result table = Cli.run(args(infra, "replay", "push-outcomes", "--format", "table", "--from", T0.plusMillis(2).toString()));
+        assertEquals(3, table.lines().size(), table.out());
+        assertTrue(table.lines().get(0).startsWith("TIME") && table.lines().get(0).endsWith("STATUS  REASON"), table.out());
+        assertTrue(table.lines().get(1).contains("ord-2") && table.lines().get(1).contains("no_registration"), table.out());
+
+        Cli.Result changeTable = Cli.run(args(infra, "replay", "push-changes", "--user", "42", "--format", "table"));
+        assertEquals(3, changeTable.lines().size(), changeTable.out());
+        assertTrue(changeTable.lines().get(1).contains("register    " + tablet.id() + "  fcm"), changeTable.out());
+        assertTrue(changeTable.lines().get(2).endsWith("gone        " + tablet.id() + "  -         404 UNREGISTERED"), changeTable.out());
+
+        Cli.Result state = Cli.run(args(infra, "replay", "push-registrations", "--user", "42", "--format", "table"));
+        assertEquals(List.of("TIME                      P:OFFSET      STREAM            COUNT  LAST CHANGE",
+                rfc3339(t - 30_000) + "  0:0           u:42              2      register " + tablet.id(),
+                rfc3339(t + 3) + "  0:1           u:42              1      gone " + tablet.id() + " (404 UNREGISTERED)"),
+                state.lines(), state.err());
+
+        Cli.Result dead = Cli.run(args(infra, "replay", "push-dlq", "--id", "ord-1:shipped", "--type", "order.*", "--format", "table"));
+        assertEquals(2, dead.lines().size(), dead.out() + dead.err());
+        assertTrue(dead.lines().get(1).endsWith("u:42              17       ord-1:shipped                     " + tablet.id()
+                + "  refused           refused by fcm (HTTP 400): INVALID_ARGUMENT"), dead.out());
+        Cli.Result deadJson = Cli.run(args(infra, "replay", "push-dlq"));
+        assertEquals("refused", deadJson.json().get(0).path("headers").path("notify.error.kind").asText(), deadJson.out());
+        assertEquals(tablet.id(), deadJson.json().get(0).path("value").path("push").path(0).path("id").asText());
     }
 
     private static String rfc3339(long millis) {

@@ -104,4 +104,26 @@ class ReplayUsageTest {
         assertBadInput("notify.fallback, which only fan-out writes", "replay", "undelivered", "--republish-to", "fallback");
         assertBadInput("--class: expected durable or ephemeral", "tail", "fallback", "--class", "sometimes");
     }
+
+    @Test
+    void pushTopicsAreNotEventsAndOnlyTheirWritersWriteThem() {
+        String notEvents = " records are not events; republish them into a topic of your own";
+        assertBadInput("--republish-to: push-changes" + notEvents, "replay", "push-changes", "--republish-to", "events");
+        assertBadInput("--republish-to: push-registrations" + notEvents, "replay", "notify.push-registrations",
+                "--republish-to", "events");
+        assertBadInput("--republish-to: push-outcomes" + notEvents, "replay", "push-outcomes", "--republish-to", "notify.events");
+        assertBadInput("--republish-to: push-dlq records are not events (each is a fallback record narrowed to one push "
+                + "registration, for the push sender); republish them into a topic of your own",
+                "replay", "push-dlq", "--republish-to", "events");
+        assertBadInput("refusing to write into notify.push-changes, which only the gateways and the push sender write;",
+                "replay", "push-dlq", "--republish-to", "push-changes");
+        assertBadInput("refusing to write into notify.push-registrations, which only fan-out writes",
+                "replay", "push-changes", "--republish-to", "push-registrations");
+        assertBadInput("refusing to write into notify.push-outcomes, which only the push sender writes",
+                "replay", "dlq", "--republish-to", "notify.push-outcomes");
+        assertBadInput("refusing to write into notify.push.dlq, the topic being read", "replay", "push-dlq", "--republish-to", "push-dlq");
+        assertBadInput("--id does not apply to push-registrations", "tail", "push-registrations", "--id", "pr_x");
+        assertBadInput("--with-routing works on stream-log with exactly one --user",
+                "replay", "push-outcomes", "--user", "42", "--with-routing");
+    }
 }

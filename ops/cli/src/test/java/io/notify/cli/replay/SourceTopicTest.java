@@ -35,10 +35,37 @@ class SourceTopicTest {
     }
 
     @Test
+    void namesThePushTopicsByShortFullAndPrefixedName() {
+        assertEquals(SourceTopic.PUSH_CHANGES, SourceTopic.parse("push-changes", PLAIN));
+        assertEquals(SourceTopic.PUSH_CHANGES, SourceTopic.parse("notify.push-changes", PLAIN));
+        assertEquals(SourceTopic.PUSH_REGISTRATIONS, SourceTopic.parse(" Push-Registrations ", PLAIN));
+        assertEquals(SourceTopic.PUSH_OUTCOMES, SourceTopic.parse("it-7f3a.notify.push-outcomes", PREFIXED));
+        assertEquals(SourceTopic.PUSH_DLQ, SourceTopic.parse("push-dlq", PLAIN));
+        assertEquals(SourceTopic.PUSH_DLQ, SourceTopic.parse("notify.push.dlq", PREFIXED));
+        assertEquals(PREFIXED.pushChanges().name(), SourceTopic.PUSH_CHANGES.topicName(PREFIXED));
+        assertEquals(PREFIXED.pushRegistrations().name(), SourceTopic.PUSH_REGISTRATIONS.topicName(PREFIXED));
+        assertEquals(PREFIXED.pushOutcomes().name(), SourceTopic.PUSH_OUTCOMES.topicName(PREFIXED));
+        assertEquals(PREFIXED.pushDlq().name(), SourceTopic.PUSH_DLQ.topicName(PREFIXED));
+        assertEquals("the gateways and the push sender", SourceTopic.PUSH_CHANGES.writtenBy);
+        assertEquals("fan-out", SourceTopic.PUSH_REGISTRATIONS.writtenBy);
+        assertEquals("the push sender", SourceTopic.PUSH_OUTCOMES.writtenBy);
+        assertEquals("the push sender", SourceTopic.PUSH_DLQ.writtenBy);
+    }
+
+    @Test
+    void everyTopicOfTheCatalogButTheNodeTopicsCanBeRead() {
+        java.util.Set<String> readable = java.util.Arrays.stream(SourceTopic.values()).map(s -> s.topicName(PLAIN))
+                .collect(java.util.stream.Collectors.toSet());
+        assertEquals(PLAIN.fixedTopics().stream().map(io.notify.schemas.topic.Topic::name).collect(java.util.stream.Collectors.toSet()),
+                readable);
+    }
+
+    @Test
     void theListOfNamesKeepsItsOrderAndEndsWithTheNewTopics() {
-        assertEquals("events, stream-log, undelivered, dlq, receipts, inbox-state, fallback (or notify.events, "
-                + "notify.stream-log, notify.undelivered, notify.events.dlq, notify.receipts, notify.inbox-state, notify.fallback)",
-                SourceTopic.NAMES);
+        assertEquals("events, stream-log, undelivered, dlq, receipts, inbox-state, fallback, push-changes, push-registrations, "
+                + "push-outcomes, push-dlq (or notify.events, notify.stream-log, notify.undelivered, notify.events.dlq, "
+                + "notify.receipts, notify.inbox-state, notify.fallback, notify.push-changes, notify.push-registrations, "
+                + "notify.push-outcomes, notify.push.dlq)", SourceTopic.NAMES);
         UsageException e = assertThrows(UsageException.class, () -> SourceTopic.parse("fallbacks", PLAIN));
         assertEquals("unknown topic 'fallbacks'; expected one of " + SourceTopic.NAMES, e.getMessage());
     }
@@ -51,5 +78,9 @@ class SourceTopicTest {
         assertTrue(SourceTopic.FALLBACK.holdsEvents(), "a fallback record holds the event it is about");
         assertFalse(SourceTopic.RECEIPTS.holdsEvents());
         assertFalse(SourceTopic.INBOX_STATE.holdsEvents());
+        assertFalse(SourceTopic.PUSH_CHANGES.holdsEvents());
+        assertFalse(SourceTopic.PUSH_REGISTRATIONS.holdsEvents());
+        assertFalse(SourceTopic.PUSH_OUTCOMES.holdsEvents());
+        assertFalse(SourceTopic.PUSH_DLQ.holdsEvents(), "one device's share of a push, for the push sender, not an event");
     }
 }

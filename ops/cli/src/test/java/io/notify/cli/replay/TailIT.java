@@ -9,6 +9,7 @@ import io.notify.devstack.NotifyInfraExtension;
 import io.notify.protocol.event.EventClass;
 import io.notify.protocol.inbox.Receipt;
 import io.notify.protocol.inbox.ReceiptKind;
+import io.notify.protocol.push.PushOutcome;
 import io.notify.protocol.stream.StreamId;
 import io.notify.schemas.topic.TopicCatalog;
 import java.io.ByteArrayOutputStream;
@@ -121,5 +122,22 @@ class TailIT {
         assertEquals(2, r.lines().size(), "the header and the fallback of user 42: " + r.lines());
         assertTrue(r.lines().get(1).contains(",1,1,u:42,push,no_ack,o-3,order.shipped,ep1,3,phone-1:1,"), r.lines().get(1));
         assertTrue(r.lines().get(1).endsWith(",8"), "lateness in ms: " + r.lines().get(1));
+    }
+
+    @Test
+    void followsThePushOutcomesOfOneEvent(Infra infra) throws Exception {
+        String outcomes = infra.createTopic(TopicCatalog.of(infra.prefix()).pushOutcomes().name(), 3);
+        long now = System.currentTimeMillis();
+        StreamId u42 = StreamId.forUser("42");
+        Run r = tail(infra, outcomes, List.of(
+                        Produce.record(outcomes, 1, now, "u:42", Produce.json(new PushOutcome(u42, "o-1", 1, null, null,
+                                PushOutcome.Outcome.NO_REGISTRATION, 0, 0, null, null, now))),
+                        Produce.record(outcomes, 1, now + 1, "u:42", Produce.json(new PushOutcome(u42, "o-3", 3,
+                                Produce.fcm("phone", now).id(), "fcm", PushOutcome.Outcome.GIVEN_UP, 5, 503, "UNAVAILABLE", null, now)))),
+                ",given_up,", "tail", "push-outcomes", "--user", "42", "--id", "o-3", "--format", "csv");
+        assertEquals(0, r.code(), r.err());
+        assertEquals(2, r.lines().size(), "the header and the outcome of o-3: " + r.lines());
+        assertTrue(r.lines().get(1).contains(",1,1,u:42,o-3,3," + Produce.fcm("phone", now).id() + ",fcm,given_up,5,503,UNAVAILABLE,,"),
+                r.lines().get(1));
     }
 }

@@ -3,9 +3,20 @@ package io.notify.cli.replay;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.notify.protocol.event.Fallback;
+import io.notify.protocol.inbox.FallbackRecord;
+import io.notify.protocol.push.PushChange;
+import io.notify.protocol.push.PushOutcome;
+import io.notify.protocol.push.PushRegistration;
+import io.notify.protocol.push.PushRegistrations;
+import io.notify.protocol.stream.SequencedEvent;
+import io.notify.protocol.stream.StreamId;
+import io.notify.schemas.serde.NotifySerdes;
+import io.notify.schemas.topic.DlqFailure;
 import io.notify.schemas.topic.DlqHeaders;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -154,5 +165,121 @@ class WritersTest {
                 "2026-11-29T09:55:30.120Z  2:7           u:42              17       ord-1:shipped                     push        "
                         + "no_ack     2026-11-29T09:57:30.123Z  357 ms     phone-1:15;web-2:0"),
                 Stream.concat(csv.stream(), table.stream()).toList());
+    }
+
+    private static final StreamId U42 = StreamId.forUser("42");
+    private static final String FCM_ID = "pr_fcmFCMfcmFCMfcmFCMfcmF";
+    private static final String WEB_ID = "pr_webWEBwebWEBwebWEBwebW";
+    private static final PushRegistration FCM = new PushRegistration(FCM_ID, null, new PushRegistration.Fcm("tok-1"), null,
+            1795946000000L);
+    private static final PushRegistration WEB = new PushRegistration(WEB_ID, new PushRegistration.WebPush(
+            "https://push.example.com/s/1", null, new PushRegistration.Keys(
+                    Base64.getUrlEncoder().withoutPadding().encodeToString(p256dh()),
+                    Base64.getUrlEncoder().withoutPadding().encodeToString(new byte[16]))), null, null, 1795945000000L);
+
+    private static byte[] p256dh() {
+        byte[] key = new byte[65];
+        key[0] = 4;
+        return key;
+    }
+
+    private static String json(PushOutcome o) {
+        return new String(NotifySerdes.pushOutcome().serializer().serialize("t", o), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void pushOutcomesCsvAndTableShowEachAttempt() throws Exception {
+        String givenUp = json(new PushOutcome(U42, "ord-1:shipped", 17, FCM_ID, "fcm", PushOutcome.Outcome.GIVEN_UP, 5, 503,
+                "UNAVAILABLE", null, 1795946250480L));
+        String none = json(new PushOutcome(U42, "ord-2", 18, null, null, PushOutcome.Outcome.NO_REGISTRATION, 0, 0, null, null,
+                1795946250480L));
+        String sent = json(new PushOutcome(U42, "ord-3", 19, WEB_ID, "webpush", PushOutcome.Outcome.SENT, 1, 201, null, "m-7",
+                1795946250480L));
+        List<String> csv = List.of(writeRecords(OutputFormat.CSV, SourceTopic.PUSH_OUTCOMES, "u:42", givenUp, "u:42", none,
+                "u:42", sent).split("\r\n"));
+        assertEquals(List.of("timestamp,partition,offset,stream,eventId,seq,registration,provider,outcome,attempt,status,reason,"
+                        + "providerId,at",
+                "2026-11-29T09:55:30.120Z,2,7,u:42,ord-1:shipped,17," + FCM_ID + ",fcm,given_up,5,503,UNAVAILABLE,,"
+                        + "2026-11-29T09:57:30.480Z",
+                "2026-11-29T09:55:30.120Z,2,7,u:42,ord-2,18,,,no_registration,0,0,,,2026-11-29T09:57:30.480Z",
+                "2026-11-29T09:55:30.120Z,2,7,u:42,ord-3,19," + WEB_ID + ",webpush,sent,1,201,,m-7,2026-11-29T09:57:30.480Z"),
+                csv);
+        List<String> table = List.of(writeRecords(OutputFormat.TABLE, SourceTopic.PUSH_OUTCOMES, "u:42", givenUp, "u:42", none)
+                .split("\n"));
+        assertEquals(List.of("TIME                      P:OFFSET      STREAM            EVENT                             SEQ      "
+                        + "REGISTRATION               PROVIDER  OUTCOME          ATTEMPT  STATUS  REASON",
+                "2026-11-29T09:55:30.120Z  2:7           u:42              ord-1:shipped                     17       "
+                        + FCM_ID + "  fcm       given_up         5        503     UNAVAILABLE",
+                "2026-11-29T09:55:30.120Z  2:7           u:42              ord-2                             18       "
+                        + "-                          -         no_registration  0        -       -"), table);
+    }
+
+    @Test
+    void pushChangesCsvAndTableShowKindIdProviderAndReason() throws Exception {
+        String register = new String(NotifySerdes.pushChange().serializer().serialize("t",
+                PushChange.register(U42, FCM, 1795946250480L)), StandardCharsets.UTF_8);
+        String gone = new String(NotifySerdes.pushChange().serializer().serialize("t",
+                PushChange.gone(U42, WEB_ID, "410 Gone: unsubscribed", 1795946250480L)), StandardCharsets.UTF_8);
+        List<String> csv = List.of(writeRecords(OutputFormat.CSV, SourceTopic.PUSH_CHANGES, "u:42", register, "u:42", gone)
+                .split("\r\n"));
+        assertEquals(List.of("timestamp,partition,offset,stream,kind,id,provider,reason,at",
+                "2026-11-29T09:55:30.120Z,2,7,u:42,register," + FCM_ID + ",fcm,,2026-11-29T09:57:30.480Z",
+                "2026-11-29T09:55:30.120Z,2,7,u:42,gone," + WEB_ID + ",,410 Gone: unsubscribed,2026-11-29T09:57:30.480Z"), csv);
+        List<String> table = List.of(writeRecords(OutputFormat.TABLE, SourceTopic.PUSH_CHANGES, "u:42", register, "u:42", gone)
+                .split("\n"));
+        assertEquals(List.of("TIME                      P:OFFSET      STREAM            KIND        ID                         "
+                        + "PROVIDER  REASON",
+                "2026-11-29T09:55:30.120Z  2:7           u:42              register    " + FCM_ID + "  fcm       -",
+                "2026-11-29T09:55:30.120Z  2:7           u:42              gone        " + WEB_ID + "  -         "
+                        + "410 Gone: unsubscribed"), table);
+    }
+
+    @Test
+    void pushRegistrationsCsvAndTableShowCountAndTheLastChangeAndATombstonesKey() throws Exception {
+        PushRegistrations state = PushRegistrations.empty(U42).apply(PushChange.register(U42, WEB, 1795945000000L), 10).state()
+                .apply(PushChange.register(U42, FCM, 1795946250480L), 10).state();
+        String two = new String(NotifySerdes.pushRegistrations().serializer().serialize("t", state), StandardCharsets.UTF_8);
+        String goneOne = new String(NotifySerdes.pushRegistrations().serializer().serialize("t",
+                state.apply(PushChange.gone(U42, WEB_ID, "410", 1795946250480L), 10).state()), StandardCharsets.UTF_8);
+        List<String> csv = List.of(writeRecords(OutputFormat.CSV, SourceTopic.PUSH_REGISTRATIONS, "u:42", two, "u:43", null)
+                .split("\r\n"));
+        assertEquals(List.of("timestamp,partition,offset,stream,count,registrations,change.kind,change.id,change.reason,updatedAt",
+                "2026-11-29T09:55:30.120Z,2,7,u:42,2," + WEB_ID + ":webpush;" + FCM_ID + ":fcm,register," + FCM_ID
+                        + ",,2026-11-29T09:57:30.480Z",
+                "2026-11-29T09:55:30.120Z,2,7,u:43,,,,,,"), csv);
+        List<String> table = List.of(writeRecords(OutputFormat.TABLE, SourceTopic.PUSH_REGISTRATIONS, "u:42", two, "u:42", goneOne,
+                "u:43", null).split("\n"));
+        assertEquals(List.of("TIME                      P:OFFSET      STREAM            COUNT  LAST CHANGE",
+                "2026-11-29T09:55:30.120Z  2:7           u:42              2      register " + FCM_ID,
+                "2026-11-29T09:55:30.120Z  2:7           u:42              1      gone " + WEB_ID + " (410)",
+                "2026-11-29T09:55:30.120Z  2:7           u:43              -      -"), table);
+    }
+
+    @Test
+    void pushDlqCsvAndTableShowTheEventTheRegistrationAndTheReason() throws Exception {
+        SequencedEvent event = new SequencedEvent(U42, "ep1", 17, "ord-1:shipped", "order.shipped", null, null, "orders",
+                1795946130100L, 1795946130123L, new Fallback("2m", "push"), null);
+        String narrowed = new String(NotifySerdes.fallbackRecord().serializer().serialize("t", new FallbackRecord("u:42", "42",
+                "push", FallbackRecord.Reason.NO_DEVICE, event, List.of(), 1795946250123L, 1795946250480L, List.of(FCM))),
+                StandardCharsets.UTF_8);
+        RecordHeaders h = new RecordHeaders();
+        new DlqFailure("given_up by fcm (HTTP 503): UNAVAILABLE", "given_up", "notify.fallback", 3, 41,
+                java.time.Instant.ofEpochMilli(1795946260000L)).writeTo(h);
+        h.add(Columns.PUSH_REGISTRATION_HEADER, FCM_ID.getBytes(StandardCharsets.UTF_8));
+        List<String> csv = List.of(write(OutputFormat.CSV, SourceTopic.PUSH_DLQ, false,
+                row(OutputFormat.CSV, SourceTopic.PUSH_DLQ, "u:42", narrowed, h)).split("\r\n"));
+        assertEquals("timestamp,partition,offset,key,id,type,epoch,seq,registration,provider,errorKind,error,sourceTopic,"
+                + "sourcePartition,sourceOffset,failedAt,value", csv.get(0));
+        assertTrue(csv.get(1).startsWith("2026-11-29T09:55:30.120Z,2,7,u:42,ord-1:shipped,order.shipped,ep1,17," + FCM_ID
+                + ",fcm,given_up,given_up by fcm (HTTP 503): UNAVAILABLE,notify.fallback,3,41,"), csv.get(1));
+        List<String> table = List.of(write(OutputFormat.TABLE, SourceTopic.PUSH_DLQ, false,
+                row(OutputFormat.TABLE, SourceTopic.PUSH_DLQ, "u:42", narrowed, h),
+                row(OutputFormat.TABLE, SourceTopic.PUSH_DLQ, "u:42", narrowed, null)).split("\n"));
+        assertEquals(List.of("TIME                      P:OFFSET      STREAM            SEQ      ID                                "
+                        + "REGISTRATION               KIND              ERROR",
+                "2026-11-29T09:55:30.120Z  2:7           u:42              17       ord-1:shipped                     " + FCM_ID
+                        + "  given_up          given_up by fcm (HTTP 503): UNAVAILABLE",
+                "2026-11-29T09:55:30.120Z  2:7           u:42              17       ord-1:shipped                     " + FCM_ID
+                        + "  -                 -"), table, "without the header, the one registration the record holds");
     }
 }

@@ -20,7 +20,8 @@ class TimelineWriterTest {
         Copy c = new Copy(2, 14, Instant.parse("2026-12-04T09:00:00.120Z").toEpochMilli(), "u:42", null, List.of("42"));
         return new Evidence(new Question("42", "ord-1", FROM, TO), TO, Looked.read("notify.events", FROM, TO, List.of(c)),
                 Looked.read("notify.events.dlq", FROM, TO, List.of()), Looked.read("notify.stream-log", FROM, TO, List.of()),
-                Looked.skipped("r"), Looked.skipped("notify.receipts"), Looked.skipped("notify.fallback"));
+                Looked.skipped("r"), Looked.skipped("notify.receipts"), Looked.skipped("notify.fallback"),
+                Looked.skipped("notify.push-outcomes"));
     }
 
     @Test

@@ -10,8 +10,11 @@ import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
 import io.notify.protocol.NotifyJson;
 import io.notify.protocol.event.EventClass;
+import io.notify.protocol.inbox.FallbackRecord;
 import io.notify.protocol.inbox.Receipt;
 import io.notify.protocol.inbox.ReceiptKind;
+import io.notify.protocol.push.PushOutcome;
+import io.notify.protocol.push.PushRegistration;
 import io.notify.protocol.stream.DeliveryMessage;
 import io.notify.protocol.stream.SequencedEvent;
 import io.notify.protocol.stream.StreamId;
@@ -117,6 +120,61 @@ class WhyIT {
                 + multi.out());
         assertTrue(detail(m, "sequenced", 0).startsWith("u:42 epoch ep1 seq 18 "), multi.out());
         assertEquals("not requested", detail(m, "fallback", 0));
+    }
+
+    @Test
+    void aPushFallbackShowsWhatThePushSenderDidForEachRegistration(Infra infra) throws Exception {
+        TopicCatalog c = TopicCatalog.of(infra.prefix());
+        String events = infra.createTopic(c.events().name(), 3);
+        infra.createTopic(c.eventsDlq().name(), 3);
+        String log = infra.createTopic(c.streamLog().name(), 3);
+        infra.createTopic(c.receipts().name(), 3);
+        String fallback = infra.createTopic(c.fallback().name(), 3);
+        String outcomes = infra.createTopic(c.pushOutcomes().name(), 3);
+        String id = "ord-7:shipped";
+        SequencedEvent event = Produce.withFallback("42", 17, id, T);
+        PushRegistration phone = Produce.fcm("phone", T - 86_400_000L);
+        PushRegistration tablet = Produce.fcm("tablet", T - 3_600_000L);
+        FallbackRecord written = Produce.pushFallback(event, 300, List.of(phone, tablet));
+        long at = written.at();
+        Produce.all(infra, List.of(
+                keyed(events, T, "u:42", Produce.envelope(id, "order.shipped", EventClass.DURABLE, null, "42")),
+                keyed(log, T, "u:42", Produce.json(event)),
+                keyed(fallback, at, "u:42", Produce.json(written)),
+                keyed(outcomes, at + 100, "u:42", Produce.json(new PushOutcome(U42, id, 17, phone.id(), "fcm",
+                        PushOutcome.Outcome.RETRY, 1, 503, "UNAVAILABLE", null, at + 100))),
+                keyed(outcomes, at + 110, "u:42", Produce.json(new PushOutcome(U42, id, 17, tablet.id(), "fcm",
+                        PushOutcome.Outcome.REFUSED, 1, 400, "INVALID_ARGUMENT", null, at + 110))),
+                keyed(outcomes, at + 120, "u:42", Produce.json(new PushOutcome(U42, "ord-8", 18, phone.id(), "fcm",
+                        PushOutcome.Outcome.SENT, 1, 200, null, null, at + 120))), // another event
+                keyed(outcomes, at + 130, "u:43", Produce.json(new PushOutcome(StreamId.forUser("43"), id, 17, null, null,
+                        PushOutcome.Outcome.NO_REGISTRATION, 0, 0, null, null, at + 130))), // another user
+                keyed(outcomes, at + 900, "u:42", Produce.json(new PushOutcome(U42, id, 17, phone.id(), "fcm",
+                        PushOutcome.Outcome.SENT, 2, 200, null, "projects/p/messages/m-1", at + 900)))));
+
+        Cli.Result json = Cli.run(args(infra, "why", "--user", "42", "--event", id, "--from", "-1h", "--format", "json"));
+        assertEquals(0, json.code(), json.err());
+        JsonNode root = NotifyJson.mapper().readTree(json.out());
+        assertTrue(detail(root, "fallback", 0).startsWith("written to " + fallback + ": channel push, reason no_ack, due "), json.out());
+        assertTrue(detail(root, "fallback", 0).endsWith(", push registrations " + phone.id() + ":fcm;" + tablet.id() + ":fcm"),
+                json.out());
+        assertEquals("failed, tried again: fcm registration " + phone.id() + " (attempt 1, HTTP 503: UNAVAILABLE)",
+                detail(root, "push", 0));
+        assertEquals("refused: fcm registration " + tablet.id() + " (attempt 1, HTTP 400: INVALID_ARGUMENT); not to be tried "
+                + "again: in notify.push.dlq", detail(root, "push", 1));
+        assertEquals("sent: fcm registration " + phone.id() + " (attempt 2, HTTP 200), message id projects/p/messages/m-1",
+                detail(root, "push", 2));
+        assertEquals("no push step", detail(root, "push", 3), "only this event's outcomes, only user 42's: " + json.out());
+        JsonNode sent = StreamSupport.stream(root.path("steps").spliterator(), false)
+                .filter(s -> s.path("step").asText().equals("push")).skip(2).findFirst().orElseThrow();
+        assertEquals("sent", sent.path("outcome").asText());
+        assertEquals(2, sent.path("attempt").asInt());
+        assertEquals(200, sent.path("status").asInt());
+
+        Cli.Result table = Cli.run(args(infra, "why", "--user", "42", "--event", id, "--from", "-1h"));
+        assertEquals(0, table.code(), table.err());
+        assertTrue(table.lines().get(table.lines().size() - 1).contains("  push          sent: fcm registration " + phone.id()),
+                table.out());
     }
 
     @Test
