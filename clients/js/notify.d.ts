@@ -325,6 +325,8 @@ export interface ConnectOptions {
   /** Default globalThis.EventSource (browsers). */
   EventSource?: EventSourceClass;
   fetch?: FetchFunction;
+  /** The service workers `client.push` uses; default navigator.serviceWorker (null: none, push is unsupported). */
+  serviceWorker?: ServiceWorkerContainerLike | null;
   timers?: Timers;
   random?: () => number;
   now?: () => number;
@@ -364,6 +366,96 @@ export interface PresenceAnswer {
   next: string | null;
 }
 
+// ---------------------------------------------------------------------------------------------
+// push (docs/push.md)
+
+export type PushProvider = 'webpush' | 'fcm' | 'apns';
+
+/** A registration as the gateway shows it: never a key or a token. */
+export interface PushRegistration {
+  /** `pr_` and 22 base64url characters, derived from the address: the same address gives the same id. */
+  id: string;
+  provider: PushProvider | (string & {});
+  /** When it was first registered, epoch ms. */
+  createdAt: number;
+  /** webpush: the subscription's endpoint */
+  endpoint?: string;
+  /** apns: the app's bundle id */
+  topic?: string;
+  /** apns */
+  environment?: 'sandbox' | 'production';
+}
+
+/** What GET /v1/push/config answers: `webpush` is absent when the deployment has no Web Push. */
+export interface PushConfig {
+  webpush?: { applicationServerKey: string };
+}
+
+/** PushSubscription.toJSON(), as POST /v1/push/registrations takes it. */
+export interface WebPushSubscriptionJSON {
+  endpoint: string;
+  expirationTime?: number | null;
+  keys: { p256dh: string; auth: string };
+}
+
+/** A native app's token for registerToken(): FCM, or APNs with its app's topic and environment. */
+export type PushTokenAddress =
+  | { fcm: { token: string }; apns?: never }
+  | { apns: { token: string; topic: string; environment: 'sandbox' | 'production' }; fcm?: never };
+
+/** The parts of the browser's PushSubscription that client.push uses. */
+export interface PushSubscriptionLike {
+  readonly endpoint: string;
+  readonly options?: { readonly applicationServerKey: ArrayBuffer | null } | null;
+  toJSON(): { endpoint?: string; expirationTime?: number | null; keys?: Record<string, string> };
+  unsubscribe(): Promise<boolean>;
+}
+
+/** The parts of the browser's PushManager that client.push uses. */
+export interface PushManagerLike {
+  getSubscription(): Promise<PushSubscriptionLike | null>;
+  subscribe(options: { userVisibleOnly: boolean; applicationServerKey: ArrayBuffer }): Promise<PushSubscriptionLike>;
+}
+
+/** A ServiceWorkerRegistration (the parts client.push uses). */
+export interface ServiceWorkerRegistrationLike {
+  readonly pushManager: PushManagerLike;
+}
+
+/** navigator.serviceWorker (the parts client.push uses). */
+export interface ServiceWorkerContainerLike {
+  readonly ready: Promise<ServiceWorkerRegistrationLike>;
+  getRegistration?(): Promise<ServiceWorkerRegistrationLike | undefined>;
+}
+
+/** What unregister() did: the registration removed at the gateway (null: it had none) and whether a subscription was ended. */
+export interface PushUnregistered {
+  id: string | null;
+  unsubscribed: boolean;
+}
+
+/** `client.push`: this device's push registrations. A refusal rejects with a PushError. */
+export class NotifyPush {
+  constructor(client: NotifyClient, serviceWorker?: ServiceWorkerContainerLike | null);
+  /** GET /v1/push/config. */
+  config(): Promise<PushConfig>;
+  /** The user's registrations, oldest first (one just made may take a moment to be listed). */
+  list(): Promise<PushRegistration[]>;
+  /**
+   * Subscribes this browser (with the gateway's VAPID key; an existing subscription with that key
+   * is reused) and registers the subscription. Default registration: navigator.serviceWorker.ready.
+   * Rejects with an Error whose `code` is 'unsupported' or 'off', with the browser's NotAllowedError
+   * (permission denied), or with a PushError.
+   */
+  register(registration?: ServiceWorkerRegistrationLike): Promise<PushRegistration>;
+  /** On sign-out: removes this browser subscription's registration at the gateway, then ends the subscription. */
+  unregister(registration?: ServiceWorkerRegistrationLike): Promise<PushUnregistered>;
+  /** Registers a native app's FCM or APNs token (hybrid apps). */
+  registerToken(address: PushTokenAddress): Promise<PushRegistration>;
+  /** Removes registration `id` (404 not-found: the user has none such). */
+  remove(id: string): Promise<void>;
+}
+
 export class NotifyClient {
   constructor(options: ConnectOptions);
   start(): this;
@@ -394,6 +486,9 @@ export class NotifyClient {
   unsubscribe(room: string): void;
   subscriptions(): StreamId[];
   presence(room: string, page?: { after?: string; limit?: number }): Promise<PresenceAnswer>;
+
+  /** This device's push registrations (docs/push.md). */
+  readonly push: NotifyPush;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -406,6 +501,16 @@ export class InboxError extends Error {
   readonly type: string | null;
   readonly title: string | null;
   readonly detail: string | null;
+}
+
+/** A push call the gateway refused or could not answer (an InboxError of the push API). */
+export class PushError extends InboxError {
+  constructor(status: number, problem: unknown, what: string);
+}
+
+/** Why client.push cannot go on: no service worker or Push API here, or no Web Push at the gateway. */
+export interface PushUnavailableError extends Error {
+  code: 'unsupported' | 'off';
 }
 
 /** A ticket request the gateway refused (401 token, 403 origin, 503 busy or draining). */
@@ -442,6 +547,7 @@ export function sseUrl(gateway: string, credential: Credential, position?: Posit
   streams?: StreamId[], device?: string): string;
 export function ticketUrl(gateway: string): string;
 export function inboxUrl(gateway: string, path?: string): string;
+export function pushUrl(gateway: string, path?: string): string;
 export function checkUrl(gateway: string): string;
 
 /** A connect ticket from `gateway`; null when it has none (404). */

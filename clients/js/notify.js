@@ -71,6 +71,13 @@
  * - `collapsed` frames (seqs from..to of a stream superseded during catch-up) move the stream's
  *   position to `to` as if those events were processed: the next event is `to + 1`, acks and the
  *   SSE cursor cover `to`, and onCollapsed({ stream, epoch, from, to, count }) tells.
+ * - Push (docs/push.md): client.push.register() subscribes this browser with the gateway's VAPID key
+ *   (GET /v1/push/config, navigator.serviceWorker.ready, pushManager.subscribe, reusing a
+ *   subscription made with the same key) and registers it (POST /v1/push/registrations);
+ *   client.push.unregister() (on sign-out) removes the registration of this browser's subscription
+ *   and ends the subscription; client.push.list(), client.push.remove(id), and
+ *   client.push.registerToken({ fcm } | { apns }) for hybrid apps. Same token, retries and errors as
+ *   the inbox (a refusal rejects with a PushError).
  */
 
 export const PROTOCOL = 'notify.v1';
@@ -403,6 +410,205 @@ export class InboxError extends Error {
   }
 }
 
+/** A route of a gateway's push API (docs/push.md): `/v1/push` followed by `path` (e.g. `/config`, `/registrations`). */
+export function pushUrl(gateway, path = '') {
+  return `${httpBase(gatewayBase(gateway))}/v1/push${path}`;
+}
+
+/**
+ * A push call the gateway refused or could not answer (client.push): an InboxError (status, type,
+ * title, detail) of the push API, e.g. 400 urn:notify:problem:invalid-body with the field at fault.
+ */
+export class PushError extends InboxError {
+  constructor(status, problem, what) {
+    super(status, problem, what);
+    this.name = 'PushError';
+  }
+}
+
+/** A push registration id: `pr_` and 22 base64url characters (derived from the address by the gateway). */
+const PUSH_ID = /^pr_[A-Za-z0-9_-]{22}$/;
+
+/** Why client.push cannot go on: `code` 'unsupported' (no service worker or PushManager here) or 'off' (the gateway has no Web Push). */
+function pushUnavailable(code, message) {
+  return Object.assign(new Error(`notify: ${message}`), { name: 'PushUnavailableError', code });
+}
+
+/** The bytes of a base64url (or base64) text, padding optional. */
+function base64UrlBytes(text) {
+  const b64 = String(text).replace(/-/g, '+').replace(/_/g, '/');
+  const bin = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
+  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+}
+
+/** Whether an applicationServerKey (ArrayBuffer, typed array, or null) holds exactly `bytes`. */
+function sameKey(key, bytes) {
+  if (!key) return false;
+  const have = key instanceof Uint8Array ? key : ArrayBuffer.isView(key)
+    ? new Uint8Array(key.buffer, key.byteOffset, key.byteLength) : new Uint8Array(key);
+  return have.length === bytes.length && have.every((b, i) => b === bytes[i]);
+}
+
+/**
+ * The body of POST /v1/push/registrations for a native app's token: `{ fcm: { token } }` or
+ * `{ apns: { token, topic, environment } }` (a Web Push subscription's JSON as `{ webpush }` too).
+ * Throws a TypeError for anything else; the gateway checks the rest (400 invalid-body).
+ */
+function pushAddressBody(address) {
+  const a = address || {};
+  const given = ['webpush', 'fcm', 'apns'].filter((k) => a[k] != null);
+  if (given.length !== 1) throw new TypeError('notify: a push address is exactly one of { fcm }, { apns } and { webpush }');
+  const [kind] = given;
+  const v = a[kind];
+  if (kind === 'fcm' && !(v && typeof v.token === 'string' && v.token !== '')) throw new TypeError('notify: fcm needs { token }');
+  if (kind === 'apns' && !(v && typeof v.token === 'string' && typeof v.topic === 'string'
+      && (v.environment === 'sandbox' || v.environment === 'production'))) {
+    throw new TypeError("notify: apns needs { token, topic, environment: 'sandbox' | 'production' }");
+  }
+  if (kind === 'webpush' && !(v && typeof v.endpoint === 'string' && v.keys && typeof v.keys.p256dh === 'string'
+      && typeof v.keys.auth === 'string')) {
+    throw new TypeError('notify: webpush needs a PushSubscription or its toJSON(): { endpoint, keys: { p256dh, auth } }');
+  }
+  if (kind === 'fcm') return { fcm: { token: v.token } };
+  if (kind === 'apns') return { apns: { token: v.token, topic: v.topic, environment: v.environment } };
+  return { webpush: { endpoint: v.endpoint, expirationTime: v.expirationTime ?? null, keys: { p256dh: v.keys.p256dh, auth: v.keys.auth } } };
+}
+
+/**
+ * client.push: this device's push registrations with the gateway (docs/push.md), with the client's
+ * token. In a browser, register() subscribes with the gateway's VAPID key and registers the
+ * subscription, unregister() undoes both; a hybrid app registers its native token with
+ * registerToken(). Every call rejects with a PushError when the gateway refuses it.
+ */
+export class NotifyPush {
+  constructor(client, serviceWorker) {
+    this.client = client;
+    this.serviceWorkerOption = serviceWorker;
+    this.current = null; // { id, endpoint } of the subscription this page registered last
+  }
+
+  /** The ServiceWorkerContainer: the serviceWorker option, else navigator.serviceWorker; null where there is none. */
+  container() {
+    if (this.serviceWorkerOption !== undefined) return this.serviceWorkerOption;
+    const nav = globalThis.navigator;
+    return (nav && nav.serviceWorker) || null;
+  }
+
+  /** What the gateway offers (GET /v1/push/config): `{ webpush: { applicationServerKey } }`, `webpush` absent when Web Push is off. */
+  config() {
+    return this.client.pushCall('GET', '/config');
+  }
+
+  /** The user's registrations (GET /v1/push/registrations), oldest first: `[{ id, provider, createdAt, endpoint?, topic?, environment? }]`. */
+  async list() {
+    const answer = await this.client.pushCall('GET', '/registrations');
+    return answer && Array.isArray(answer.registrations) ? answer.registrations : [];
+  }
+
+  /**
+   * Subscribes this browser to push and registers the subscription; resolves with the registration
+   * `{ id, provider: 'webpush', createdAt, endpoint }`. `registration`: the ServiceWorkerRegistration
+   * to subscribe with (default: navigator.serviceWorker.ready, which waits for the page's active
+   * service worker). A subscription made with the gateway's key is reused, one made with another key
+   * is ended (and its registration removed) first. The browser asks the user for permission on the
+   * first call: call it from a user gesture (a click). Registering again returns the same id.
+   * Rejects with an Error whose `code` is 'unsupported' (no service worker or Push API here) or 'off'
+   * (the gateway has no Web Push), with what pushManager.subscribe throws (NotAllowedError: permission
+   * denied), or with a PushError.
+   */
+  async register(registration) {
+    const sw = registration ? null : this.container();
+    if (!registration && !(sw && sw.ready)) throw pushUnavailable('unsupported', 'push needs service workers (a secure context: https or localhost)');
+    const config = await this.config();
+    const key = config && config.webpush && config.webpush.applicationServerKey;
+    if (typeof key !== 'string' || key === '') throw pushUnavailable('off', 'the gateway has no Web Push (GET /v1/push/config has no webpush)');
+    const keyBytes = base64UrlBytes(key);
+    const reg = registration || (await sw.ready);
+    if (!reg || !reg.pushManager) throw pushUnavailable('unsupported', 'push needs a service worker registration with a PushManager');
+    let sub = await reg.pushManager.getSubscription();
+    if (sub && !sameKey(sub.options && sub.options.applicationServerKey, keyBytes)) {
+      // made with another VAPID key (rotated, or another deployment): unusable, and subscribe() would refuse it
+      await this.forget(sub.endpoint).catch(() => {});
+      await sub.unsubscribe();
+      sub = null;
+    }
+    if (!sub) sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes.buffer });
+    const json = typeof sub.toJSON === 'function' ? sub.toJSON() : sub;
+    const created = await this.client.pushCall('POST', '/registrations', pushAddressBody({ webpush: json }));
+    this.current = { id: created.id, endpoint: json.endpoint };
+    return created;
+  }
+
+  /**
+   * On sign-out: removes the registration of this browser's push subscription at the gateway (the id
+   * register() returned, else the one listed with the subscription's endpoint), then ends the
+   * subscription. Resolves with `{ id, unsubscribed }`: the registration removed (null when the
+   * gateway had none) and whether a subscription was ended. The subscription is ended even when the
+   * gateway call fails; then the promise rejects with that error, and the push sender drops the
+   * registration as gone at its next push. `registration`: as for register() (default: the page's
+   * service worker registration, if any).
+   */
+  async unregister(registration) {
+    const reg = registration || (await this.existing());
+    const sub = reg && reg.pushManager ? await reg.pushManager.getSubscription() : null;
+    const endpoint = sub ? sub.endpoint : this.current && this.current.endpoint;
+    let id = null;
+    let failure = null;
+    try {
+      id = endpoint ? await this.forget(endpoint) : null;
+    } catch (e) {
+      failure = e;
+    }
+    this.current = null;
+    const unsubscribed = sub ? await sub.unsubscribe() !== false : false;
+    if (failure) throw failure;
+    return { id, unsubscribed };
+  }
+
+  /**
+   * Registers a native app's push token (a hybrid app: FCM on Android, APNs on iOS): `{ fcm: { token } }`
+   * or `{ apns: { token, topic, environment } }`. Resolves with the registration `{ id, provider,
+   * createdAt, topic?, environment? }`; the same token again gives the same id. remove(id) undoes it.
+   */
+  async registerToken(address) {
+    const body = pushAddressBody(address);
+    if (body.webpush) throw new TypeError('notify: registerToken takes { fcm } or { apns }; a browser uses register()');
+    return this.client.pushCall('POST', '/registrations', body);
+  }
+
+  /** Removes the registration `id` (DELETE /v1/push/registrations/{id}); rejects with a PushError (404 not-found) for one the user does not have. */
+  async remove(id) {
+    if (typeof id !== 'string' || !PUSH_ID.test(id)) throw new TypeError(`notify: a push registration id is pr_ and 22 base64url characters, got '${id}'`);
+    await this.client.pushCall('DELETE', '/registrations/' + id);
+    if (this.current && this.current.id === id) this.current = null;
+  }
+
+  /** Removes the registration of `endpoint` if the gateway has one; resolves with its id, or null. */
+  async forget(endpoint) {
+    let id = this.current && this.current.endpoint === endpoint ? this.current.id : null;
+    if (!id) {
+      const mine = (await this.list()).find((r) => r.endpoint === endpoint);
+      id = mine ? mine.id : null;
+    }
+    if (!id) return null;
+    try {
+      await this.remove(id);
+    } catch (e) {
+      if (!(e instanceof PushError && e.status === 404)) throw e;
+      return null; // gone already
+    }
+    return id;
+  }
+
+  /** The page's service worker registration if it has one, without waiting for one to become active. */
+  async existing() {
+    const sw = this.container();
+    if (!sw) return null;
+    if (typeof sw.getRegistration === 'function') return (await sw.getRegistration()) || null;
+    return sw.ready;
+  }
+}
+
 /** Retry-After (seconds, or an HTTP date) in ms, at most INBOX_RETRY_MAX_MS; null when absent or unreadable. */
 function retryAfterMs(res, now) {
   const value = res.headers && typeof res.headers.get === 'function' ? res.headers.get('Retry-After') : null;
@@ -528,8 +734,10 @@ export function connect(options) {
  *   onCollapsed({stream, epoch, from, to, count})  seqs from..to were superseded during catch-up
  * Rooms: subscribe(room | BROADCAST, handlers), unsubscribe(room), presence(room, { after, limit }).
  * Inbox: inbox({ before, limit, archived }), unreadCount(), markRead / markSeen / archive({ upTo } | { ids }).
+ * Push: client.push.register(registration?), unregister(registration?), list(), remove(id), registerToken({ fcm } | { apns }), config().
+ *   serviceWorker  the ServiceWorkerContainer client.push uses (default navigator.serviceWorker; tests inject one)
  * WebSocket: the WebSocket class (Node 20 without --experimental-websocket: e.g. the `ws` package's).
- * Injection points for tests: WebSocket, EventSource, fetch, timers { setTimeout, clearTimeout }, random, now.
+ * Injection points for tests: WebSocket, EventSource, fetch, serviceWorker, timers { setTimeout, clearTimeout }, random, now.
  */
 export class NotifyClient {
   constructor(options) {
@@ -566,6 +774,8 @@ export class NotifyClient {
     }
     if (this.mode === 'sse' && !this.EventSourceImpl) throw new TypeError('notify: no EventSource here: pass the EventSource option');
     this.fetchImpl = o.fetch || (globalThis.fetch ? globalThis.fetch.bind(globalThis) : null);
+    /** This device's push registrations: register(), unregister(), list(), remove(id), registerToken(). */
+    this.push = new NotifyPush(this, o.serviceWorker);
     this.warnedNoTickets = false;
     const timers = o.timers || globalThis;
     this.setTimer = (fn, ms) => timers.setTimeout(fn, ms);
@@ -684,12 +894,23 @@ export class NotifyClient {
    * One call of the inbox API on the gateway the client connects to (that of its current or next
    * connection), the token in an Authorization header. A 401 asks the token callback once more
    * (refresh: true); a 503 with Retry-After waits that long plus up to 1 s and tries again, at most
-   * INBOX_RETRIES times. Resolves with the JSON of a 2xx answer; rejects with an InboxError, or with
-   * what fetch throws when the gateway cannot be reached.
+   * INBOX_RETRIES times. Resolves with the JSON of a 2xx answer (null for 204); rejects with an
+   * InboxError, or with what fetch throws when the gateway cannot be reached.
    */
-  async inboxCall(method, path, body) {
-    if (!this.fetchImpl) throw new Error('notify: the inbox API needs fetch');
-    const url = inboxUrl(this.gateways[this.gatewayIndex], path); // the gateway connected to, or the next one tried
+  inboxCall(method, path, body) {
+    return this.gatewayCall(method, inboxUrl(this.gateways[this.gatewayIndex], path), body,
+      `${method} /v1/inbox${path.split('?')[0]}`, InboxError, 'the inbox API');
+  }
+
+  /** One call of the push API (/v1/push…), as inboxCall; rejects with a PushError. */
+  pushCall(method, path, body) {
+    return this.gatewayCall(method, pushUrl(this.gateways[this.gatewayIndex], path), body,
+      `${method} /v1/push${path}`, PushError, 'the push API');
+  }
+
+  /** A call of the gateway's user API (inbox, push) at `url`; see inboxCall. `what` names it in errors. */
+  async gatewayCall(method, url, body, what, ErrorClass, api) {
+    if (!this.fetchImpl) throw new Error(`notify: ${api} needs fetch`);
     let refresh = this.tokenExpired();
     let refreshed = false;
     let retries = 0;
@@ -700,6 +921,7 @@ export class NotifyClient {
       if (body) headers['Content-Type'] = 'application/json';
       const res = await this.fetchImpl(url, { method, headers, body: body ? JSON.stringify(body) : undefined,
         cache: 'no-store', credentials: 'omit' });
+      if (res.status === 204) return null;
       if (res.status >= 200 && res.status < 300) return res.json();
       refresh = false;
       if (res.status === 401 && !refreshed) {
@@ -708,7 +930,7 @@ export class NotifyClient {
       }
       const waitMs = res.status === 503 && retries < INBOX_RETRIES ? retryAfterMs(res, Date.now()) : null;
       if (waitMs === null) {
-        throw new InboxError(res.status, await res.json().catch(() => null), `${method} /v1/inbox${path.split('?')[0]}`);
+        throw new ErrorClass(res.status, await res.json().catch(() => null), what);
       }
       retries++;
       await new Promise((resolve) => this.setTimer(resolve, waitMs + this.random() * 1000));

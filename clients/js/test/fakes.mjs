@@ -135,6 +135,7 @@ export function harness(opts = {}) {
     WebSocket: FakeWebSocket,
     EventSource: FakeEventSource,
     fetch,
+    serviceWorker: opts.serviceWorker,
     timers,
     random: opts.random || (() => 0.5),
     now: () => timers.now,
@@ -149,3 +150,49 @@ export function harness(opts = {}) {
     lastState: () => states[states.length - 1] };
 }
 
+
+/**
+ * A browser's service workers with the Push API, as client.push sees them: `registration.pushManager`
+ * makes FakePushSubscriptions (endpoints https://push.test/send/<n>) and records each subscribe's
+ * options; `permission: 'denied'` makes subscribe() throw the browser's NotAllowedError. `log` records
+ * subscribes and unsubscribes in order, for tests that check what happened before what.
+ */
+export function fakeServiceWorker({ permission = 'granted', log = [] } = {}) {
+  let n = 0;
+  const manager = {
+    subscription: null,
+    subscribes: [],
+    async getSubscription() { return this.subscription; },
+    async subscribe(options) {
+      if (permission !== 'granted') throw new DOMException('Registration failed - permission denied', 'NotAllowedError');
+      if (this.subscription) throw new DOMException('a subscription with another key exists', 'InvalidStateError');
+      this.subscribes.push(options);
+      log.push('subscribe');
+      this.subscription = new FakePushSubscription(`https://push.test/send/${++n}`, options.applicationServerKey, this, log);
+      return this.subscription;
+    },
+  };
+  const registration = { pushManager: manager };
+  return { ready: Promise.resolve(registration), getRegistration: async () => registration, registration, manager, log };
+}
+
+/** A PushSubscription: toJSON() as browsers give it (65-byte p256dh, 16-byte auth), unsubscribe() ends it. */
+export class FakePushSubscription {
+  constructor(endpoint, applicationServerKey, manager, log = []) {
+    this.endpoint = endpoint;
+    this.expirationTime = null;
+    this.options = { userVisibleOnly: true, applicationServerKey };
+    this.manager = manager;
+    this.log = log;
+    this.ended = false;
+    this.p256dh = Buffer.concat([Buffer.from([4]), Buffer.alloc(64, endpoint.length)]).toString('base64url');
+    this.auth = Buffer.alloc(16, 7).toString('base64url');
+  }
+  toJSON() { return { endpoint: this.endpoint, expirationTime: this.expirationTime, keys: { p256dh: this.p256dh, auth: this.auth } }; }
+  async unsubscribe() {
+    this.ended = true;
+    this.log.push('unsubscribe ' + this.endpoint);
+    if (this.manager.subscription === this) this.manager.subscription = null;
+    return true;
+  }
+}

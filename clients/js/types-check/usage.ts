@@ -2,9 +2,10 @@
 // NotifyJsTest): the package is imported by its own name (its "exports"), as an application would.
 import {
   connect, memoryPositions, localStoragePositions, BROADCAST, CHECK_AFTER_FAILURES, checkHandshake, InboxError,
-  TicketError, formatPosition, parsePosition, roomStream, requestTicket, deviceId,
+  TicketError, PushError, formatPosition, parsePosition, roomStream, requestTicket, deviceId, pushUrl,
   type ConnectOptions, type ConnectionState, type EventFrame, type NotifyClient, type PositionStore, type Position,
   type Refusal, type ServerFrame, type StateInfo, type UnreadCounts, type ClientFrame, type HandshakeCheck,
+  type PushRegistration, type PushConfig, type PushUnregistered, type PushUnavailableError,
 } from '@notify/client';
 
 interface OrderShipped {
@@ -95,4 +96,28 @@ async function helpers(): Promise<void> {
   console.log(mem.entries(), localStoragePositions().get('u:42'));
 }
 
-void bell(client).then(helpers).finally(() => client.close());
+// push: the browser's own service worker registration and PushSubscription fit client.push as they are
+async function push(c: NotifyClient): Promise<void> {
+  const config: PushConfig = await c.push.config();
+  if (!config.webpush) return; // no Web Push at this gateway
+  try {
+    const sw = await navigator.serviceWorker.register('/service-worker.js');
+    const mine: PushRegistration = await c.push.register(sw); // or c.push.register(): navigator.serviceWorker.ready
+    console.log(mine.id, mine.provider, mine.endpoint, new Date(mine.createdAt));
+    for (const r of await c.push.list()) console.log(r.id, r.provider, r.topic ?? r.endpoint, r.environment);
+    const native = await c.push.registerToken({ apns: { token: 'ab'.repeat(32), topic: 'com.example.app', environment: 'sandbox' } });
+    await c.push.registerToken({ fcm: { token: 'fcm-token' } });
+    await c.push.remove(native.id);
+    const gone: PushUnregistered = await c.push.unregister(); // on sign-out
+    console.log(gone.id ?? 'none', gone.unsubscribed, pushUrl('http://localhost:8081', '/config'));
+  } catch (e) {
+    if (e instanceof PushError) console.log(e.status, e.type, e.detail);
+    else if ((e as PushUnavailableError).code === 'unsupported') console.log('no push in this browser');
+    else throw e;
+  }
+}
+
+const withWorkers: ConnectOptions = { ...options, serviceWorker: navigator.serviceWorker };
+void withWorkers;
+
+void bell(client).then(helpers).then(() => push(client)).finally(() => client.close());

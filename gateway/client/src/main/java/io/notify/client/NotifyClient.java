@@ -2,14 +2,18 @@ package io.notify.client;
 
 import io.notify.client.internal.ClientLoop;
 import io.notify.client.internal.ClientSettings;
+import io.notify.client.internal.PushHttp;
 import io.notify.client.store.PositionStore;
 import io.notify.protocol.stream.Position;
 import io.notify.protocol.stream.StreamId;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -42,6 +46,7 @@ public final class NotifyClient implements AutoCloseable {
     private final PositionStore store;
     private final String device;
     private final NotifyInbox inbox;
+    private final PushHttp push;
     private final AtomicBoolean started = new AtomicBoolean();
 
     NotifyClient(ClientSettings settings, Map<StreamId, RoomListener> rooms) {
@@ -49,6 +54,7 @@ public final class NotifyClient implements AutoCloseable {
         this.store = settings.store();
         this.device = settings.device();
         this.inbox = new NotifyInbox(loop.inbox(), loop.tracker());
+        this.push = new PushHttp(loop.inbox());
     }
 
     public static NotifyClientBuilder builder() {
@@ -158,6 +164,57 @@ public final class NotifyClient implements AutoCloseable {
      */
     public OptionalLong unread() {
         return inbox.estimate().map(c -> OptionalLong.of(c.unread())).orElse(OptionalLong.empty());
+    }
+
+    /**
+     * Registers where this device can be reached by push when it is not connected (docs/push.md):
+     * an FCM or APNs token of a mobile app ({@link PushAddress#fcm}, {@link PushAddress#apns}), or a
+     * browser's Web Push subscription ({@link PushAddress#webPush}). {@code POST /v1/push/registrations}
+     * to the gateway the client connects to, with the client's token, like the inbox calls (a 401
+     * asks the token supplier once for a fresh token; a 503 or 429 is repeated after its
+     * {@code Retry-After}, at most 3 times). Completes with the registration once the gateway wrote
+     * it durably (201); the id is derived from the address, so registering the same token again (on
+     * every app start, or after the provider rotated it) completes with the same id. Fails with a
+     * {@link NotifyClientException} of kind {@link NotifyClientException.Kind#PUSH}: e.g. 400
+     * {@code urn:notify:problem:invalid-body} with the field at fault in {@code problemDetail()}.
+     * Usable before {@link #start()} and from any thread; completes on a thread of the HTTP client
+     * (do not {@code join()} it in a listener callback).
+     *
+     * @throws NullPointerException when {@code address} is null
+     */
+    public CompletableFuture<PushRegistration> registerPush(PushAddress address) {
+        return push.register(Objects.requireNonNull(address, "address"));
+    }
+
+    /**
+     * The user's push registrations, oldest first ({@code GET /v1/push/registrations}): never their
+     * keys or tokens. A registration made a moment ago may not be listed yet (it is applied
+     * asynchronously, usually within tens of milliseconds). Calls as {@link #registerPush}.
+     */
+    public CompletableFuture<List<PushRegistration>> listPushRegistrations() {
+        return push.list();
+    }
+
+    /**
+     * Removes the push registration {@code id} ({@code DELETE /v1/push/registrations/{id}}), e.g.
+     * when the user signs out of this device: completes on the gateway's 204; fails with a
+     * {@link NotifyClientException} of kind {@link NotifyClientException.Kind#PUSH} and status 404
+     * ({@code urn:notify:problem:not-found}) when the user has no such registration (already removed,
+     * or dropped as gone by its provider). Calls as {@link #registerPush}.
+     *
+     * @throws IllegalArgumentException when {@code id} is not {@code pr_} and 22 base64url characters
+     */
+    public CompletableFuture<Void> unregisterPush(String id) {
+        if (id == null || !PushRegistration.ID.matcher(id).matches()) {
+            throw new IllegalArgumentException("a push registration id is pr_ and 22 base64url characters, got '"
+                    + (id == null || id.length() <= 40 ? id : id.substring(0, 40) + "…") + "'");
+        }
+        return push.unregister(id);
+    }
+
+    /** What the gateway offers for push ({@code GET /v1/push/config}): the VAPID key browsers subscribe with, if any. */
+    public CompletableFuture<PushConfig> pushConfig() {
+        return push.config();
     }
 
     public ClientStats stats() {

@@ -5,8 +5,8 @@ import java.util.OptionalInt;
 
 /**
  * A problem a {@link NotifyClient} reports through {@link NotifyListener#onError}, or with which a
- * {@link NotifyInbox} call fails ({@link Kind#INBOX}). {@link #kind()} says where it came from;
- * {@link #terminal()} says whether the client stopped because of it.
+ * {@link NotifyInbox} call ({@link Kind#INBOX}) or a push registration call ({@link Kind#PUSH}) fails.
+ * {@link #kind()} says where it came from; {@link #terminal()} says whether the client stopped because of it.
  */
 public final class NotifyClientException extends RuntimeException {
 
@@ -29,7 +29,14 @@ public final class NotifyClientException extends RuntimeException {
          * problem's {@link #problemType()} and {@link #problemDetail()} when it sent
          * {@code application/problem+json}), or it could not be reached (no status; see the cause).
          */
-        INBOX
+        INBOX,
+        /**
+         * A push registration request ({@link NotifyClient#registerPush}, {@link NotifyClient#listPushRegistrations},
+         * {@link NotifyClient#unregisterPush}, {@link NotifyClient#pushConfig}) failed, as {@link #INBOX}: the
+         * gateway's status and problem (e.g. 400 {@code urn:notify:problem:invalid-body}, 404
+         * {@code urn:notify:problem:not-found}), or no status when it could not be reached.
+         */
+        PUSH
     }
 
     private final Kind kind;
@@ -73,14 +80,34 @@ public final class NotifyClientException extends RuntimeException {
      * problem+json's (null when the answer was not one).
      */
     public static NotifyClientException inbox(String request, int status, String type, String detail) {
-        return new NotifyClientException(Kind.INBOX, request + " answered HTTP " + status
-                + (type == null ? "" : " " + type) + (detail == null || detail.isEmpty() ? "" : ": " + detail),
-                false, -1, status, type, detail, null);
+        return answered(Kind.INBOX, request, status, type, detail);
     }
 
     /** An inbox request that got no answer (connect failure, timeout, unreadable answer). */
     public static NotifyClientException inboxFailed(String request, String message, Throwable cause) {
-        return new NotifyClientException(Kind.INBOX, request + " failed: " + message, false, -1, -1, cause);
+        return failed(Kind.INBOX, request, message, cause);
+    }
+
+    /** A push registration request answered {@code status}; {@code type} and {@code detail} as for {@link #inbox}. */
+    public static NotifyClientException push(String request, int status, String type, String detail) {
+        return answered(Kind.PUSH, request, status, type, detail);
+    }
+
+    /** A push registration request that got no answer (connect failure, timeout, unreadable answer). */
+    public static NotifyClientException pushFailed(String request, String message, Throwable cause) {
+        return failed(Kind.PUSH, request, message, cause);
+    }
+
+    /** A request of the gateway's user API ({@link Kind#INBOX}, {@link Kind#PUSH}) answered {@code status}. */
+    public static NotifyClientException answered(Kind kind, String request, int status, String type, String detail) {
+        return new NotifyClientException(kind, request + " answered HTTP " + status
+                + (type == null ? "" : " " + type) + (detail == null || detail.isEmpty() ? "" : ": " + detail),
+                false, -1, status, type, detail, null);
+    }
+
+    /** A request of the gateway's user API ({@link Kind#INBOX}, {@link Kind#PUSH}) that got no answer. */
+    public static NotifyClientException failed(Kind kind, String request, String message, Throwable cause) {
+        return new NotifyClientException(kind, request + " failed: " + message, false, -1, -1, cause);
     }
 
     public Kind kind() {
@@ -97,17 +124,17 @@ public final class NotifyClientException extends RuntimeException {
         return closeCode < 0 ? OptionalInt.empty() : OptionalInt.of(closeCode);
     }
 
-    /** The HTTP status, for {@link Kind#HANDSHAKE_REFUSED} and an answered {@link Kind#INBOX} request. */
+    /** The HTTP status, for {@link Kind#HANDSHAKE_REFUSED} and an answered {@link Kind#INBOX} or {@link Kind#PUSH} request. */
     public OptionalInt httpStatus() {
         return httpStatus < 0 ? OptionalInt.empty() : OptionalInt.of(httpStatus);
     }
 
-    /** The problem+json {@code type} of an {@link Kind#INBOX} error, e.g. {@code urn:notify:problem:invalid-body}. */
+    /** The problem+json {@code type} of an {@link Kind#INBOX} or {@link Kind#PUSH} error, e.g. {@code urn:notify:problem:invalid-body}. */
     public Optional<String> problemType() {
         return Optional.ofNullable(problemType);
     }
 
-    /** The problem+json {@code detail} of an {@link Kind#INBOX} error: why, for people. */
+    /** The problem+json {@code detail} of an {@link Kind#INBOX} or {@link Kind#PUSH} error: why, for people. */
     public Optional<String> problemDetail() {
         return Optional.ofNullable(problemDetail);
     }

@@ -23,7 +23,8 @@ import java.util.function.Supplier;
  * supplier hands back the same one); 503 and 429 repeated up to {@link #MAX_RETRIES} times after
  * their {@code Retry-After} (1 s without one, at most {@link #MAX_RETRY_DELAY}, plus up to a quarter
  * of jitter); any other unexpected status a {@link NotifyClientException} of kind {@code INBOX}
- * ({@link InboxJson#problem}). Futures complete on the HTTP client's threads.
+ * ({@link InboxJson#problem}). Futures complete on the HTTP client's threads. The push API
+ * ({@code /v1/push}, {@link PushHttp}) is called the same way ({@link #call}), with kind {@code PUSH}.
  */
 public final class InboxHttp {
 
@@ -47,17 +48,21 @@ public final class InboxHttp {
 
     public CompletableFuture<InboxPage> page(Long before, int limit, String archived) {
         String query = "?limit=" + limit + "&archived=" + archived + (before == null ? "" : "&before=" + before);
-        return call("GET /v1/inbox", Endpoints.INBOX_PATH + query, null, 200, InboxJson::page);
+        return inbox("GET /v1/inbox", Endpoints.INBOX_PATH + query, null, 200, InboxJson::page);
     }
 
     public CompletableFuture<InboxCounts> counts() {
-        return call("GET /v1/inbox/unread", Endpoints.INBOX_PATH + "/unread", null, 200, InboxJson::counts);
+        return inbox("GET /v1/inbox/unread", Endpoints.INBOX_PATH + "/unread", null, 200, InboxJson::counts);
     }
 
     /** A mark: {@code upTo} or {@code ids}; {@code epoch} when the caller knows the history its seq belongs to. */
     public CompletableFuture<Void> mark(ReceiptKind kind, Long upTo, List<String> ids, String epoch) {
         String path = Endpoints.INBOX_PATH + "/" + kind.wireName();
-        return call("POST " + path, path, InboxJson.mark(upTo, ids, epoch, device), 202, body -> null);
+        return inbox("POST " + path, path, InboxJson.mark(upTo, ids, epoch, device), 202, body -> null);
+    }
+
+    private <T> CompletableFuture<T> inbox(String name, String path, String body, int expected, Function<String, T> read) {
+        return call(NotifyClientException.Kind.INBOX, body == null ? "GET" : "POST", name, path, body, expected, read);
     }
 
     /** Refuses every later request (the client closed); requests under way finish. */
@@ -65,61 +70,67 @@ public final class InboxHttp {
         closed = true;
     }
 
-    /** One logical request: its attempts, then the answer read by {@code read} or the failure. */
-    private <T> CompletableFuture<T> call(String name, String path, String body, int expected, Function<String, T> read) {
+    /**
+     * One logical request of the gateway's user API ({@code /v1/inbox}, {@code /v1/push}): its
+     * attempts, then the answer read by {@code read} (the body; "" for a 204) or the failure, a
+     * {@link NotifyClientException} of {@code kind}. {@code body}: JSON, or null for none.
+     */
+    <T> CompletableFuture<T> call(NotifyClientException.Kind kind, String method, String name, String path, String body,
+                                  int expected, Function<String, T> read) {
         CompletableFuture<T> out = new CompletableFuture<>();
         if (closed) {
-            out.completeExceptionally(NotifyClientException.inboxFailed(name, "the client is closed", null));
+            out.completeExceptionally(NotifyClientException.failed(kind, name, "the client is closed", null));
             return out;
         }
         tokens.current()
-                .thenCompose(token -> attempt(path, body, token, false, 0))
+                .thenCompose(token -> attempt(method, path, body, token, false, 0))
                 .whenComplete((response, error) -> {
                     if (error != null) {
                         Throwable t = Handshakes.unwrap(error);
                         out.completeExceptionally(t instanceof NotifyClientException n ? n
-                                : NotifyClientException.inboxFailed(name, Handshakes.rootMessage(t), t));
+                                : NotifyClientException.failed(kind, name, Handshakes.rootMessage(t), t));
                     } else if (response.statusCode() != expected) {
-                        out.completeExceptionally(InboxJson.problem(name, response.statusCode(),
+                        out.completeExceptionally(InboxJson.problem(kind, name, response.statusCode(),
                                 response.headers().firstValue("Content-Type"), response.body()));
                     } else {
                         try {
                             out.complete(read.apply(response.body()));
                         } catch (RuntimeException e) {
-                            out.completeExceptionally(NotifyClientException.inboxFailed(name, "unreadable answer: " + e.getMessage(), e));
+                            out.completeExceptionally(NotifyClientException.failed(kind, name, "unreadable answer: " + e.getMessage(), e));
                         }
                     }
                 });
         return out;
     }
 
-    private CompletableFuture<HttpResponse<String>> attempt(String path, String body, String token, boolean refreshed, int retries) {
-        return http.sendAsync(request(path, body, token), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8))
+    private CompletableFuture<HttpResponse<String>> attempt(String method, String path, String body, String token, boolean refreshed,
+                                                            int retries) {
+        return http.sendAsync(request(method, path, body, token), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8))
                 .thenCompose(response -> {
                     int status = response.statusCode();
                     if (status == 401 && !refreshed) {
                         return tokens.fresh(token).thenCompose(fresh -> fresh.equals(token)
                                 ? CompletableFuture.completedFuture(response) // the supplier cannot refresh: the 401 stands
-                                : attempt(path, body, fresh, true, retries));
+                                : attempt(method, path, body, fresh, true, retries));
                     }
                     if ((status == 503 || status == 429) && retries < MAX_RETRIES) {
                         long delay = retryDelay(response).toMillis();
                         return CompletableFuture.runAsync(() -> { }, CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS))
-                                .thenCompose(x -> attempt(path, body, token, refreshed, retries + 1));
+                                .thenCompose(x -> attempt(method, path, body, token, refreshed, retries + 1));
                     }
                     return CompletableFuture.completedFuture(response);
                 });
     }
 
-    private HttpRequest request(String path, String body, String token) {
+    private HttpRequest request(String method, String path, String body, String token) {
         HttpRequest.Builder b = HttpRequest.newBuilder(gateway.get().inbox(path))
                 .timeout(REQUEST_TIMEOUT)
                 .header("Authorization", "Bearer " + token)
                 .header("Accept", "application/json");
         if (body == null) {
-            b.GET();
+            b.method(method, HttpRequest.BodyPublishers.noBody());
         } else {
-            b.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+            b.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
         }
         return b.build();
     }

@@ -82,6 +82,12 @@ final class InboxJson {
 
     /** The error an answer other than the expected one stands for: its problem's type and detail when it has one. */
     static NotifyClientException problem(String request, int status, Optional<String> contentType, String body) {
+        return problem(NotifyClientException.Kind.INBOX, request, status, contentType, body);
+    }
+
+    /** {@link #problem(String, int, Optional, String)} for a request of {@code kind} (INBOX, PUSH). */
+    static NotifyClientException problem(NotifyClientException.Kind kind, String request, int status, Optional<String> contentType,
+                                         String body) {
         String type = null;
         String detail = null;
         if (contentType.map(t -> t.startsWith(PROBLEM_JSON)).orElse(false)) {
@@ -93,7 +99,7 @@ final class InboxJson {
                 detail = "an unreadable problem answer";
             }
         }
-        return NotifyClientException.inbox(request, status, type, detail);
+        return NotifyClientException.answered(kind, request, status, type, detail);
     }
 
     private static ClientEvent event(JsonNode e) {
@@ -121,7 +127,7 @@ final class InboxJson {
         return h == null || h.isNull() ? Optional.empty() : Optional.of(Position.of(text(h, "epoch"), number(h, "seq")));
     }
 
-    private static String text(JsonNode node, String field) {
+    static String text(JsonNode node, String field) {
         JsonNode v = node.get(field);
         if (v == null || !v.isTextual()) {
             throw new IllegalArgumentException("'" + field + "' must be a string");
@@ -129,7 +135,7 @@ final class InboxJson {
         return v.asText();
     }
 
-    private static long number(JsonNode node, String field) {
+    static long number(JsonNode node, String field) {
         JsonNode v = node.get(field);
         if (v == null || !v.canConvertToExactIntegral() || !v.canConvertToLong()) {
             throw new IllegalArgumentException("'" + field + "' must be a whole number");

@@ -39,8 +39,11 @@ import java.util.concurrent.TimeUnit;
  * {@link Session}; each {@code /v1/sse} request is refused with a queued status or handed over as an
  * {@link SseRequest} whose response the test writes byte by byte; each request under
  * {@code /v1/inbox} is recorded and answered with the next queued {@link InboxAnswer} (by default
- * 200 with zero counts to a GET, 202 to a POST). For wire-level behaviour the real gateway cannot be
- * made to show on demand (close codes, refusals, silence, a proxy without WebSocket, inbox errors).
+ * 200 with zero counts to a GET, 202 to a POST); each under {@code /v1/push} likewise, from
+ * {@link #pushRequests} and {@link #pushAnswers} (by default an empty listing, no Web Push config,
+ * 201 with a registration of the id {@link #PUSH_ID} to a POST, 204 to a DELETE). For wire-level
+ * behaviour the real gateway cannot be made to show on demand (close codes, refusals, silence, a
+ * proxy without WebSocket, inbox and push errors).
  */
 public final class FakeGateway implements AutoCloseable {
 
@@ -73,6 +76,10 @@ public final class FakeGateway implements AutoCloseable {
     public final List<Handshake> handshakes = new CopyOnWriteArrayList<>();
     public final Queue<InboxAnswer> inboxAnswers = new ConcurrentLinkedQueue<>();
     public final BlockingQueue<InboxRequest> inboxRequests = new LinkedBlockingQueue<>();
+    /** The id of the registration a POST under /v1/push is answered with by default. */
+    public static final String PUSH_ID = "pr_FakeGatewayFakeGateway";
+    public final Queue<InboxAnswer> pushAnswers = new ConcurrentLinkedQueue<>();
+    public final BlockingQueue<InboxRequest> pushRequests = new LinkedBlockingQueue<>();
     private final BlockingQueue<Session> sessions = new LinkedBlockingQueue<>();
     private final BlockingQueue<SseRequest> sseRequests = new LinkedBlockingQueue<>();
     private final List<SseRequest> openStreams = new CopyOnWriteArrayList<>();
@@ -95,7 +102,8 @@ public final class FakeGateway implements AutoCloseable {
                             }
                         })
                         .addExactPath("/v1/sse", this::sse)
-                        .addPrefixPath("/v1/inbox", this::inbox))
+                        .addPrefixPath("/v1/inbox", this::inbox)
+                        .addPrefixPath("/v1/push", this::push))
                 .build();
         server.start();
     }
@@ -149,23 +157,45 @@ public final class FakeGateway implements AutoCloseable {
             exchange.dispatch(this::inbox);
             return;
         }
+        api(exchange, inboxRequests, inboxAnswers, method -> method.equals("POST")
+                ? InboxAnswer.json(202, "{\"stream\":\"u:42\",\"accepted\":true}")
+                : InboxAnswer.json(200, "{\"unread\":0,\"unseen\":0,\"version\":0,\"head\":null}"));
+    }
+
+    private void push(HttpServerExchange exchange) throws IOException {
+        if (exchange.isInIoThread()) {
+            exchange.dispatch(this::push);
+            return;
+        }
+        boolean config = exchange.getRequestPath().equals("/v1/push/config");
+        api(exchange, pushRequests, pushAnswers, method -> switch (method) {
+            case "POST" -> InboxAnswer.json(201, "{\"id\":\"" + PUSH_ID + "\",\"provider\":\"fcm\",\"createdAt\":1764410100000}");
+            case "DELETE" -> new InboxAnswer(204, "application/json", "", null);
+            default -> InboxAnswer.json(200, config ? "{}" : "{\"registrations\":[]}");
+        });
+    }
+
+    /** Records a request of the user API and answers it with the next queued answer, else the default for its method. */
+    private static void api(HttpServerExchange exchange, BlockingQueue<InboxRequest> requests, Queue<InboxAnswer> answers,
+                            java.util.function.Function<String, InboxAnswer> defaults) throws IOException {
         exchange.startBlocking();
         String body = new String(exchange.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         String method = exchange.getRequestMethod().toString();
-        inboxRequests.add(new InboxRequest(method, exchange.getRequestPath(), exchange.getQueryString(),
+        requests.add(new InboxRequest(method, exchange.getRequestPath(), exchange.getQueryString(),
                 exchange.getRequestHeaders().getFirst("Authorization"), exchange.getRequestHeaders().getFirst("Content-Type"),
                 body, System.nanoTime()));
-        InboxAnswer a = inboxAnswers.poll();
+        InboxAnswer a = answers.poll();
         if (a == null) {
-            a = method.equals("POST") ? InboxAnswer.json(202, "{\"stream\":\"u:42\",\"accepted\":true}")
-                    : InboxAnswer.json(200, "{\"unread\":0,\"unseen\":0,\"version\":0,\"head\":null}");
+            a = defaults.apply(method);
         }
         exchange.setStatusCode(a.status());
         exchange.getResponseHeaders().put(new HttpString("Content-Type"), a.contentType());
         if (a.retryAfter() != null) {
             exchange.getResponseHeaders().put(new HttpString("Retry-After"), a.retryAfter());
         }
-        exchange.getOutputStream().write(a.body().getBytes(StandardCharsets.UTF_8));
+        if (!a.body().isEmpty()) {
+            exchange.getOutputStream().write(a.body().getBytes(StandardCharsets.UTF_8));
+        }
         exchange.endExchange();
     }
 
@@ -174,6 +204,15 @@ public final class FakeGateway implements AutoCloseable {
         InboxRequest r = inboxRequests.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
         if (r == null) {
             throw new AssertionError("no inbox request within " + timeout.toMillis() + " ms");
+        }
+        return r;
+    }
+
+    /** The next push API request. */
+    public InboxRequest nextPush(Duration timeout) throws InterruptedException {
+        InboxRequest r = pushRequests.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        if (r == null) {
+            throw new AssertionError("no push request within " + timeout.toMillis() + " ms");
         }
         return r;
     }

@@ -20,7 +20,8 @@ import java.util.Map;
 
 /**
  * The browser side of a gateway: {@code GET /notify.js} (the client, an ES module), {@code GET /}
- * (the demo page) and {@code GET /demo.css}, from the classpath folder {@code io/notify/gateway/web}.
+ * (the demo page), {@code GET /demo.css} and {@code GET /service-worker.js} (the push service worker
+ * of examples/browser-push, which the demo page registers), from the classpath folder {@code io/notify/gateway/web}.
  *
  * <p>Guarantees: the files are read once, at construction, so a gateway built without them fails
  * at start instead of answering 404 later. They are served from memory on the I/O thread, so
@@ -57,6 +58,8 @@ public final class WebAssets implements HttpHandler {
         m.put("/notify.js", asset("notify.js", "application/javascript; charset=utf-8",
                 Map.of("Cache-Control", "public, max-age=300", "Access-Control-Allow-Origin", "*")));
         m.put("/demo.css", asset("demo.css", "text/css; charset=utf-8", Map.of("Cache-Control", "public, max-age=300")));
+        // the demo page's push service worker (examples/browser-push): browsers revalidate workers themselves
+        m.put("/service-worker.js", asset("service-worker.js", "application/javascript; charset=utf-8", Map.of("Cache-Control", "no-cache")));
         return new WebAssets(m);
     }
 

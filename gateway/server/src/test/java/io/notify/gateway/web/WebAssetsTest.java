@@ -39,7 +39,9 @@ class WebAssetsTest {
         assertTrue(html.contains("from '/notify.js'"));
         assertTrue(html.contains("href=\"/demo.css\""));
         assertEquals("text/css; charset=utf-8", web.answer("/demo.css", null).headers().get("Content-Type"));
-        assertEquals(List.of("/", "/notify.js", "/demo.css"), web.paths());
+        assertEquals(List.of("/", "/notify.js", "/demo.css", "/service-worker.js"), web.paths());
+        assertTrue(new String(web.answer("/service-worker.js", null).body(), java.nio.charset.StandardCharsets.UTF_8).contains("showNotification"),
+                "the push service worker of examples/browser-push");
     }
 
     @Test
