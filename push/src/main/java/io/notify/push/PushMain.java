@@ -12,7 +12,8 @@ public final class PushMain {
     public static void main(String[] args) {
         PushService service;
         try {
-            service = new PushService(PushConfig.load(Settings.fromArgs(args)));
+            // a consumer dead of an error ends the process, so the orchestrator starts it again (readiness said so meanwhile)
+            service = new PushService(PushConfig.load(Settings.fromArgs(args)), e -> Runtime.getRuntime().halt(1));
         } catch (ConfigException e) {
             System.err.println("notify-push: configuration error: " + e.getMessage());
             System.exit(2);

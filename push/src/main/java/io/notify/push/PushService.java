@@ -3,6 +3,7 @@ package io.notify.push;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.notify.common.config.PlatformSettings;
 import io.notify.common.http.OpsEndpoints;
+import io.notify.common.metrics.KafkaMeters;
 import io.notify.common.metrics.ServiceMeters;
 import io.notify.common.service.NotifyService;
 import io.notify.push.apns.ApnsProvider;
@@ -13,6 +14,8 @@ import io.notify.push.sender.FallbackConsumer;
 import io.notify.push.sender.PushSender;
 import io.notify.push.webpush.WebPushProvider;
 import io.notify.schemas.topic.TopicCatalog;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.undertow.Undertow;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -46,11 +49,23 @@ public final class PushService implements NotifyService {
     private final KafkaProducer<byte[], byte[]> producer;
     private final PushSender sender;
     private final Undertow management;
-    private Thread thread;
+    private final KafkaMeters consumerMetrics;
+    private final java.util.function.Consumer<Throwable> onFailure;
+    private volatile Thread thread;
+    private volatile Throwable failure;
     private boolean stopped;
 
     public PushService(PushConfig config) {
+        this(config, e -> { });
+    }
+
+    /**
+     * @param onFailure what to do when the consumer's thread dies of an error (PushMain: exit, so the
+     *                  orchestrator restarts the process); readiness says so either way
+     */
+    public PushService(PushConfig config, java.util.function.Consumer<Throwable> onFailure) {
         this.config = config;
+        this.onFailure = onFailure;
         PushMetrics metrics = new PushMetrics(registry);
         if (config.webpush() != null) {
             providers.add(new WebPushProvider(config.webpush()));
@@ -64,6 +79,11 @@ public final class PushService implements NotifyService {
         this.producer = new KafkaProducer<>(producerProps(config), new ByteArraySerializer(), new ByteArraySerializer());
         KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProps(config), new ByteArrayDeserializer(),
                 new ByteArrayDeserializer());
+        // the client's own meters on /metrics: kafka_consumer_fetch_manager_records_lag{topic,partition} is the sender's lag
+        this.consumerMetrics = KafkaMeters.bind(registry, "push-consumer",
+                (refresh, every) -> new KafkaClientMetrics(consumer, Tags.empty(), refresh, every));
+        io.micrometer.core.instrument.Gauge.builder("notify.push.ready", () -> readiness().ready() ? 1 : 0)
+                .description("1 while the fallback consumer runs").register(registry);
         PushSender.Pacing pacing = new PushSender.Pacing(config.maxInFlight(), config.deviceRatePerMinute(), config.deviceBurst(),
                 config.maxAttempts(), config.initialBackoff(), config.maxBackoff(), config.retryDeadline(), config.defaultTtl(),
                 config.rebalanceWait());
@@ -101,6 +121,9 @@ public final class PushService implements NotifyService {
 
     private OpsEndpoints.Readiness readiness() {
         Thread t = thread;
+        if (failure != null) {
+            return OpsEndpoints.Readiness.down("the fallback consumer failed: " + failure);
+        }
         return t != null && t.isAlive() ? OpsEndpoints.Readiness.up() : OpsEndpoints.Readiness.down("the fallback consumer is not running");
     }
 
@@ -120,8 +143,10 @@ public final class PushService implements NotifyService {
         thread = new Thread(() -> {
             try {
                 consumer.run();
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
+                failure = e;
                 LOG.error("the fallback consumer stopped", e);
+                onFailure.accept(e);
             }
         }, "push-consumer");
         thread.start();
@@ -154,6 +179,7 @@ public final class PushService implements NotifyService {
             }
         }
         sender.close();
+        consumerMetrics.close();
         producer.close();
         providers.forEach(PushProvider::close);
         management.stop();

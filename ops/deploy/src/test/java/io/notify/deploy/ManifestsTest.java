@@ -47,16 +47,26 @@ class ManifestsTest {
                 // drain-window 2m + drain-grace 5s + inbox.produce-timeout 5s = 130s > 50s
                 "StatefulSet/notify-gateway: terminationGracePeriodSeconds 50 is not above "
                         + "notify.gateway.drain-window + drain-grace + inbox.produce-timeout = 130s",
-                "key NOTIFY_GATEWAY_QUERY_TOKEN holds a secret (notify.gateway.query.token)",
+                "key NOTIFY_GATEWAY_QUERY_TOKEN holds a secret (notify.gateway.query-token)",
                 "key notify.properties holds a secret (notify.kafka.client.sasl.jaas.config)",
                 "StatefulSet/notify-fanout-streams container fanout-streams: readinessProbe uses port query (8090), not the management port 8190",
                 "Deployment/notify-ingest container ingest: not runAsNonRoot",
                 "Deployment/notify-ingest container ingest: no resources.limits.memory",
                 "StatefulSet/notify-fanout-streams: notify.fanout.state-dir (/var/lib/notify/elsewhere) is not on a volume",
-                "StatefulSet/notify-gateway: NOTIFY_GATEWAY_NODE_ID must come from the pod name")) {
+                "StatefulSet/notify-gateway: NOTIFY_GATEWAY_NODE_ID must come from the pod name",
+                // the push sender
+                "Deployment/notify-push: terminationGracePeriodSeconds 30 is not above notify.push.rebalance-wait + 10s = 40s",
+                "key NOTIFY_PUSH_WEBPUSH_VAPID_PRIVATE_KEY holds a secret (notify.push.webpush.vapid-private-key)",
+                "Deployment/notify-push container push: NOTIFY_PUSH_MAX_ATTEMPT is no setting of any Notify service",
+                "Deployment/notify-push container push: NOTIFY_KAFKA_CLIENT_SECURITY_PROTOCOL would be a notify.kafka.client.* pass-through",
+                "Deployment/notify-push container push: NOTIFY_FANOUT_STANDBY_REPLICAS is notify.fanout.standby-replicas, a setting of"
+                        + " notify-fanout-streams",
+                "Deployment/notify-push container push: NOTIFY_PUSH_FCM_SERVICE_ACCOUNT names /etc/notify/push/keys/fcm-service-account.json,"
+                        + " which no Secret volume of the pod provides",
+                "StatefulSet/notify-gateway: NOTIFY_GATEWAY_PUSH_VAPID_PUBLIC_KEY is not the public key of the push sender's VAPID key")) {
             assertTrue(all.contains(expected), "expected a problem containing\n  " + expected + "\nin\n" + all);
         }
-        assertEquals(8, problems.size(), all);
+        assertEquals(15, problems.size(), all);
     }
 
     @Test
@@ -65,6 +75,8 @@ class ManifestsTest {
         String all = String.join("\n", problems);
         assertTrue(all.contains("StatefulSet/notify-fanout-streams: notify.fanout.standby-replicas is 0 in production"), all);
         assertTrue(all.contains("key NOTIFY_GATEWAY_QUERY_TOKEN holds a value, not REPLACE-ME"), all);
+        assertTrue(all.contains("Deployment/notify-push: 1 instance(s) in production"), all);
+        assertTrue(all.contains("key vapid.pem holds a value, not REPLACE-ME"), all);
     }
 
     /** The HPA's metric exists: the adapter rule's series is a gauge the gateway exports. */

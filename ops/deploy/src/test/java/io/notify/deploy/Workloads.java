@@ -59,6 +59,44 @@ final class Workloads {
         return problems;
     }
 
+    /** The settings namespace of each workload's own keys: another's in a container is a setting in the wrong place. */
+    private static final Map<String, String> OWN_KEYS = Map.of(
+            ServiceConfig.GATEWAY, "notify.gateway.",
+            ServiceConfig.FANOUT, "notify.fanout.",
+            ServiceConfig.INGEST, "notify.ingest.",
+            ServiceConfig.PUSH, "notify.push.");
+
+    /**
+     * Every {@code NOTIFY_*} variable of the container is a setting this service reads: a shared one
+     * or one of its own namespace ({@link KnownSettings}). A misspelt name, another service's setting
+     * or a pass-through prefix (never read from the environment) would be ignored without a word.
+     */
+    static List<String> variables(String where, String workload, Map<String, String> env) {
+        List<String> problems = new ArrayList<>();
+        KnownSettings known = KnownSettings.all();
+        for (String var : env.keySet().stream().sorted().toList()) {
+            if (!var.startsWith("NOTIFY_") || KnownSettings.NOT_SETTINGS.contains(var)) {
+                continue;
+            }
+            String key = known.key(var);
+            if (key == null) {
+                String prefix = known.prefix(var);
+                problems.add(where + ": " + var + (prefix != null
+                        ? " would be a " + prefix + " pass-through property, which is never read from the environment: put it"
+                                + " in a properties file given with --config (docs/deploy-kubernetes.md, \"Configuration\")"
+                        : " is no setting of any Notify service (docs/config/): a misspelt name is ignored, fix or remove it"));
+                continue;
+            }
+            OWN_KEYS.forEach((other, namespace) -> {
+                if (!other.equals(workload) && key.startsWith(namespace)) {
+                    problems.add(where + ": " + var + " is " + key + ", a setting of " + other + ", which this service"
+                            + " ignores: move it to " + other + "'s ConfigMap or Secret");
+                }
+            });
+        }
+        return problems;
+    }
+
     /** terminationGracePeriodSeconds above what the service may take to stop after SIGTERM. */
     static List<String> grace(JsonNode workload, ServiceConfig config) {
         JsonNode given = workload.path("spec").path("template").path("spec").path("terminationGracePeriodSeconds");

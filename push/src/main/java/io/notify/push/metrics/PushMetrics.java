@@ -4,7 +4,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -56,12 +55,5 @@ public final class PushMetrics {
     public void inFlight(String provider, Supplier<Number> value) {
         io.micrometer.core.instrument.Gauge.builder("notify.push.in.flight", value).description("Pushes in flight, by provider")
                 .tags("provider", provider).register(registry);
-    }
-
-    /** A gauge with a plain counter behind it. */
-    public AtomicInteger gauge(String name, String description) {
-        AtomicInteger n = new AtomicInteger();
-        io.micrometer.core.instrument.Gauge.builder(name, n, AtomicInteger::get).description(description).register(registry);
-        return n;
     }
 }

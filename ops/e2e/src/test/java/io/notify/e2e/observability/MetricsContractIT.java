@@ -12,8 +12,16 @@ import io.notify.devstack.NotifyInfraExtension;
 import io.notify.gateway.GatewayServer;
 import io.notify.gateway.support.WsClient;
 import io.notify.platform.Platform;
+import io.notify.protocol.NotifyJson;
+import io.notify.protocol.event.Fallback;
 import io.notify.protocol.frame.EventFrame;
 import io.notify.protocol.frame.WelcomeFrame;
+import io.notify.protocol.inbox.FallbackRecord;
+import io.notify.protocol.push.PushRegistration;
+import io.notify.protocol.stream.SequencedEvent;
+import io.notify.protocol.stream.StreamId;
+import io.notify.push.fake.WebPushFake;
+import io.notify.schemas.topic.Topic;
 import io.notify.schemas.topic.TopicCatalog;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -43,8 +51,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The dashboard and the alerts read metrics the services really export: a platform (ingest,
  * fanout-streams, one gateway) carries the traffic each panel and alert is about — deliveries, a
  * resume from a cursor, a refused handshake, a protocol violation and its close, an event to an
- * offline user with a fallback, a record that goes to the DLQ — then ingest's, fanout's and the
- * gateway's {@code /metrics} are linted by {@code promtool check metrics} and every metric name in
+ * offline user with a fallback, a record that goes to the DLQ, a push registration and a push — then
+ * ingest's, fanout's, the push sender's and the gateway's {@code /metrics} are linted by {@code promtool check metrics} and every metric name in
  * ops/grafana/notify.json and ops/prometheus/alerts.yml must be in one of them.
  */
 @ExtendWith(NotifyInfraExtension.class)
@@ -64,6 +72,7 @@ class MetricsContractIT {
             scrapes.put("ingest", stack.ingestManagementPort());
             scrapes.put("fanout-streams", stack.fanoutManagementPort());
             scrapes.put("gateway", gw.managementPort());
+            scrapes.put("push", stack.pushManagementPort());
             // the Kafka clients' meters appear once their first fetch / metrics refresh has run
             Map<String, String> bodies = new LinkedHashMap<>();
             // the lag the alerts and the dashboard read, per partition: each gateway's of its node topic, fanout's of notify.events
@@ -111,6 +120,27 @@ class MetricsContractIT {
         // a durable event to a user nobody connects: undelivered, and its offline fallback scheduled
         stack.publishing().publishJson("{\"id\":\"obs-offline\",\"type\":\"test.event\",\"to\":{\"users\":[\"obs-nobody\"]},"
                 + "\"data\":{},\"fallback\":{\"after\":\"1m\",\"channel\":\"push\"}}");
+        // a push registration (notify_fanout_push_changes_total) and a push to it (notify_push_*): a fallback record the
+        // sender reads at once, its device a local Web Push service
+        try (WebPushFake pushService = WebPushFake.start()) {
+            PushRegistration.WebPush browser = pushService.subscribe(stack.config().vapid().publicKeyBase64Url());
+            HttpResponse<String> registered = HTTP.send(HttpRequest.newBuilder(URI.create(Platform.http(gw.port()) + "/v1/push/registrations"))
+                    .header("Authorization", "Bearer " + stack.token(user)).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"webpush\":" + NotifyJson.mapper().writeValueAsString(browser) + "}"))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(201, registered.statusCode(), registered.body());
+            SequencedEvent e = new SequencedEvent(StreamId.forUser(user), "e1", 9, "obs-push", "test.event", null, null, "obs", 1, 2,
+                    new Fallback("10s", "push"), null);
+            long now = System.currentTimeMillis();
+            FallbackRecord fallback = new FallbackRecord(e.stream().value(), user, "push", FallbackRecord.Reason.NO_DEVICE, e, List.of(),
+                    now, now, List.of(WebPushFake.registration(browser)));
+            Topic<StreamId, FallbackRecord> topic = TopicCatalog.of(infra.prefix()).fallback();
+            try (KafkaProducer<StreamId, FallbackRecord> p = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                    infra.bootstrapServers()), topic.keySerde().serializer(), topic.valueSerde().serializer())) {
+                p.send(new ProducerRecord<>(topic.name(), e.stream(), fallback)).get();
+            }
+            pushService.awaitMessages(WebPushFake.idOf(browser), 1, WAIT);
+        }
         // a record that is not an event: notify_fanout_dlq_total
         try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.bootstrapServers(),
