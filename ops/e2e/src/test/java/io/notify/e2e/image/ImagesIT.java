@@ -27,10 +27,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The three OCI images the build makes (jib {@code buildTar}, root pom; docs/deploy-images.md) are
+ * The four OCI images the build makes (jib {@code buildTar}, root pom; docs/deploy-images.md) are
  * containers for their services: non-root, a JVM sized from the container's memory, and — run from
  * their own root file systems with nothing of the host's but the kernel and the network — a whole
- * platform (ingest → fanout-streams → gateway) that delivers an event to a WebSocket client.
+ * platform (ingest → fanout-streams → gateway, and the push sender started beside them until ready)
+ * that delivers an event to a WebSocket client.
  */
 @ExtendWith(NotifyInfraExtension.class)
 @Timeout(300)
@@ -43,15 +44,18 @@ class ImagesIT {
     static final Map<String, Path> TARS = Map.of(
             "ingest", ROOT.resolve("ingest/target/jib-image.tar"),
             "fanout-streams", ROOT.resolve("fanout-streams/target/jib-image.tar"),
-            "gateway", ROOT.resolve("gateway/server/target/jib-image.tar"));
+            "gateway", ROOT.resolve("gateway/server/target/jib-image.tar"),
+            "push", ROOT.resolve("push/target/jib-image.tar"));
     static final Map<String, String> MAIN_CLASS = Map.of(
             "ingest", "io.notify.ingest.IngestMain",
             "fanout-streams", "io.notify.fanout.FanoutMain",
-            "gateway", "io.notify.gateway.GatewayMain");
+            "gateway", "io.notify.gateway.GatewayMain",
+            "push", "io.notify.push.PushMain");
     static final Map<String, List<String>> PORTS = Map.of(
             "ingest", List.of("8080/tcp", "8180/tcp"),
             "fanout-streams", List.of("8090/tcp", "8190/tcp"),
-            "gateway", List.of("8081/tcp", "8181/tcp"));
+            "gateway", List.of("8081/tcp", "8181/tcp"),
+            "push", List.of("8290/tcp"));
 
     @TempDir
     static Path images;
@@ -110,6 +114,10 @@ class ImagesIT {
                     env(gatewayImage), config.gatewaySettings("gw-img", g[0], g[1], List.of(fanout.baseUrl()), ""),
                     dir.resolve("gateway.log"));
             started.add(gateway.start());
+            int[] m = FreePorts.pick(1); // the push sender has no client port: its management listener is what is probed
+            ContainerImage pushImage = unpack("push");
+            started.add(ServiceProcess.launched("push-img", m[0], m[0], pushImage.launcher(), env(pushImage),
+                    config.pushSettings(m[0]), dir.resolve("push.log")).start());
             int[] i = FreePorts.pick(2);
             ServiceProcess ingest = ServiceProcess.launched("ingest-img", i[0], i[1], ingestImage.launcher(),
                     env(ingestImage), config.ingestSettings(i[0], i[1], ""), dir.resolve("ingest.log"));
