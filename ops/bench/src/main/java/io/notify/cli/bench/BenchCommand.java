@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
         subcommands = {BaselineBench.class, IngestBench.class, FanoutBench.class, FallbackBench.class,
                 io.notify.cli.bench.gateway.ConnectionsBench.class, io.notify.cli.bench.gateway.StormBench.class,
                 io.notify.cli.bench.gateway.RebalanceBench.class, io.notify.cli.bench.gateway.RoomsBench.class,
-                io.notify.cli.bench.pipeline.PipelineBench.class})
+                io.notify.cli.bench.pipeline.PipelineBench.class, io.notify.cli.bench.push.PushBench.class})
 public final class BenchCommand implements Runnable {
 
     @CommandLine.Spec
