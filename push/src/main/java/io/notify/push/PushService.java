@@ -42,6 +42,10 @@ import org.slf4j.LoggerFactory;
 public final class PushService implements NotifyService {
 
     private static final Logger LOG = LoggerFactory.getLogger(PushService.class);
+    /** Fallback records per poll at most ({@code max.poll.records}). */
+    static final int MAX_BATCH = 500;
+    /** Fallback records handed over and not yet committed at most: past it the consumer pauses. */
+    static final int MAX_PENDING = 4000;
 
     private final PushConfig config;
     private final PrometheusMeterRegistry registry = ServiceMeters.create();
@@ -86,7 +90,7 @@ public final class PushService implements NotifyService {
                 .description("1 while the fallback consumer runs").register(registry);
         PushSender.Pacing pacing = new PushSender.Pacing(config.maxInFlight(), config.deviceRatePerMinute(), config.deviceBurst(),
                 config.maxAttempts(), config.initialBackoff(), config.maxBackoff(), config.retryDeadline(), config.defaultTtl(),
-                config.rebalanceWait());
+                config.rebalanceWait(), MAX_PENDING);
         this.sender = PushSender.create(pacing, TopicCatalog.of(config.topicPrefix()), providers, consumer, producer,
                 Clock.systemUTC(), metrics);
         this.management = Undertow.builder()
@@ -104,7 +108,7 @@ public final class PushService implements NotifyService {
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"); // fanout-streams writes fallbacks in transactions
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, MAX_BATCH);
         p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) config.sessionTimeout().toMillis());
         p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, (int) Math.max(1000, config.sessionTimeout().toMillis() / 3));
         return p;

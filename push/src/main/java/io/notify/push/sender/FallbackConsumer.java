@@ -8,13 +8,13 @@ import io.notify.schemas.serde.NotifySerdes;
 import io.notify.schemas.topic.DlqFailure;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -32,43 +32,56 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The sender's loop over {@code notify.fallback} (docs/push.md, "Guarantees"), on its own thread:
- * poll a batch, push every record of channel {@code push} to every registration it carries (all at
- * once, within the providers' in-flight bounds), and commit the batch's offsets only when every
- * push of it reached a final outcome and every outcome record was acknowledged. While a batch is in
- * flight the consumer's partitions are paused and it keeps polling, so it stays in its group however
- * long the retries take. Other channels are skipped (counted); an unreadable record goes to the DLQ.
+ * every record polled is handed over at once (each of channel {@code push} to every registration it
+ * carries, within the providers' in-flight bounds), and a partition's offset is committed up to the
+ * first record whose pushes are not all at a final outcome with their outcome records acknowledged:
+ * records finish out of order, offsets move in order. At most {@code maxPending} records wait at a
+ * time: past it the partitions are paused (and still polled, so the instance stays in its group).
+ * Other channels are skipped (counted); an unreadable record goes to the DLQ.
  *
  * <p>So a push is sent at least once per (event, registration), and twice only when the sender dies
- * or loses its partitions between a push and its batch's commit: the batch is then read again by the
- * next owner. Such a repeat carries the same collapse id (Web Push {@code Topic}, FCM
+ * or loses its partitions between a push and the commit that covers it: the next owner reads the
+ * record again. Such a repeat carries the same collapse id (Web Push {@code Topic}, FCM
  * {@code collapse_key}, APNs {@code apns-collapse-id} and {@code apns-id}), so the device shows it
- * once. A partition revoked while a batch is in flight waits up to {@code rebalance-wait} for it, then
- * commits what finished. If Kafka refuses an outcome, the batch is read again from its first offsets.
+ * once. A partition revoked (or a stop) waits up to {@code rebalance-wait} for its records, then
+ * commits what finished. If Kafka refuses an outcome record, the partition is read again from that
+ * record.
  */
 public final class FallbackConsumer implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(FallbackConsumer.class);
-    private static final Duration POLL = Duration.ofMillis(100);
+    /** The poll's wait with nothing in flight. */
+    private static final Duration IDLE_POLL = Duration.ofMillis(100);
+    /** The poll's wait while records are in flight: how soon a finished one is committed. */
+    private static final Duration BUSY_POLL = Duration.ofMillis(10);
+    /** Commits at most this often while records finish. */
+    private static final long COMMIT_EVERY_MS = 50;
+
+    /** A record handed over, and when all of its pushes are done. */
+    private record Pending(long offset, CompletableFuture<Void> done) {
+    }
 
     private final Consumer<byte[], byte[]> consumer;
     private final String topic;
     private final Delivery delivery;
     private final Duration ttl;
     private final Duration rebalanceWait;
+    private final int maxPending;
     private final Clock clock;
     private final PushMetrics metrics;
+    private final Map<TopicPartition, ArrayDeque<Pending>> pending = new HashMap<>(); // the consumer thread's only
+    private int pendingCount;
+    private long lastCommit;
     private volatile boolean running = true;
-    private volatile CompletableFuture<Void> inFlight = CompletableFuture.completedFuture(null);
-    private final Map<TopicPartition, Long> batchFirst = new HashMap<>();
-    private final Map<TopicPartition, Long> batchNext = new HashMap<>();
 
     FallbackConsumer(Consumer<byte[], byte[]> consumer, String topic, Delivery delivery, Duration ttl, Duration rebalanceWait,
-                     Clock clock, PushMetrics metrics) {
+                     int maxPending, Clock clock, PushMetrics metrics) {
         this.consumer = consumer;
         this.topic = topic;
         this.delivery = delivery;
         this.ttl = ttl;
         this.rebalanceWait = rebalanceWait;
+        this.maxPending = maxPending;
         this.clock = clock;
         this.metrics = metrics;
     }
@@ -78,9 +91,17 @@ public final class FallbackConsumer implements Runnable {
         consumer.subscribe(List.of(topic), new Rebalance());
         try {
             while (running) {
-                ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL);
-                if (!records.isEmpty()) {
-                    runBatch(records);
+                ConsumerRecords<byte[], byte[]> records = consumer.poll(pendingCount == 0 ? IDLE_POLL : BUSY_POLL);
+                for (ConsumerRecord<byte[], byte[]> record : records) {
+                    TopicPartition tp = new TopicPartition(record.topic(), record.partition());
+                    pending.computeIfAbsent(tp, k -> new ArrayDeque<>()).add(new Pending(record.offset(), handle(record)));
+                    pendingCount++;
+                }
+                commitFinished(false);
+                if (pendingCount >= maxPending) {
+                    consumer.pause(consumer.assignment());
+                } else if (!consumer.paused().isEmpty()) {
+                    consumer.resume(consumer.paused());
                 }
             }
         } catch (WakeupException e) {
@@ -88,7 +109,11 @@ public final class FallbackConsumer implements Runnable {
                 throw e;
             }
         } finally {
-            finishOnStop();
+            try {
+                settle(new HashSet<>(pending.keySet()));
+            } catch (RuntimeException e) {
+                LOG.warn("could not commit the last pushes on stop: {}", e.toString());
+            }
             consumer.close(Duration.ofSeconds(5));
         }
     }
@@ -99,33 +124,14 @@ public final class FallbackConsumer implements Runnable {
         consumer.wakeup();
     }
 
-    private void runBatch(ConsumerRecords<byte[], byte[]> records) {
-        batchFirst.clear();
-        batchNext.clear();
-        List<CompletableFuture<Void>> pushes = new ArrayList<>();
-        for (ConsumerRecord<byte[], byte[]> record : records) {
-            TopicPartition tp = new TopicPartition(record.topic(), record.partition());
-            batchFirst.putIfAbsent(tp, record.offset());
-            batchNext.put(tp, record.offset() + 1);
-            pushes.addAll(handle(record));
-        }
-        inFlight = CompletableFuture.allOf(pushes.toArray(CompletableFuture[]::new));
-        consumer.pause(consumer.assignment());
-        try {
-            while (!inFlight.isDone()) {
-                ConsumerRecords<byte[], byte[]> stray = consumer.poll(POLL); // keeps the group; paused: nothing comes
-                if (!stray.isEmpty()) { // a partition assigned during the batch and not yet paused: read it again later
-                    stray.partitions().forEach(tp -> consumer.seek(tp, stray.records(tp).get(0).offset()));
-                    consumer.pause(consumer.assignment());
-                }
-            }
-            commitOrRewind();
-        } finally {
-            consumer.resume(consumer.paused());
-        }
+    /** All of one record's pushes: done when each reached its final outcome and its records were acknowledged. */
+    private CompletableFuture<Void> handle(ConsumerRecord<byte[], byte[]> record) {
+        List<CompletableFuture<Void>> pushes = pushes(record);
+        return pushes.isEmpty() ? CompletableFuture.completedFuture(null)
+                : pushes.size() == 1 ? pushes.get(0) : CompletableFuture.allOf(pushes.toArray(CompletableFuture[]::new));
     }
 
-    private List<CompletableFuture<Void>> handle(ConsumerRecord<byte[], byte[]> record) {
+    private List<CompletableFuture<Void>> pushes(ConsumerRecord<byte[], byte[]> record) {
         FallbackRecord r;
         try {
             r = NotifySerdes.fallbackRecord().deserializer().deserialize(record.topic(), record.value());
@@ -154,89 +160,90 @@ public final class FallbackConsumer implements Runnable {
         return out;
     }
 
-    /** Commits the batch (the partitions still ours), or rewinds it when an outcome could not be written. */
-    private void commitOrRewind() {
-        boolean failed = inFlight.isCompletedExceptionally();
-        Set<TopicPartition> owned = consumer.assignment();
-        if (failed) {
-            LOG.warn("an outcome of the last batch was not written; reading the batch again", inFlightError());
-            batchFirst.forEach((tp, offset) -> {
-                if (owned.contains(tp)) {
-                    consumer.seek(tp, offset);
-                }
-            });
-        } else {
-            commit(owned);
+    /**
+     * Commits each partition up to its first unfinished record (at most every {@value #COMMIT_EVERY_MS} ms
+     * unless {@code now}); a record whose outcome Kafka refused sends its partition back to it.
+     */
+    private void commitFinished(boolean now) {
+        if (pendingCount == 0 || !now && clock.millis() - lastCommit < COMMIT_EVERY_MS) {
+            return;
         }
-        batchFirst.clear();
-        batchNext.clear();
-    }
-
-    private void commit(Collection<TopicPartition> partitions) {
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        for (TopicPartition tp : partitions) {
-            Long next = batchNext.remove(tp);
-            if (next != null) {
-                offsets.put(tp, new OffsetAndMetadata(next));
+        for (Map.Entry<TopicPartition, ArrayDeque<Pending>> e : pending.entrySet()) {
+            ArrayDeque<Pending> queue = e.getValue();
+            long next = -1;
+            while (!queue.isEmpty() && queue.peekFirst().done().isDone()) {
+                Pending head = queue.peekFirst();
+                if (head.done().isCompletedExceptionally()) {
+                    LOG.warn("an outcome of {} offset {} was not written; reading the partition again from it", e.getKey(), head.offset());
+                    consumer.seek(e.getKey(), head.offset()); // what was handed over after it is read again too
+                    pendingCount -= queue.size();
+                    queue.clear();
+                    break;
+                }
+                next = queue.pollFirst().offset() + 1;
+                pendingCount--;
+            }
+            if (next >= 0) {
+                offsets.put(e.getKey(), new OffsetAndMetadata(next));
             }
         }
+        lastCommit = clock.millis();
         if (offsets.isEmpty()) {
             return;
         }
         try {
             consumer.commitSync(offsets);
-        } catch (CommitFailedException e) { // the partitions moved on: their next owner reads the batch again
-            LOG.warn("the batch's commit failed ({}); its pushes may be repeated by the partitions' next owner", e.getMessage());
+        } catch (CommitFailedException e) { // the partitions moved on: their next owner reads those records again
+            LOG.warn("a commit failed ({}); its pushes may be repeated by the partitions' next owner", e.getMessage());
         }
     }
 
-    private Throwable inFlightError() {
-        try {
-            inFlight.join();
-            return null;
-        } catch (RuntimeException e) {
-            return e.getCause() != null ? e.getCause() : e;
-        }
-    }
-
-    /** Waits a bounded time for the batch in flight; commits it for {@code partitions} if it finished well. */
+    /** Waits up to {@code rebalance-wait} for the records of {@code partitions}, commits what finished, forgets them. */
     private void settle(Collection<TopicPartition> partitions) {
+        List<CompletableFuture<Void>> waits = new ArrayList<>();
+        for (TopicPartition tp : partitions) {
+            ArrayDeque<Pending> queue = pending.get(tp);
+            if (queue != null) {
+                queue.forEach(p -> waits.add(p.done()));
+            }
+        }
         try {
-            inFlight.get(rebalanceWait.toMillis(), TimeUnit.MILLISECONDS);
-            commit(partitions);
+            CompletableFuture.allOf(waits.toArray(CompletableFuture[]::new)).get(rebalanceWait.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            LOG.warn("a batch was still in flight after {}; its pushes may be repeated by the partitions' next owner", rebalanceWait);
+            LOG.warn("pushes were still in flight after {}; they may be repeated by the partitions' next owner", rebalanceWait);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (java.util.concurrent.ExecutionException e) {
-            LOG.warn("an outcome of the batch was not written; its partitions' next owner reads it again", e.getCause());
+            LOG.warn("an outcome was not written; the partitions' next owner reads those records again", e.getCause());
         }
+        Map<TopicPartition, ArrayDeque<Pending>> others = new HashMap<>(pending);
+        others.keySet().removeAll(partitions);
+        pending.keySet().retainAll(partitions);
+        commitFinished(true); // only the settled partitions are in the map now
+        pending.clear();
+        pending.putAll(others);
+        pendingCount = others.values().stream().mapToInt(ArrayDeque::size).sum();
     }
 
-    private void finishOnStop() {
-        if (!inFlight.isDone() || !batchNext.isEmpty()) {
-            try {
-                settle(new HashSet<>(consumer.assignment()));
-            } catch (RuntimeException e) {
-                LOG.warn("could not commit the last batch on stop: {}", e.toString());
-            }
-        }
-    }
-
-    /** Partitions revoked mid-batch: settle first; assigned mid-batch: paused until the batch is done. */
+    /** Partitions revoked: their records settle first. */
     private final class Rebalance implements ConsumerRebalanceListener {
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-            if (!inFlight.isDone() || !batchNext.isEmpty()) {
-                settle(partitions);
-            }
+            settle(partitions);
         }
 
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-            if (!inFlight.isDone()) {
-                consumer.pause(partitions);
-            }
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            // gone without a chance to commit: their next owner reads those records again
+            partitions.forEach(tp -> {
+                ArrayDeque<Pending> queue = pending.remove(tp);
+                pendingCount -= queue == null ? 0 : queue.size();
+            });
         }
     }
 }

@@ -29,7 +29,7 @@ public final class PushSender implements AutoCloseable {
 
     /** How the sender paces itself: the bounds of docs/push.md ("Bounds", "Retries", "Guarantees"). */
     public record Pacing(int maxInFlight, int deviceRatePerMinute, int deviceBurst, int maxAttempts, Duration initialBackoff,
-                         Duration maxBackoff, Duration retryDeadline, Duration ttl, Duration rebalanceWait) {
+                         Duration maxBackoff, Duration retryDeadline, Duration ttl, Duration rebalanceWait, int maxPending) {
     }
 
     public static PushSender create(Pacing config, TopicCatalog topics, List<PushProvider> providers, Consumer<byte[], byte[]> kafka,
@@ -45,7 +45,7 @@ public final class PushSender implements AutoCloseable {
                 new Delivery.RetryPolicy(config.maxAttempts(), config.initialBackoff(), config.maxBackoff(), config.retryDeadline()),
                 new Outcomes(producer, topics), timer, clock, metrics);
         return new PushSender(new FallbackConsumer(kafka, topics.fallback().name(), delivery, config.ttl(),
-                config.rebalanceWait(), clock, metrics), timer);
+                config.rebalanceWait(), config.maxPending(), clock, metrics), timer);
     }
 
     public FallbackConsumer consumer() {

@@ -82,15 +82,17 @@ public final class WebPushProvider implements PushProvider {
         if ("http".equalsIgnoreCase(endpoint.getScheme()) && !settings.allowInsecureEndpoints()) {
             return done(new PushResult.Refused(0, "http endpoint not allowed"));
         }
-        if (settings.allowInsecureEndpoints()) {
-            return exchange(endpoint, to, message);
+        // the DNS check and the encryption (two P-256 operations) run on the provider's threads, not the caller's:
+        // the sender's consumer thread hands pushes over and the cores share the work
+        try {
+            return CompletableFuture.supplyAsync(() -> settings.allowInsecureEndpoints() ? null : privateAddress(endpoint.getHost()), executor)
+                    .handle((refusal, error) -> error != null ? done(new PushResult.Retry(0, "cannot resolve " + endpoint.getHost()
+                            + ": " + failure(error), null)) : refusal != null ? done(new PushResult.Refused(0, refusal))
+                            : exchange(endpoint, to, message))
+                    .thenCompose(r -> r);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            return done(new PushResult.Retry(0, "webpush provider closed", null));
         }
-        // the name a user registered may resolve to the operator's own network now (SSRF, DNS rebinding): look first
-        return CompletableFuture.supplyAsync(() -> privateAddress(endpoint.getHost()), executor)
-                .handle((refusal, error) -> error != null ? done(new PushResult.Retry(0, "cannot resolve " + endpoint.getHost()
-                        + ": " + failure(error), null)) : refusal != null ? done(new PushResult.Refused(0, refusal))
-                        : exchange(endpoint, to, message))
-                .thenCompose(r -> r);
     }
 
     /** Null when every address of {@code host} is public; else why the endpoint is refused. */
