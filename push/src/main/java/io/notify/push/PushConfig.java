@@ -57,7 +57,7 @@ public record PushConfig(String bootstrapServers, String topicPrefix, Map<String
                 s.string("notify.push.management-host", "0.0.0.0"),
                 s.intIn("notify.push.management-port", 8290, 0, 65535),
                 s.duration("notify.push.default-ttl", Duration.ofDays(1), Duration.ZERO, Duration.ofDays(28)),
-                s.intIn("notify.push.max-in-flight", 64, 1, 10_000),
+                s.intIn("notify.push.max-in-flight", 256, 1, 10_000),
                 s.intIn("notify.push.max-attempts", 5, 1, 100),
                 s.duration("notify.push.initial-backoff", Duration.ofSeconds(1), Duration.ofMillis(10), Duration.ofMinutes(10)),
                 s.duration("notify.push.max-backoff", Duration.ofMinutes(1), Duration.ofMillis(10), Duration.ofHours(1)),
