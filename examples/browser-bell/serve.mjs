@@ -17,7 +17,7 @@
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -46,37 +46,50 @@ function token() {
   });
 }
 
-const client = clientFile();
-const files = {
-  '/': ['index.html', 'text/html; charset=utf-8'],
-  '/notify.js': [client, 'text/javascript; charset=utf-8'],
-};
+/**
+ * Serves `dir`'s index.html, the client at /notify.js, /config.json and /token, and `extra` files
+ * (path → [file in dir, content type]); `name` prefixes the log lines. The browser-push example
+ * serves its page and service worker with it.
+ */
+export function serve({ dir = here, name = 'browser-bell', extra = {} } = {}) {
+  const client = clientFile();
+  const files = {
+    '/': ['index.html', 'text/html; charset=utf-8'],
+    '/notify.js': [client, 'text/javascript; charset=utf-8'],
+    ...extra,
+  };
 
-const server = createServer(async (req, res) => {
-  const path = new URL(req.url, 'http://x').pathname;
-  try {
-    if (path === '/config.json') {
-      send(res, 200, 'application/json', JSON.stringify({ gateways: GATEWAYS }));
-    } else if (path === '/token') {
-      send(res, 200, 'text/plain; charset=utf-8', await token()); // the page's token callback, `refresh` or not
-    } else if (files[path]) {
-      const [file, type] = files[path];
-      send(res, 200, type, await readFile(file.startsWith('/') ? file : join(here, file)));
-    } else {
-      send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
+  const server = createServer(async (req, res) => {
+    const path = new URL(req.url, 'http://x').pathname;
+    try {
+      if (path === '/config.json') {
+        send(res, 200, 'application/json', JSON.stringify({ gateways: GATEWAYS }));
+      } else if (path === '/token') {
+        send(res, 200, 'text/plain; charset=utf-8', await token()); // the page's token callback, `refresh` or not
+      } else if (files[path]) {
+        const [file, type] = files[path];
+        send(res, 200, type, await readFile(file.startsWith('/') ? file : join(dir, file)));
+      } else {
+        send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
+      }
+    } catch (e) {
+      console.error(`${name}: ${req.method} ${path}: ${e.message}`);
+      send(res, 500, 'text/plain; charset=utf-8', e.message);
     }
-  } catch (e) {
-    console.error(`browser-bell: ${req.method} ${path}: ${e.message}`);
-    send(res, 500, 'text/plain; charset=utf-8', e.message);
-  }
-});
+  });
+
+  server.listen(PORT, () => {
+    console.log(`${name}: http://localhost:${PORT}/ (user ${USER}, gateways ${GATEWAYS.join(', ')})`);
+    console.log(`${name}: client ${client}`);
+  });
+  return server;
+}
 
 function send(res, status, type, body) {
   res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store' });
   res.end(body);
 }
 
-server.listen(PORT, () => {
-  console.log(`browser-bell: http://localhost:${PORT}/ (user ${USER}, gateways ${GATEWAYS.join(', ')})`);
-  console.log(`browser-bell: client ${client}`);
-});
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  serve(); // run as `node serve.mjs`
+}
