@@ -105,9 +105,10 @@ class FanoutQueryIT {
             Await.until("both RUNNING after the writes", Duration.ofSeconds(60), () ->
                     a.app().streams().state() == KafkaStreams.State.RUNNING
                             && b.app().streams().state() == KafkaStreams.State.RUNNING);
-            // the consumers' assigned-partitions metric TaskWatch counts: notify.events, the by-stream topic and
-            // notify.receipts (created by the instances with the by-stream count), split in two
-            assertEquals(3 * FanoutStreamsIT.EVENTS_PARTITIONS, a.app().heldWork() + b.app().heldWork());
+            // the consumers' assigned-partitions metric TaskWatch counts: notify.events, the by-stream topic,
+            // notify.receipts and notify.push-changes (the last two created by the instances with the by-stream count),
+            // split in two
+            assertEquals(4 * FanoutStreamsIT.EVENTS_PARTITIONS, a.app().heldWork() + b.app().heldWork());
             for (FanoutService s : List.of(a, b)) { // each holds tasks, so its readiness is Kafka Streams' own
                 HttpResponse<String> ready = http.send(HttpRequest.newBuilder(
                         URI.create("http://127.0.0.1:" + s.queryPort() + "/readyz")).build(), HttpResponse.BodyHandlers.ofString());

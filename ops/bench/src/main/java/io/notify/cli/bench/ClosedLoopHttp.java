@@ -1,5 +1,6 @@
 package io.notify.cli.bench;
 
+import io.notify.cli.bench.wire.Http1Responses;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -78,7 +79,7 @@ final class ClosedLoopHttp {
                     out.write(r.body());
                 }
                 out.flush();
-                if (readResponse(in) == r.expectedStatus()) {
+                if (Http1Responses.status(in) == r.expectedStatus()) {
                     done.addAndGet(r.weight());
                     synchronized (micros) {
                         micros.recordValue(Math.max(1, (System.nanoTime() - sent) / 1000));
@@ -93,36 +94,6 @@ final class ClosedLoopHttp {
             }
         }
         closeQuietly(socket);
-    }
-
-    /** Reads one response (status line, headers, Content-Length body) and returns its status. */
-    static int readResponse(InputStream in) throws IOException {
-        StringBuilder line = new StringBuilder();
-        int status = -1;
-        long contentLength = 0;
-        boolean first = true;
-        while (true) {
-            int c = in.read();
-            if (c < 0) {
-                throw new IOException("connection closed mid-response");
-            }
-            if (c == '\n') {
-                String l = line.toString().trim();
-                line.setLength(0);
-                if (first) {
-                    status = Integer.parseInt(l.split(" ")[1]);
-                    first = false;
-                } else if (l.isEmpty()) {
-                    break;
-                } else if (l.regionMatches(true, 0, "content-length:", 0, 15)) {
-                    contentLength = Long.parseLong(l.substring(15).trim());
-                }
-            } else {
-                line.append((char) c);
-            }
-        }
-        in.skipNBytes(contentLength);
-        return status;
     }
 
     private static void closeQuietly(Socket s) {

@@ -1,5 +1,6 @@
 package io.notify.cli.bench.push;
 
+import io.notify.cli.bench.wire.Http1Responses;
 import io.notify.protocol.push.PushRegistration;
 import io.notify.push.webpush.VapidKeys;
 import java.io.BufferedInputStream;
@@ -99,7 +100,7 @@ final class ReceiverBaseline {
                 out.write(body);
                 out.flush();
                 long sent = System.nanoTime();
-                int status = readStatus(in);
+                int status = Http1Responses.status(in);
                 long now = System.nanoTime();
                 if (status != 201) {
                     failed.incrementAndGet();
@@ -140,36 +141,6 @@ final class ReceiverBaseline {
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("ES256 is part of every JDK", e);
         }
-    }
-
-    /** Reads one response (status line, headers, a Content-Length body) and returns its status. */
-    static int readStatus(InputStream in) throws IOException {
-        StringBuilder line = new StringBuilder();
-        int status = -1;
-        long contentLength = 0;
-        boolean first = true;
-        while (true) {
-            int c = in.read();
-            if (c < 0) {
-                throw new IOException("connection closed mid-response");
-            }
-            if (c != '\n') {
-                line.append((char) c);
-                continue;
-            }
-            String l = line.toString().trim();
-            line.setLength(0);
-            if (first) {
-                status = Integer.parseInt(l.split(" ")[1]);
-                first = false;
-            } else if (l.isEmpty()) {
-                break;
-            } else if (l.regionMatches(true, 0, "content-length:", 0, 15)) {
-                contentLength = Long.parseLong(l.substring(15).trim());
-            }
-        }
-        in.skipNBytes(contentLength);
-        return status;
     }
 
     private static void close(Socket s) {

@@ -114,7 +114,7 @@ class PushBenchPartsTest {
     @Test
     void senderSettingsAreCheckedBeforeAnythingStarts() {
         assertEquals(256, PushBench.effective(Map.of("notify.push.max-in-flight", "256")).maxInFlight());
-        assertEquals(64, PushBench.effective(Map.of()).maxInFlight(), "the app's default");
+        assertEquals(256, PushBench.effective(Map.of()).maxInFlight(), "the app's default");
         assertEquals(SenderProcess.UNBOUND_DEVICE_RATE, PushBench.effective(Map.of()).deviceRatePerMinute());
         Executable tooMany = () -> PushBench.effective(Map.of("notify.push.max-in-flight", "0"));
         org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class, tooMany);
