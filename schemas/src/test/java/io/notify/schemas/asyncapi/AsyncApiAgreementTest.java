@@ -2,25 +2,20 @@ package io.notify.schemas.asyncapi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.Schema;
 import io.notify.protocol.NotifyJson;
-import io.notify.protocol.event.Fallback;
 import io.notify.protocol.frame.Frame;
 import io.notify.protocol.frame.FrameCodec;
 import io.notify.protocol.frame.FrameType;
 import io.notify.protocol.frame.Frames;
 import io.notify.protocol.frame.WelcomeFrame;
-import io.notify.protocol.inbox.FallbackRecord;
 import io.notify.protocol.push.PushRegistration;
 import io.notify.protocol.stream.Endpoints;
-import io.notify.protocol.stream.SequencedEvent;
 import io.notify.schemas.JsonNames;
-import io.notify.schemas.serde.NotifySerdes;
 import io.notify.schemas.topic.DlqFailure;
 import io.notify.schemas.topic.DlqHeaders;
 import io.notify.schemas.topic.Topic;
@@ -35,13 +30,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
-import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.Test;
@@ -184,103 +177,19 @@ class AsyncApiAgreementTest {
 
     @Test
     void theSchemasRejectWhatTheRecordsCannotHold() {
-        Schema receipt = doc.schema(payloadRef("receipts"));
-        Schema inboxState = doc.schema(payloadRef("inboxState"));
-        Schema delivery = doc.schema(payloadRef(kafkaChannels().get(TopicCatalog.NODE_PREFIX + NODE_ID_PARAMETER)));
+        Schema receipt = doc.schema(doc.payloadRef("receipts"));
+        Schema inboxState = doc.schema(doc.payloadRef("inboxState"));
+        Schema delivery = doc.schema(doc.payloadRef(kafkaChannels().get(TopicCatalog.NODE_PREFIX + NODE_ID_PARAMETER)));
         for (String invalid : List.of(
                 "{\"stream\":\"u:42\",\"kind\":\"read\",\"upTo\":3,\"ids\":[\"a\"],\"at\":1}",
                 "{\"stream\":\"u:42\",\"kind\":\"ack\",\"upTo\":3,\"at\":1}",
                 "{\"stream\":\"r:chat-1\",\"kind\":\"read\",\"upTo\":3,\"at\":1}")) {
-            assertFalse(receipt.validate(readJson(invalid)).isEmpty(), invalid);
+            assertFalse(receipt.validate(AsyncApiDocument.json(invalid)).isEmpty(), invalid);
         }
-        assertFalse(inboxState.validate(readJson("{\"stream\":\"u:42\",\"epoch\":\"e\"}")).isEmpty());
-        assertFalse(delivery.validate(readJson("{\"stream\":\"u:42\",\"connections\":[],\"routedAt\":1,"
+        assertFalse(inboxState.validate(AsyncApiDocument.json("{\"stream\":\"u:42\",\"epoch\":\"e\"}")).isEmpty());
+        assertFalse(delivery.validate(AsyncApiDocument.json("{\"stream\":\"u:42\",\"connections\":[],\"routedAt\":1,"
                 + "\"event\":{\"stream\":\"u:42\",\"id\":\"x\",\"type\":\"a\",\"class\":\"durable\",\"data\":{},\"ingestedAt\":1}}")).isEmpty(),
                 "a durable event without a position");
-    }
-
-    /**
-     * The push change schema accepts exactly what {@link NotifySerdes#pushChange()} reads, case by case (where a
-     * schema can say it: that a register's id is its registration's is the record's check alone); a fallback
-     * record of another channel carries no registrations; an outcome names its registration unless there was none.
-     */
-    @Test
-    void thePushSchemasAcceptWhatThePushRecordsAccept() {
-        Schema change = doc.schema(payloadRef("pushChanges"));
-        byte[] point = new byte[65];
-        point[0] = 4;
-        point[64] = -1;
-        String p256dh = TopicSamples.base64Url(point);
-        String auth = TopicSamples.base64Url(new byte[16]);
-        String keys = "'keys':{'p256dh':'" + p256dh + "','auth':'" + auth + "'}";
-        String id = TopicSamples.WEB_PUSH.id();
-        String apns = "'apns':{'token':'" + "a".repeat(64) + "','topic':'com.x','environment':'sandbox'}";
-        Map<String, Boolean> registrations = new LinkedHashMap<>();
-        registrations.put("'webpush':{'endpoint':'https://push.example/a@b?x=1'," + keys + "}", true);
-        registrations.put("'webpush':{'endpoint':'HTTP://push.example','expirationTime':null,'keys':{'p256dh':'" + p256dh
-                + "=','auth':'" + auth + "=='}}", true);
-        registrations.put("'webpush':{'endpoint':'https://user@push.example/a'," + keys + "}", false);
-        registrations.put("'webpush':{'endpoint':'https://push.example/a#f'," + keys + "}", false);
-        registrations.put("'webpush':{'endpoint':'ftp://push.example/a'," + keys + "}", false);
-        registrations.put("'webpush':{'endpoint':'https://push.example/" + "a".repeat(2048) + "'," + keys + "}", false);
-        registrations.put("'webpush':{'endpoint':'https://push.example','keys':{'p256dh':'" + p256dh.substring(1) + "','auth':'"
-                + auth + "'}}", false);
-        registrations.put("'webpush':{'endpoint':'https://push.example','keys':{'p256dh':'C" + p256dh.substring(1) + "','auth':'"
-                + auth + "'}}", false);
-        registrations.put("'webpush':{'endpoint':'https://push.example','keys':{'p256dh':'" + p256dh + "','auth':'" + auth + "A'}}",
-                false);
-        registrations.put("'webpush':{'endpoint':'https://push.example','keys':{'p256dh':'" + p256dh + "'}}", false);
-        registrations.put("'fcm':{'token':'t:1'}", true);
-        registrations.put("'fcm':{'token':'t/1'}", false);
-        registrations.put(apns, true);
-        registrations.put(apns.replace("sandbox", "staging"), false);
-        registrations.put(apns.replace("com.x", ".com.x"), false);
-        registrations.put("'fcm':{'token':'t:1'}," + apns, false);
-        Map<String, Boolean> cases = new LinkedHashMap<>();
-        registrations.forEach((r, ok) -> cases.put(
-                "{'stream':'u:42','kind':'register','id':'" + id + "','registration':{'id':'" + id + "'," + r + ",'createdAt':1},'at':2}", ok));
-        String fcm = "{'id':'" + id + "','fcm':{'token':'t:1'},'createdAt':1}";
-        cases.put("{'stream':'u:42','kind':'register','id':'pr_short','registration':{'id':'pr_short','fcm':{'token':'t'},'createdAt':1},"
-                + "'at':2}", false);
-        cases.put("{'stream':'u:42','kind':'register','id':'" + id + "','at':2}", false);
-        cases.put("{'stream':'u:42','kind':'unregister','id':'" + id + "','at':2}", true);
-        cases.put("{'stream':'u:42','kind':'gone','id':'" + id + "','reason':'Unregistered','at':2}", true);
-        cases.put("{'stream':'u:42','kind':'gone','at':2}", false);
-        cases.put("{'stream':'u:42','kind':'unregister','id':'" + id + "','registration':" + fcm + ",'at':2}", false);
-        cases.put("{'stream':'r:chat-1','kind':'unregister','id':'" + id + "','at':2}", false);
-        cases.put("{'stream':'u:42','kind':'expired','id':'" + id + "','at':2}", false);
-        cases.put("{'stream':'u:42','kind':'unregister','id':'" + id + "','at':-1}", false);
-        cases.forEach((quoted, ok) -> {
-            String json = quoted.replace('\'', '"');
-            assertEquals(ok, change.validate(readJson(json)).isEmpty(), "schema: " + json);
-            assertEquals(ok, readsPushChange(json), "PushChange: " + json);
-        });
-
-        Schema fallback = doc.schema(payloadRef("fallback"));
-        SequencedEvent mailed = new SequencedEvent(TopicSamples.U42, TopicSamples.EPOCH, 3, "e-1", "a", null, null, null, 1, 2,
-                new Fallback("1m", "mail"), null);
-        String record = new String(NotifySerdes.fallbackRecord().serializer().serialize("t", new FallbackRecord(
-                TopicSamples.U42.value(), "42", "mail", FallbackRecord.Reason.NO_DEVICE, mailed, List.of(), 1, 2)), StandardCharsets.UTF_8);
-        String withPush = record.substring(0, record.length() - 1) + ",\"push\":[" + fcm.replace('\'', '"') + "]}";
-        assertEquals(List.of(), fallback.validate(readJson(record)), record);
-        assertFalse(fallback.validate(readJson(withPush)).isEmpty(), "only a record of channel push carries registrations: " + withPush);
-        assertThrows(SerializationException.class,
-                () -> NotifySerdes.fallbackRecord().deserializer().deserialize("t", withPush.getBytes(StandardCharsets.UTF_8)));
-
-        Schema outcome = doc.schema(payloadRef("pushOutcomes"));
-        String sent = "{'stream':'u:42','eventId':'e-1','seq':3,'outcome':'sent','attempt':1,'status':201,'at':1}".replace('\'', '"');
-        assertFalse(outcome.validate(readJson(sent)).isEmpty(), "an attempt names its registration and provider: " + sent);
-        String none = ("{'stream':'u:42','eventId':'e-1','seq':3,'registration':'" + id
-                + "','provider':'webpush','outcome':'no_registration','attempt':0,'status':0,'at':1}").replace('\'', '"');
-        assertFalse(outcome.validate(readJson(none)).isEmpty(), "no_registration names none: " + none);
-    }
-
-    private static boolean readsPushChange(String json) {
-        try {
-            return NotifySerdes.pushChange().deserializer().deserialize("t", json.getBytes(StandardCharsets.UTF_8)) != null;
-        } catch (SerializationException e) {
-            return false;
-        }
     }
 
     @Test
@@ -360,10 +269,6 @@ class AsyncApiAgreementTest {
         return false;
     }
 
-    private String payloadRef(String channelId) {
-        return doc.messages(channelId).values().iterator().next().path("payload").path("$ref").asText();
-    }
-
     /** The message's Kafka key schema, directly or from a trait. */
     private Schema keySchema(JsonNode message) {
         JsonNode key = message.at("/bindings/kafka/key");
@@ -398,10 +303,6 @@ class AsyncApiAgreementTest {
             }
         }
         return out;
-    }
-
-    private static JsonNode readJson(String json) {
-        return readJson(json.getBytes(StandardCharsets.UTF_8));
     }
 
     private static JsonNode readJson(byte[] json) {

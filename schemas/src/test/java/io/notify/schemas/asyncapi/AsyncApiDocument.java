@@ -145,6 +145,20 @@ final class AsyncApiDocument {
      * file, or one of its {@code $defs} (compiled as the file with a root that is only that
      * definition, so the file's own "#/$defs/..." references still resolve).
      */
+    /** The payload schema's {@code $ref} of the (first) message of channel {@code channelId}. */
+    String payloadRef(String channelId) {
+        return messages(channelId).values().iterator().next().path("payload").path("$ref").asText();
+    }
+
+    /** {@code json} parsed; an AssertionError naming it when it is not JSON. */
+    static JsonNode json(String json) {
+        try {
+            return io.notify.protocol.NotifyJson.mapper().readTree(json);
+        } catch (java.io.IOException e) {
+            throw new AssertionError("not JSON: " + json, e);
+        }
+    }
+
     Schema schema(String ref) {
         JsonNode file = readJson(fileOf(ref));
         String pointer = pointerOf(ref);
