@@ -4,11 +4,9 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.notify.protocol.text.Clip;
+import io.notify.protocol.text.Digests;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.Locale;
 import java.util.regex.Pattern;
@@ -63,13 +61,7 @@ public record PushRegistration(String id, WebPush webpush, Fcm fcm, Apns apns, l
 
     /** The stable id of an address: {@code pr_} and the first 22 base64url characters of SHA-256(provider, address). */
     public static String idOf(String provider, String address) {
-        try {
-            byte[] hash = MessageDigest.getInstance("SHA-256")
-                    .digest((provider + "\n" + address).getBytes(StandardCharsets.UTF_8));
-            return "pr_" + Base64.getUrlEncoder().withoutPadding().encodeToString(hash).substring(0, 22);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every JDK", e);
-        }
+        return "pr_" + Digests.sha256Base64Url(provider + "\n" + address, 22);
     }
 
     /**

@@ -1,10 +1,7 @@
 package io.notify.push.provider;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import io.notify.protocol.text.Digests;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.Objects;
 
 /**
@@ -55,15 +52,7 @@ public record PushMessage(String eventId, String stream, long seq, byte[] payloa
      * its SHA-256, base64url. FCM's {@code webpush.headers.Topic} is the same.
      */
     public String webPushTopic() {
-        if (collapseId.length() <= MAX_TOPIC) {
-            return collapseId;
-        }
-        try {
-            byte[] hash = MessageDigest.getInstance("SHA-256").digest(collapseId.getBytes(StandardCharsets.US_ASCII));
-            return Base64.getUrlEncoder().withoutPadding().encodeToString(hash).substring(0, MAX_TOPIC);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every JDK", e);
-        }
+        return collapseId.length() <= MAX_TOPIC ? collapseId : Digests.sha256Base64Url(collapseId, MAX_TOPIC);
     }
 
     /** RFC 8030 urgency. */

@@ -6,12 +6,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.notify.protocol.NotifyJson;
 import io.notify.protocol.inbox.FallbackRecord;
 import io.notify.protocol.stream.SequencedEvent;
+import io.notify.protocol.text.Digests;
 import io.notify.push.provider.PushMessage;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.regex.Pattern;
 
 /**
@@ -76,15 +73,7 @@ public final class PushMessages {
 
     /** A collapse id every provider takes: the key itself when it is plain and short, else a hash of it. */
     static String collapseId(String key) {
-        if (PLAIN.matcher(key).matches()) {
-            return key;
-        }
-        try {
-            byte[] hash = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-            return "h" + Base64.getUrlEncoder().withoutPadding().encodeToString(hash).substring(0, 42);
-        } catch (NoSuchAlgorithmException ex) {
-            throw new IllegalStateException("SHA-256 is part of every JDK", ex);
-        }
+        return PLAIN.matcher(key).matches() ? key : "h" + Digests.sha256Base64Url(key, 42);
     }
 
     private static String clip(String s, int max) {

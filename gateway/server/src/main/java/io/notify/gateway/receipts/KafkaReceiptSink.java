@@ -7,9 +7,7 @@ import io.notify.protocol.stream.StreamId;
 import io.notify.schemas.topic.Topic;
 import io.notify.schemas.topic.TopicCatalog;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
@@ -42,25 +40,5 @@ public final class KafkaReceiptSink extends KafkaStreamSink<Receipt> implements 
 
     static Map<String, Object> producerProps(GatewayConfig config) {
         return producerProps(config, "receipts");
-    }
-
-    @Override
-    public void start() {
-        super.start();
-    }
-
-    @Override
-    public CompletionStage<Void> send(Receipt receipt) {
-        return super.send(receipt);
-    }
-
-    @Override
-    public List<CompletionStage<Void>> sendAll(List<Receipt> receipts) {
-        return super.sendAll(receipts);
-    }
-
-    @Override
-    public void close() {
-        super.close();
     }
 }
