@@ -456,6 +456,53 @@ export class NotifyPush {
   remove(id: string): Promise<void>;
 }
 
+// ---------------------------------------------------------------------------------------------
+// preferences (docs/inbox.md, "Preferences", "Quiet hours")
+
+/** Which channels an entry turns off (`false`) or on (`true`, or left out: on). */
+export interface Channels {
+  /** delivery to the user's connected devices, live and on resume */
+  live?: boolean;
+  /** kept in the inbox: listed, counted unread, replayed on resume */
+  inbox?: boolean;
+  /** the offline fallback (push, e-mail, any channel) */
+  push?: boolean;
+}
+
+/** A daily window `[start, end)` of local time (`HH:mm`; crosses midnight when end < start) in an IANA zone, during which fallbacks are held. */
+export interface QuietHours {
+  start: string;
+  end: string;
+  /** e.g. 'Europe/Berlin' */
+  timeZone: string;
+}
+
+/** The user's preferences as the gateway answers them: entries by event type and by category. */
+export interface Preferences {
+  types: Record<string, Channels>;
+  categories: Record<string, Channels>;
+  /** absent when the user set none */
+  quietHours?: QuietHours;
+}
+
+/** What put() takes: the whole document (what it leaves out is gone); `types` and `categories` default to none. */
+export interface PreferencesInput {
+  types?: Record<string, Channels>;
+  categories?: Record<string, Channels>;
+  quietHours?: QuietHours | null;
+}
+
+/** `client.preferences`: what the signed-in user wants to receive. A refusal rejects with a PreferencesError. */
+export class NotifyPreferences {
+  constructor(client: NotifyClient);
+  /** GET /v1/preferences; empty maps when the user set none. A change made a moment ago may not show yet. */
+  get(): Promise<Preferences>;
+  /** PUT /v1/preferences: replaces the document as a whole; resolves with the document stored. A malformed shape is a TypeError before anything is sent. */
+  put(doc: PreferencesInput): Promise<Preferences>;
+  /** DELETE /v1/preferences: every channel on, no quiet hours. */
+  reset(): Promise<void>;
+}
+
 export class NotifyClient {
   constructor(options: ConnectOptions);
   start(): this;
@@ -489,6 +536,8 @@ export class NotifyClient {
 
   /** This device's push registrations (docs/push.md). */
   readonly push: NotifyPush;
+  /** The user's preferences (docs/inbox.md, "Preferences"). */
+  readonly preferences: NotifyPreferences;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -505,6 +554,11 @@ export class InboxError extends Error {
 
 /** A push call the gateway refused or could not answer (an InboxError of the push API). */
 export class PushError extends InboxError {
+  constructor(status: number, problem: unknown, what: string);
+}
+
+/** A preferences call the gateway refused or could not answer (an InboxError of the preferences API): 400 invalid-body names the field in `detail`. */
+export class PreferencesError extends InboxError {
   constructor(status: number, problem: unknown, what: string);
 }
 
@@ -548,6 +602,7 @@ export function sseUrl(gateway: string, credential: Credential, position?: Posit
 export function ticketUrl(gateway: string): string;
 export function inboxUrl(gateway: string, path?: string): string;
 export function pushUrl(gateway: string, path?: string): string;
+export function preferencesUrl(gateway: string): string;
 export function checkUrl(gateway: string): string;
 
 /** A connect ticket from `gateway`; null when it has none (404). */

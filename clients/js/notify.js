@@ -78,6 +78,10 @@
  *   and ends the subscription; client.push.list(), client.push.remove(id), and
  *   client.push.registerToken({ fcm } | { apns }) for hybrid apps. Same token, retries and errors as
  *   the inbox (a refusal rejects with a PushError).
+ * - Preferences (docs/inbox.md, "Preferences"): client.preferences.get() reads the user's document
+ *   ({ types, categories, quietHours? }; GET /v1/preferences), client.preferences.put(doc) replaces it
+ *   as a whole (PUT) and resolves with the document stored, client.preferences.reset() removes it
+ *   (DELETE). Same token, retries and errors as the inbox (a refusal rejects with a PreferencesError).
  */
 
 export const PROTOCOL = 'notify.v1';
@@ -474,6 +478,101 @@ function pushAddressBody(address) {
   return { webpush: { endpoint: v.endpoint, expirationTime: v.expirationTime ?? null, keys: { p256dh: v.keys.p256dh, auth: v.keys.auth } } };
 }
 
+/** The route of a gateway's preferences API (docs/inbox.md, "Preferences"): `/v1/preferences`. */
+export function preferencesUrl(gateway) {
+  return `${httpBase(gatewayBase(gateway))}/v1/preferences`;
+}
+
+/**
+ * A preferences call the gateway refused or could not answer (client.preferences): an InboxError
+ * (status, type, title, detail), e.g. 400 urn:notify:problem:invalid-body with the field at fault.
+ */
+export class PreferencesError extends InboxError {
+  constructor(status, problem, what) {
+    super(status, problem, what);
+    this.name = 'PreferencesError';
+  }
+}
+
+/** The channels a preferences entry may turn off (false) or on (true, or left out). */
+const CHANNELS = ['live', 'inbox', 'push'];
+
+const isMap = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** `entries` (types or categories: key → { live?, inbox?, push? }) as PUT takes them; throws a TypeError for another shape. */
+function channelsByKey(field, entries) {
+  if (entries == null) return {};
+  if (!isMap(entries)) throw new TypeError(`notify: preferences ${field} must be an object of key → { live?, inbox?, push? }`);
+  const out = {};
+  for (const [key, channels] of Object.entries(entries)) {
+    if (!isMap(channels)) throw new TypeError(`notify: preferences ${field}.${key} must be an object such as { push: false }`);
+    const entry = {};
+    for (const [channel, on] of Object.entries(channels)) {
+      if (on == null) continue; // not said: on
+      if (!CHANNELS.includes(channel) || typeof on !== 'boolean') {
+        throw new TypeError(`notify: preferences ${field}.${key}.${channel}: the channels are live, inbox and push, each true or false`);
+      }
+      entry[channel] = on;
+    }
+    out[key] = entry;
+  }
+  return out;
+}
+
+/**
+ * The body of PUT /v1/preferences: `{ types, categories }` and `quietHours` when set. Throws a
+ * TypeError for a shape the gateway cannot read; the keys, bounds and quiet hours' values are the
+ * gateway's to check (400 invalid-body naming the field).
+ */
+function preferencesBody(doc) {
+  if (!isMap(doc)) throw new TypeError('notify: preferences are an object { types?, categories?, quietHours? }');
+  const body = { types: channelsByKey('types', doc.types), categories: channelsByKey('categories', doc.categories) };
+  const q = doc.quietHours;
+  if (q != null) {
+    if (!(isMap(q) && typeof q.start === 'string' && typeof q.end === 'string' && typeof q.timeZone === 'string')) {
+      throw new TypeError("notify: quietHours needs { start: 'HH:mm', end: 'HH:mm', timeZone } (an IANA zone such as Europe/Berlin)");
+    }
+    body.quietHours = { start: q.start, end: q.end, timeZone: q.timeZone };
+  }
+  return body;
+}
+
+/** A preferences document as the gateway answers it, with `types` and `categories` always there. */
+function preferencesDoc(answer) {
+  const a = isMap(answer) ? answer : {};
+  return { ...a, types: isMap(a.types) ? a.types : {}, categories: isMap(a.categories) ? a.categories : {} };
+}
+
+/**
+ * client.preferences: what the signed-in user wants to receive (docs/inbox.md, "Preferences"), with
+ * the client's token: by event type and category, which channels (live, inbox, push) reach them, and
+ * quiet hours. Every call rejects with a PreferencesError when the gateway refuses it.
+ */
+export class NotifyPreferences {
+  constructor(client) {
+    this.client = client;
+  }
+
+  /** The user's document (GET /v1/preferences): `{ types, categories, quietHours? }`, empty maps when they set none. */
+  async get() {
+    return preferencesDoc(await this.client.preferencesCall('GET'));
+  }
+
+  /**
+   * Replaces the user's preferences as a whole with `doc` (PUT /v1/preferences): `{ types?, categories?,
+   * quietHours? }`, each entry `{ live?, inbox?, push? }` (false: off; true or left out: on). Resolves
+   * with the document stored; it applies to events sequenced after it.
+   */
+  async put(doc) {
+    return preferencesDoc(await this.client.preferencesCall('PUT', preferencesBody(doc)));
+  }
+
+  /** Resets the user to no preferences (DELETE /v1/preferences): every channel on, no quiet hours. */
+  async reset() {
+    await this.client.preferencesCall('DELETE');
+  }
+}
+
 /**
  * client.push: this device's push registrations with the gateway (docs/push.md), with the client's
  * token. In a browser, register() subscribes with the gateway's VAPID key and registers the
@@ -735,6 +834,7 @@ export function connect(options) {
  * Rooms: subscribe(room | BROADCAST, handlers), unsubscribe(room), presence(room, { after, limit }).
  * Inbox: inbox({ before, limit, archived }), unreadCount(), markRead / markSeen / archive({ upTo } | { ids }).
  * Push: client.push.register(registration?), unregister(registration?), list(), remove(id), registerToken({ fcm } | { apns }), config().
+ * Preferences: client.preferences.get(), put({ types, categories, quietHours }), reset().
  *   serviceWorker  the ServiceWorkerContainer client.push uses (default navigator.serviceWorker; tests inject one)
  * WebSocket: the WebSocket class (Node 20 without --experimental-websocket: e.g. the `ws` package's).
  * Injection points for tests: WebSocket, EventSource, fetch, serviceWorker, timers { setTimeout, clearTimeout }, random, now.
@@ -776,6 +876,8 @@ export class NotifyClient {
     this.fetchImpl = o.fetch || (globalThis.fetch ? globalThis.fetch.bind(globalThis) : null);
     /** This device's push registrations: register(), unregister(), list(), remove(id), registerToken(). */
     this.push = new NotifyPush(this, o.serviceWorker);
+    /** The user's preferences: get(), put(doc), reset(). */
+    this.preferences = new NotifyPreferences(this);
     this.warnedNoTickets = false;
     const timers = o.timers || globalThis;
     this.setTimer = (fn, ms) => timers.setTimeout(fn, ms);
@@ -908,7 +1010,13 @@ export class NotifyClient {
       `${method} /v1/push${path}`, PushError, 'the push API');
   }
 
-  /** A call of the gateway's user API (inbox, push) at `url`; see inboxCall. `what` names it in errors. */
+  /** One call of the preferences API (/v1/preferences), as inboxCall; rejects with a PreferencesError. */
+  preferencesCall(method, body) {
+    return this.gatewayCall(method, preferencesUrl(this.gateways[this.gatewayIndex]), body,
+      `${method} /v1/preferences`, PreferencesError, 'the preferences API');
+  }
+
+  /** A call of the gateway's user API (inbox, push, preferences) at `url`; see inboxCall. `what` names it in errors. */
   async gatewayCall(method, url, body, what, ErrorClass, api) {
     if (!this.fetchImpl) throw new Error(`notify: ${api} needs fetch`);
     let refresh = this.tokenExpired();

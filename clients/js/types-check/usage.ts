@@ -2,10 +2,11 @@
 // NotifyJsTest): the package is imported by its own name (its "exports"), as an application would.
 import {
   connect, memoryPositions, localStoragePositions, BROADCAST, CHECK_AFTER_FAILURES, checkHandshake, InboxError,
-  TicketError, PushError, formatPosition, parsePosition, roomStream, requestTicket, deviceId, pushUrl,
+  TicketError, PushError, PreferencesError, preferencesUrl, formatPosition, parsePosition, roomStream, requestTicket, deviceId, pushUrl,
   type ConnectOptions, type ConnectionState, type EventFrame, type NotifyClient, type PositionStore, type Position,
   type Refusal, type ServerFrame, type StateInfo, type UnreadCounts, type ClientFrame, type HandshakeCheck,
   type PushRegistration, type PushConfig, type PushUnregistered, type PushUnavailableError,
+  type Preferences, type Channels,
 } from '@notify/client';
 
 interface OrderShipped {
@@ -117,7 +118,27 @@ async function push(c: NotifyClient): Promise<void> {
   }
 }
 
+// preferences: the user's preference centre
+async function preferences(c: NotifyClient): Promise<void> {
+  const mine: Preferences = await c.preferences.get();
+  const shipped: Channels = mine.types['order.shipped'] ?? {};
+  console.log(shipped.push !== false, Object.keys(mine.categories), mine.quietHours?.timeZone ?? 'no quiet hours');
+  try {
+    const stored = await c.preferences.put({
+      types: { 'order.shipped': { live: false, inbox: true, push: false } },
+      categories: { marketing: { push: false } },
+      quietHours: { start: '22:00', end: '07:00', timeZone: 'Europe/Berlin' },
+    });
+    console.log(stored.quietHours?.start, preferencesUrl('http://localhost:8081'));
+    await c.preferences.put({ categories: { marketing: { push: false } } }); // types: none, no quiet hours
+    await c.preferences.reset();
+  } catch (e) {
+    if (e instanceof PreferencesError) console.log(e.status, e.type, e.detail); // 400 invalid-body: the field at fault
+    else throw e;
+  }
+}
+
 const withWorkers: ConnectOptions = { ...options, serviceWorker: navigator.serviceWorker };
 void withWorkers;
 
-void bell(client).then(helpers).then(() => push(client)).finally(() => client.close());
+void bell(client).then(helpers).then(() => push(client)).then(() => preferences(client)).finally(() => client.close());

@@ -6,6 +6,8 @@ import io.notify.fanout.inbox.InboxStores;
 import io.notify.fanout.intake.Intake;
 import io.notify.fanout.intake.IntakeProcessor;
 import io.notify.fanout.metrics.FanoutMetrics;
+import io.notify.fanout.prefs.PreferenceApplier;
+import io.notify.fanout.prefs.PreferenceStores;
 import io.notify.fanout.push.PushRegistrar;
 import io.notify.fanout.push.PushStores;
 import io.notify.fanout.receipts.ReceiptApplier;
@@ -47,8 +49,8 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  *                                                                   └─ first sighting → explode recipients ─┐
  *   ┌── local: the stream's by-stream partition is the one the event was read from ───────┤
  *   └── others → repartition by stream (&lt;app&gt;-by-stream-repartition) ──────────────────────┘
- *   → sequence [stream-heads, inbox] ─┬─ durable → notify.stream-log
- *                                     ├─ fallback-timer [fallback-pending] → notify.fallback (due, not acked nor read)
+ *   → sequence [stream-heads, inbox, preferences] ─┬─ durable → notify.stream-log
+ *                                     ├─ fallback-timer [fallback-pending, fallback-digests] → notify.fallback (due, not acked nor read)
  *                                     └─ route ─┬─ notify.node.&lt;nodeId&gt; (one DeliveryMessage per node)
  *                                               ├─ notify.all-nodes (b:all and hot rooms: one for every node)
  *                                               └─ notify.undelivered
@@ -56,6 +58,7 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  *                                                                               └─ marks: state frame → route (above)
  * notify.push-changes (bytes) → apply-push-changes [push-registrations] → notify.push-registrations
  *                               (the fallback timer reads push-registrations: a push fallback carries the user's devices)
+ * notify.preferences (bytes) → apply-preferences [preferences] (read by sequence and fallback-timer)
  * </pre>
  *
  * The local branch and the repartition topic's source feed one sequencer, so Kafka Streams runs
@@ -91,6 +94,8 @@ public final class FanoutTopology {
         builder.addStateStore(InboxStores.inboxStateBuilder());
         builder.addStateStore(FallbackTimer.storeBuilder());
         builder.addStateStore(PushStores.registrationsBuilder());
+        builder.addStateStore(PreferenceStores.builder());
+        builder.addStateStore(FallbackTimer.digestsBuilder());
 
         // Raw bytes in: parsing happens in our processor, so a poison pill becomes a DLQ record instead of a dead thread.
         KStream<byte[], byte[]> raw = builder.stream(topics.events().name(),
@@ -138,12 +143,14 @@ public final class FanoutTopology {
         Sequencer.InboxBounds bounds = new Sequencer.InboxBounds(config.inboxLimits(),
                 config.inboxSweepInterval(), config.inboxSweepStreams(), config.inboxSweepMaxDeletes());
         KStream<StreamId, StreamEvent> sequenced = streamKeyed.process(
-                () -> new Sequencer(bounds, clock, metrics), Named.as("sequence"), InboxStores.HEADS, InboxStores.INBOX);
+                () -> new Sequencer(bounds, clock, metrics), Named.as("sequence"), InboxStores.HEADS, InboxStores.INBOX,
+                PreferenceStores.PREFERENCES);
 
         // Offline fallback: events that asked for one wait for their due time next to the inbox state that cancels them.
         sequenced
                 .process(() -> new FallbackTimer(config.fallback(), clock, metrics), Named.as("fallback-timer"),
-                        FallbackTimer.STORE, InboxStores.HEADS, InboxStores.INBOX_STATE, PushStores.REGISTRATIONS)
+                        FallbackTimer.STORE, FallbackTimer.DIGESTS, InboxStores.HEADS, InboxStores.INBOX_STATE, PushStores.REGISTRATIONS,
+                        PreferenceStores.PREFERENCES)
                 .to(topics.fallback().name(), Produced.with(NotifySerdes.streamId(), NotifySerdes.fallbackRecord())
                         .withName("fallback-sink"));
 
@@ -172,6 +179,9 @@ public final class FanoutTopology {
                         PushStores.REGISTRATIONS)
                 .to(topics.pushRegistrations().name(), Produced.with(NotifySerdes.streamId(), NotifySerdes.pushRegistrations())
                         .withName("push-registrations-sink"));
+        // Preferences too (notify.preferences is partitioned like notify.receipts): the sequencer and the fallback timer read them.
+        builder.stream(topics.preferences().name(), Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("preferences-source"))
+                .process(() -> new PreferenceApplier(metrics), Named.as("apply-preferences"), PreferenceStores.PREFERENCES);
         // A mark's state frame goes to the user's devices like any ephemeral event of the stream.
         KStream<StreamId, StreamEvent> stateFrames = stateUpdates
                 .filter((stream, u) -> u.frame() != null, Named.as("marks-only"))

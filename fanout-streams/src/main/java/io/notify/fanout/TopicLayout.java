@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  *       receipt is applied in the task that owns its stream's inbox (partition i of both topics is
  *       task i). Missing, it is created with that count (retention 7 days); with another count the
  *       instance refuses to start, naming both counts;</li>
- *   <li>{@code notify.push-changes} likewise (the push registrations live with the user's stream);</li>
+ *   <li>{@code notify.push-changes} likewise (the push registrations live with the user's stream), and
+ *       {@code notify.preferences} (compacted: the latest preferences of each user);</li>
  *   <li>{@code notify.inbox-state} and {@code notify.push-registrations}, the appliers' outputs, exist and
  *       are compacted, and {@code notify.fallback} exists (7 days' retention): each created so if missing.</li>
  * </ul>
@@ -80,8 +81,12 @@ final class TopicLayout {
     private static void ensureReceiptsAndState(Admin admin, TopicCatalog topics, int byStream)
             throws ExecutionException, TimeoutException, InterruptedException {
         List<NewTopic> missing = new ArrayList<>();
-        // receipts and push changes are applied where their user's stream lives: partition i of each is task i
-        for (String coPartitioned : List.of(topics.receipts().name(), topics.pushChanges().name())) {
+        // receipts, push changes and preferences are applied where their user's stream lives: partition i of each is task i
+        Map<String, String> retained = Map.of(TopicConfig.RETENTION_MS_CONFIG, Long.toString(RECEIPTS_RETENTION_MS));
+        Map<String, Map<String, String>> coPartitionedTopics = Map.of(topics.receipts().name(), retained,
+                topics.pushChanges().name(), retained,
+                topics.preferences().name(), Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
+        for (String coPartitioned : coPartitionedTopics.keySet()) {
             Optional<Integer> have = partitions(admin, coPartitioned);
             if (have.isPresent() && have.get() != byStream) {
                 throw new IllegalStateException(coPartitioned + " has " + have.get() + " partitions, but its records are applied "
@@ -90,7 +95,7 @@ final class TopicLayout {
             }
             if (have.isEmpty()) {
                 missing.add(new NewTopic(coPartitioned, Optional.of(byStream), Optional.empty())
-                        .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, Long.toString(RECEIPTS_RETENTION_MS))));
+                        .configs(coPartitionedTopics.get(coPartitioned)));
             }
         }
         for (String compacted : List.of(topics.inboxState().name(), topics.pushRegistrations().name())) {

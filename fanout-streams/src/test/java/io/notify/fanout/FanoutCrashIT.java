@@ -27,7 +27,14 @@ import io.notify.devstack.Infra;
 import io.notify.devstack.JavaProcess;
 import io.notify.devstack.NotifyInfraExtension;
 import io.notify.fanout.recipients.RecipientPlacement;
+import io.notify.protocol.event.Channel;
+import io.notify.protocol.event.Digest;
 import io.notify.protocol.event.EventEnvelope;
+import io.notify.protocol.event.Fallback;
+import io.notify.protocol.inbox.FallbackRecord;
+import io.notify.protocol.prefs.Channels;
+import io.notify.protocol.prefs.Preferences;
+import io.notify.protocol.prefs.UserPreferences;
 import io.notify.protocol.stream.SequencedEvent;
 import io.notify.protocol.stream.StreamId;
 import io.notify.schemas.publish.NotifyPublisher;
@@ -60,6 +67,13 @@ import org.junit.jupiter.api.io.TempDir;
  * recipient's, see RecipientPlacement) and copies through the by-stream topic both cross the kill.
  * The instances run the default commit timing (exactly_once_v2, commits on catch-up: CatchUpCommit),
  * so the kill lands among transactions of a few records each.
+ *
+ * <p>Users' preferences and digests cross the kill too (issue 41): {@value #DIGEST_USERS} more users set
+ * preferences before the run (type {@code crash.nopush}: push off); every eighth event also goes to one
+ * of them as a {@code crash.digest} event with a fallback folded into digest {@code crash} (window
+ * {@value #DIGEST_WINDOW}), and every eighth, offset by four, as a {@code crash.nopush} one. After the
+ * kill the survivor still mutes push for them (the preferences store restored), and the digests'
+ * fallback records together fold every {@code crash.digest} event exactly once.
  */
 @ExtendWith(NotifyInfraExtension.class)
 @Timeout(240)
@@ -67,6 +81,8 @@ class FanoutCrashIT {
 
     static final int USERS = 10;
     static final int PER_USER = 40;
+    static final int DIGEST_USERS = 3;
+    static final String DIGEST_WINDOW = "20s";
 
     @TempDir
     Path dir;
@@ -103,7 +119,21 @@ class FanoutCrashIT {
             int repartitioned = 0;
             RecipientPlacement placement = RecipientPlacement.forTopics(FanoutStreamsIT.EVENTS_PARTITIONS, 0);
             long killedAt = 0;
+            setPreferences(infra, topics);
+            Await.until("the digest users' preferences applied", Duration.ofSeconds(60),
+                    () -> preferencesApplied(a) + preferencesApplied(b) == DIGEST_USERS);
+            Map<String, Set<String>> digested = new HashMap<>();
+            Map<String, Set<String>> unpushed = new HashMap<>();
             for (int i = 0; i < total; i++) {
+                if (i % 4 == 0) { // a digest user's event: folded (i % 8 == 0) or with push muted by the user
+                    String user = "dig-" + (i / 8) % DIGEST_USERS;
+                    boolean fold = i % 8 == 0;
+                    EventEnvelope e = EventEnvelope.durable(fold ? "crash.digest" : "crash.nopush", null, user).withId("dig-" + i)
+                            .withFallback(new Fallback("10s", "push"))
+                            .withPolicy(null, false, fold ? new Digest("crash", DIGEST_WINDOW) : null);
+                    publisher.publish(e).get(30, TimeUnit.SECONDS);
+                    (fold ? digested : unpushed).computeIfAbsent(user, k -> new TreeSet<>()).add(e.id());
+                }
                 String user = "user-" + (i % USERS);
                 String second = "user-" + ((i + 1) % USERS);
                 EventEnvelope e = (i % 3 == 0 ? EventEnvelope.durable("crash.test", null, user, second)
@@ -128,11 +158,13 @@ class FanoutCrashIT {
                 }
             }
             assertTrue(repartitioned > 10, "second copies through the by-stream topic: " + repartitioned);
-            List<ConsumerRecord<StreamId, SequencedEvent>> log = readLog(infra, topics, copies, Duration.ofSeconds(150));
+            int digestCopies = total / 4;
+            List<ConsumerRecord<StreamId, SequencedEvent>> log = readLog(infra, topics, copies + digestCopies, Duration.ofSeconds(150));
             long recovered = System.nanoTime();
             Map<StreamId, List<SequencedEvent>> byStream = new TreeMap<>(log.stream().collect(Collectors.groupingBy(
                     ConsumerRecord::key, Collectors.mapping(ConsumerRecord::value, Collectors.toList()))));
-            assertEquals(USERS, byStream.size());
+            assertEquals(USERS + DIGEST_USERS, byStream.size());
+            assertDigestsAndPreferences(infra, topics, byStream, digested, unpushed);
             for (int u = 0; u < USERS; u++) {
                 String user = "user-" + u;
                 List<SequencedEvent> events = byStream.get(StreamId.forUser(user));
@@ -142,7 +174,7 @@ class FanoutCrashIT {
                 assertEquals(sent.get(user), new TreeSet<>(events.stream().map(SequencedEvent::id).toList()),
                         "every event of " + user + " exactly once");
             }
-            assertEquals(copies, log.size(), "no duplicate in notify.stream-log");
+            assertEquals(copies + digestCopies, log.size(), "no duplicate in notify.stream-log");
             // read state marked before the kill is still there, on whichever instance owns the stream now
             int port = queryPort(b);
             for (int u = 0; u < USERS; u++) {
@@ -160,6 +192,52 @@ class FanoutCrashIT {
     }
 
     static final long MARKED_BEFORE_KILL = 5;
+
+    /** The digest users turn push off for type crash.nopush, before any event of theirs (the instances made the topic). */
+    private static void setPreferences(Infra infra, TopicCatalog topics) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.bootstrapServers());
+        try (KafkaProducer<StreamId, UserPreferences> producer = new KafkaProducer<>(p, topics.preferences().keySerde().serializer(),
+                topics.preferences().valueSerde().serializer())) {
+            for (int u = 0; u < DIGEST_USERS; u++) {
+                StreamId stream = StreamId.forUser("dig-" + u);
+                producer.send(new ProducerRecord<>(topics.preferences().name(), stream, new UserPreferences(stream,
+                        new Preferences(Map.of("crash.nopush", new Channels(null, null, false)), Map.of(), null), 1)));
+            }
+            producer.flush();
+        }
+    }
+
+    /**
+     * Every crash.nopush event is in the stream log muted for push and has no fallback record, on either side of the
+     * kill; the digests' fallback records fold each crash.digest event exactly once (nobody acked or read them), in
+     * ranges of seqs that do not overlap.
+     */
+    private static void assertDigestsAndPreferences(Infra infra, TopicCatalog topics, Map<StreamId, List<SequencedEvent>> byStream,
+                                                    Map<String, Set<String>> digested, Map<String, Set<String>> unpushed) {
+        long expected = digested.values().stream().mapToLong(Set::size).sum();
+        List<ConsumerRecord<StreamId, FallbackRecord>> records = ItKafka.readCommitted(infra.bootstrapServers(),
+                topics.fallback().name(), topics.fallback().keySerde().deserializer(), topics.fallback().valueSerde().deserializer(),
+                Duration.ofSeconds(90), r -> r.stream().mapToLong(f -> f.value().digest() == null ? 1 : f.value().digest().count())
+                        .sum() >= expected);
+        for (int u = 0; u < DIGEST_USERS; u++) {
+            String user = "dig-" + u;
+            List<SequencedEvent> events = byStream.get(StreamId.forUser(user));
+            assertEquals(LongStream.rangeClosed(1, events.size()).boxed().toList(), events.stream().map(SequencedEvent::seq).toList(),
+                    "gapless seqs of " + user);
+            for (SequencedEvent e : events) {
+                boolean muted = unpushed.get(user).contains(e.id());
+                assertEquals(muted ? List.of(Channel.PUSH) : List.of(), e.muted(), e.id() + ": push muted by the preferences");
+            }
+            List<FallbackRecord> mine = records.stream().filter(r -> r.key().equals(StreamId.forUser(user))).map(ConsumerRecord::value)
+                    .toList();
+            assertTrue(mine.stream().allMatch(r -> r.digest() != null && r.digest().key().equals("crash")),
+                    user + ": only digests, no fallback for a muted event: " + mine);
+            assertEquals(digested.get(user).size(), mine.stream().mapToLong(r -> r.digest().count()).sum(),
+                    user + ": every folded event counted once");
+            assertEquals(mine.size(), mine.stream().map(r -> r.digest().first().seq()).distinct().count(), user + ": no digest twice");
+        }
+    }
 
     /** Every user marks its first {@code upTo} events read (the gateways' POST /v1/inbox/read). */
     private static void markRead(Infra infra, TopicCatalog topics, long upTo) throws Exception {
@@ -199,12 +277,27 @@ class FanoutCrashIT {
 
     /** notify_fanout_catch_up_commits_total of a running instance (its management port's /metrics). */
     private static double catchUpCommits(JavaProcess instance) throws Exception {
+        double commits = counter(instance, "notify_fanout_catch_up_commits_total", "");
+        assertTrue(commits >= 0, "no notify_fanout_catch_up_commits_total in /metrics");
+        return commits;
+    }
+
+    /** notify_fanout_preferences_total{outcome="applied"} of a running instance, 0 before its first. */
+    private static double preferencesApplied(JavaProcess instance) {
+        try {
+            return Math.max(0, counter(instance, "notify_fanout_preferences_total", "outcome=\"applied\""));
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A counter of a running instance whose labels contain {@code label} (its management port's /metrics); -1 when absent. */
+    private static double counter(JavaProcess instance, String name, String label) throws Exception {
         int port = loggedPort(instance, "management on port (\\d+)");
         String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
                 .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()).body();
-        Matcher m = Pattern.compile("(?m)^notify_fanout_catch_up_commits_total(?:\\{[^}]*\\})? ([0-9.eE+]+)$").matcher(metrics);
-        assertTrue(m.find(), "no notify_fanout_catch_up_commits_total in /metrics");
-        return Double.parseDouble(m.group(1));
+        Matcher m = Pattern.compile("(?m)^" + name + "(?:\\{[^}]*" + Pattern.quote(label) + "[^}]*\\})? ([0-9.eE+]+)$").matcher(metrics);
+        return m.find() ? Double.parseDouble(m.group(1)) : -1;
     }
 
     /** GET /v1/streams/u:<user>/state from the query API, retried while ownership settles (503). */

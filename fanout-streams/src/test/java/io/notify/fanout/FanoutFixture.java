@@ -12,6 +12,8 @@ import io.notify.fanout.recipients.RecipientPlacement;
 import io.notify.fanout.routing.NodeTopics;
 import io.notify.protocol.inbox.InboxState;
 import io.notify.protocol.inbox.Receipt;
+import io.notify.protocol.prefs.Preferences;
+import io.notify.protocol.prefs.UserPreferences;
 import io.notify.protocol.push.PushChange;
 import io.notify.protocol.stream.DeliveryMessage;
 import io.notify.protocol.stream.SequencedEvent;
@@ -52,8 +54,8 @@ final class FanoutFixture implements AutoCloseable {
     static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
     static final String PREFIX = "t.";
 
-    final TestClock clock = new TestClock(START);
-    final InMemoryRouteLookup registry = new InMemoryRouteLookup(clock);
+    final TestClock clock;
+    final InMemoryRouteLookup registry;
     final FanoutMetrics metrics = FanoutMetrics.inMemory();
     final TopicCatalog topics = TopicCatalog.of(PREFIX);
     final FanoutConfig config;
@@ -73,6 +75,17 @@ final class FanoutFixture implements AutoCloseable {
     }
 
     FanoutFixture(Path stateDir, Map<String, String> settings, NodeTopics nodeTopics, RecipientPlacement placement) {
+        this(stateDir, settings, nodeTopics, placement, START);
+    }
+
+    /** A topology whose clocks (the test's and the driver's wall clock) start at {@code start}. */
+    FanoutFixture(Path stateDir, Instant start) {
+        this(stateDir, Map.of(), NodeTopics.assumeAll(), TWO_PARTITIONS, start);
+    }
+
+    FanoutFixture(Path stateDir, Map<String, String> settings, NodeTopics nodeTopics, RecipientPlacement placement, Instant start) {
+        clock = new TestClock(start);
+        registry = new InMemoryRouteLookup(clock);
         Map<String, String> values = new HashMap<>(Map.of(
                 "notify.topic-prefix", PREFIX,
                 "notify.fanout.state-dir", stateDir.toString(),
@@ -82,7 +95,7 @@ final class FanoutFixture implements AutoCloseable {
         values.putAll(settings);
         config = FanoutConfig.load(Settings.of(values));
         Properties props = FanoutStreamsConfig.properties(config, nodeTopics, metrics, registry);
-        driver = new TopologyTestDriver(FanoutTopology.build(config, placement, registry, nodeTopics, clock, metrics), props, START);
+        driver = new TopologyTestDriver(FanoutTopology.build(config, placement, registry, nodeTopics, clock, metrics), props, start);
         events = driver.createInputTopic(topics.events().name(), new ByteArraySerializer(), new ByteArraySerializer());
     }
 
@@ -136,6 +149,15 @@ final class FanoutFixture implements AutoCloseable {
 
     void pushChange(byte[] key, byte[] value) {
         driver.createInputTopic(topics.pushChanges().name(), new ByteArraySerializer(), new ByteArraySerializer())
+                .pipeInput(new TestRecord<>(key, value, new RecordHeaders(), clock.instant()));
+    }
+
+    /** Pipes a user's preferences into notify.preferences, keyed by their stream; null preferences: a tombstone (reset). */
+    void preferences(StreamId user, Preferences prefs) {
+        byte[] key = NotifySerdes.streamId().serializer().serialize(null, user);
+        byte[] value = prefs == null ? null
+                : NotifySerdes.userPreferences().serializer().serialize(null, new UserPreferences(user, prefs, clock.millis()));
+        driver.createInputTopic(topics.preferences().name(), new ByteArraySerializer(), new ByteArraySerializer())
                 .pipeInput(new TestRecord<>(key, value, new RecordHeaders(), clock.instant()));
     }
 

@@ -106,9 +106,9 @@ class FanoutQueryIT {
                     a.app().streams().state() == KafkaStreams.State.RUNNING
                             && b.app().streams().state() == KafkaStreams.State.RUNNING);
             // the consumers' assigned-partitions metric TaskWatch counts: notify.events, the by-stream topic,
-            // notify.receipts and notify.push-changes (the last two created by the instances with the by-stream count),
-            // split in two
-            assertEquals(4 * FanoutStreamsIT.EVENTS_PARTITIONS, a.app().heldWork() + b.app().heldWork());
+            // notify.receipts, notify.push-changes and notify.preferences (the last three created by the instances with the
+            // by-stream count), split in two
+            assertEquals(5 * FanoutStreamsIT.EVENTS_PARTITIONS, a.app().heldWork() + b.app().heldWork());
             for (FanoutService s : List.of(a, b)) { // each holds tasks, so its readiness is Kafka Streams' own
                 HttpResponse<String> ready = http.send(HttpRequest.newBuilder(
                         URI.create("http://127.0.0.1:" + s.queryPort() + "/readyz")).build(), HttpResponse.BodyHandlers.ofString());

@@ -3,16 +3,22 @@ package io.notify.fanout.fallback;
 import io.notify.fanout.inbox.InboxStores;
 import io.notify.fanout.inbox.StreamHead;
 import io.notify.fanout.metrics.FanoutMetrics;
+import io.notify.fanout.prefs.PreferenceStores;
 import io.notify.fanout.push.PushStores;
+import io.notify.protocol.event.Channel;
 import io.notify.protocol.inbox.EventState;
 import io.notify.protocol.inbox.FallbackRecord;
 import io.notify.protocol.inbox.InboxState;
+import io.notify.protocol.prefs.QuietHours;
+import io.notify.protocol.prefs.UserPreferences;
 import io.notify.protocol.push.PushRegistrations;
 import io.notify.protocol.stream.SequencedEvent;
 import io.notify.protocol.stream.StreamEvent;
 import io.notify.protocol.stream.StreamId;
 import io.notify.schemas.serde.NotifySerdes;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.serialization.Serdes;
@@ -38,24 +44,36 @@ import org.apache.kafka.streams.state.Stores;
  * at most one record, and exactly one when not cancelled. Runs in the sequencer's sub-topology (it
  * shares the heads and inbox-state stores), so it sees the acks and marks of its own streams.
  *
+ * <p>The user's say (docs/inbox.md, "Preferences"): an event whose push channel the user turned off
+ * ({@code muted}) is not scheduled; a fallback due during the user's quiet hours is held to their end
+ * (its entry moves to that time); critical events skip both. Events that ask for a {@code digest} fold:
+ * the first of a user's events with a digest key opens an {@link OpenDigest} (store {@value #DIGESTS})
+ * due when its window closes (or at the first event's own due time, if later); later events of the key
+ * sequenced before then join it instead of being scheduled, and one record stands for all of them that
+ * were neither acknowledged nor read. A digest held by quiet hours keeps taking events until it fires.
+ *
  * <p>Bounds: at most {@code max-pending} pending fallbacks per task (more are not scheduled:
- * {@code outcome=dropped_full}); at most {@code max-per-run} handled per punctuation (the rest wait
- * for the next one, which shows as lateness). Counted in {@code notify_fanout_fallback_total{outcome}};
- * the lateness of each decision ({@code now - dueAt}) in {@code notify_fanout_fallback_lateness_seconds}.
- * Not thread-safe: one instance per task.
+ * {@code outcome=dropped_full}; a digest holds one entry however many it folds); at most
+ * {@code max-per-run} handled per punctuation (the rest wait for the next one, which shows as lateness).
+ * Counted in {@code notify_fanout_fallback_total{outcome}}; the lateness of each decision
+ * ({@code now - dueAt}) in {@code notify_fanout_fallback_lateness_seconds}. Not thread-safe: one
+ * instance per task.
  */
 public final class FallbackTimer implements Processor<StreamId, StreamEvent, StreamId, FallbackRecord> {
 
     public static final String STORE = "fallback-pending";
+    public static final String DIGESTS = "fallback-digests";
 
     private final FallbackSettings settings;
     private final Clock clock;
     private final FanoutMetrics metrics;
     private ProcessorContext<StreamId, FallbackRecord> context;
     private KeyValueStore<Bytes, SequencedEvent> pending;
+    private KeyValueStore<Bytes, OpenDigest> digests;
     private KeyValueStore<StreamId, StreamHead> heads;
     private KeyValueStore<StreamId, InboxState> states;
     private KeyValueStore<StreamId, PushRegistrations> registrations;
+    private KeyValueStore<StreamId, UserPreferences> preferences;
     private long held; // entries of this task's store: estimated at start, then counted
 
     public FallbackTimer(FallbackSettings settings, Clock clock, FanoutMetrics metrics) {
@@ -70,15 +88,23 @@ public final class FallbackTimer implements Processor<StreamId, StreamEvent, Str
                 .withCachingEnabled();
     }
 
+    /** The store of digests still collecting, by user stream and digest key. */
+    public static StoreBuilder<KeyValueStore<Bytes, OpenDigest>> digestsBuilder() {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DIGESTS), Serdes.Bytes(), OpenDigest.serde());
+    }
+
     @Override
     public void init(ProcessorContext<StreamId, FallbackRecord> context) {
         this.context = context;
         this.pending = context.getStateStore(STORE);
+        this.digests = context.getStateStore(DIGESTS);
         this.heads = context.getStateStore(InboxStores.HEADS);
         this.states = context.getStateStore(InboxStores.INBOX_STATE);
         this.registrations = context.getStateStore(PushStores.REGISTRATIONS);
+        this.preferences = context.getStateStore(PreferenceStores.PREFERENCES);
         this.held = pending.approximateNumEntries();
-        context.schedule(settings.checkInterval(), PunctuationType.WALL_CLOCK_TIME, this::fireDue);
+        // wall-clock punctuation, decided on this timer's clock (the one sequencedAt comes from)
+        context.schedule(settings.checkInterval(), PunctuationType.WALL_CLOCK_TIME, ts -> fireDue(clock.millis()));
     }
 
     @Override
@@ -86,11 +112,39 @@ public final class FallbackTimer implements Processor<StreamId, StreamEvent, Str
         if (!(record.value() instanceof SequencedEvent e) || e.fallback() == null || !e.stream().isUser()) {
             return;
         }
+        if (e.isMuted(Channel.PUSH)) {
+            metrics.fallback("muted");
+            return;
+        }
+        Bytes digestKey = e.digest() == null ? null : digestKey(e);
+        if (digestKey != null) {
+            OpenDigest open = digests.get(digestKey);
+            if (open != null && !open.takes(e)) { // its window closed, and the punctuator has not fired it yet: fire it now
+                digests.delete(digestKey);
+                Bytes key = open.pendingKey().toBytes();
+                if (pending.get(key) != null) {
+                    pending.delete(key);
+                    held = Math.max(0, held - 1);
+                    settle(open.first(), open, open.dueAt(), clock.millis());
+                }
+                open = digests.get(digestKey); // held by quiet hours: still open, and e folds into it
+            }
+            if (open != null && open.takes(e)) {
+                digests.put(digestKey, open.with(e));
+                metrics.fallback("folded");
+                return;
+            }
+        }
         if (held >= settings.maxPending()) {
             metrics.fallback("dropped_full");
             return;
         }
-        pending.put(new FallbackKey(e.sequencedAt() + e.fallback().delay().toMillis(), e.stream(), e.seq()).toBytes(), e);
+        long dueAt = e.sequencedAt() + e.fallback().delay().toMillis();
+        if (digestKey != null) {
+            dueAt = Math.max(dueAt, e.sequencedAt() + e.digest().length().toMillis());
+            digests.put(digestKey, OpenDigest.open(e, dueAt));
+        }
+        pending.put(new FallbackKey(dueAt, e.stream(), e.seq()).toBytes(), e);
         held++;
         metrics.fallback("scheduled");
     }
@@ -105,28 +159,41 @@ public final class FallbackTimer implements Processor<StreamId, StreamEvent, Str
         }
         for (KeyValue<Bytes, SequencedEvent> entry : due) {
             FallbackKey key = FallbackKey.fromBytes(entry.key);
-            decide(entry.value, key.dueAt(), now);
+            SequencedEvent event = entry.value;
+            OpenDigest digest = event.digest() == null ? null : digests.get(digestKey(event));
+            if (digest != null && digest.first().seq() != event.seq()) {
+                digest = null; // not this entry's digest (a newer one of the key): decide the event alone
+            } else if (digest != null) {
+                digests.delete(digestKey(event));
+            }
             pending.delete(entry.key);
             held = Math.max(0, held - 1);
-            metrics.fallbackLateness(now - key.dueAt());
+            settle(event, digest, key.dueAt(), now);
         }
     }
 
-    private void decide(SequencedEvent event, long dueAt, long now) {
+    /** Cancels, holds (quiet hours) or emits one due fallback, whose pending entry is already deleted. */
+    private void settle(SequencedEvent event, OpenDigest digest, long dueAt, long now) {
         StreamId stream = event.stream();
         StreamHead head = heads.get(stream);
         InboxState state = states.get(stream);
         boolean sameHistory = head != null && head.epoch().equals(event.epoch()) && state != null && state.epoch().equals(event.epoch());
-        if (sameHistory) {
-            EventState s = state.stateOf(event.seq());
-            if (s == EventState.READ || s == EventState.ARCHIVED) {
-                metrics.fallback("cancelled_read");
-                return;
+        Unresolved open = digest == null ? Unresolved.of(List.of(event.seq()), 1, sameHistory ? state : null)
+                : Unresolved.of(digest.seqs(), digest.count(), sameHistory ? state : null);
+        if (open.count() == 0) {
+            metrics.fallback(open.anyRead() ? "cancelled_read" : "cancelled_ack");
+            metrics.fallbackLateness(now - dueAt);
+            return;
+        }
+        Long quietEnd = event.critical() ? null : quietEnd(stream, now);
+        if (quietEnd != null) {
+            pending.put(new FallbackKey(quietEnd, stream, event.seq()).toBytes(), event);
+            held++;
+            if (digest != null) {
+                digests.put(digestKey(event), digest.dueAt(quietEnd));
             }
-            if (state.devices().values().stream().anyMatch(d -> d.acked() >= event.seq())) {
-                metrics.fallback("cancelled_ack");
-                return;
-            }
+            metrics.fallback("held_quiet");
+            return;
         }
         List<FallbackRecord.Device> devices = new ArrayList<>();
         if (state != null) {
@@ -135,8 +202,46 @@ public final class FallbackTimer implements Processor<StreamId, StreamEvent, Str
         FallbackRecord.Reason reason = devices.isEmpty() ? FallbackRecord.Reason.NO_DEVICE : FallbackRecord.Reason.NO_ACK;
         String channel = event.fallback().channel();
         PushRegistrations push = FallbackRecord.PUSH_CHANNEL.equals(channel) ? registrations.get(stream) : null;
+        SequencedEvent shown = digest == null ? event : digest.last();
+        FallbackRecord.Digested folded = digest == null ? null
+                : new FallbackRecord.Digested(event.digest().key(), open.count(), digest.first());
         context.forward(new Record<>(stream, new FallbackRecord(stream.value(), stream.userId(), channel, reason,
-                event, devices, dueAt, clock.millis(), push == null ? List.of() : push.registrations()), now));
+                shown, devices, dueAt, clock.millis(), push == null ? List.of() : push.registrations(), folded), now));
         metrics.fallback("emitted_" + reason.wireName());
+        metrics.fallbackLateness(now - dueAt);
+    }
+
+    /** When the user's quiet hours that hold {@code now} end (epoch ms), or null when they are not in them. */
+    private Long quietEnd(StreamId stream, long now) {
+        UserPreferences prefs = preferences.get(stream);
+        QuietHours quiet = prefs == null ? null : prefs.preferences().quietHours();
+        Instant end = quiet == null ? null : quiet.endOf(Instant.ofEpochMilli(now));
+        return end == null ? null : end.toEpochMilli();
+    }
+
+    private static Bytes digestKey(SequencedEvent e) {
+        return Bytes.wrap((e.stream().value() + '\u0000' + e.digest().key()).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** How many of a fallback's events are neither acknowledged nor read; whether a read (or archive) settled any. */
+    private record Unresolved(long count, boolean anyRead) {
+
+        static Unresolved of(List<Long> seqs, long total, InboxState state) {
+            if (state == null) {
+                return new Unresolved(total, false);
+            }
+            long maxAcked = state.devices().values().stream().mapToLong(d -> d.acked()).max().orElse(0);
+            long open = total - seqs.size(); // folded beyond the seqs a digest remembers: counted as unread
+            boolean read = false;
+            for (long seq : seqs) {
+                EventState s = state.stateOf(seq);
+                if (s == EventState.READ || s == EventState.ARCHIVED) {
+                    read = true;
+                } else if (maxAcked < seq) {
+                    open++;
+                }
+            }
+            return new Unresolved(open, read);
+        }
     }
 }

@@ -184,7 +184,27 @@ public final class FanoutMetrics {
                 "kind", kind, "outcome", outcome).increment();
     }
 
-    /** A fallback scheduled, decided (emitted_no_ack, emitted_no_device, cancelled_ack, cancelled_read) or not scheduled (dropped_full). */
+    /** One record of notify.preferences: {@code applied}, {@code reset} (a tombstone), or why dropped (PreferenceApplier). */
+    public void preferences(String outcome) {
+        counter("notify.fanout.preferences", "Records of notify.preferences, by outcome (applied, reset, or why dropped)",
+                "outcome", outcome).increment();
+    }
+
+    /**
+     * A channel a user's preferences turned off for one event of their stream (the Sequencer): {@code live} (in
+     * the inbox, not sent to devices), {@code inbox} (sent live as ephemeral, not kept), {@code push} (no
+     * fallback), {@code all} (live and inbox off: not sequenced at all).
+     */
+    public void muted(String channel) {
+        counter("notify.fanout.muted", "Events a user's preferences kept from a channel, by channel (live, inbox, push, all)",
+                "channel", channel).increment();
+    }
+
+    /**
+     * A fallback scheduled, folded into an open digest ({@code folded}), decided (emitted_no_ack, emitted_no_device,
+     * cancelled_ack, cancelled_read), held to the end of the user's quiet hours ({@code held_quiet}), or not
+     * scheduled (dropped_full, muted).
+     */
     public void fallback(String outcome) {
         counter("notify.fanout.fallback", "Offline fallbacks, by outcome (FallbackTimer)", "outcome", outcome).increment();
     }

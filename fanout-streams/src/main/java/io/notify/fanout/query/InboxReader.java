@@ -2,6 +2,7 @@ package io.notify.fanout.query;
 
 import io.notify.fanout.inbox.StreamHead;
 import io.notify.protocol.inbox.InboxState;
+import io.notify.protocol.prefs.UserPreferences;
 import io.notify.protocol.push.PushRegistrations;
 import io.notify.protocol.stream.SequencedEvent;
 import io.notify.protocol.stream.StreamId;
@@ -34,6 +35,9 @@ public final class InboxReader {
 
         /** A user's push registrations; empty when none was ever registered. */
         Optional<PushRegistrations> pushRegistrations(StreamId stream);
+
+        /** A user's preferences; empty when they never set any (or reset them). */
+        Optional<UserPreferences> preferences(StreamId stream);
     }
 
     public static final int DEFAULT_LIMIT = 100;

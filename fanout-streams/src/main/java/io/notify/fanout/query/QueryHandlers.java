@@ -5,6 +5,8 @@ import io.notify.common.http.BodyReader;
 import io.notify.common.http.HttpResponses;
 import io.notify.common.http.Problem;
 import io.notify.protocol.NotifyJson;
+import io.notify.protocol.prefs.Preferences;
+import io.notify.protocol.prefs.UserPreferences;
 import io.notify.protocol.push.PushRegistrations;
 import io.notify.protocol.stream.StreamId;
 import io.undertow.server.HttpHandler;
@@ -98,6 +100,19 @@ public final class QueryHandlers {
                 throw new IllegalArgumentException("only user streams (u:<user>) have push registrations");
             }
             return state.pushRegistrations(stream).orElseGet(() -> PushRegistrations.empty(stream));
+        }));
+    }
+
+    /**
+     * {@code GET /v1/streams/{stream}/preferences}: a user's preferences ({@code updatedAt} 0 and nothing set
+     * when they never set any; docs/inbox.md, "Preferences").
+     */
+    public HttpHandler preferences() {
+        return onWorker(ex -> single(ex, "preferences", q -> (state, stream) -> {
+            if (!stream.isUser()) {
+                throw new IllegalArgumentException("only user streams (u:<user>) have preferences");
+            }
+            return state.preferences(stream).orElseGet(() -> new UserPreferences(stream, Preferences.NONE, 0));
         }));
     }
 

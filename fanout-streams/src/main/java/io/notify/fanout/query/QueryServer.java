@@ -77,6 +77,7 @@ public final class QueryServer implements AutoCloseable {
                 .get("/v1/streams/{stream}/state", auth.guard("state", handlers.state()))
                 .get("/v1/streams/{stream}/status", auth.guard("status", handlers.status()))
                 .get("/v1/streams/{stream}/push-registrations", auth.guard("push_registrations", handlers.pushRegistrations()))
+                .get("/v1/streams/{stream}/preferences", auth.guard("preferences", handlers.preferences()))
                 .post(QueryHandlers.BATCH_PATH, auth.guard("batch", handlers.batch()))
                 .setFallbackHandler(ex -> HttpResponses.problem(ex,
                         Problem.of(404, "not-found", "Not found", "no route for " + ex.getRequestPath())))

@@ -3,8 +3,10 @@ package io.notify.fanout.query;
 import io.notify.fanout.inbox.InboxKey;
 import io.notify.fanout.inbox.InboxStores;
 import io.notify.fanout.inbox.StreamHead;
+import io.notify.fanout.prefs.PreferenceStores;
 import io.notify.fanout.push.PushStores;
 import io.notify.protocol.inbox.InboxState;
+import io.notify.protocol.prefs.UserPreferences;
 import io.notify.protocol.push.PushRegistrations;
 import io.notify.protocol.stream.SequencedEvent;
 import io.notify.protocol.stream.StreamId;
@@ -82,6 +84,7 @@ public final class StreamOwners {
         ReadOnlyKeyValueStore<InboxKey, SequencedEvent> inbox = streams.store(InboxStores.inboxQuery().withPartition(partition));
         ReadOnlyKeyValueStore<StreamId, InboxState> states = streams.store(InboxStores.inboxStateQuery().withPartition(partition));
         ReadOnlyKeyValueStore<StreamId, PushRegistrations> push = streams.store(PushStores.registrationsQuery().withPartition(partition));
+        ReadOnlyKeyValueStore<StreamId, UserPreferences> prefs = streams.store(PreferenceStores.query().withPartition(partition));
         return new InboxReader.StreamState() {
             @Override
             public Optional<StreamHead> head(StreamId stream) {
@@ -106,6 +109,11 @@ public final class StreamOwners {
             @Override
             public Optional<PushRegistrations> pushRegistrations(StreamId stream) {
                 return Optional.ofNullable(push.get(stream));
+            }
+
+            @Override
+            public Optional<UserPreferences> preferences(StreamId stream) {
+                return Optional.ofNullable(prefs.get(stream));
             }
         };
     }

@@ -1,12 +1,15 @@
 package io.notify.fanout.recipients;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.notify.protocol.event.EventClass;
 import io.notify.protocol.event.EventEnvelope;
+import io.notify.protocol.event.Digest;
 import io.notify.protocol.event.Fallback;
+import io.notify.protocol.event.Channel;
 import io.notify.protocol.stream.LiveEvent;
 import io.notify.protocol.stream.Position;
 import io.notify.protocol.stream.SequencedEvent;
@@ -24,7 +27,8 @@ import java.util.Objects;
  * audience size. Internal to fanout-streams: it may change between versions as long as a rolling
  * deploy can read the old shape (unknown fields are ignored on read).
  */
-@JsonPropertyOrder({"id", "type", "class", "data", "occurredAt", "collapseKey", "source", "ingestedAt", "fallback"})
+@JsonPropertyOrder({"id", "type", "class", "data", "occurredAt", "collapseKey", "source", "ingestedAt", "fallback", "category",
+        "critical", "digest"})
 public record RecipientEvent(
         String id,
         String type,
@@ -34,7 +38,10 @@ public record RecipientEvent(
         String collapseKey,
         String source,
         long ingestedAt,
-        Fallback fallback) {
+        Fallback fallback,
+        String category,
+        @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean critical,
+        Digest digest) {
 
     private static final JsonSerde<RecipientEvent> SERDE = JsonSerde.of(RecipientEvent.class);
 
@@ -51,7 +58,8 @@ public record RecipientEvent(
     /** One record per addressed stream: {@code to.users}, then {@code to.rooms}, then {@code b:all}, in that order. */
     public static List<StreamAddressed> explode(EventEnvelope envelope, long ingestedAt) {
         RecipientEvent event = new RecipientEvent(envelope.id(), envelope.type(), envelope.eventClass(),
-                envelope.data(), envelope.occurredAt(), envelope.collapseKey(), envelope.source(), ingestedAt, envelope.fallback());
+                envelope.data(), envelope.occurredAt(), envelope.collapseKey(), envelope.source(), ingestedAt, envelope.fallback(),
+                envelope.category(), envelope.critical(), envelope.digest());
         List<StreamId> streams = StreamId.addressedBy(envelope.to());
         List<StreamAddressed> out = new ArrayList<>(streams.size());
         for (StreamId stream : streams) {
@@ -69,10 +77,11 @@ public record RecipientEvent(
         return eventClass == EventClass.DURABLE;
     }
 
-    /** This event placed in a stream at a position (durable only). */
-    public SequencedEvent sequenced(StreamId stream, Position position, long sequencedAt) {
+    /** This event placed in a stream at a position (durable only), with the channels the user's preferences turned off. */
+    public SequencedEvent sequenced(StreamId stream, Position position, long sequencedAt, List<Channel> muted) {
+        boolean user = stream.isUser();
         return new SequencedEvent(stream, position.epoch(), position.seq(), id, type, data, occurredAt, source,
-                ingestedAt, sequencedAt, stream.isUser() ? fallback : null, collapseKey);
+                ingestedAt, sequencedAt, user ? fallback : null, collapseKey, category, critical, user ? digest : null, muted);
     }
 
     /** This event addressed to a stream for live delivery only (ephemeral only). */

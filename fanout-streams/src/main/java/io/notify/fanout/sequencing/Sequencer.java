@@ -7,7 +7,11 @@ import io.notify.fanout.inbox.InboxRetention;
 import io.notify.fanout.inbox.InboxStores;
 import io.notify.fanout.inbox.StreamHead;
 import io.notify.fanout.metrics.FanoutMetrics;
+import io.notify.fanout.prefs.PreferenceStores;
 import io.notify.fanout.recipients.RecipientEvent;
+import io.notify.protocol.event.Channel;
+import io.notify.protocol.prefs.Channels;
+import io.notify.protocol.prefs.UserPreferences;
 import io.notify.protocol.stream.Position;
 import io.notify.protocol.stream.SequencedEvent;
 import io.notify.protocol.stream.StreamEvent;
@@ -15,6 +19,7 @@ import io.notify.protocol.stream.StreamId;
 import io.notify.schemas.trace.HopTrace;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -32,6 +37,12 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * rebalance rolls all of them back together and the replay assigns the same seqs: no gap, no
  * reuse. A history is only re-created (new epoch) if its head is lost, which the epoch makes
  * visible to clients. Idle streams are trimmed by a wall-clock punctuator ({@link InboxRetention#sweep}).
+ *
+ * <p>A user's preferences (the {@value PreferenceStores#PREFERENCES} store, docs/inbox.md "Preferences")
+ * apply here, to events sequenced after they changed, unless the event is critical: with the inbox
+ * channel off a durable event goes out as an ephemeral one (live only, no position); with live off too,
+ * or live off for an ephemeral event, it is dropped for this user; otherwise it is sequenced with the
+ * channels turned off in {@code muted} (live: gateways do not send it; push: no fallback).
  */
 public final class Sequencer implements Processor<StreamId, RecipientEvent, StreamId, StreamEvent> {
 
@@ -40,12 +51,17 @@ public final class Sequencer implements Processor<StreamId, RecipientEvent, Stre
                               int sweepMaxDeletes) {
     }
 
+    private static final List<Channel> LIVE = List.of(Channel.LIVE);
+    private static final List<Channel> PUSH = List.of(Channel.PUSH);
+    private static final List<Channel> LIVE_AND_PUSH = List.of(Channel.LIVE, Channel.PUSH);
+
     private final InboxBounds bounds;
     private final Clock clock;
     private final FanoutMetrics metrics;
     private ProcessorContext<StreamId, StreamEvent> context;
     private KeyValueStore<StreamId, StreamHead> heads;
     private KeyValueStore<InboxKey, SequencedEvent> inbox;
+    private KeyValueStore<StreamId, UserPreferences> preferences;
     private InboxRetention retention;
 
     public Sequencer(InboxBounds bounds, Clock clock, FanoutMetrics metrics) {
@@ -59,6 +75,7 @@ public final class Sequencer implements Processor<StreamId, RecipientEvent, Stre
         this.context = context;
         this.heads = context.getStateStore(InboxStores.HEADS);
         this.inbox = context.getStateStore(InboxStores.INBOX);
+        this.preferences = context.getStateStore(PreferenceStores.PREFERENCES);
         this.retention = new InboxRetention(heads, inbox, bounds.limits(), bounds.sweepStreams(),
                 bounds.sweepMaxDeletes(), metrics);
         // Wall-clock, not stream-time: an idle stream's entries must age out even when no records arrive.
@@ -71,7 +88,15 @@ public final class Sequencer implements Processor<StreamId, RecipientEvent, Stre
         metrics.catchUpCommit(CatchUpCommit.processed(context));
         StreamId stream = record.key();
         RecipientEvent event = record.value();
-        if (!event.isDurable()) {
+        Channels channels = channels(stream, event);
+        if (!event.isDurable() || !channels.inboxOn()) {
+            if (!channels.liveOn()) {
+                metrics.muted(event.isDurable() ? "all" : Channel.LIVE.wireName());
+                return;
+            }
+            if (event.isDurable()) {
+                metrics.muted(Channel.INBOX.wireName()); // live only: not kept, so no position, no resume, no fallback
+            }
             context.forward(record.withValue(event.live(stream))
                     .withHeaders(HopTrace.stamped(record.headers(), HopTrace.SEQUENCE, HopTrace.nowMicros(clock))));
             return;
@@ -79,11 +104,32 @@ public final class Sequencer implements Processor<StreamId, RecipientEvent, Stre
         long now = clock.millis();
         StreamHead previous = heads.get(stream);
         StreamHead head = previous == null ? StreamHead.first(Position.newEpoch()) : previous.next();
-        SequencedEvent sequenced = event.sequenced(stream, head.position(), now);
+        SequencedEvent sequenced = event.sequenced(stream, head.position(), now, muted(channels, event));
         inbox.put(new InboxKey(stream, head.lastSeq()), sequenced);
         heads.put(stream, retention.trim(stream, head, now));
         metrics.sequenced();
         context.forward(record.withValue(sequenced)
                 .withHeaders(HopTrace.stamped(record.headers(), HopTrace.SEQUENCE, HopTrace.nowMicros(clock))));
+    }
+
+    /** The channels the user's preferences leave on for this event: all of them for rooms, broadcast and critical events. */
+    private Channels channels(StreamId stream, RecipientEvent event) {
+        if (!stream.isUser() || event.critical()) {
+            return Channels.ON;
+        }
+        UserPreferences prefs = preferences.get(stream);
+        return prefs == null ? Channels.ON : prefs.preferences().channelsFor(event.type(), event.category());
+    }
+
+    private List<Channel> muted(Channels channels, RecipientEvent event) {
+        boolean live = !channels.liveOn();
+        boolean push = !channels.pushOn() && event.fallback() != null;
+        if (live) {
+            metrics.muted(Channel.LIVE.wireName());
+        }
+        if (push) {
+            metrics.muted(Channel.PUSH.wireName());
+        }
+        return live && push ? LIVE_AND_PUSH : live ? LIVE : push ? PUSH : List.of();
     }
 }

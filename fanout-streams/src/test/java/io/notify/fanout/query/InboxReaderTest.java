@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.notify.fanout.inbox.StreamHead;
 import io.notify.protocol.event.EventEnvelope;
 import io.notify.protocol.inbox.InboxState;
+import io.notify.protocol.prefs.UserPreferences;
 import io.notify.protocol.push.PushRegistrations;
 import io.notify.protocol.stream.Position;
 import io.notify.protocol.stream.SequencedEvent;
@@ -60,6 +61,11 @@ class InboxReaderTest {
 
         @Override
         public Optional<PushRegistrations> pushRegistrations(StreamId stream) {
+            return Optional.empty();
+        }
+
+        @Override
+        public Optional<UserPreferences> preferences(StreamId stream) {
             return Optional.empty();
         }
     }

@@ -2,8 +2,10 @@ package io.notify.client;
 
 import io.notify.client.internal.ClientLoop;
 import io.notify.client.internal.ClientSettings;
+import io.notify.client.internal.PreferencesHttp;
 import io.notify.client.internal.PushHttp;
 import io.notify.client.store.PositionStore;
+import io.notify.protocol.prefs.Preferences;
 import io.notify.protocol.stream.Position;
 import io.notify.protocol.stream.StreamId;
 import java.time.Duration;
@@ -47,6 +49,7 @@ public final class NotifyClient implements AutoCloseable {
     private final String device;
     private final NotifyInbox inbox;
     private final PushHttp push;
+    private final PreferencesHttp prefs;
     private final AtomicBoolean started = new AtomicBoolean();
 
     NotifyClient(ClientSettings settings, Map<StreamId, RoomListener> rooms) {
@@ -55,6 +58,7 @@ public final class NotifyClient implements AutoCloseable {
         this.device = settings.device();
         this.inbox = new NotifyInbox(loop.inbox(), loop.tracker());
         this.push = new PushHttp(loop.inbox());
+        this.prefs = new PreferencesHttp(loop.inbox());
     }
 
     public static NotifyClientBuilder builder() {
@@ -215,6 +219,44 @@ public final class NotifyClient implements AutoCloseable {
     /** What the gateway offers for push ({@code GET /v1/push/config}): the VAPID key browsers subscribe with, if any. */
     public CompletableFuture<PushConfig> pushConfig() {
         return push.config();
+    }
+
+    /**
+     * The user's preferences ({@code GET /v1/preferences}; docs/inbox.md, "Preferences"): which channels
+     * ({@code live}, {@code inbox}, {@code push}) events of each type and category reach, and the quiet
+     * hours. {@link Preferences#NONE} (empty maps, no quiet hours) when the user set none. A change made a
+     * moment ago may not show yet (it is applied asynchronously, usually within a commit). Calls as
+     * {@link #registerPush}: the client's token, a 401 refreshed once, a 503 or 429 repeated after its
+     * {@code Retry-After}; fails with a {@link NotifyClientException} of kind
+     * {@link NotifyClientException.Kind#PREFERENCES}. Usable before {@link #start()} and from any thread;
+     * completes on a thread of the HTTP client.
+     */
+    public CompletableFuture<Preferences> preferences() {
+        return prefs.get();
+    }
+
+    /**
+     * Replaces the user's preferences as a whole ({@code PUT /v1/preferences}): completes with the
+     * document the gateway stored once it wrote it durably (200). It applies to events sequenced after it.
+     * {@link Preferences}, {@link io.notify.protocol.prefs.Channels} and
+     * {@link io.notify.protocol.prefs.QuietHours} check keys, bounds and quiet hours when built
+     * ({@link IllegalArgumentException}, before anything is sent); a gateway that refuses the document
+     * fails the future with kind {@link NotifyClientException.Kind#PREFERENCES}, status 400
+     * {@code urn:notify:problem:invalid-body} and the field at fault in {@code problemDetail()}. Calls as
+     * {@link #preferences()}.
+     *
+     * @throws NullPointerException when {@code preferences} is null
+     */
+    public CompletableFuture<Preferences> putPreferences(Preferences preferences) {
+        return prefs.put(Objects.requireNonNull(preferences, "preferences"));
+    }
+
+    /**
+     * Resets the user's preferences ({@code DELETE /v1/preferences}): every channel on, no quiet hours.
+     * Completes on the gateway's 204. Calls as {@link #preferences()}.
+     */
+    public CompletableFuture<Void> resetPreferences() {
+        return prefs.reset();
     }
 
     public ClientStats stats() {

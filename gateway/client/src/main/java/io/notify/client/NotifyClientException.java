@@ -5,7 +5,8 @@ import java.util.OptionalInt;
 
 /**
  * A problem a {@link NotifyClient} reports through {@link NotifyListener#onError}, or with which a
- * {@link NotifyInbox} call ({@link Kind#INBOX}) or a push registration call ({@link Kind#PUSH}) fails.
+ * {@link NotifyInbox} call ({@link Kind#INBOX}), a push registration call ({@link Kind#PUSH}) or a preferences
+ * call ({@link Kind#PREFERENCES}) fails.
  * {@link #kind()} says where it came from; {@link #terminal()} says whether the client stopped because of it.
  */
 public final class NotifyClientException extends RuntimeException {
@@ -36,7 +37,14 @@ public final class NotifyClientException extends RuntimeException {
          * gateway's status and problem (e.g. 400 {@code urn:notify:problem:invalid-body}, 404
          * {@code urn:notify:problem:not-found}), or no status when it could not be reached.
          */
-        PUSH
+        PUSH,
+        /**
+         * A preferences request ({@link NotifyClient#preferences}, {@link NotifyClient#putPreferences},
+         * {@link NotifyClient#resetPreferences}) failed, as {@link #INBOX}: the gateway's status and problem
+         * (e.g. 400 {@code urn:notify:problem:invalid-body} naming the field at fault), or no status when it
+         * could not be reached.
+         */
+        PREFERENCES
     }
 
     private final Kind kind;
@@ -98,14 +106,14 @@ public final class NotifyClientException extends RuntimeException {
         return failed(Kind.PUSH, request, message, cause);
     }
 
-    /** A request of the gateway's user API ({@link Kind#INBOX}, {@link Kind#PUSH}) answered {@code status}. */
+    /** A request of the gateway's user API ({@link Kind#INBOX}, {@link Kind#PUSH}, {@link Kind#PREFERENCES}) answered {@code status}. */
     public static NotifyClientException answered(Kind kind, String request, int status, String type, String detail) {
         return new NotifyClientException(kind, request + " answered HTTP " + status
                 + (type == null ? "" : " " + type) + (detail == null || detail.isEmpty() ? "" : ": " + detail),
                 false, -1, status, type, detail, null);
     }
 
-    /** A request of the gateway's user API ({@link Kind#INBOX}, {@link Kind#PUSH}) that got no answer. */
+    /** A request of the gateway's user API ({@link Kind#INBOX}, {@link Kind#PUSH}, {@link Kind#PREFERENCES}) that got no answer. */
     public static NotifyClientException failed(Kind kind, String request, String message, Throwable cause) {
         return new NotifyClientException(kind, request + " failed: " + message, false, -1, -1, cause);
     }
@@ -124,17 +132,17 @@ public final class NotifyClientException extends RuntimeException {
         return closeCode < 0 ? OptionalInt.empty() : OptionalInt.of(closeCode);
     }
 
-    /** The HTTP status, for {@link Kind#HANDSHAKE_REFUSED} and an answered {@link Kind#INBOX} or {@link Kind#PUSH} request. */
+    /** The HTTP status, for {@link Kind#HANDSHAKE_REFUSED} and an answered {@link Kind#INBOX}, {@link Kind#PUSH} or {@link Kind#PREFERENCES} request. */
     public OptionalInt httpStatus() {
         return httpStatus < 0 ? OptionalInt.empty() : OptionalInt.of(httpStatus);
     }
 
-    /** The problem+json {@code type} of an {@link Kind#INBOX} or {@link Kind#PUSH} error, e.g. {@code urn:notify:problem:invalid-body}. */
+    /** The problem+json {@code type} of an {@link Kind#INBOX}, {@link Kind#PUSH} or {@link Kind#PREFERENCES} error, e.g. {@code urn:notify:problem:invalid-body}. */
     public Optional<String> problemType() {
         return Optional.ofNullable(problemType);
     }
 
-    /** The problem+json {@code detail} of an {@link Kind#INBOX} or {@link Kind#PUSH} error: why, for people. */
+    /** The problem+json {@code detail} of an {@link Kind#INBOX}, {@link Kind#PUSH} or {@link Kind#PREFERENCES} error: why, for people. */
     public Optional<String> problemDetail() {
         return Optional.ofNullable(problemDetail);
     }

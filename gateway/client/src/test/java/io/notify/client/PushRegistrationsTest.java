@@ -5,18 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.notify.client.support.FakeHttpClient;
 import io.notify.client.support.FakeHttpClient.Answer;
 import io.notify.client.support.FakeHttpClient.Sent;
-import io.notify.protocol.NotifyJson;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -26,33 +21,10 @@ import org.junit.jupiter.api.Timeout;
  * URL, token, body), how the answers are read, and how refusals fail the futures.
  */
 @Timeout(30)
-class PushRegistrationsTest {
+class PushRegistrationsTest extends UserApiFixture {
 
     private static final String ID = "pr_AbCdEfGhIjKlMnOpQrStU1";
     private static final String APNS_TOKEN = "AB".repeat(32);
-
-    private final FakeHttpClient http = new FakeHttpClient();
-    private final AtomicInteger tokens = new AtomicInteger();
-    private final NotifyClient client = NotifyClient.builder().gateways("wss://gw.test/base/v1/ws")
-            .token(refresh -> "t" + tokens.incrementAndGet() + (refresh ? "-fresh" : "")).listener(event -> { })
-            .httpClient(http).build();
-
-    @AfterEach
-    void close() {
-        client.close();
-    }
-
-    private static JsonNode json(String text) throws Exception {
-        return NotifyJson.mapper().readTree(text);
-    }
-
-    private static NotifyClientException failure(Runnable call) {
-        return (NotifyClientException) assertThrows(CompletionException.class, call::run).getCause();
-    }
-
-    private Sent last() {
-        return http.sent.get(http.sent.size() - 1);
-    }
 
     @Test
     void anFcmTokenIsPostedWithTheTokenAndTheRegistrationIsRead() throws Exception {

@@ -28,11 +28,12 @@ import io.notify.gateway.handshake.TicketEndpoint;
 import io.notify.gateway.handshake.WebSocketEndpoint;
 import io.notify.gateway.inbox.InboxEndpoints;
 import io.notify.gateway.inbox.InboxSource;
+import io.notify.gateway.inbox.PreferenceEndpoints;
 import io.notify.gateway.inbox.PushRegistrationEndpoints;
 import io.notify.gateway.metrics.GatewayMetrics;
-import io.notify.gateway.receipts.KafkaStreamSink;
 import io.notify.gateway.receipts.ReceiptBatcher;
 import io.notify.gateway.receipts.ReceiptSink;
+import io.notify.gateway.receipts.UserChangeSinks;
 import io.notify.gateway.registry.Registrar;
 import io.notify.gateway.resume.BatchingResumeSource;
 import io.notify.gateway.resume.ResumeSource;
@@ -43,7 +44,6 @@ import io.notify.gateway.session.SessionContext;
 import io.notify.gateway.session.SessionTable;
 import io.notify.gateway.transport.AcceptingChannels;
 import io.notify.gateway.web.WebAssets;
-import io.notify.protocol.push.PushChange;
 import io.notify.schemas.publish.NotifyPublisher;
 import io.notify.schemas.topic.TopicCatalog;
 import io.undertow.Undertow;
@@ -91,7 +91,7 @@ public final class GatewayServer implements NotifyService {
     private final TicketStore tickets;
     private final InboxSource inboxSource;
     private final ReceiptSink receiptSink;
-    private final KafkaStreamSink<PushChange> pushChanges; // null: a node without Kafka (tests' doubles)
+    private final UserChangeSinks userChanges; // null: a node without Kafka (tests' doubles)
     private final ReceiptBatcher receipts;
     private AcceptGovernor governor;
     private LivenessSweeper sweeper;
@@ -102,18 +102,19 @@ public final class GatewayServer implements NotifyService {
      *                      and the resume source's meters should too)
      * @param inboxSource   where the inbox API reads users' inboxes (the query API); closed by {@link #stop}
      * @param receiptSink   where marks and coalesced acks go ({@code notify.receipts}); closed by {@link #stop}
-     * @param pushChanges   where push registrations go ({@code notify.push-changes}); null answers them 503; closed by {@link #stop}
+     * @param userChanges   where push registrations and preferences go ({@code notify.push-changes}, {@code notify.preferences});
+     *                      null answers them 503; closed by {@link #stop}
      */
     public GatewayServer(GatewayConfig config, PrometheusMeterRegistry meterRegistry, GatewayMetrics metrics,
                          Registrar registrar, ResumeSource resumeSource, InboxSource inboxSource, ReceiptSink receiptSink,
-                         KafkaStreamSink<PushChange> pushChanges, Clock clock) {
+                         UserChangeSinks userChanges, Clock clock) {
         this.config = config;
         this.meterRegistry = meterRegistry;
         this.metrics = metrics;
         this.registrar = registrar;
         this.inboxSource = inboxSource;
         this.receiptSink = receiptSink;
-        this.pushChanges = pushChanges;
+        this.userChanges = userChanges;
         // clients' acks of their own streams: one receipt per device and stream per flush (docs/gateway.md, "Receipts")
         this.receipts = new ReceiptBatcher(receiptSink, config.inbox().ackMaxPending(), clock, metrics.inbox());
         metrics.gauge("notify.gateway.receipts.pending", "Devices and streams with an ack waiting for the next receipts flush",
@@ -167,8 +168,10 @@ public final class GatewayServer implements NotifyService {
         TokenBucket userRequests = TokenBucket.system(config.inbox().ratePerSecond(), config.inbox().burst());
         new InboxEndpoints(gate, userRequests, inboxSource, receiptSink, config.inbox(), config.fetchDeadline(), clock, metrics.inbox())
                 .addTo(routes);
-        new PushRegistrationEndpoints(gate, userRequests, inboxSource, pushChanges, config.inbox(), config.fetchDeadline(), clock,
-                metrics.inbox()).addTo(routes);
+        new PushRegistrationEndpoints(gate, userRequests, inboxSource, userChanges == null ? null : userChanges.pushChanges(),
+                config.inbox(), config.fetchDeadline(), clock, metrics.inbox()).addTo(routes);
+        new PreferenceEndpoints(gate, userRequests, inboxSource, userChanges == null ? null : userChanges.preferences(),
+                config.inbox(), config.fetchDeadline(), clock, metrics.inbox()).addTo(routes);
         OpsEndpoints.addProbes(routes, this::readiness); // what load balancers probe; /metrics is on the management port
         WebAssets.load().addTo(routes); // GET /notify.js (the browser client), / (demo page), /demo.css
         metrics.gauge("notify.gateway.ready", "1 when the node accepts handshakes", () -> readiness().ready() ? 1 : 0);
@@ -203,8 +206,8 @@ public final class GatewayServer implements NotifyService {
         keys.start(); // a JWKS URL: the first fetch, waited for a bounded time (the node starts without keys if it fails)
         consumer.start();
         receiptSink.start();
-        if (pushChanges != null) {
-            pushChanges.start();
+        if (userChanges != null) {
+            userChanges.start();
         }
         registrar.start();
         sweeper = new LivenessSweeper(table, ctx.clock(), timer, config.sweepInterval());
@@ -321,8 +324,8 @@ public final class GatewayServer implements NotifyService {
         }
         flushReceipts(); // the last window: the listener and its I/O threads are stopped, so no ack is noted after it
         receiptSink.close();
-        if (pushChanges != null) {
-            pushChanges.close();
+        if (userChanges != null) {
+            userChanges.close();
         }
         inboxSource.close();
         registrar.stop();

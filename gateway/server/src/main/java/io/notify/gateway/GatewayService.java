@@ -5,16 +5,15 @@ import io.notify.common.config.Settings;
 import io.notify.common.metrics.ServiceMeters;
 import io.notify.common.tls.PemFiles;
 import io.notify.gateway.config.GatewayConfig;
-import io.notify.gateway.metrics.GatewayMetrics;
-import io.notify.gateway.registry.RedisRegistrar;
-import io.notify.gateway.registry.Registrar;
 import io.notify.gateway.inbox.HttpInboxSource;
 import io.notify.gateway.inbox.InboxSource;
+import io.notify.gateway.metrics.GatewayMetrics;
 import io.notify.gateway.query.QueryApiClient;
 import io.notify.gateway.receipts.KafkaReceiptSink;
-import io.notify.gateway.receipts.KafkaStreamSink;
-import io.notify.protocol.push.PushChange;
 import io.notify.gateway.receipts.ReceiptSink;
+import io.notify.gateway.receipts.UserChangeSinks;
+import io.notify.gateway.registry.RedisRegistrar;
+import io.notify.gateway.registry.Registrar;
 import io.notify.gateway.resume.HttpResumeSource;
 import io.notify.gateway.resume.ResumeSource;
 import io.notify.registry.lease.NodeRegistryConfig;
@@ -85,8 +84,8 @@ public final class GatewayService {
                 : RedisRegistrar.create(config.nodeId(), config.redisUri(), config.redisCluster(), config.registryKeyPrefix(),
                         registryConfig, meters);
         // push registrations go where receipts do; a node whose receipts are a test's double has no Kafka to write them to
-        KafkaStreamSink<PushChange> pushChanges = doubles.receiptSink() != null ? null : KafkaReceiptSink.pushChanges(config);
-        return new GatewayServer(config, meters, metrics, registrar, source, inbox, receipts, pushChanges,
+        UserChangeSinks userChanges = doubles.receiptSink() != null ? null : UserChangeSinks.create(config);
+        return new GatewayServer(config, meters, metrics, registrar, source, inbox, receipts, userChanges,
                 doubles.clock() != null ? doubles.clock() : Clock.systemUTC());
     }
 }

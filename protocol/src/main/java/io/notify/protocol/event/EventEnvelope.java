@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * {@code data} is a Jackson tree: treat it as immutable once handed over.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@JsonPropertyOrder({"id", "type", "to", "class", "data", "occurredAt", "collapseKey", "source", "fallback"})
+@JsonPropertyOrder({"id", "type", "to", "class", "data", "occurredAt", "collapseKey", "source", "fallback", "category", "critical", "digest"})
 public record EventEnvelope(
         String id,
         String type,
@@ -28,7 +28,10 @@ public record EventEnvelope(
         OffsetDateTime occurredAt,
         String collapseKey,
         String source,
-        Fallback fallback) {
+        Fallback fallback,
+        String category,
+        @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean critical,
+        Digest digest) {
 
     public static final Pattern TYPE = Pattern.compile("^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$");
     public static final int MAX_DATA_BYTES = 64 * 1024;
@@ -56,12 +59,24 @@ public record EventEnvelope(
             throw new IllegalArgumentException("fallback applies to durable events addressed to users (to.users): "
                     + "an ephemeral event, or one to rooms or broadcast only, has no recipient to fall back to");
         }
+        if (category != null && !isType(category)) {
+            throw new IllegalArgumentException("category must match " + TYPE.pattern() + ", got '" + category + "'");
+        }
+        if (digest != null && fallback == null) {
+            throw new IllegalArgumentException("digest folds offline fallbacks: it needs a fallback (a durable event to users)");
+        }
+    }
+
+    /** An envelope without category, critical mark or digest (the fields v1 had before preferences). */
+    public EventEnvelope(String id, String type, Recipients to, EventClass eventClass, ObjectNode data,
+                         OffsetDateTime occurredAt, String collapseKey, String source, Fallback fallback) {
+        this(id, type, to, eventClass, data, occurredAt, collapseKey, source, fallback, null, false, null);
     }
 
     /** An envelope without fallback (the fields v1 had before it). */
     public EventEnvelope(String id, String type, Recipients to, EventClass eventClass, ObjectNode data,
                          OffsetDateTime occurredAt, String collapseKey, String source) {
-        this(id, type, to, eventClass, data, occurredAt, collapseKey, source, null);
+        this(id, type, to, eventClass, data, occurredAt, collapseKey, source, null, null, false, null);
     }
 
     /** Whether {@code type} matches {@link #TYPE} (checked without the regex, see {@link IdChars}). */
@@ -87,11 +102,17 @@ public record EventEnvelope(
 
     /** This event with an offline fallback. */
     public EventEnvelope withFallback(Fallback f) {
-        return new EventEnvelope(id, type, to, eventClass, data, occurredAt, collapseKey, source, f);
+        return new EventEnvelope(id, type, to, eventClass, data, occurredAt, collapseKey, source, f, category, critical, digest);
+    }
+
+    /** This event with a category (for users' preferences), a critical mark (preferences bypassed) and a digest. */
+    public EventEnvelope withPolicy(String newCategory, boolean newCritical, Digest newDigest) {
+        return new EventEnvelope(id, type, to, eventClass, data, occurredAt, collapseKey, source, fallback, newCategory, newCritical,
+                newDigest);
     }
 
     public EventEnvelope withId(String newId) {
-        return new EventEnvelope(newId, type, to, eventClass, data, occurredAt, collapseKey, source, fallback);
+        return new EventEnvelope(newId, type, to, eventClass, data, occurredAt, collapseKey, source, fallback, category, critical, digest);
     }
 
     /**

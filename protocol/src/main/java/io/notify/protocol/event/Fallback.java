@@ -3,7 +3,6 @@ package io.notify.protocol.event;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.time.Duration;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -17,7 +16,7 @@ import java.util.regex.Pattern;
 @JsonPropertyOrder({"after", "channel"})
 public record Fallback(String after, String channel) {
 
-    public static final Pattern AFTER = Pattern.compile("^([1-9][0-9]{0,6})(s|m|h|d)$");
+    public static final Pattern AFTER = Durations.FORM;
     public static final Pattern CHANNEL = Pattern.compile("^[A-Za-z0-9._:-]{1,64}$");
     public static final Duration MIN_AFTER = Duration.ofSeconds(10);
     public static final Duration MAX_AFTER = Duration.ofDays(7);
@@ -39,16 +38,6 @@ public record Fallback(String after, String channel) {
     }
 
     private static Duration parse(String after) {
-        Matcher m = after == null ? null : AFTER.matcher(after);
-        if (m == null || !m.matches()) {
-            throw new IllegalArgumentException("fallback.after must be a number and a unit s, m, h or d (e.g. 2m), got '" + after + "'");
-        }
-        long n = Long.parseLong(m.group(1));
-        return switch (m.group(2)) {
-            case "s" -> Duration.ofSeconds(n);
-            case "m" -> Duration.ofMinutes(n);
-            case "h" -> Duration.ofHours(n);
-            default -> Duration.ofDays(n);
-        };
+        return Durations.parse("fallback.after", after);
     }
 }

@@ -25,12 +25,16 @@ import java.util.List;
  *   <li>{@code push}: for channel {@value #PUSH_CHANNEL}, the user's push registrations when the record
  *       was written (absent when there are none, and for other channels): the push sender sends one push
  *       to each.</li>
+ *   <li>{@code digest}: for events that asked to be folded ({@code digest} in the envelope), the digest
+ *       this record stands for: its {@code key}, how many of its events were neither acknowledged nor
+ *       read when it fired ({@code count}), and the {@code first} of them; {@code event} is the last.</li>
  * </ul>
  */
-@JsonPropertyOrder({"stream", "userId", "channel", "reason", "event", "devices", "dueAt", "at", "push"})
+@JsonPropertyOrder({"stream", "userId", "channel", "reason", "event", "devices", "dueAt", "at", "push", "digest"})
 public record FallbackRecord(String stream, String userId, String channel, Reason reason, SequencedEvent event,
                              List<Device> devices, long dueAt, long at,
-                             @JsonInclude(JsonInclude.Include.NON_EMPTY) List<PushRegistration> push) {
+                             @JsonInclude(JsonInclude.Include.NON_EMPTY) List<PushRegistration> push,
+                             @JsonInclude(JsonInclude.Include.NON_NULL) Digested digest) {
 
     /** The channel whose records carry the user's push registrations ({@code push}) for the push sender (docs/push.md). */
     public static final String PUSH_CHANNEL = "push";
@@ -66,6 +70,17 @@ public record FallbackRecord(String stream, String userId, String channel, Reaso
     public record Device(String device, long acked, long lastSeenAt) {
     }
 
+    /** The events one record stands for when they asked to be folded: {@code count} of them, {@code first} to {@code event}. */
+    @JsonPropertyOrder({"key", "count", "first"})
+    public record Digested(String key, long count, SequencedEvent first) {
+
+        public Digested {
+            if (key == null || count < 1 || first == null) {
+                throw new IllegalArgumentException("a digest has a key, a count >= 1 and its first event");
+            }
+        }
+    }
+
     public FallbackRecord {
         if (event == null || event.fallback() == null || !event.stream().isUser()) {
             throw new IllegalArgumentException("a fallback record holds a user's durable event that asked for a fallback");
@@ -81,11 +96,21 @@ public record FallbackRecord(String stream, String userId, String channel, Reaso
         if (!push.isEmpty() && !PUSH_CHANNEL.equals(channel)) {
             throw new IllegalArgumentException("only a record of channel push carries push registrations");
         }
+        if (digest != null && (event.digest() == null || !event.digest().key().equals(digest.key())
+                || !digest.first().stream().equals(event.stream()) || digest.first().seq() > event.seq())) {
+            throw new IllegalArgumentException("a digest record's event is the last of its digest, in the same stream");
+        }
+    }
+
+    /** A record for one event (not folded). */
+    public FallbackRecord(String stream, String userId, String channel, Reason reason, SequencedEvent event,
+                          List<Device> devices, long dueAt, long at, List<PushRegistration> push) {
+        this(stream, userId, channel, reason, event, devices, dueAt, at, push, null);
     }
 
     /** A record without push registrations (any channel but push, or a user with none). */
     public FallbackRecord(String stream, String userId, String channel, Reason reason, SequencedEvent event,
                           List<Device> devices, long dueAt, long at) {
-        this(stream, userId, channel, reason, event, devices, dueAt, at, List.of());
+        this(stream, userId, channel, reason, event, devices, dueAt, at, List.of(), null);
     }
 }

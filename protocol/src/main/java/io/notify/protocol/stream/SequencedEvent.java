@@ -1,12 +1,16 @@
 package io.notify.protocol.stream;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.notify.protocol.event.EventClass;
 import io.notify.protocol.event.EventEnvelope;
+import io.notify.protocol.event.Digest;
 import io.notify.protocol.event.Fallback;
+import io.notify.protocol.event.Channel;
 import java.time.OffsetDateTime;
+import java.util.List;
 
 /**
  * A durable event placed in one stream at one {@link Position}: the value of
@@ -16,9 +20,12 @@ import java.time.OffsetDateTime;
  * when the producer asked for one, is the envelope's (docs/inbox.md); so is {@code collapseKey}, which
  * lets a catching-up client receive only the newest of the backlog's events that share it, for
  * the event types the gateway is told to collapse (docs/protocol.md, "Collapsed catch-up").
+ * {@code category}, {@code critical} and {@code digest} are the envelope's; {@code muted} lists the
+ * channels ({@code live}, {@code push}) the user's preferences turned off for this event when it was
+ * sequenced (docs/inbox.md, "Preferences"): a gateway does not send it, the fallback does not fire.
  */
 @JsonPropertyOrder({"stream", "epoch", "seq", "id", "type", "class", "data", "occurredAt", "source",
-        "ingestedAt", "sequencedAt", "fallback", "collapseKey"})
+        "ingestedAt", "sequencedAt", "fallback", "collapseKey", "category", "critical", "digest", "muted"})
 public record SequencedEvent(
         StreamId stream,
         String epoch,
@@ -31,7 +38,11 @@ public record SequencedEvent(
         long ingestedAt,
         long sequencedAt,
         Fallback fallback,
-        String collapseKey) implements StreamEvent {
+        String collapseKey,
+        String category,
+        @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean critical,
+        Digest digest,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Channel> muted) implements StreamEvent {
 
     public SequencedEvent {
         EventFields.check(stream, id, type, source, ingestedAt);
@@ -40,12 +51,30 @@ public record SequencedEvent(
         data = EventFields.dataOrEmpty(data);
         EventFields.checkMillis("sequencedAt", sequencedAt);
         EventFields.checkText("collapseKey", collapseKey);
+        if (category != null && !EventEnvelope.isType(category)) {
+            throw new IllegalArgumentException("category must match " + EventEnvelope.TYPE.pattern() + ", got '" + Texts.clip(category) + "'");
+        }
+        if (digest != null && fallback == null) {
+            throw new IllegalArgumentException("a digest folds offline fallbacks: it needs a fallback");
+        }
+        muted = muted == null ? List.of() : List.copyOf(muted);
+        if (muted.contains(Channel.INBOX)) {
+            throw new IllegalArgumentException("an event in the inbox cannot have the inbox channel muted");
+        }
+    }
+
+    /** An event without category, critical mark, digest or muted channels (the fields before preferences). */
+    public SequencedEvent(StreamId stream, String epoch, long seq, String id, String type, ObjectNode data,
+                          OffsetDateTime occurredAt, String source, long ingestedAt, long sequencedAt, Fallback fallback,
+                          String collapseKey) {
+        this(stream, epoch, seq, id, type, data, occurredAt, source, ingestedAt, sequencedAt, fallback, collapseKey, null, false,
+                null, List.of());
     }
 
     /** An event without offline fallback. */
     public SequencedEvent(StreamId stream, String epoch, long seq, String id, String type, ObjectNode data,
                           OffsetDateTime occurredAt, String source, long ingestedAt, long sequencedAt) {
-        this(stream, epoch, seq, id, type, data, occurredAt, source, ingestedAt, sequencedAt, null, null);
+        this(stream, epoch, seq, id, type, data, occurredAt, source, ingestedAt, sequencedAt, null, null, null, false, null, List.of());
     }
 
     /** Places a durable envelope in a stream. */
@@ -56,12 +85,17 @@ public record SequencedEvent(
         }
         return new SequencedEvent(stream, position.epoch(), position.seq(), envelope.id(), envelope.type(),
                 envelope.data(), envelope.occurredAt(), envelope.source(), ingestedAt, sequencedAt, envelope.fallback(),
-                envelope.collapseKey());
+                envelope.collapseKey(), envelope.category(), envelope.critical(), envelope.digest(), List.of());
     }
 
     @Override
     public EventClass eventClass() {
         return EventClass.DURABLE;
+    }
+
+    /** Whether the user's preferences turned {@code channel} off for this event. */
+    public boolean isMuted(Channel channel) {
+        return muted.contains(channel);
     }
 
     @JsonIgnore

@@ -24,7 +24,11 @@ import java.util.regex.Pattern;
  *   <li>the collapse id is the event's collapse key, else its id, kept as is when it is 1..64 of
  *       {@code [A-Za-z0-9_-]}, else {@code h} and 42 characters of its SHA-256 (base64url);</li>
  *   <li>urgency {@code high} for a visible notification, {@code normal} otherwise; the TTL is the
- *       sender's {@code default-ttl}.</li>
+ *       sender's {@code default-ttl};</li>
+ *   <li>for a digest (docs/inbox.md, "Digests") the event is the last folded, the payload adds
+ *       {@code "digest": {"key", "count", "firstSeq", "firstId"}}, a visible notification's body ends
+ *       with how many more there are ({@code (+8 more)}), and the collapse id is the digest key's, so a
+ *       device shows the newest digest of a key in place of the previous one.</li>
  * </ul>
  */
 public final class PushMessages {
@@ -51,24 +55,34 @@ public final class PushMessages {
         if (e.occurredAt() != null) {
             event.put("occurredAt", e.occurredAt().toString());
         }
+        FallbackRecord.Digested digest = record.digest();
+        if (digest != null) {
+            event.putObject("digest").put("key", digest.key()).put("count", digest.count()).put("firstSeq", digest.first().seq())
+                    .put("firstId", digest.first().id());
+        }
         byte[] payload = bytes(event);
         if (payload.length > PushMessage.MAX_PAYLOAD) {
             event.remove("data");
             event.put("truncated", true);
             payload = bytes(event);
         }
-        PushMessage.Alert alert = alert(e.data());
-        String collapse = collapseId(e.collapseKey() != null ? e.collapseKey() : e.id());
+        PushMessage.Alert alert = alert(e.data(), digest == null ? 1 : digest.count());
+        String collapse = collapseId(digest != null ? "digest:" + digest.key() : e.collapseKey() != null ? e.collapseKey() : e.id());
         return new PushMessage(e.id(), e.stream().value(), e.seq(), payload, collapse, ttl,
                 alert != null ? PushMessage.Urgency.HIGH : PushMessage.Urgency.NORMAL, alert);
     }
 
-    static PushMessage.Alert alert(JsonNode data) {
+    /** The visible part of a push standing for {@code count} events (1: one event), from the last one's data. */
+    static PushMessage.Alert alert(JsonNode data, long count) {
         if (data == null || !data.path("title").isTextual()) {
             return null;
         }
-        String body = data.path("body").isTextual() ? clip(data.path("body").asText(), MAX_BODY) : null;
-        return new PushMessage.Alert(clip(data.path("title").asText(), MAX_TITLE), body);
+        String more = count > 1 ? "(+" + (count - 1) + " more)" : null;
+        String body = data.path("body").isTextual() ? data.path("body").asText() : null;
+        if (more != null) {
+            body = body == null ? more : clip(body, MAX_BODY - more.length() - 1) + " " + more;
+        }
+        return new PushMessage.Alert(clip(data.path("title").asText(), MAX_TITLE), body == null ? null : clip(body, MAX_BODY));
     }
 
     /** A collapse id every provider takes: the key itself when it is plain and short, else a hash of it. */

@@ -4,6 +4,7 @@ import io.notify.protocol.event.EventEnvelope;
 import io.notify.protocol.inbox.FallbackRecord;
 import io.notify.protocol.inbox.InboxState;
 import io.notify.protocol.inbox.Receipt;
+import io.notify.protocol.prefs.UserPreferences;
 import io.notify.protocol.push.PushChange;
 import io.notify.protocol.push.PushOutcome;
 import io.notify.protocol.push.PushRegistrations;
@@ -30,6 +31,7 @@ public final class NotifySerdes {
     private static final JsonSerde<Receipt> RECEIPT = JsonSerde.of(Receipt.class);
     private static final JsonSerde<InboxState> INBOX_STATE = JsonSerde.of(InboxState.class);
     private static final JsonSerde<FallbackRecord> FALLBACK_RECORD = JsonSerde.of(FallbackRecord.class);
+    private static final JsonSerde<UserPreferences> USER_PREFERENCES = JsonSerde.of(UserPreferences.class);
     private static final JsonSerde<PushOutcome> PUSH_OUTCOME = JsonSerde.of(PushOutcome.class);
     private static final JsonSerde<PushChange> PUSH_CHANGE = JsonSerde.of(PushChange.class);
     private static final JsonSerde<PushRegistrations> PUSH_REGISTRATIONS = JsonSerde.of(PushRegistrations.class);
@@ -93,6 +95,11 @@ public final class NotifySerdes {
     /** {@code notify.push-registrations} values and the {@code push-registrations} store's. */
     public static Serde<PushRegistrations> pushRegistrations() {
         return PUSH_REGISTRATIONS;
+    }
+
+    /** {@code notify.preferences} values and the {@code preferences} store's. */
+    public static Serde<UserPreferences> userPreferences() {
+        return USER_PREFERENCES;
     }
 
     /** {@code notify.push-outcomes} values. */

@@ -4,6 +4,7 @@ import io.notify.protocol.event.EventEnvelope;
 import io.notify.protocol.inbox.FallbackRecord;
 import io.notify.protocol.inbox.InboxState;
 import io.notify.protocol.inbox.Receipt;
+import io.notify.protocol.prefs.UserPreferences;
 import io.notify.protocol.push.PushChange;
 import io.notify.protocol.push.PushOutcome;
 import io.notify.protocol.push.PushRegistrations;
@@ -39,6 +40,7 @@ public final class TopicCatalog {
     public static final String PUSH_REGISTRATIONS = "notify.push-registrations";
     public static final String PUSH_OUTCOMES = "notify.push-outcomes";
     public static final String PUSH_DLQ = "notify.push.dlq";
+    public static final String PREFERENCES = "notify.preferences";
 
     /** Leaves room in Kafka's 249-char limit for the longest topic (a node topic with a 64-char node id). */
     public static final Pattern PREFIX = Pattern.compile("^[A-Za-z0-9._-]{0,100}$");
@@ -57,6 +59,7 @@ public final class TopicCatalog {
     private final Topic<StreamId, PushRegistrations> pushRegistrations;
     private final Topic<StreamId, PushOutcome> pushOutcomes;
     private final Topic<StreamId, byte[]> pushDlq;
+    private final Topic<StreamId, UserPreferences> preferences;
 
     private TopicCatalog(String prefix) {
         this.prefix = prefix;
@@ -82,6 +85,8 @@ public final class TopicCatalog {
                 "PushOutcome JSON (one per attempt)");
         this.pushDlq = new Topic<>(prefix + PUSH_DLQ, NotifySerdes.streamId(), Serdes.ByteArray(), STREAM_KEY,
                 "FallbackRecord JSON narrowed to the one registration that failed; reason in notify.* headers (DlqFailure)");
+        this.preferences = new Topic<>(prefix + PREFERENCES, NotifySerdes.streamId(), NotifySerdes.userPreferences(), STREAM_KEY,
+                "UserPreferences JSON (compacted: the latest per user; a tombstone resets the user to no preferences)");
     }
 
     /** A catalog whose topic names all start with {@code prefix}; {@code ""} is production. */
@@ -184,10 +189,18 @@ public final class TopicCatalog {
         return pushDlq;
     }
 
+    /**
+     * {@code notify.preferences}: each user's preferences (compacted), written by the gateways and applied by
+     * fanout-streams where the user's stream lives (as many partitions as the by-stream topic, like notify.receipts).
+     */
+    public Topic<StreamId, UserPreferences> preferences() {
+        return preferences;
+    }
+
     /** The fixed topics (node topics are per node and not listed). */
     public List<Topic<?, ?>> fixedTopics() {
         return List.of(events, eventsDlq, streamLog, undelivered, receipts, inboxState, fallback, pushChanges, pushRegistrations,
-                pushOutcomes, pushDlq);
+                pushOutcomes, pushDlq, preferences);
     }
 
     /** Matches the names of all node topics under this prefix; group 1 is the node id. */

@@ -2,6 +2,8 @@ package io.notify.schemas.asyncapi;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.notify.protocol.event.Channel;
+import io.notify.protocol.event.Digest;
 import io.notify.protocol.event.EventClass;
 import io.notify.protocol.event.EventEnvelope;
 import io.notify.protocol.event.Fallback;
@@ -10,6 +12,10 @@ import io.notify.protocol.inbox.FallbackRecord;
 import io.notify.protocol.inbox.InboxState;
 import io.notify.protocol.inbox.Receipt;
 import io.notify.protocol.inbox.ReceiptKind;
+import io.notify.protocol.prefs.Channels;
+import io.notify.protocol.prefs.Preferences;
+import io.notify.protocol.prefs.QuietHours;
+import io.notify.protocol.prefs.UserPreferences;
 import io.notify.protocol.push.PushChange;
 import io.notify.protocol.push.PushOutcome;
 import io.notify.protocol.push.PushRegistration;
@@ -67,6 +73,13 @@ final class TopicSamples {
         SequencedEvent full = new SequencedEvent(U42, EPOCH, 17, "ord-1:shipped", "order.shipped", data, occurred, "orders",
                 1764410130100L, 1764410130123L, PUSH, "order:ord-1");
         SequencedEvent bare = new SequencedEvent(ROOM, EPOCH, 1, "msg-88", "chat.message", null, null, null, 5, 6);
+        Digest digest = new Digest("comments:post-9", "15m");
+        SequencedEvent folded = new SequencedEvent(U42, EPOCH, 18, "c-2", "comment.added", data, null, "social", 1764410140100L,
+                1764410140123L, PUSH, null, "social", false, digest, List.of(Channel.LIVE));
+        SequencedEvent foldedFirst = new SequencedEvent(U42, EPOCH, 16, "c-1", "comment.added", data, null, "social",
+                1764410120100L, 1764410120123L, PUSH, null, "social", false, digest, List.of());
+        SequencedEvent critical = new SequencedEvent(U42, EPOCH, 19, "sec-1", "security.sign-in", data, null, "auth",
+                1764410150100L, 1764410150123L, null, null, "security", true, null, List.of());
         LiveEvent live = new LiveEvent(U42, "typing-1", "chat.typing", JsonNodeFactory.instance.objectNode().put("room", "r1"),
                 occurred, "typing:r1", "chat", 1764410130100L);
         LiveEvent liveBare = new LiveEvent(StreamId.BROADCAST, "b-1", "banner", null, null, null, null, 0);
@@ -77,8 +90,12 @@ final class TopicSamples {
                         data, occurred, "order:ord-1", "orders", PUSH)),
                 envelopeSample(new EventEnvelope("msg-88", "chat.message", new Recipients(List.of("7"), List.of("chat-1"), true),
                         EventClass.EPHEMERAL, null, null, null, null)),
-                envelopeSample(EventEnvelope.durable("banner", null, Recipients.everyone()))));
-        out.put(topics.streamLog().name(), write(topics.streamLog(), streamSample(full), streamSample(bare)));
+                envelopeSample(EventEnvelope.durable("banner", null, Recipients.everyone())),
+                envelopeSample(new EventEnvelope("c-2", "comment.added", Recipients.users("42"), EventClass.DURABLE, data, null, null,
+                        "social", PUSH).withPolicy("social", false, digest)),
+                envelopeSample(EventEnvelope.durable("security.sign-in", data, "42").withPolicy("security", true, null))));
+        out.put(topics.streamLog().name(), write(topics.streamLog(), streamSample(full), streamSample(bare), streamSample(folded),
+                streamSample(critical)));
         List<DeliveryMessage> deliveries = List.of(
                 DeliveryMessage.toConnections(full, List.of("c-7f3a", "c-8b"), 1764410130125L),
                 DeliveryMessage.toAll(live, 1764410130125L),
@@ -108,7 +125,15 @@ final class TopicSamples {
                 streamSample(withPush),
                 streamSample(new FallbackRecord(U42.value(), "42", "push", FallbackRecord.Reason.NO_ACK, full,
                         List.of(new FallbackRecord.Device("phone-1", 15, 1764410100000L)), 1764410250123L, 1764410250480L)),
-                streamSample(new FallbackRecord(U42.value(), "42", "push", FallbackRecord.Reason.NO_DEVICE, full, List.of(), 1, 2))));
+                streamSample(new FallbackRecord(U42.value(), "42", "push", FallbackRecord.Reason.NO_DEVICE, full, List.of(), 1, 2)),
+                streamSample(new FallbackRecord(U42.value(), "42", "push", FallbackRecord.Reason.NO_DEVICE, folded, List.of(), 3, 4,
+                        List.of(), new FallbackRecord.Digested(digest.key(), 2, foldedFirst)))));
+        Preferences prefs = new Preferences(
+                Map.of("order.shipped", new Channels(false, true, false), "comment.added", new Channels(null, null, false)),
+                Map.of("marketing", new Channels(null, null, false)), new QuietHours("22:00", "07:00", "Europe/Berlin"));
+        out.put(topics.preferences().name(), write(topics.preferences(),
+                streamSample(new UserPreferences(U42, prefs, 1764410000000L)),
+                streamSample(new UserPreferences(U42, Preferences.NONE, 1764410100000L))));
 
         PushChange register = PushChange.register(U42, WEB_PUSH, 1764400000000L);
         PushChange gone = PushChange.gone(U42, FCM.id(), "UNREGISTERED: Requested entity was not found.", 1764410251000L);
@@ -166,6 +191,8 @@ final class TopicSamples {
             stream = r.stream();
         } else if (value instanceof PushOutcome o) {
             stream = o.stream();
+        } else if (value instanceof UserPreferences p) {
+            stream = p.stream();
         } else {
             throw new IllegalArgumentException("no stream key for " + value);
         }

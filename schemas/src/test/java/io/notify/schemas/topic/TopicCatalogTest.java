@@ -28,6 +28,7 @@ class TopicCatalogTest {
         assertEquals("notify.push-registrations", c.pushRegistrations().name());
         assertEquals("notify.push-outcomes", c.pushOutcomes().name());
         assertEquals("notify.push.dlq", c.pushDlq().name());
+        assertEquals("notify.preferences", c.preferences().name());
     }
 
     @Test
@@ -44,7 +45,7 @@ class TopicCatalogTest {
         assertEquals(prefix + "notify.push-outcomes", c.pushOutcomes().name());
         assertEquals(prefix + "notify.push.dlq", c.pushDlq().name());
         assertEquals(List.of(c.events(), c.eventsDlq(), c.streamLog(), c.undelivered(), c.receipts(), c.inboxState(), c.fallback(),
-                c.pushChanges(), c.pushRegistrations(), c.pushOutcomes(), c.pushDlq()), c.fixedTopics());
+                c.pushChanges(), c.pushRegistrations(), c.pushOutcomes(), c.pushDlq(), c.preferences()), c.fixedTopics());
     }
 
     @Test
@@ -92,6 +93,7 @@ class TopicCatalogTest {
         assertSame(NotifySerdes.pushChange(), c.pushChanges().valueSerde());
         assertSame(NotifySerdes.pushRegistrations(), c.pushRegistrations().valueSerde());
         assertSame(NotifySerdes.pushOutcome(), c.pushOutcomes().valueSerde());
+        assertSame(NotifySerdes.userPreferences(), c.preferences().valueSerde());
         assertSame(NotifySerdes.streamId(), c.pushDlq().keySerde());
         assertSame(raw, c.pushDlq().valueSerde().serializer().serialize("t", raw));
         for (Topic<?, ?> t : c.fixedTopics()) {

@@ -40,6 +40,23 @@ class EventValidatorTest {
     }
 
     @Test
+    void aCategoryACriticalMarkAndADigestBindAndADigestNeedsAFallback() {
+        EventEnvelope e = validator.parse(("{\"type\":\"comment.added\",\"to\":{\"users\":[\"42\"]},\"category\":\"social\","
+                + "\"critical\":true,\"fallback\":{\"after\":\"1m\",\"channel\":\"push\"},"
+                + "\"digest\":{\"key\":\"comments:p-9\",\"window\":\"15m\"}}").getBytes(StandardCharsets.UTF_8));
+        assertEquals("social", e.category());
+        assertTrue(e.critical());
+        assertEquals(java.time.Duration.ofMinutes(15), e.digest().length());
+        assertFalse(violations("{\"type\":\"t\",\"to\":{\"users\":[\"1\"]},\"digest\":{\"key\":\"k\",\"window\":\"1m\"}}").isEmpty(),
+                "a digest without a fallback");
+        assertFalse(violations("{\"type\":\"t\",\"to\":{\"users\":[\"1\"]},\"category\":\".x\"}").isEmpty());
+        assertFalse(violations("{\"type\":\"t\",\"to\":{\"users\":[\"1\"]},\"critical\":\"yes\"}").isEmpty());
+        assertThrows(InvalidEventException.class, () -> validator.parse(("{\"type\":\"t\",\"to\":{\"users\":[\"1\"]},"
+                + "\"fallback\":{\"after\":\"1m\",\"channel\":\"push\"},\"digest\":{\"key\":\"k\",\"window\":\"2d\"}}")
+                .getBytes(StandardCharsets.UTF_8)), "a window past 1 day");
+    }
+
+    @Test
     void numbersOutOfTheRangeOfADoubleAreViolationsNamingTheirPointer() {
         String doc = "{\"id\":\"a\",\"type\":\"t\",\"to\":{\"users\":[\"1\"]},\"data\":{\"n\":1e999,\"deep\":[{\"x~/y\":-1E400}],"
                 + "\"big\":1" + "0".repeat(400) + ",\"ok\":[1e308,-1e-999,12345678901234567890123]}}";

@@ -9,7 +9,8 @@ import java.util.Locale;
  * A gateway's endpoints derived from its base URL: {@code http(s)://host:port[/base]} or
  * {@code ws(s)://...}; a trailing {@code /v1/ws} or {@code /v1/sse} is accepted and ignored. The
  * WebSocket and SSE URLs carry the device id ({@code ?device=}, docs/protocol.md §1) when the client
- * has one; the inbox and push APIs ({@code /v1/inbox...}, {@code /v1/push...}) are on the same host, over http(s).
+ * has one; the inbox, push and preferences APIs ({@code /v1/inbox...}, {@code /v1/push...},
+ * {@code /v1/preferences}) are on the same host, over http(s).
  */
 public record Endpoints(URI base, URI webSocket, URI sse) {
 
@@ -17,6 +18,7 @@ public record Endpoints(URI base, URI webSocket, URI sse) {
     public static final String SSE_PATH = "/v1/sse";
     public static final String INBOX_PATH = "/v1/inbox";
     public static final String PUSH_PATH = "/v1/push";
+    public static final String PREFERENCES_PATH = "/v1/preferences";
 
     public static Endpoints of(URI url) {
         String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
@@ -81,7 +83,10 @@ public record Endpoints(URI base, URI webSocket, URI sse) {
         return query.length() == 0 ? sse : URI.create(sse + "?" + query.substring(1));
     }
 
-    /** A URL of the gateway's user API: {@code path} is {@link #INBOX_PATH} or {@link #PUSH_PATH} and what follows it (query included). */
+    /**
+     * A URL of the gateway's user API: {@code path} is {@link #INBOX_PATH}, {@link #PUSH_PATH} or
+     * {@link #PREFERENCES_PATH} and what follows it (query included).
+     */
     public URI inbox(String path) {
         return URI.create(base + path);
     }

@@ -24,7 +24,8 @@ import java.util.function.Supplier;
  * their {@code Retry-After} (1 s without one, at most {@link #MAX_RETRY_DELAY}, plus up to a quarter
  * of jitter); any other unexpected status a {@link NotifyClientException} of kind {@code INBOX}
  * ({@link InboxJson#problem}). Futures complete on the HTTP client's threads. The push API
- * ({@code /v1/push}, {@link PushHttp}) is called the same way ({@link #call}), with kind {@code PUSH}.
+ * ({@code /v1/push}, {@link PushHttp}) and the user's preferences ({@code /v1/preferences},
+ * {@link PreferencesHttp}) are called the same way ({@link #call}), with kinds {@code PUSH} and {@code PREFERENCES}.
  */
 public final class InboxHttp {
 
@@ -71,7 +72,7 @@ public final class InboxHttp {
     }
 
     /**
-     * One logical request of the gateway's user API ({@code /v1/inbox}, {@code /v1/push}): its
+     * One logical request of the gateway's user API ({@code /v1/inbox}, {@code /v1/push}, {@code /v1/preferences}): its
      * attempts, then the answer read by {@code read} (the body; "" for a 204) or the failure, a
      * {@link NotifyClientException} of {@code kind}. {@code body}: JSON, or null for none.
      */

@@ -41,7 +41,9 @@ import java.util.concurrent.TimeUnit;
  * {@code /v1/inbox} is recorded and answered with the next queued {@link InboxAnswer} (by default
  * 200 with zero counts to a GET, 202 to a POST); each under {@code /v1/push} likewise, from
  * {@link #pushRequests} and {@link #pushAnswers} (by default an empty listing, no Web Push config,
- * 201 with a registration of the id {@link #PUSH_ID} to a POST, 204 to a DELETE). For wire-level
+ * 201 with a registration of the id {@link #PUSH_ID} to a POST, 204 to a DELETE); each to
+ * {@code /v1/preferences} likewise, from {@link #preferenceRequests} and {@link #preferenceAnswers} (by
+ * default 200 with no preferences to a GET or PUT, 204 to a DELETE). For wire-level
  * behaviour the real gateway cannot be made to show on demand (close codes, refusals, silence, a
  * proxy without WebSocket, inbox and push errors).
  */
@@ -80,6 +82,8 @@ public final class FakeGateway implements AutoCloseable {
     public static final String PUSH_ID = "pr_FakeGatewayFakeGateway";
     public final Queue<InboxAnswer> pushAnswers = new ConcurrentLinkedQueue<>();
     public final BlockingQueue<InboxRequest> pushRequests = new LinkedBlockingQueue<>();
+    public final Queue<InboxAnswer> preferenceAnswers = new ConcurrentLinkedQueue<>();
+    public final BlockingQueue<InboxRequest> preferenceRequests = new LinkedBlockingQueue<>();
     private final BlockingQueue<Session> sessions = new LinkedBlockingQueue<>();
     private final BlockingQueue<SseRequest> sseRequests = new LinkedBlockingQueue<>();
     private final List<SseRequest> openStreams = new CopyOnWriteArrayList<>();
@@ -103,7 +107,8 @@ public final class FakeGateway implements AutoCloseable {
                         })
                         .addExactPath("/v1/sse", this::sse)
                         .addPrefixPath("/v1/inbox", this::inbox)
-                        .addPrefixPath("/v1/push", this::push))
+                        .addPrefixPath("/v1/push", this::push)
+                        .addPrefixPath("/v1/preferences", this::preferences))
                 .build();
         server.start();
     }
@@ -175,6 +180,16 @@ public final class FakeGateway implements AutoCloseable {
         });
     }
 
+    private void preferences(HttpServerExchange exchange) throws IOException {
+        if (exchange.isInIoThread()) {
+            exchange.dispatch(this::preferences);
+            return;
+        }
+        api(exchange, preferenceRequests, preferenceAnswers, method -> method.equals("DELETE")
+                ? new InboxAnswer(204, "application/json", "", null)
+                : InboxAnswer.json(200, "{\"types\":{},\"categories\":{}}"));
+    }
+
     /** Records a request of the user API and answers it with the next queued answer, else the default for its method. */
     private static void api(HttpServerExchange exchange, BlockingQueue<InboxRequest> requests, Queue<InboxAnswer> answers,
                             java.util.function.Function<String, InboxAnswer> defaults) throws IOException {
@@ -201,18 +216,23 @@ public final class FakeGateway implements AutoCloseable {
 
     /** The next inbox request. */
     public InboxRequest nextInbox(Duration timeout) throws InterruptedException {
-        InboxRequest r = inboxRequests.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        if (r == null) {
-            throw new AssertionError("no inbox request within " + timeout.toMillis() + " ms");
-        }
-        return r;
+        return next(inboxRequests, "inbox", timeout);
     }
 
     /** The next push API request. */
     public InboxRequest nextPush(Duration timeout) throws InterruptedException {
-        InboxRequest r = pushRequests.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        return next(pushRequests, "push", timeout);
+    }
+
+    /** The next preferences request. */
+    public InboxRequest nextPreferences(Duration timeout) throws InterruptedException {
+        return next(preferenceRequests, "preferences", timeout);
+    }
+
+    private static InboxRequest next(BlockingQueue<InboxRequest> requests, String api, Duration timeout) throws InterruptedException {
+        InboxRequest r = requests.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
         if (r == null) {
-            throw new AssertionError("no push request within " + timeout.toMillis() + " ms");
+            throw new AssertionError("no " + api + " request within " + timeout.toMillis() + " ms");
         }
         return r;
     }

@@ -39,6 +39,11 @@ public final class HttpInboxSource implements InboxSource {
         return get(URI.create("/v1/streams/" + stream.value() + "/push-registrations"), false);
     }
 
+    @Override
+    public CompletionStage<Answer> preferences(StreamId stream) {
+        return get(URI.create("/v1/streams/" + stream.value() + "/preferences"), false);
+    }
+
     private CompletionStage<Answer> get(URI path, boolean checkCounts) {
         return client.call(base -> HttpRequest.newBuilder(URI.create(base + path.toString())).GET(),
                 response -> read(response, checkCounts), Answer.Unavailable::new);

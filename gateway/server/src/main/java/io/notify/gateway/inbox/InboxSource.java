@@ -32,6 +32,9 @@ public interface InboxSource extends AutoCloseable {
     /** The push registrations of the user of {@code stream}: the query API's body as is (docs/push.md). */
     CompletionStage<Answer> pushRegistrations(StreamId stream);
 
+    /** The preferences of the user of {@code stream}: the query API's body as is (docs/inbox.md, "Preferences"). */
+    CompletionStage<Answer> preferences(StreamId stream);
+
     @Override
     default void close() {
     }

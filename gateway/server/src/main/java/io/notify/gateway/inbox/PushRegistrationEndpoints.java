@@ -178,20 +178,7 @@ public final class PushRegistrationEndpoints {
      * the exchange is already dispatched (the answer comes from the producer's thread).
      */
     private void write(HttpServerExchange exchange, String endpoint, long t0, PushChange change, Runnable answer) {
-        if (changes == null) {
-            requests.unavailable(exchange, endpoint, t0, "this node has no notify.push-changes producer");
-            return;
-        }
-        changes.send(change).toCompletableFuture()
-                .orTimeout(produceDeadline.toMillis(), TimeUnit.MILLISECONDS)
-                .whenComplete((ok, error) -> {
-                    if (error != null) {
-                        requests.unavailable(exchange, endpoint, t0, "the push change was not acknowledged: " + error);
-                        return;
-                    }
-                    metrics.request(endpoint, "ok", t0);
-                    answer.run();
-                });
+        requests.afterWrite(exchange, endpoint, t0, changes == null ? null : () -> changes.send(change), produceDeadline, answer);
     }
 
     /** The registration a body asks for; IllegalArgumentException names what is wrong. */

@@ -167,6 +167,29 @@ final class UserRequests {
                 }));
     }
 
+    /**
+     * Runs {@code answer} once Kafka acknowledged the record {@code send} hands to a producer, within {@code deadline}
+     * (503 otherwise; {@code send} null: the node has no producer for it). The exchange is already dispatched: the
+     * answer comes from the producer's thread.
+     */
+    void afterWrite(HttpServerExchange exchange, String endpoint, long t0, Supplier<CompletionStage<Void>> send, Duration deadline,
+                    Runnable answer) {
+        if (send == null) {
+            unavailable(exchange, endpoint, t0, "this node has no producer for " + endpoint);
+            return;
+        }
+        send.get().toCompletableFuture()
+                .orTimeout(deadline.toMillis(), TimeUnit.MILLISECONDS)
+                .whenComplete((ok, error) -> {
+                    if (error != null) {
+                        unavailable(exchange, endpoint, t0, "the record was not acknowledged: " + error);
+                        return;
+                    }
+                    metrics.request(endpoint, "ok", t0);
+                    answer.run();
+                });
+    }
+
     private void tooLarge(HttpServerExchange exchange, String endpoint, long t0) {
         refuse(exchange, endpoint, t0, "body_too_large", Problem.of(413, "body-too-large", "Body too large",
                 "a body may be at most " + InboxSettings.MAX_BODY_BYTES + " bytes"));

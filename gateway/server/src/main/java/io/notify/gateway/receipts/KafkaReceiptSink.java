@@ -2,6 +2,7 @@ package io.notify.gateway.receipts;
 
 import io.notify.gateway.config.GatewayConfig;
 import io.notify.protocol.inbox.Receipt;
+import io.notify.protocol.prefs.UserPreferences;
 import io.notify.protocol.push.PushChange;
 import io.notify.protocol.stream.StreamId;
 import io.notify.schemas.topic.Topic;
@@ -36,6 +37,14 @@ public final class KafkaReceiptSink extends KafkaStreamSink<Receipt> implements 
         return new KafkaStreamSink<>(() -> new KafkaProducer<>(producerProps(config, "push-changes"), changes.keySerde().serializer(),
                 changes.valueSerde().serializer()), changes.name(), PushChange::stream, config.inbox().produceTimeout(),
                 "gateway-push-changes");
+    }
+
+    /** The node's producer of {@code notify.preferences} (users' preferences, docs/inbox.md), on its thread {@code gateway-preferences}. */
+    public static KafkaStreamSink<UserPreferences> preferences(GatewayConfig config) {
+        Topic<StreamId, UserPreferences> prefs = TopicCatalog.of(config.topicPrefix()).preferences();
+        return new KafkaStreamSink<>(() -> new KafkaProducer<>(producerProps(config, "preferences"), prefs.keySerde().serializer(),
+                prefs.valueSerde().serializer()), prefs.name(), UserPreferences::stream, config.inbox().produceTimeout(),
+                "gateway-preferences");
     }
 
     static Map<String, Object> producerProps(GatewayConfig config) {

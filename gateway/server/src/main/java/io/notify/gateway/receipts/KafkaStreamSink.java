@@ -111,14 +111,30 @@ public class KafkaStreamSink<V> {
         return List.copyOf(done);
     }
 
+    /** Hands over a tombstone (a null value) for {@code key}: on a compacted topic, the key's record goes. */
+    public CompletionStage<Void> remove(StreamId key) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        try {
+            sender.execute(() -> produce(key, null, done));
+        } catch (RejectedExecutionException e) {
+            done.completeExceptionally(new IllegalStateException(sender.isShutdown() ? "the node is stopping"
+                    : "more than " + MAX_QUEUED + " hand-overs wait for the " + topic + " producer"));
+        }
+        return done;
+    }
+
     private void produce(V record, CompletableFuture<Void> done) {
+        produce(key.apply(record), record, done);
+    }
+
+    private void produce(StreamId recordKey, V record, CompletableFuture<Void> done) {
         Producer<StreamId, V> producer = this.producer;
         if (producer == null) {
             done.completeExceptionally(new IllegalStateException("the " + topic + " producer is not started"));
             return;
         }
         try {
-            producer.send(new ProducerRecord<>(topic, key.apply(record), record), (metadata, error) -> {
+            producer.send(new ProducerRecord<>(topic, recordKey, record), (metadata, error) -> {
                 if (error == null) {
                     done.complete(null);
                 } else {

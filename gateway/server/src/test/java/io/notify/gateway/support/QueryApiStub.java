@@ -9,6 +9,8 @@ import io.notify.common.http.HttpResponses;
 import io.notify.common.http.Problem;
 import io.notify.protocol.NotifyJson;
 import io.notify.protocol.stream.SequencedEvent;
+import io.notify.protocol.prefs.Preferences;
+import io.notify.protocol.prefs.UserPreferences;
 import io.notify.protocol.push.PushRegistrations;
 import io.notify.protocol.stream.StreamId;
 import io.undertow.Undertow;
@@ -49,6 +51,7 @@ public final class QueryApiStub implements AutoCloseable {
 
     private final Map<StreamId, Inbox> inboxes = new ConcurrentHashMap<>();
     private final Map<StreamId, PushRegistrations> pushRegistrations = new ConcurrentHashMap<>();
+    private final Map<StreamId, UserPreferences> preferences = new ConcurrentHashMap<>();
     private final AtomicInteger failNext = new AtomicInteger();
     private final AtomicInteger requests = new AtomicInteger();
     private final AtomicInteger refused = new AtomicInteger();
@@ -83,6 +86,10 @@ public final class QueryApiStub implements AutoCloseable {
                 .get("/v1/streams/{stream}/push-registrations", authorized(ex -> {
                     StreamId stream = StreamId.parse(ex.getQueryParameters().get("stream").getFirst());
                     HttpResponses.json(ex, 200, pushRegistrations.getOrDefault(stream, PushRegistrations.empty(stream)));
+                }))
+                .get("/v1/streams/{stream}/preferences", authorized(ex -> {
+                    StreamId stream = StreamId.parse(ex.getQueryParameters().get("stream").getFirst());
+                    HttpResponses.json(ex, 200, preferences.getOrDefault(stream, new UserPreferences(stream, Preferences.NONE, 0)));
                 }));
         Undertow.Builder builder = Undertow.builder();
         server = (tls == null ? builder.addHttpListener(0, "127.0.0.1") : builder.addHttpsListener(0, "127.0.0.1", tls)).setIoThreads(1).setWorkerThreads(1)
@@ -114,6 +121,11 @@ public final class QueryApiStub implements AutoCloseable {
     /** What {@code GET /v1/streams/{stream}/push-registrations} answers for {@code stream} from now on (as fanout-streams would). */
     public void pushRegistrations(PushRegistrations registrations) {
         pushRegistrations.put(registrations.stream(), registrations);
+    }
+
+    /** What {@code GET /v1/streams/{stream}/preferences} answers for the user from now on (as fanout-streams would). */
+    public void preferences(UserPreferences prefs) {
+        preferences.put(prefs.stream(), prefs);
     }
 
     public void failNext(int n) {

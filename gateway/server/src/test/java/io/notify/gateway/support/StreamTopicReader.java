@@ -45,12 +45,12 @@ public class StreamTopicReader<V> implements AutoCloseable {
         return List.copyOf(read.get(stream));
     }
 
-    /** Every record of {@code stream} the broker acknowledged until now: the topic read up to its end as it is now. */
     /** The values of {@link #of}. */
     public List<V> valuesOf(StreamId stream, int atLeast, Duration timeout) {
         return of(stream, atLeast, timeout).stream().map(ConsumerRecord::value).toList();
     }
 
+    /** Every record of {@code stream} the broker acknowledged until now: the topic read up to its end as it is now. */
     public List<ConsumerRecord<StreamId, V>> allOf(StreamId stream, Duration timeout) {
         Map<TopicPartition, Long> end = consumer.endOffsets(consumer.assignment());
         Await.until("the topic read to its end " + end, timeout, () -> {
