@@ -43,28 +43,29 @@ record TopicRule(String topic, boolean compact, Duration retention, int partitio
     }
 
     /**
-     * Every topic of the platform (docs/topics.md; fanout's TopicLayout for receipts and the push topics it
-     * applies and writes) and the node topics of {@code liveNodes}; receipts and push-changes need the by-stream
-     * count, a node topic the node's {@code notify.gateway.node-topic-partitions} (only a WARN when it differs: a
-     * node reads all of its topic). The push sender creates its outcomes and DLQ at start, as fanout-streams creates
-     * the push changes and registrations, so each is only a WARN when missing.
+     * Every topic of the platform (docs/topics.md; fanout's TopicLayout for receipts, the push topics and the
+     * preferences it applies and writes) and the node topics of {@code liveNodes}; receipts, push-changes and
+     * preferences (compacted, like push-registrations) need the by-stream count, a node topic the node's
+     * {@code notify.gateway.node-topic-partitions} (only a WARN when it differs: a node reads all of its topic). The
+     * push sender creates its outcomes and DLQ at start, as fanout-streams creates the push changes and registrations
+     * and the preferences, so each is only a WARN when missing.
      */
     static List<TopicRule> expected(Layout layout, List<String> liveNodes) {
         TopicCatalog t = layout.topics();
+        String byStream = "the by-stream count (notify.events' partitions or notify.fanout.stream-partitions)";
         List<TopicRule> rules = new ArrayList<>(List.of(
                 new TopicRule(t.events().name(), false, Duration.ofDays(7), 0, "", true),
                 new TopicRule(t.eventsDlq().name(), false, Duration.ofDays(30), 0, "", true),
                 new TopicRule(t.streamLog().name(), false, Duration.ofDays(30), 0, "", true),
                 new TopicRule(t.undelivered().name(), false, Duration.ofDays(3), 0, "", true),
-                new TopicRule(t.receipts().name(), false, Duration.ofDays(7), layout.byStream(),
-                        "the by-stream count (notify.events' partitions or notify.fanout.stream-partitions)", false),
+                new TopicRule(t.receipts().name(), false, Duration.ofDays(7), layout.byStream(), byStream, false),
                 new TopicRule(t.inboxState().name(), true, null, 0, "", false),
                 new TopicRule(t.fallback().name(), false, Duration.ofDays(7), 0, "", false),
-                new TopicRule(t.pushChanges().name(), false, Duration.ofDays(7), layout.byStream(),
-                        "the by-stream count (notify.events' partitions or notify.fanout.stream-partitions)", false),
+                new TopicRule(t.pushChanges().name(), false, Duration.ofDays(7), layout.byStream(), byStream, false),
                 new TopicRule(t.pushRegistrations().name(), true, null, 0, "", false),
                 new TopicRule(t.pushOutcomes().name(), false, Duration.ofDays(7), 0, "", false, PUSH_SENDER),
                 new TopicRule(t.pushDlq().name(), false, Duration.ofDays(30), 0, "", false, PUSH_SENDER),
+                new TopicRule(t.preferences().name(), true, null, layout.byStream(), byStream, false),
                 new TopicRule(t.allNodes().name(), false, Duration.ofHours(1), layout.nodeTopicPartitions(),
                         "notify.gateway.node-topic-partitions", false)));
         for (String node : liveNodes) {

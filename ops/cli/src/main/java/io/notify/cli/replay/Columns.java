@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -25,6 +26,8 @@ final class Columns {
     static final String PUSH_REGISTRATION_HEADER = "notify.push.registration";
     /** The push providers, as the fields of a registration name them (PushRegistration). */
     private static final List<String> PROVIDERS = List.of("webpush", "fcm", "apns");
+    /** The channels of a user's preferences, as an entry names them (Channels). */
+    private static final List<String> PREFERENCE_CHANNELS = List.of("live", "inbox", "push");
 
     private final TimeText time = new TimeText();
 
@@ -70,6 +73,9 @@ final class Columns {
                     header("sourceTopic", DlqHeaders.SOURCE_TOPIC), header("sourcePartition", DlqHeaders.SOURCE_PARTITION),
                     header("sourceOffset", DlqHeaders.SOURCE_OFFSET), header("failedAt", DlqHeaders.FAILED_AT),
                     meta("value", 0, r -> Utf8Text.display(r.value.bytes())));
+            case PREFERENCES -> List.of(stream("stream", 0, topic), channels("types", 0, "preferences.types"),
+                    channels("categories", 0, "preferences.categories"), quietHours("quietHours", 0),
+                    millis("updatedAt", "updatedAt"));
         });
         if (routing) {
             c.add(meta("routing", 0, Columns::routingCell));
@@ -109,6 +115,8 @@ final class Columns {
             case PUSH_DLQ -> List.of(stream("STREAM", 16, topic), sized("SEQ", 7, "event.seq"), sized("ID", 32, "event.id"),
                     dlqRegistration("REGISTRATION", 25), new Column("KIND", 16, Set.of(), r -> r.header(DlqHeaders.ERROR_KIND)),
                     new Column("ERROR", 80, Set.of(), r -> r.header(DlqHeaders.ERROR)));
+            case PREFERENCES -> List.of(stream("STREAM", 16, topic), channels("TYPES", 40, "preferences.types"),
+                    channels("CATEGORIES", 30, "preferences.categories"), quietHours("QUIET HOURS", 40));
         });
         if (routing) {
             c.add(meta("ROUTING", 60, Columns::routingCell));
@@ -174,17 +182,34 @@ final class Columns {
     }
 
     private static String devicesOf(String json) {
-        if (json == null) {
-            return null;
-        }
-        try {
+        return entries(json, (device, d) -> device + ":" + d.path("acked").asText());
+    }
+
+    /** A JSON object's fields as {@code each(name, value)}, in the value's order, joined with ';'; the text itself if not JSON. */
+    private static String entries(String json, BiFunction<String, JsonNode, String> each) {
+        return tree(json, object -> {
             List<String> pairs = new ArrayList<>();
-            NotifyJson.mapper().readTree(json).fields()
-                    .forEachRemaining(e -> pairs.add(e.getKey() + ":" + e.getValue().path("acked").asText()));
+            object.fields().forEachRemaining(e -> pairs.add(each.apply(e.getKey(), e.getValue())));
             return String.join(";", pairs);
-        } catch (IOException e) {
-            return json;
-        }
+        });
+    }
+
+    /**
+     * A user's preferences by type or category as {@code key:} and the channels the entry names, {@code -} off and
+     * {@code +} on: {@code order.shipped:-live+inbox-push;promo.vip:+push} (a channel it leaves out follows the category,
+     * else is on).
+     */
+    private static Column channels(String name, int width, String path) {
+        return new Column(name, width, Set.of(path), r -> entries(r.value.text(path), (key, c) -> key + ":"
+                + PREFERENCE_CHANNELS.stream().filter(c::hasNonNull)
+                        .map(ch -> (c.path(ch).asBoolean(true) ? "+" : "-") + ch).collect(Collectors.joining())));
+    }
+
+    /** A user's quiet hours as {@code 22:00-07:00 Europe/Berlin}; empty when none. */
+    private static Column quietHours(String name, int width) {
+        String path = "preferences.quietHours";
+        return new Column(name, width, Set.of(path), r -> tree(r.value.text(path),
+                q -> q.path("start").asText() + "-" + q.path("end").asText() + " " + q.path("timeZone").asText()));
     }
 
     /** A fallback record's devices as {@code device:acked} pairs, in the record's order. */
@@ -194,9 +219,16 @@ final class Columns {
     }
 
     private static String deviceAcked(String json) {
+        return tree(json, d -> d.path("device").asText() + ":" + d.path("acked").asText());
+    }
+
+    /** {@code text} of the JSON {@code json} holds; the text itself where it is not JSON, null for null. */
+    private static String tree(String json, Function<JsonNode, String> text) {
+        if (json == null) {
+            return null;
+        }
         try {
-            JsonNode d = NotifyJson.mapper().readTree(json);
-            return d.path("device").asText() + ":" + d.path("acked").asText();
+            return text.apply(NotifyJson.mapper().readTree(json));
         } catch (IOException e) {
             return json;
         }
@@ -252,12 +284,7 @@ final class Columns {
     }
 
     private static String registrationText(String json) {
-        try {
-            JsonNode reg = NotifyJson.mapper().readTree(json);
-            return reg.path("id").asText() + ":" + providerOf(reg);
-        } catch (IOException e) {
-            return json;
-        }
+        return tree(json, reg -> reg.path("id").asText() + ":" + providerOf(reg));
     }
 
     /** The change that made a push state: {@code kind id}, then the reason in parentheses where one was given. */

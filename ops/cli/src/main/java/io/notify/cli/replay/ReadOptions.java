@@ -22,7 +22,8 @@ final class ReadOptions extends ConnectionOptions {
 
     @Parameters(index = "0", paramLabel = "TOPIC",
             description = "events, stream-log, undelivered, dlq, receipts, inbox-state, fallback, push-changes, "
-                    + "push-registrations, push-outcomes or push-dlq (full names such as notify.stream-log work too).")
+                    + "push-registrations, push-outcomes, push-dlq or preferences (full names such as notify.stream-log work "
+                    + "too).")
     String topic;
 
     @Option(names = "--from", paramLabel = "TIME",

@@ -31,8 +31,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "replay", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Read a window of a Notify topic (events, stream-log, undelivered, dlq, receipts, inbox-state, "
-                + "fallback, push-changes, push-registrations, push-outcomes, push-dlq), filtered, as JSONL, CSV or a table; "
-                + "or re-produce it with --republish-to.",
+                + "fallback, push-changes, push-registrations, push-outcomes, push-dlq, preferences), filtered, as JSONL, "
+                + "CSV or a table; or re-produce it with --republish-to.",
         footer = {"", "Window: --from inclusive, --to exclusive (record timestamps); offsets likewise [from, to).",
                 "Exit codes: 0 done, 1 failed (Kafka, I/O), 2 bad input (nothing read), 130 interrupted.",
                 "Guide: docs/replay.md"})

@@ -27,7 +27,8 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * <p>Into another topic the record is copied: key, value and headers byte for byte. Into
  * {@code notify.events} each row becomes an {@link EventEnvelope} with an id from
  * {@link RepublishIds}, keyed by its first recipient as every producer is: a DLQ or events record is the envelope
- * itself; a stream-log, undelivered or fallback record becomes an envelope to that stream's user alone. A row
+ * itself; a stream-log, undelivered or fallback record becomes an envelope to that stream's user alone, with the
+ * event's category and critical mark (docs/inbox.md, "Preferences") but without its fallback and digest. A row
  * that cannot become a valid envelope is skipped and counted. Every record written carries
  * {@value #SOURCE_HEADER} = {@code topic:partition:offset} of its origin; envelopes also carry
  * {@value #ORIGINAL_ID_HEADER}, and lose the DLQ's failure headers.
@@ -118,20 +119,29 @@ final class Republisher implements AutoCloseable {
             case UNDELIVERED -> {
                 UndeliveredEvent u = NotifySerdes.undeliveredEvent().deserializer().deserialize(row.topic, bytes);
                 StreamEvent e = u.event();
-                yield new EventEnvelope(RepublishIds.derive(e.id(), u.stream().value(), round), e.type(),
+                EventEnvelope again = new EventEnvelope(RepublishIds.derive(e.id(), u.stream().value(), round), e.type(),
                         Recipients.users(u.userId()), e.eventClass(), e.data(), e.occurredAt(),
                         e instanceof LiveEvent live ? live.collapseKey() : null, e.source());
+                yield e instanceof SequencedEvent s ? withItsPolicy(again, s) : again;
             }
             // refused before reading (ReplayCommand): these records are not events
-            case RECEIPTS, INBOX_STATE, PUSH_CHANGES, PUSH_REGISTRATIONS, PUSH_OUTCOMES, PUSH_DLQ ->
+            case RECEIPTS, INBOX_STATE, PUSH_CHANGES, PUSH_REGISTRATIONS, PUSH_OUTCOMES, PUSH_DLQ, PREFERENCES ->
                     throw new IllegalArgumentException(source.shortName + " records are not events");
         };
     }
 
     /** A sequenced event again, addressed to its stream's user alone (without its fallback: that one was decided). */
     private EventEnvelope toItsUser(SequencedEvent s) {
-        return new EventEnvelope(RepublishIds.derive(s.id(), s.stream().value(), round), s.type(),
-                Recipients.users(s.stream().userId()), EventClass.DURABLE, s.data(), s.occurredAt(), null, s.source());
+        return withItsPolicy(new EventEnvelope(RepublishIds.derive(s.id(), s.stream().value(), round), s.type(),
+                Recipients.users(s.stream().userId()), EventClass.DURABLE, s.data(), s.occurredAt(), null, s.source()), s);
+    }
+
+    /**
+     * The event's category and critical mark, so the user's preferences treat it as they did the first time; not its
+     * digest, which folds fallbacks and goes with the fallback.
+     */
+    private static EventEnvelope withItsPolicy(EventEnvelope envelope, SequencedEvent s) {
+        return envelope.withPolicy(s.category(), s.critical(), null);
     }
 
     private String originalId(Row row, EventEnvelope envelope) {

@@ -17,7 +17,8 @@ import java.util.stream.Collectors;
  *
  * <p>The push topics (docs/push.md) are keyed by the user's stream like the inbox topics; none of
  * their records can become events again ({@link #holdsEvents}), not even the push DLQ's, which holds
- * a fallback record's event but is one device's share of a push the sender gave up on.
+ * a fallback record's event but is one device's share of a push the sender gave up on. So is
+ * {@code notify.preferences} (docs/inbox.md, "Preferences"): keyed by the user's stream, not events.
  */
 enum SourceTopic {
     /** Envelopes: the recipients are {@code to.users}. */
@@ -47,7 +48,9 @@ enum SourceTopic {
      * the {@code notify.*} headers; the event is nested under {@code event}, but they never become events again.
      */
     PUSH_DLQ("push-dlq", TopicCatalog.PUSH_DLQ, "the push sender", "event.id", "event.type", "event.class", "stream", true, "stream",
-            false);
+            false),
+    /** Each user's preferences as the user last put them (compacted; a tombstone resets the user). Not events. */
+    PREFERENCES("preferences", TopicCatalog.PREFERENCES, "the gateways", null, null, null, "stream", true, "stream");
 
     static final String NAMES = Arrays.stream(values()).map(s -> s.shortName).collect(Collectors.joining(", "))
             + " (or " + Arrays.stream(values()).map(s -> s.fullName).collect(Collectors.joining(", ")) + ")";

@@ -78,7 +78,7 @@ final class EvidenceReader {
         Instant after = Instant.ofEpochMilli(Math.max(q.from().toEpochMilli(), first.timestamp() - SLACK.toMillis()));
         Looked<FallbackRecord> fallback = event.fallback() == null ? Looked.skipped(topics.fallback().name())
                 : fallback(event, after);
-        return new Evidence(q, now, events, dlq, log, routing, receipts(event, after), fallback, pushOutcomes(event, fallback));
+        return new Evidence(q, now, events, dlq, log, routing, receipts(event, after), fallback, pushOutcomes(fallback));
     }
 
     private void captureEnds() {
@@ -169,29 +169,45 @@ final class EvidenceReader {
         return Looked.read(topic, after, q.to(), firsts.kept());
     }
 
+    /** The event's fallback records: those naming it, and for an event with a digest, its digest's record ({@link #covers}). */
     private Looked<FallbackRecord> fallback(SequencedEvent event, Instant after) throws IOException {
         String topic = topics.fallback().name();
         if (!lookup.exists(topic)) {
             return Looked.missing(topic);
         }
+        String digestKey = event.digest() == null ? null : event.digest().key();
         List<FallbackRecord> found = new ArrayList<>();
-        lookup.scan(topic, List.of(lookup.partitionOf(topic, q.stream())), after, q.to(), q.stream(), Set.of("event.id"), r -> {
-            if (q.eventId().equals(r.text("event.id"))) {
-                FallbackRecord f = parse(() -> NotifySerdes.fallbackRecord().deserializer().deserialize(topic, r.valueBytes()));
-                if (f != null && f.event().epoch().equals(event.epoch()) && f.event().seq() == event.seq()) {
-                    found.add(f);
-                }
-            }
-            return found.size() < MAX_MATCHES;
-        });
+        lookup.scan(topic, List.of(lookup.partitionOf(topic, q.stream())), after, q.to(), q.stream(), Set.of("event.id", "digest.key"),
+                r -> {
+                    if (q.eventId().equals(r.text("event.id")) || (digestKey != null && digestKey.equals(r.text("digest.key")))) {
+                        FallbackRecord f = parse(() -> NotifySerdes.fallbackRecord().deserializer().deserialize(topic, r.valueBytes()));
+                        if (f != null && covers(f, event)) {
+                            found.add(f);
+                        }
+                    }
+                    return found.size() < MAX_MATCHES;
+                });
         return Looked.read(topic, after, q.to(), found);
     }
 
     /**
-     * The push sender's outcomes of the event (same id and seq), from five minutes before the push
-     * fallback record was written: read only when there is one, since the sender acts on nothing else.
+     * Whether the fallback record is the event's: its {@code event}, or a digest's whose seqs from {@code first} to
+     * {@code event} hold it (a folded event's record names the last event of its digest).
      */
-    private Looked<PushOutcome> pushOutcomes(SequencedEvent event, Looked<FallbackRecord> fallback) throws IOException {
+    static boolean covers(FallbackRecord f, SequencedEvent event) {
+        SequencedEvent last = f.event();
+        if (!last.epoch().equals(event.epoch())) {
+            return false;
+        }
+        return last.seq() == event.seq() || f.digest() != null && event.digest() != null
+                && f.digest().key().equals(event.digest().key()) && f.digest().first().seq() <= event.seq() && event.seq() <= last.seq();
+    }
+
+    /**
+     * The push sender's outcomes of the push fallback record's event (same id and seq: for a digest, its last event),
+     * from five minutes before the record was written: read only when there is one, since the sender acts on nothing else.
+     */
+    private Looked<PushOutcome> pushOutcomes(Looked<FallbackRecord> fallback) throws IOException {
         String topic = topics.pushOutcomes().name();
         FallbackRecord push = fallback.records().stream().filter(f -> FallbackRecord.PUSH_CHANNEL.equals(f.channel()))
                 .findFirst().orElse(null);
@@ -205,11 +221,12 @@ final class EvidenceReader {
         if (!after.isBefore(q.to())) {
             return Looked.read(topic, q.from(), q.to(), List.of());
         }
-        String seq = Long.toString(event.seq());
+        String id = push.event().id(); // the event's, or for a digest the last one's, which the push sender names
+        String seq = Long.toString(push.event().seq());
         List<PushOutcome> found = new ArrayList<>();
         lookup.scan(topic, List.of(lookup.partitionOf(topic, q.stream())), after, q.to(), q.stream(), Set.of("eventId", "seq"),
                 r -> {
-                    if (q.eventId().equals(r.text("eventId")) && seq.equals(r.text("seq"))) {
+                    if (id.equals(r.text("eventId")) && seq.equals(r.text("seq"))) {
                         PushOutcome o = parse(() -> NotifySerdes.pushOutcome().deserializer().deserialize(topic, r.valueBytes()));
                         if (o != null) {
                             found.add(o);

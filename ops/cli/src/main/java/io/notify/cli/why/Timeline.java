@@ -5,6 +5,8 @@ import io.notify.cli.replay.TimeText;
 import io.notify.cli.why.Evidence.Copy;
 import io.notify.cli.why.Evidence.Rejection;
 import io.notify.cli.why.Evidence.Sequenced;
+import io.notify.protocol.event.Channel;
+import io.notify.protocol.event.Digest;
 import io.notify.protocol.inbox.FallbackRecord;
 import io.notify.protocol.inbox.Receipt;
 import io.notify.protocol.inbox.ReceiptKind;
@@ -25,7 +27,9 @@ import java.util.stream.Collectors;
  * One event's life as rows, assembled from {@link Evidence} (pure: no Kafka, no clock but
  * {@code evidence.now()}): ingested (and deduplicated copies, or rejected to the DLQ), sequenced,
  * routed, acked per device, seen/read/archived, fallback, and for a push fallback each push attempt
- * (sent, retried, gone, refused, given up, rate limited, no registration). A step with no record
+ * (sent, retried, gone, refused, given up, rate limited, no registration). What the user's preferences
+ * did is told where it shows: channels muted or a critical mark on the sequenced row; no fallback for a
+ * push-muted event; a fallback held by quiet hours or folded into a digest on the fallback row. A step with no record
  * says where and over which span nothing was found; the steps after sequencing are left out when the
  * event was never sequenced for the user, since there is nothing they could have recorded.
  */
@@ -163,11 +167,30 @@ final class Timeline {
             SequencedEvent ev = s.event();
             long latency = ev.sequencedAt() - ev.ingestedAt();
             add(ev.sequencedAt(), "sequenced", ev.stream().value() + " epoch " + ev.epoch() + " seq " + ev.seq()
-                    + " (" + log.topic() + " " + s.partition() + ":" + s.offset() + "), fan-out latency " + human(latency),
+                    + " (" + log.topic() + " " + s.partition() + ":" + s.offset() + "), fan-out latency " + human(latency)
+                    + preferences(ev),
                     facts("partition", s.partition(), "offset", s.offset(), "epoch", ev.epoch(), "seq", ev.seq(),
-                            "sequencedAt", time.format(ev.sequencedAt()), "latencyMs", latency));
+                            "sequencedAt", time.format(ev.sequencedAt()), "latencyMs", latency, "critical", ev.critical() ? true : null,
+                            "muted", ev.muted().isEmpty() ? null : ev.muted().stream().map(Channel::wireName).toList()));
         }
         return log.first().event();
+    }
+
+    /**
+     * What the user's preferences did to the event when it was sequenced (docs/inbox.md, "Preferences"): nothing for a
+     * critical event; for channels the stream-log record lists as {@code muted}, which and what it means.
+     */
+    private static String preferences(SequencedEvent ev) {
+        if (ev.critical()) {
+            return "; critical: the user's preferences and quiet hours do not apply";
+        }
+        if (ev.muted().isEmpty()) {
+            return "";
+        }
+        String channels = ev.muted().stream().map(Channel::wireName).collect(Collectors.joining(" and "));
+        String meaning = ev.muted().stream().map(c -> c == Channel.LIVE ? "no device is sent it" : "no fallback")
+                .collect(Collectors.joining("; "));
+        return "; muted for " + channels + " by the user's preferences (" + meaning + ")";
     }
 
     private String notSequencedBecause() {
@@ -243,9 +266,16 @@ final class Timeline {
             written(found.topic(), found.first());
             return;
         }
-        long due = s.sequencedAt() + s.fallback().delay().toMillis();
-        String dueText = time.format(due);
-        String asked = " (" + s.fallback().channel() + " after " + s.fallback().after() + ")";
+        Digest digest = s.digest();
+        String asked = " (" + s.fallback().channel() + " after " + s.fallback().after()
+                + (digest == null ? "" : ", digest " + digest.key() + " within " + digest.window()) + ")";
+        if (s.isMuted(Channel.PUSH)) {
+            add(null, "fallback", "muted by the user's preferences: none is written" + asked, facts("outcome", "muted"));
+            return;
+        }
+        // a digest falls due when its window closes, or at its first event's own due time: by then at the latest
+        long due = plannedDue(s);
+        String dueText = time.format(due) + (digest == null ? "" : " at the latest");
         Receipt cancel = receipts.stream()
                 .filter(r -> r.kind() == ReceiptKind.ACK || r.kind() == ReceiptKind.READ || r.kind() == ReceiptKind.ARCHIVE)
                 .min(Comparator.comparingLong(Receipt::at)).orElse(null);
@@ -264,7 +294,8 @@ final class Timeline {
             String where = found.state() == Looked.State.MISSING ? "topic " + found.topic() + " does not exist"
                     : "not found in " + found.topic() + " " + span(found);
             add(null, "fallback", "due at " + dueText + asked + " with no ack or read before it, but " + where
-                    + ": not decided yet (fan-out lag), or written after the window",
+                    + ": not decided yet (fan-out lag)" + (s.critical() ? "" : ", held by the user's quiet hours")
+                    + ", or written after the window",
                     facts("outcome", "missing", "dueAt", dueText));
         }
     }
@@ -272,12 +303,31 @@ final class Timeline {
     private void written(String topic, FallbackRecord f) {
         String devices = f.devices().stream().map(d -> d.device() + ":" + d.acked()).collect(Collectors.joining(";"));
         String push = f.push().stream().map(r -> r.id() + ":" + r.provider()).collect(Collectors.joining(";"));
+        FallbackRecord.Digested digest = f.digest();
+        // quiet hours move the due time to their end; the time the fallback asked for is its (first) event's
+        long planned = plannedDue(digest == null || digest.first().fallback() == null ? f.event() : digest.first());
+        boolean held = f.dueAt() > planned;
         add(f.at(), "fallback", "written to " + topic + ": channel " + f.channel() + ", reason " + f.reason().wireName()
                 + ", due " + time.format(f.dueAt()) + ", lateness " + human(f.at() - f.dueAt())
-                + (devices.isEmpty() ? "" : ", devices " + devices) + (push.isEmpty() ? "" : ", push registrations " + push),
+                + (devices.isEmpty() ? "" : ", devices " + devices) + (push.isEmpty() ? "" : ", push registrations " + push)
+                + (held ? "; held by the user's quiet hours (due " + time.format(planned) + " without them)" : "")
+                + (digest == null ? "" : "; folded into digest " + digest.key() + ": " + digest.count()
+                        + (digest.count() == 1 ? " event" : " events") + ", first " + digest.first().id() + ", last " + f.event().id()),
                 facts("outcome", "written", "channel", f.channel(), "reason", f.reason().wireName(),
                         "dueAt", time.format(f.dueAt()), "latenessMs", f.at() - f.dueAt(),
-                        "registrations", f.push().isEmpty() ? null : f.push().stream().map(PushRegistration::id).toList()));
+                        "registrations", f.push().isEmpty() ? null : f.push().stream().map(PushRegistration::id).toList(),
+                        "heldFrom", held ? time.format(planned) : null, "digest", digest == null ? null : digest.key(),
+                        "count", digest == null ? null : digest.count(), "first", digest == null ? null : digest.first().id(),
+                        "last", digest == null ? null : f.event().id()));
+    }
+
+    /**
+     * When the fallback of {@code s} falls due without quiet hours: {@code sequencedAt + after}, and for an event that
+     * opens a digest not before its window closes (fanout-streams' FallbackTimer).
+     */
+    private static long plannedDue(SequencedEvent s) {
+        long after = s.fallback().delay().toMillis();
+        return s.sequencedAt() + (s.digest() == null ? after : Math.max(after, s.digest().length().toMillis()));
     }
 
     /**

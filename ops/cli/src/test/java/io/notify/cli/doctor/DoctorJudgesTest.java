@@ -33,7 +33,7 @@ class DoctorJudgesTest {
 
     @Test
     void documentedTopicsAreOneOkLine() {
-        assertEquals(List.of(Finding.ok("topics", "13 of 13 topics exist with the expected partitions and configs")), topics(healthy(3, "2"), 3));
+        assertEquals(List.of(Finding.ok("topics", "14 of 14 topics exist with the expected partitions and configs")), topics(healthy(3, "2"), 3));
         assertEquals(0, Doctor.exitCode(topics(healthy(3, "2"), 3)));
     }
 
@@ -58,7 +58,7 @@ class DoctorJudgesTest {
                 + "down stops every acks=all write"));
         assertEquals(Finding.Level.WARN, byProblem.get("p.notify.node.gw-1 has 1 partitions, expected 3 (notify.gateway.node-topic-partitions)"));
         assertEquals(Finding.Level.WARN, byProblem.get("p.notify.node.gw-1 has min.insync.replicas=1: an acknowledged write may live on one broker only"));
-        assertEquals(Finding.Level.OK, byProblem.get("8 of 13 topics exist with the expected partitions and configs"), byProblem.toString());
+        assertEquals(Finding.Level.OK, byProblem.get("9 of 14 topics exist with the expected partitions and configs"), byProblem.toString());
         assertEquals(2, Doctor.exitCode(topics(m, 3)));
     }
 
@@ -98,12 +98,41 @@ class DoctorJudgesTest {
                 + "one record per key and loses the history").level());
         assertEquals(Finding.Level.WARN, byProblem.get("p.notify.push.dlq keeps records 7d, less than the documented 30d "
                 + "(docs/topics.md)").level());
-        assertEquals(Finding.Level.OK, byProblem.get("9 of 13 topics exist with the expected partitions and configs").level());
+        assertEquals(Finding.Level.OK, byProblem.get("10 of 14 topics exist with the expected partitions and configs").level());
 
         Map<String, TopicState> deleting = healthy(3, "2");
         deleting.put("p.notify.push-registrations", new TopicState("p.notify.push-registrations", 6, 3,
                 Map.of("cleanup.policy", "delete", "min.insync.replicas", "2")));
         assertEquals(List.of(Finding.Level.OK, Finding.Level.FAIL), topics(deleting, 3).stream().map(Finding::level).toList());
+    }
+
+    @Test
+    void preferencesAreCoPartitionedLikePushChangesAndCompactedLikePushRegistrations() {
+        String byStream = "the by-stream count (notify.events' partitions or notify.fanout.stream-partitions)";
+        Map<String, TopicRule> byTopic = TopicRule.expected(new TopicRule.Layout(T, 6, 12, 3), List.of()).stream()
+                .collect(Collectors.toMap(TopicRule::topic, r -> r));
+        assertEquals(new TopicRule("p.notify.preferences", true, null, 12, byStream, false), byTopic.get("p.notify.preferences"));
+        assertEquals("fanout-streams or the gateways", byTopic.get("p.notify.preferences").createdBy());
+
+        Map<String, TopicState> m = healthy(3, "2");
+        m.put("p.notify.preferences", new TopicState("p.notify.preferences", 3, 3, Map.of("cleanup.policy", "delete",
+                "retention.ms", Long.toString(Duration.ofDays(7).toMillis()), "min.insync.replicas", "2")));
+        Map<String, Finding> byProblem = topics(m, 3).stream().collect(Collectors.toMap(Finding::problem, f -> f));
+        assertEquals(Finding.Level.FAIL, byProblem.get("p.notify.preferences has 3 partitions, expected 6 (" + byStream
+                + "): fanout-streams refuses to start").level(), byProblem.keySet().toString());
+        Finding deleting = byProblem.get("p.notify.preferences has cleanup.policy=delete, must be compact: the latest state of each "
+                + "stream is deleted with its retention");
+        assertEquals(Finding.Level.FAIL, deleting.level());
+        assertEquals("kafka-configs.sh --alter --entity-type topics --entity-name p.notify.preferences --add-config "
+                + "cleanup.policy=compact", deleting.fix());
+        assertEquals(Finding.Level.OK, byProblem.get("13 of 14 topics exist with the expected partitions and configs").level());
+
+        m.remove("p.notify.preferences");
+        Finding missing = topics(m, 3).stream().filter(f -> f.problem().startsWith("p.notify.preferences")).findFirst().orElseThrow();
+        assertEquals(Finding.Level.WARN, missing.level());
+        assertEquals("p.notify.preferences does not exist (fanout-streams or the gateways create it at start)", missing.problem());
+        assertEquals("start them, or kafka-topics.sh --create --topic p.notify.preferences --partitions 6 (configs: docs/topics.md)",
+                missing.fix());
     }
 
     @Test

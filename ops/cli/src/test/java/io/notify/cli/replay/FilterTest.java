@@ -101,6 +101,21 @@ class FilterTest {
     }
 
     @Test
+    void preferencesMatchTheUserByStreamOrATombstonesKeyAndHaveNoEventIdTypeOrClass() {
+        Filter user = new Filter(SourceTopic.PREFERENCES, List.of("42"), List.of(), List.of(), null);
+        assertTrue(user.matches(row(SourceTopic.PREFERENCES, user, "u:42", "{\"stream\":\"u:42\",\"preferences\":{},"
+                + "\"updatedAt\":1}")));
+        assertTrue(user.matches(row(SourceTopic.PREFERENCES, user, "u:42", null)), "a tombstone (a reset): the key");
+        assertFalse(user.matches(row(SourceTopic.PREFERENCES, user, "u:4", null)));
+        assertFalse(user.matches(row(SourceTopic.PREFERENCES, user, "u:42", "{\"stream\":\"u:4\",\"preferences\":{}}")),
+                "the value's stream where it has one");
+        assertEquals("--id does not apply to preferences (its records have no event ids)", assertThrows(UsageException.class,
+                () -> new Filter(SourceTopic.PREFERENCES, List.of(), List.of(), List.of("ord-1"), null)).getMessage());
+        assertEquals("--type does not apply to preferences (its records have no event type)", assertThrows(UsageException.class,
+                () -> new Filter(SourceTopic.PREFERENCES, List.of(), List.of("order.*"), List.of(), null)).getMessage());
+    }
+
+    @Test
     void pushChangesAndRegistrationsHaveNoEventIdTypeOrClass() {
         assertEquals("--id does not apply to push-changes (its records have no event ids)", assertThrows(UsageException.class,
                 () -> new Filter(SourceTopic.PUSH_CHANGES, List.of(), List.of(), List.of("pr_x"), null)).getMessage());

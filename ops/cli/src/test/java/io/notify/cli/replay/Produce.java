@@ -10,6 +10,7 @@ import io.notify.protocol.event.Recipients;
 import io.notify.protocol.inbox.FallbackRecord;
 import io.notify.protocol.inbox.InboxState;
 import io.notify.protocol.inbox.Receipt;
+import io.notify.protocol.prefs.UserPreferences;
 import io.notify.protocol.push.PushChange;
 import io.notify.protocol.push.PushOutcome;
 import io.notify.protocol.push.PushRegistration;
@@ -101,6 +102,10 @@ public final class Produce {
 
     public static byte[] json(PushRegistrations r) {
         return NotifySerdes.pushRegistrations().serializer().serialize("t", r);
+    }
+
+    public static byte[] json(UserPreferences p) {
+        return NotifySerdes.userPreferences().serializer().serialize("t", p);
     }
 
     /** An FCM registration with a fixed id ({@code pr_} and 22 characters from {@code name}), created at {@code at}. */

@@ -12,6 +12,10 @@ import io.notify.protocol.inbox.InboxState;
 import io.notify.protocol.inbox.Marks;
 import io.notify.protocol.inbox.Receipt;
 import io.notify.protocol.inbox.ReceiptKind;
+import io.notify.protocol.prefs.Channels;
+import io.notify.protocol.prefs.Preferences;
+import io.notify.protocol.prefs.QuietHours;
+import io.notify.protocol.prefs.UserPreferences;
 import io.notify.protocol.push.PushChange;
 import io.notify.protocol.push.PushOutcome;
 import io.notify.protocol.push.PushRegistration;
@@ -311,6 +315,38 @@ class ReplayIT {
         Cli.Result deadJson = Cli.run(args(infra, "replay", "push-dlq"));
         assertEquals("refused", deadJson.json().get(0).path("headers").path("notify.error.kind").asText(), deadJson.out());
         assertEquals(tablet.id(), deadJson.json().get(0).path("value").path("push").path(0).path("id").asText());
+    }
+
+    @Test
+    void preferencesInEveryFormatFilteredByUserWithAResetsTombstone(Infra infra) throws Exception {
+        String prefs = infra.createTopic(TopicCatalog.of(infra.prefix()).preferences().name(), 3, Map.of("cleanup.policy", "compact"));
+        long t = T0.toEpochMilli();
+        StreamId u42 = StreamId.forUser("42");
+        byte[] night = Produce.json(new UserPreferences(u42, new Preferences(Map.of("order.shipped", new Channels(false, null, false)),
+                Map.of("marketing", new Channels(null, null, false)), new QuietHours("22:00", "07:00", "Europe/Berlin")), t));
+        Produce.all(infra, List.of(
+                Produce.record(prefs, 0, t, "u:42", night),
+                Produce.record(prefs, 0, t + 1, "u:42", null),
+                Produce.record(prefs, 1, t + 2, "u:43", Produce.json(new UserPreferences(StreamId.forUser("43"), Preferences.NONE,
+                        t + 2)))));
+
+        Cli.Result table = Cli.run(args(infra, "replay", "preferences", "--user", "42", "--format", "table"));
+        assertEquals(List.of("TIME                      P:OFFSET      STREAM            TYPES                                     "
+                        + "CATEGORIES                      QUIET HOURS",
+                rfc3339(t) + "  0:0           u:42              order.shipped:-live-push                  marketing:-push"
+                        + "                 22:00-07:00 Europe/Berlin",
+                rfc3339(t + 1) + "  0:1           u:42              -                                         -"
+                        + "                               -"),
+                table.lines(), table.err());
+        Cli.Result json = Cli.run(args(infra, "replay", "notify.preferences", "--user", "42"));
+        assertEquals(2, json.lines().size(), json.out());
+        assertTrue(json.lines().get(0).endsWith(",\"key\":\"u:42\",\"value\":" + new String(night, StandardCharsets.UTF_8) + "}"),
+                "the value byte for byte: " + json.lines().get(0));
+        assertTrue(json.lines().get(1).endsWith(",\"key\":\"u:42\",\"value\":null}"), "a reset: " + json.lines().get(1));
+        Cli.Result csv = Cli.run(args(infra, "replay", "preferences", "--format", "csv", "--from", T0.plusMillis(1).toString()));
+        assertEquals(List.of("timestamp,partition,offset,stream,types,categories,quietHours,updatedAt",
+                rfc3339(t + 1) + ",0,1,u:42,,,,",
+                rfc3339(t + 2) + ",1,0,u:43,,,," + rfc3339(t + 2)), csv.lines(), csv.err());
     }
 
     private static String rfc3339(long millis) {

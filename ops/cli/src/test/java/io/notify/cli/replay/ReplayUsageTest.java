@@ -126,4 +126,18 @@ class ReplayUsageTest {
         assertBadInput("--with-routing works on stream-log with exactly one --user",
                 "replay", "push-outcomes", "--user", "42", "--with-routing");
     }
+
+    @Test
+    void preferencesAreNotEventsAndOnlyTheGatewaysWriteThem() {
+        assertBadInput("--republish-to: preferences records are not events; republish them into a topic of your own",
+                "replay", "preferences", "--republish-to", "events");
+        assertBadInput("refusing to write into notify.preferences, which only the gateways write;",
+                "replay", "receipts", "--republish-to", "notify.preferences");
+        assertBadInput("refusing to write into notify.preferences, the topic being read", "replay", "preferences",
+                "--republish-to", "preferences");
+        assertBadInput("--type does not apply to preferences (its records have no event type)",
+                "tail", "preferences", "--type", "order.*");
+        assertBadInput("--id does not apply to preferences", "replay", "notify.preferences", "--id", "ord-1");
+        assertBadInput("--class does not apply to preferences", "replay", "preferences", "--class", "durable");
+    }
 }

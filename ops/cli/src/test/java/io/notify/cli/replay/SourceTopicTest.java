@@ -53,6 +53,16 @@ class SourceTopicTest {
     }
 
     @Test
+    void namesThePreferencesTopicByShortFullAndPrefixedName() {
+        assertEquals(SourceTopic.PREFERENCES, SourceTopic.parse("preferences", PLAIN));
+        assertEquals(SourceTopic.PREFERENCES, SourceTopic.parse(" Notify.Preferences ", PLAIN));
+        assertEquals(SourceTopic.PREFERENCES, SourceTopic.parse("it-7f3a.notify.preferences", PREFIXED));
+        assertEquals(PREFIXED.preferences().name(), SourceTopic.PREFERENCES.topicName(PREFIXED));
+        assertEquals("the gateways", SourceTopic.PREFERENCES.writtenBy);
+        assertEquals("stream", SourceTopic.PREFERENCES.keyPath, "a tombstone names its user by the key");
+    }
+
+    @Test
     void everyTopicOfTheCatalogButTheNodeTopicsCanBeRead() {
         java.util.Set<String> readable = java.util.Arrays.stream(SourceTopic.values()).map(s -> s.topicName(PLAIN))
                 .collect(java.util.stream.Collectors.toSet());
@@ -63,9 +73,9 @@ class SourceTopicTest {
     @Test
     void theListOfNamesKeepsItsOrderAndEndsWithTheNewTopics() {
         assertEquals("events, stream-log, undelivered, dlq, receipts, inbox-state, fallback, push-changes, push-registrations, "
-                + "push-outcomes, push-dlq (or notify.events, notify.stream-log, notify.undelivered, notify.events.dlq, "
+                + "push-outcomes, push-dlq, preferences (or notify.events, notify.stream-log, notify.undelivered, notify.events.dlq, "
                 + "notify.receipts, notify.inbox-state, notify.fallback, notify.push-changes, notify.push-registrations, "
-                + "notify.push-outcomes, notify.push.dlq)", SourceTopic.NAMES);
+                + "notify.push-outcomes, notify.push.dlq, notify.preferences)", SourceTopic.NAMES);
         UsageException e = assertThrows(UsageException.class, () -> SourceTopic.parse("fallbacks", PLAIN));
         assertEquals("unknown topic 'fallbacks'; expected one of " + SourceTopic.NAMES, e.getMessage());
     }
@@ -82,5 +92,6 @@ class SourceTopicTest {
         assertFalse(SourceTopic.PUSH_REGISTRATIONS.holdsEvents());
         assertFalse(SourceTopic.PUSH_OUTCOMES.holdsEvents());
         assertFalse(SourceTopic.PUSH_DLQ.holdsEvents(), "one device's share of a push, for the push sender, not an event");
+        assertFalse(SourceTopic.PREFERENCES.holdsEvents());
     }
 }

@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.protocol.event.Fallback;
 import io.notify.protocol.inbox.FallbackRecord;
+import io.notify.protocol.prefs.Channels;
+import io.notify.protocol.prefs.Preferences;
+import io.notify.protocol.prefs.QuietHours;
+import io.notify.protocol.prefs.UserPreferences;
 import io.notify.protocol.push.PushChange;
 import io.notify.protocol.push.PushOutcome;
 import io.notify.protocol.push.PushRegistration;
@@ -18,6 +22,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -253,6 +258,32 @@ class WritersTest {
                 "2026-11-29T09:55:30.120Z  2:7           u:42              2      register " + FCM_ID,
                 "2026-11-29T09:55:30.120Z  2:7           u:42              1      gone " + WEB_ID + " (410)",
                 "2026-11-29T09:55:30.120Z  2:7           u:43              -      -"), table);
+    }
+
+    @Test
+    void preferencesCsvAndTableShowChannelsByTypeAndCategoryQuietHoursAndATombstonesKey() throws Exception {
+        Preferences prefs = new Preferences(Map.of("order.shipped", new Channels(false, true, false), "promo.vip",
+                new Channels(null, null, true)), Map.of("marketing", new Channels(null, null, false)),
+                new QuietHours("22:00", "07:00", "Europe/Berlin"));
+        String doc = new String(NotifySerdes.userPreferences().serializer().serialize("t", new UserPreferences(U42, prefs,
+                1795946250480L)), StandardCharsets.UTF_8);
+        String none = new String(NotifySerdes.userPreferences().serializer().serialize("t", new UserPreferences(
+                StreamId.forUser("44"), Preferences.NONE, 1795946250480L)), StandardCharsets.UTF_8);
+        List<String> csv = List.of(writeRecords(OutputFormat.CSV, SourceTopic.PREFERENCES, "u:42", doc, "u:43", null, "u:44", none)
+                .split("\r\n"));
+        assertEquals(List.of("timestamp,partition,offset,stream,types,categories,quietHours,updatedAt",
+                "2026-11-29T09:55:30.120Z,2,7,u:42,order.shipped:-live+inbox-push;promo.vip:+push,marketing:-push,"
+                        + "22:00-07:00 Europe/Berlin,2026-11-29T09:57:30.480Z",
+                "2026-11-29T09:55:30.120Z,2,7,u:43,,,,",
+                "2026-11-29T09:55:30.120Z,2,7,u:44,,,,2026-11-29T09:57:30.480Z"), csv, "a tombstone (a reset) shows its key only");
+        List<String> table = List.of(writeRecords(OutputFormat.TABLE, SourceTopic.PREFERENCES, "u:42", doc, "u:43", null)
+                .split("\n"));
+        assertEquals(List.of("TIME                      P:OFFSET      STREAM            TYPES                                     "
+                        + "CATEGORIES                      QUIET HOURS",
+                "2026-11-29T09:55:30.120Z  2:7           u:42              order.shipped:-live+inbox-push;promo.vi…  "
+                        + "marketing:-push                 22:00-07:00 Europe/Berlin",
+                "2026-11-29T09:55:30.120Z  2:7           u:43              -                                         "
+                        + "-                               -"), table);
     }
 
     @Test

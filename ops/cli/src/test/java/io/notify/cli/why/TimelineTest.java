@@ -8,6 +8,8 @@ import io.notify.cli.replay.Routing;
 import io.notify.cli.why.Evidence.Copy;
 import io.notify.cli.why.Evidence.Rejection;
 import io.notify.cli.why.Evidence.Sequenced;
+import io.notify.protocol.event.Channel;
+import io.notify.protocol.event.Digest;
 import io.notify.protocol.event.Fallback;
 import io.notify.protocol.inbox.FallbackRecord;
 import io.notify.protocol.inbox.Receipt;
@@ -305,6 +307,94 @@ class TimelineTest {
                 Receipt.ack(U42, null, 19, "a", T + 2), Receipt.markUpTo(U42, ReceiptKind.READ, null, 17, null, T + 3),
                 Receipt.markUpTo(U42, ReceiptKind.READ, null, 18, null, T + 4), Receipt.ack(U42, null, 19, "b", T + 5)));
         assertEquals(List.of(T + 1, T + 3, T + 5), firsts.stream().map(Receipt::at).toList());
+    }
+
+    private static SequencedEvent event(long seq, String id, long sequencedAt, boolean critical, Digest digest, Channel... muted) {
+        return new SequencedEvent(U42, "ep1", seq, id, "comment.added", null, null, "orders", sequencedAt - 23, sequencedAt,
+                new Fallback("2m", "push"), null, "social", critical, digest, List.of(muted));
+    }
+
+    private static Timeline withFallbacks(SequencedEvent asked, long now, FallbackRecord... records) {
+        return Timeline.of(evidence(Instant.ofEpochMilli(now), List.of(copy(0, 0, T)), Looked.skipped("dlq"), log(asked), List.of(),
+                List.of(), List.of(records)));
+    }
+
+    @Test
+    void theSequencedRowSaysWhichChannelsTheUsersPreferencesMutedOrThatTheEventIsCritical() {
+        SequencedEvent muted = event(17, ID, T + 23, false, null, Channel.LIVE, Channel.PUSH);
+        Timeline t = withFallbacks(muted, DUE + 600_000);
+        assertEquals("u:42 epoch ep1 seq 17 (notify.stream-log 5:100), fan-out latency 23 ms; muted for live and push by the "
+                + "user's preferences (no device is sent it; no fallback)", step(t, "sequenced").detail());
+        assertEquals(List.of("live", "push"), step(t, "sequenced").facts().get("muted"));
+        assertFalse(step(t, "sequenced").facts().containsKey("critical"));
+        assertEquals("muted by the user's preferences: none is written (push after 2m)", step(t, "fallback").detail(),
+                "not 'due but not found': fan-out never schedules it");
+        assertEquals("muted", step(t, "fallback").facts().get("outcome"));
+
+        Timeline live = withFallbacks(event(17, ID, T + 23, false, null, Channel.LIVE), DUE + 600_000);
+        assertTrue(step(live, "sequenced").detail().endsWith("; muted for live by the user's preferences (no device is sent it)"),
+                step(live, "sequenced").detail());
+        assertTrue(step(live, "fallback").detail().contains("but not found in notify.fallback"), "its push is not muted");
+
+        Timeline critical = withFallbacks(event(17, ID, T + 23, true, null), DUE + 600_000);
+        assertTrue(step(critical, "sequenced").detail().endsWith(
+                "fan-out latency 23 ms; critical: the user's preferences and quiet hours do not apply"),
+                step(critical, "sequenced").detail());
+        assertEquals(true, step(critical, "sequenced").facts().get("critical"));
+        assertFalse(step(critical, "fallback").detail().contains("quiet hours"), "a critical event is never held");
+    }
+
+    @Test
+    void aFallbackDueInQuietHoursSaysItWasHeldToTheirEnd() {
+        long quietEnd = Instant.parse("2026-12-04T11:00:00Z").toEpochMilli();
+        FallbackRecord held = new FallbackRecord("u:42", "42", "push", FallbackRecord.Reason.NO_DEVICE, WITH_FALLBACK, List.of(),
+                quietEnd, quietEnd + 40);
+        Timeline t = withFallbacks(WITH_FALLBACK, quietEnd + 1000, held);
+        assertEquals("written to notify.fallback: channel push, reason no_device, due 2026-12-04T11:00:00.000Z, lateness 40 ms; "
+                + "held by the user's quiet hours (due 2026-12-04T09:02:00.023Z without them)", step(t, "fallback").detail());
+        assertEquals("2026-12-04T09:02:00.023Z", step(t, "fallback").facts().get("heldFrom"));
+
+        Timeline missing = withFallbacks(WITH_FALLBACK, DUE + 600_000);
+        assertTrue(step(missing, "fallback").detail().endsWith(": not decided yet (fan-out lag), held by the user's quiet hours, "
+                + "or written after the window"), step(missing, "fallback").detail());
+    }
+
+    private static final Digest COMMENTS = new Digest("comments:p-9", "15m");
+    private static final long WINDOW = 15 * 60_000L;
+
+    @Test
+    void aFoldedEventShowsItsDigestsRecordWithTheCountAndTheFirstAndLastEvents() {
+        SequencedEvent first = event(15, "c-1", T + 23, false, COMMENTS);
+        SequencedEvent asked = event(17, ID, T + 60_000, false, COMMENTS);
+        SequencedEvent last = event(31, "c-10", T + 600_000, false, COMMENTS);
+        long due = T + 23 + WINDOW;
+        FallbackRecord digest = new FallbackRecord("u:42", "42", "push", FallbackRecord.Reason.NO_ACK, last, List.of(), due, due + 357,
+                List.of(), new FallbackRecord.Digested("comments:p-9", 9, first));
+        Timeline t = withFallbacks(asked, due + 1000, digest);
+        assertEquals("written to notify.fallback: channel push, reason no_ack, due 2026-12-04T09:15:00.023Z, lateness 357 ms; "
+                + "folded into digest comments:p-9: 9 events, first c-1, last c-10", step(t, "fallback").detail(),
+                "due when the window of its first event closed: not held");
+        assertEquals(9L, step(t, "fallback").facts().get("count"));
+        assertEquals("c-1", step(t, "fallback").facts().get("first"));
+
+        long quietEnd = Instant.parse("2026-12-04T11:00:00Z").toEpochMilli();
+        FallbackRecord held = new FallbackRecord("u:42", "42", "push", FallbackRecord.Reason.NO_ACK, last, List.of(), quietEnd,
+                quietEnd + 5, List.of(), new FallbackRecord.Digested("comments:p-9", 1, first));
+        assertEquals("written to notify.fallback: channel push, reason no_ack, due 2026-12-04T11:00:00.000Z, lateness 5 ms; held by "
+                + "the user's quiet hours (due 2026-12-04T09:15:00.023Z without them); folded into digest comments:p-9: 1 event, "
+                + "first c-1, last c-10", step(withFallbacks(asked, quietEnd + 1000, held), "fallback").detail());
+
+        Timeline pending = withFallbacks(asked, T + 300_000);
+        assertEquals("pending until 2026-12-04T09:16:00.000Z at the latest (push after 2m, digest comments:p-9 within 15m): "
+                + "no ack or read yet", step(pending, "fallback").detail(), "a digest falls due when its window closes");
+
+        assertTrue(EvidenceReader.covers(digest, asked), "a seq between the digest's first and last");
+        assertTrue(EvidenceReader.covers(digest, first));
+        assertFalse(EvidenceReader.covers(digest, event(32, "c-11", T + 700_000, false, COMMENTS)), "after its last");
+        assertFalse(EvidenceReader.covers(digest, event(17, ID, T + 60_000, false, new Digest("comments:p-8", "15m"))),
+                "another key");
+        assertFalse(EvidenceReader.covers(digest, event(17, ID, T + 60_000, false, null)), "an event without a digest");
+        assertTrue(EvidenceReader.covers(pushFallback(List.of()), WITH_FALLBACK), "a record naming the event itself");
     }
 
     @Test

@@ -9,7 +9,10 @@ import io.notify.cli.replay.Produce;
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
 import io.notify.protocol.NotifyJson;
+import io.notify.protocol.event.Channel;
+import io.notify.protocol.event.Digest;
 import io.notify.protocol.event.EventClass;
+import io.notify.protocol.event.Fallback;
 import io.notify.protocol.inbox.FallbackRecord;
 import io.notify.protocol.inbox.Receipt;
 import io.notify.protocol.inbox.ReceiptKind;
@@ -175,6 +178,59 @@ class WhyIT {
         assertEquals(0, table.code(), table.err());
         assertTrue(table.lines().get(table.lines().size() - 1).contains("  push          sent: fcm registration " + phone.id()),
                 table.out());
+    }
+
+    private static SequencedEvent comment(long seq, String id, long at, String digestKey, Channel... muted) {
+        return new SequencedEvent(U42, "ep1", seq, id, "comment.added", null, null, "orders", at, at + 1, new Fallback("2m", "push"),
+                null, "social", false, digestKey == null ? null : new Digest(digestKey, "1m"), List.of(muted));
+    }
+
+    @Test
+    void aFoldedEventFindsItsDigestsRecordAndThePushOfItsLastEventAndAMutedOneNoFallback(Infra infra) throws Exception {
+        TopicCatalog c = TopicCatalog.of(infra.prefix());
+        infra.createTopic(c.events().name(), 3);
+        infra.createTopic(c.eventsDlq().name(), 3);
+        String log = infra.createTopic(c.streamLog().name(), 3);
+        infra.createTopic(c.receipts().name(), 3);
+        String fallback = infra.createTopic(c.fallback().name(), 3);
+        String outcomes = infra.createTopic(c.pushOutcomes().name(), 3);
+        SequencedEvent first = comment(15, "c-1", T, "comments:p-9");
+        SequencedEvent asked = comment(17, "c-5", T + 20_000, "comments:p-9");
+        SequencedEvent last = comment(19, "c-9", T + 40_000, "comments:p-9");
+        SequencedEvent otherFirst = comment(14, "o-1", T, "comments:p-8");
+        SequencedEvent otherLast = comment(18, "o-2", T + 30_000, "comments:p-8");
+        PushRegistration phone = Produce.fcm("phone", T - 86_400_000L);
+        long quietEnd = T + 300_000; // due at T + 1 + 2m, held by quiet hours to T + 5m
+        FallbackRecord digest = new FallbackRecord("u:42", "42", "push", FallbackRecord.Reason.NO_ACK, last, List.of(), quietEnd,
+                quietEnd + 200, List.of(phone), new FallbackRecord.Digested("comments:p-9", 3, first));
+        FallbackRecord other = new FallbackRecord("u:42", "42", "push", FallbackRecord.Reason.NO_ACK, otherLast, List.of(),
+                T + 120_001, T + 120_100, List.of(phone), new FallbackRecord.Digested("comments:p-8", 2, otherFirst));
+        Produce.all(infra, List.of(
+                keyed(log, T, "u:42", Produce.json(first)),
+                keyed(log, T + 20_000, "u:42", Produce.json(asked)),
+                keyed(log, T + 40_000, "u:42", Produce.json(last)),
+                keyed(log, T + 50_000, "u:42", Produce.json(comment(20, "m-1", T + 50_000, null, Channel.PUSH))),
+                keyed(fallback, T + 120_100, "u:42", Produce.json(other)),
+                keyed(fallback, quietEnd + 200, "u:42", Produce.json(digest)),
+                keyed(outcomes, quietEnd + 300, "u:42", Produce.json(new PushOutcome(U42, "c-9", 19, phone.id(), "fcm",
+                        PushOutcome.Outcome.SENT, 1, 200, null, null, quietEnd + 300)))));
+
+        Cli.Result json = Cli.run(args(infra, "why", "--user", "42", "--event", "c-5", "--from", "-1h", "--format", "json"));
+        assertEquals(0, json.code(), json.err());
+        JsonNode root = NotifyJson.mapper().readTree(json.out());
+        String written = detail(root, "fallback", 0);
+        assertTrue(written.startsWith("written to " + fallback + ": channel push, reason no_ack, due "), json.out());
+        assertTrue(written.contains("; held by the user's quiet hours (due "), written);
+        assertTrue(written.endsWith("; folded into digest comments:p-9: 3 events, first c-1, last c-9"), written);
+        assertEquals("no fallback step", detail(root, "fallback", 1), "not the other digest's record: " + json.out());
+        assertEquals("sent: fcm registration " + phone.id() + " (attempt 1, HTTP 200)", detail(root, "push", 0),
+                "the push sender names the digest's last event");
+
+        Cli.Result muted = Cli.run(args(infra, "why", "--user", "42", "--event", "m-1", "--from", "-1h", "--format", "json"));
+        assertEquals(0, muted.code(), muted.err());
+        JsonNode m = NotifyJson.mapper().readTree(muted.out());
+        assertTrue(detail(m, "sequenced", 0).endsWith("; muted for push by the user's preferences (no fallback)"), muted.out());
+        assertEquals("muted by the user's preferences: none is written (push after 2m)", detail(m, "fallback", 0));
     }
 
     @Test
