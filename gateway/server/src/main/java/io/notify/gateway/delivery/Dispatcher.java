@@ -13,6 +13,7 @@ import io.notify.protocol.stream.SequencedEvent;
 import io.notify.protocol.stream.StreamEvent;
 import java.util.Collection;
 import java.util.List;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,8 +21,9 @@ import org.slf4j.LoggerFactory;
  * Hands one {@link DeliveryMessage} to the local connections it is for: every connection of the
  * stream's user, or only the named ones; for a room or {@code b:all}, every local subscriber. The frame is encoded once and shared. Never blocks: each
  * session only enqueues (or holds the event while it syncs). An ephemeral event of the reserved type
- * {@link StateFrame#EVENT_TYPE} goes to the user's sessions as the {@code state} frame it carries,
- * not as an {@code event}; telling it apart costs an ordinary durable event one type check.
+ * {@link StateFrame#EVENT_TYPE} goes to the user's sessions as the {@code state} frame it carries
+ * ({@link Session#deliverState}), not as an {@code event}; telling it apart costs an ordinary
+ * durable event one type check.
  */
 public final class Dispatcher {
 
@@ -56,13 +58,13 @@ public final class Dispatcher {
         if (hops != null) {
             metrics.upstreamHops(hops); // the same for every frame of the fan-out: once per message
         }
-        int sent = deliver(message, event, frame, sessions);
+        int sent = deliver(message, sessions, s -> s.deliver(event, frame));
         // one counter update per message, not per frame (a broadcast reaches every local subscriber)
         metrics.deliveredLive(event instanceof SequencedEvent, sent);
     }
 
-    /** Hands {@code frame} to the sessions the message targets; counts the message, returns the frames queued. */
-    private int deliver(DeliveryMessage message, StreamEvent event, OutboundFrame frame, Collection<Session> sessions) {
+    /** Hands the message to the sessions it targets ({@code handOver}: true when queued); counts it, returns the frames queued. */
+    private int deliver(DeliveryMessage message, Collection<Session> sessions, Predicate<Session> handOver) {
         boolean all = message.targetsAllConnections();
         List<String> only = message.connections();
         int matched = 0;
@@ -70,7 +72,7 @@ public final class Dispatcher {
         for (Session s : sessions) {
             if (all || only.contains(s.id())) {
                 matched++;
-                if (s.deliver(event, frame)) {
+                if (handOver.test(s)) {
                     sent++;
                 }
             }
@@ -81,14 +83,15 @@ public final class Dispatcher {
 
     /**
      * A {@code state} frame for the user's sessions, which fanout-streams carries as an ephemeral
-     * event of the reserved type {@link StateFrame#EVENT_TYPE}: sent as that frame, not as an
-     * {@code event} (and not counted as one), ephemeral (a full queue keeps only the newest state
-     * frame of the stream). One that cannot be read is counted as {@code delivery_messages_total{outcome="poison"}}.
+     * event of the reserved type {@link StateFrame#EVENT_TYPE}: delivered as that frame, its own
+     * variant ({@link Session#deliverState}), not as an {@code event} (and not counted as one),
+     * ephemeral (a full queue keeps only the newest state frame of the stream). One that cannot be
+     * read is counted as {@code delivery_messages_total{outcome="poison"}}.
      */
     private void dispatchState(DeliveryMessage message, LiveEvent event, Collection<Session> sessions) {
-        OutboundFrame frame;
+        StateFrame state;
         try {
-            frame = OutboundFrame.ephemeral(StateFrame.fromLiveEvent(event), OutboundFrame.stateCoalescingKey(event.stream()));
+            state = StateFrame.fromLiveEvent(event);
         } catch (IllegalArgumentException e) {
             try (LogFields f = LogFields.of(LogFields.STREAM, event.stream().value())) {
                 LOG.warn("unreadable state frame in event {} of {}: {}", event.id(), event.stream(), e.getMessage());
@@ -96,6 +99,7 @@ public final class Dispatcher {
             metrics.deliveryMessage("poison");
             return;
         }
-        metrics.inbox().stateFrames(deliver(message, event, frame, sessions));
+        OutboundFrame frame = OutboundFrame.state(state);
+        metrics.inbox().stateFrames(deliver(message, sessions, s -> s.deliverState(state.stream(), frame)));
     }
 }

@@ -3,20 +3,15 @@ package io.notify.gateway.handshake;
 import io.notify.common.http.HttpResponses;
 import io.notify.common.http.Problem;
 import io.notify.gateway.admission.HandshakeGate;
-import io.notify.gateway.admission.Limit;
 import io.notify.gateway.auth.AuthResult;
+import io.notify.gateway.disconnect.Disconnect;
 import io.notify.gateway.session.ConnectionIds;
 import io.notify.gateway.session.Session;
 import io.notify.gateway.session.SessionContext;
-import io.notify.gateway.session.SseStart;
-import io.notify.gateway.transport.OutboundFrame;
 import io.notify.gateway.transport.OutboundQueue;
-import io.notify.gateway.transport.SseFraming;
+import io.notify.gateway.transport.SseStart;
 import io.notify.gateway.transport.SseTransport;
 import io.notify.protocol.event.Recipients;
-import io.notify.protocol.frame.ResumePoint;
-import io.notify.protocol.frame.SseCursor;
-import io.notify.protocol.stream.Position;
 import io.notify.protocol.stream.StreamId;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
@@ -27,15 +22,14 @@ import io.undertow.util.SameThreadExecutor;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import java.util.Map;
 
 /**
  * {@code GET /v1/sse}: the same admission, device id ({@link DeviceParam}) and authentication as
  * WebSocket, then an event stream whose position comes from {@code Last-Event-ID} (the header wins)
  * or {@code ?lastEventId=}. Answers: 400 for a malformed position, rooms list or device id,
  * 429 + Retry-After over the per-user connection limit (an
- * SSE response cannot carry a close code), otherwise 200 and {@code retry:} first, then the
- * session's frames.
+ * SSE response cannot carry a close code), otherwise 200 and an {@link SseTransport} started by its
+ * session: the {@code retry:} hint first, then the session's frames.
  */
 public final class SseEndpoint implements HttpHandler {
 
@@ -84,14 +78,14 @@ public final class SseEndpoint implements HttpHandler {
         }
         SseStart start;
         try {
-            start = start(lastEventId(exchange), StreamId.forUser(user.userId()), subscriptions);
+            start = SseStart.of(lastEventId(exchange), StreamId.forUser(user.userId()), subscriptions);
         } catch (IllegalArgumentException e) {
             gate.refuse(exchange, "sse", "bad_last_event_id");
             HttpResponses.problem(exchange, Problem.of(400, "bad-last-event-id", "Bad Last-Event-ID", e.getMessage()));
             return;
         }
         if (!ctx.limiter().tryAcquire(user.userId())) {
-            ctx.metrics().limitHit(Limit.CONNECTIONS_PER_USER.slug());
+            ctx.metrics().limitHit(Disconnect.CONNECTIONS_PER_USER.slug());
             gate.refuse(exchange, "sse", "too_many_connections");
             HttpResponses.retryLater(exchange, Problem.of(429, "too-many-connections", "Too many connections",
                     "this user holds the maximum number of connections on this node"), TOO_MANY_RETRY_AFTER_SECONDS);
@@ -114,12 +108,10 @@ public final class SseEndpoint implements HttpHandler {
         exchange.setQueryString("");
         SseTransport transport = new SseTransport(exchange,
                 new OutboundQueue(ctx.config().limits().queueMaxMessages(), ctx.config().limits().queueMaxBytes()),
-                ctx.config().sseKeepAlive());
+                ctx.config().sseKeepAlive(), ctx.config().sseRetry(), start);
         // dispatched so the exchange stays open after this handler returns; runs right after it, on this I/O thread
-        exchange.dispatch(SameThreadExecutor.INSTANCE, () -> {
-            transport.send(OutboundFrame.sseMeta(SseFraming.retry(ctx.config().sseRetry().toMillis()), null));
-            new Session(ids.next(), user, DeviceParam.orNull(device), transport, ctx).open(start);
-        });
+        exchange.dispatch(SameThreadExecutor.INSTANCE,
+                () -> new Session(ids.next(), user, DeviceParam.orNull(device), transport, ctx).open());
     }
 
     /** Last-Event-ID header, else the query parameter; null when absent or blank. */
@@ -163,38 +155,5 @@ public final class SseEndpoint implements HttpHandler {
                     + " per connection (notify.gateway.rooms.max-subscriptions)");
         }
         return out;
-    }
-
-    /**
-     * The positions of {@code lastEventId} for the streams this connection serves: a plain position is
-     * the user stream's (a connection without rooms); a cursor ({@link SseCursor}) names each stream by
-     * its key, and entries of streams not asked for any more are ignored. Two asked streams with one
-     * key (a 32-bit hash collision, about 1 in 10^6 for 100 rooms) are refused: their positions could
-     * not be told apart.
-     */
-    static SseStart start(String lastEventId, StreamId own, List<StreamId> subscriptions) {
-        Map<String, Position> cursor = lastEventId == null ? Map.of()
-                : SseCursor.isCursor(lastEventId) ? SseCursor.parse(lastEventId)
-                : Map.of(SseCursor.key(own), Position.parse(lastEventId));
-        List<ResumePoint> positions = new ArrayList<>();
-        List<String> fresh = new ArrayList<>();
-        java.util.Set<String> keys = new java.util.HashSet<>();
-        List<StreamId> all = new ArrayList<>(subscriptions.size() + 1);
-        all.add(own);
-        all.addAll(subscriptions);
-        for (StreamId stream : all) {
-            String key = SseCursor.key(stream);
-            if (!keys.add(key)) {
-                throw new IllegalArgumentException(stream + " has the same cursor key as another stream of this connection; "
-                        + "rename the room");
-            }
-            Position p = cursor.get(key);
-            if (p != null) {
-                positions.add(ResumePoint.of(stream, p));
-            } else if (!stream.equals(own)) {
-                fresh.add(stream.value());
-            }
-        }
-        return new SseStart(positions, fresh);
     }
 }

@@ -4,9 +4,9 @@ import io.notify.common.http.HttpResponses;
 import io.notify.common.http.Problem;
 import io.notify.common.limits.TokenBucket;
 import io.notify.gateway.admission.HandshakeGate;
-import io.notify.gateway.admission.Limit;
 import io.notify.gateway.auth.AuthResult;
 import io.notify.gateway.config.GatewayConfig;
+import io.notify.gateway.disconnect.Disconnect;
 import io.notify.gateway.session.ConnectionIds;
 import io.notify.gateway.session.Session;
 import io.notify.gateway.session.SessionContext;
@@ -58,7 +58,7 @@ public final class WebSocketEndpoint implements HttpHandler {
     private final Handshake handshake = new Hybi13Handshake(Set.of(WelcomeFrame.PROTOCOL_V1), false);
     private final WebSocketProtocolHandshakeHandler upgrade;
     private final WsCodec codec;
-    private final Consumer<Limit> limitHit;
+    private final Consumer<Disconnect> limitHit;
 
     public WebSocketEndpoint(HandshakeGate gate, SessionContext ctx, ConnectionIds ids) {
         this.gate = gate;
@@ -146,31 +146,17 @@ public final class WebSocketEndpoint implements HttpHandler {
                 new OutboundQueue(limits.queueMaxMessages(), limits.queueMaxBytes()), codec,
                 TokenBucket.system(limits.inboundRatePerSecond(), limits.inboundBurst()), limitHit, early);
         if (user == null) { // cannot happen: handleRequest attaches it before upgrading
-            transport.start(ignoring());
+            transport.start(); // no listener: what the client sends is read and ignored
             transport.close(CloseCode.POLICY_VIOLATION);
             return;
         }
         if (!ctx.limiter().tryAcquire(user.userId())) {
-            ctx.metrics().limitHit(Limit.CONNECTIONS_PER_USER.slug());
+            ctx.metrics().limitHit(Disconnect.CONNECTIONS_PER_USER.slug());
             ctx.metrics().handshakeRejected("ws", "too_many_connections");
-            transport.start(ignoring());
-            transport.close(Limit.CONNECTIONS_PER_USER.answer());
+            transport.start();
+            transport.close(Disconnect.CONNECTIONS_PER_USER.answer());
             return;
         }
-        Session session = new Session(ids.next(), user, DeviceParam.orNull(device), transport, ctx);
-        transport.start(session);
-        session.open(null);
-    }
-
-    private static WebSocketTransport.Inbound ignoring() {
-        return new WebSocketTransport.Inbound() {
-            @Override
-            public void text(String text) {
-            }
-
-            @Override
-            public void pong() {
-            }
-        };
+        new Session(ids.next(), user, DeviceParam.orNull(device), transport, ctx).open(); // starts the transport's reads
     }
 }

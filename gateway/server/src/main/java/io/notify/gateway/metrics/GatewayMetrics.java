@@ -140,7 +140,7 @@ public final class GatewayMetrics {
     }
 
     /**
-     * A per-connection limit was hit, named by its slug ({@code admission.Limit#slug()}, e.g.
+     * A per-connection limit was hit, named by its slug ({@code disconnect.Disconnect#slug()}, e.g.
      * {@code missed_pongs}); the limit is then answered with its close code or status.
      */
     public void limitHit(String limit) {

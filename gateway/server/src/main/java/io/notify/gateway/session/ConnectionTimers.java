@@ -1,7 +1,7 @@
 package io.notify.gateway.session;
 
-import io.notify.gateway.admission.Limit;
 import io.notify.gateway.config.GatewayConfig;
+import io.notify.gateway.disconnect.Disconnect;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -15,15 +15,15 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 final class ConnectionTimers {
 
-    /** What a tick found due, most urgent first; {@code limit} is the limit it hits, null when none. */
+    /** What a tick found due, most urgent first; {@code disconnect} is the limit it hits, null when none. */
     enum Due {
-        TOKEN_EXPIRED(Limit.TOKEN_EXPIRED), RESUME_TIMEOUT(Limit.RESUME_TIMEOUT), MISSED_PONGS(Limit.MISSED_PONGS),
+        TOKEN_EXPIRED(Disconnect.TOKEN_EXPIRED), RESUME_TIMEOUT(Disconnect.RESUME_TIMEOUT), MISSED_PONGS(Disconnect.MISSED_PONGS),
         RECYCLE(null), PING(null), NOTHING(null);
 
-        final Limit limit;
+        final Disconnect disconnect;
 
-        Due(Limit limit) {
-            this.limit = limit;
+        Due(Disconnect disconnect) {
+            this.disconnect = disconnect;
         }
 
         /** The close reason of a limit that came due; null: the limit's own. */

@@ -1,5 +1,6 @@
 package io.notify.gateway.session;
 
+import io.notify.gateway.disconnect.Disconnect;
 import io.notify.gateway.metrics.GatewayMetrics;
 import io.notify.gateway.transport.OutboundFrame;
 import io.notify.gateway.transport.OutboundQueue;
@@ -7,56 +8,49 @@ import io.notify.gateway.transport.Transport;
 import io.notify.protocol.frame.PingFrame;
 import io.notify.protocol.frame.PongFrame;
 import io.notify.protocol.stream.Position;
-import io.notify.protocol.stream.SequencedEvent;
 import io.notify.protocol.stream.StreamId;
 
 /**
- * How one session's frames go out: the outbound queue's answer counted ({@code queue_overflow_total}),
- * a frame that does not fit closing the connection (the {@code overflow} action: 4008), and on an SSE
- * connection with subscriptions the composite cursor of every stream as the frame's {@code id:}
- * ({@link Subscriptions#cursor}), so the browser's Last-Event-ID resumes them all. Used under the
- * session's lock; never blocks (sends only enqueue).
+ * How a session's frames go out and its disconnects close: the outbound queue's answer counted
+ * ({@code queue_overflow_total}) — queued, coalesced or (an ephemeral frame) dropped, the connection
+ * goes on; a frame that does not fit closes it with 4008 ({@link Disconnect#SLOW_CONSUMER}), and a
+ * connection already closing takes nothing. Used by the session only, under its lock; never blocks
+ * (sends only enqueue).
  */
 final class SessionOutput {
 
     static final OutboundFrame PING = OutboundFrame.control(PingFrame.INSTANCE);
     static final OutboundFrame PONG = OutboundFrame.control(PongFrame.INSTANCE);
 
-    private final Transport transport;
-    private final StreamId own;
-    private final GatewayMetrics metrics;
-    private final Runnable overflow;
-
-    SessionOutput(Transport transport, StreamId own, GatewayMetrics metrics, Runnable overflow) {
-        this.transport = transport;
-        this.own = own;
-        this.metrics = metrics;
-        this.overflow = overflow;
+    private SessionOutput() {
     }
 
     /**
-     * Enqueues a frame that moves the client to {@code position} in {@code positioned} (an event, a reset,
-     * a {@code subscribed} with a head; {@code position} null: a reset to no history), with the composite
-     * cursor where the connection needs one; {@code subscriptions} may be null (none yet).
+     * Enqueues {@code frame}; positioned ({@code in} not null: an event, a reset, a {@code subscribed}
+     * with a head) it moves the client to {@code at} in {@code in}, and {@code streams} (null: the
+     * connection follows its own stream only) says where the client stands in the others, which a
+     * transport may write with it (SSE's composite id). False when the connection is closing.
      */
-    boolean send(OutboundFrame frame, Subscriptions subscriptions, Position ownPosition, StreamId positioned, Position position) {
-        if (subscriptions == null || subscriptions.isEmpty() || transport.bidirectional()) {
-            return send(frame);
+    static boolean send(Transport transport, GatewayMetrics metrics, OutboundFrame frame, Transport.Positions streams,
+                        StreamId in, Position at) {
+        OutboundQueue.Offer offer = in == null || streams == null ? transport.send(frame) : transport.send(frame, streams, in, at);
+        if (accepted(offer, frame, metrics)) {
+            return true;
         }
-        return send(frame.withSseId(subscriptions.cursor(own, ownPosition, positioned, position)));
+        if (offer == OutboundQueue.Offer.OVERFLOW) {
+            disconnect(transport, metrics, Disconnect.SLOW_CONSUMER, null);
+        }
+        return false;
     }
 
-    /** Enqueues the frame of a durable event, positioned at it; without subscriptions the event's position is not built. */
-    boolean send(OutboundFrame frame, Subscriptions subscriptions, Position ownPosition, SequencedEvent event) {
-        if (subscriptions == null || transport.bidirectional()) {
-            return send(frame);
-        }
-        return send(frame, subscriptions, ownPosition, event.stream(), event.position());
+    /** Counts {@code reason} and closes with its documented answer ({@code detail}: a specific close reason, or null). */
+    static void disconnect(Transport transport, GatewayMetrics metrics, Disconnect reason, String detail) {
+        metrics.limitHit(reason.slug());
+        transport.close(reason.answer(), reason.reason(detail));
     }
 
-    /** Enqueues a frame; false when the connection is closing (including because this frame overflowed). */
-    boolean send(OutboundFrame frame) {
-        OutboundQueue.Offer result = transport.send(frame);
+    /** True when the connection goes on after {@code frame} was offered with {@code result}; counts an overflow. */
+    private static boolean accepted(OutboundQueue.Offer result, OutboundFrame frame, GatewayMetrics metrics) {
         switch (result) {
             case QUEUED:
                 return true;
@@ -70,7 +64,6 @@ final class SessionOutput {
                 return true;
             case OVERFLOW:
                 metrics.queueOverflow("closed");
-                overflow.run();
                 return false;
             default:
                 return false;

@@ -9,8 +9,8 @@ import java.util.TreeMap;
 
 /**
  * What one connection has been sent of one stream, and the merge of live and fetched events.
- * Pure state, no I/O: the session feeds it events and fetch results and carries out the returned
- * {@link Step}s. Not thread-safe (the session serializes calls).
+ * Pure state, no I/O: its {@link StreamSync} feeds it events and fetch results and turns the returned
+ * {@link Step}s into the session's effects. Not thread-safe (the session serializes calls).
  *
  * <p>Guarantees, within one epoch: the events it returns to send have consecutive seqs starting at
  * the position's seq + 1; a seq is returned at most once (≤ the position is a duplicate); a live

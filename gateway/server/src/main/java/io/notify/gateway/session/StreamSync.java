@@ -1,9 +1,10 @@
 package io.notify.gateway.session;
 
 import io.notify.common.logging.LogFields;
-import io.notify.gateway.admission.Limit;
+import io.notify.gateway.disconnect.Disconnect;
 import io.notify.gateway.resume.FetchRequest;
 import io.notify.gateway.resume.FetchResult;
+import io.notify.gateway.session.Effect.Count;
 import io.notify.gateway.session.StreamCursor.Step;
 import io.notify.gateway.transport.OutboundFrame;
 import io.notify.protocol.frame.ResetFrame;
@@ -11,21 +12,32 @@ import io.notify.protocol.frame.ResetReason;
 import io.notify.protocol.stream.Position;
 import io.notify.protocol.stream.SequencedEvent;
 import io.notify.protocol.stream.StreamId;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One stream of one session: carries out what its {@link StreamCursor} decides — sends events (a
- * fetched page with its superseded events as {@code collapsed} frames, {@link CollapsePlan}, for the
- * types the node collapses), fetches missed ranges from the query API, sends resets — and retries
- * failed fetches with full-jitter backoff while live events keep being held (bounded). Guarantees:
- * at most one fetch in flight; a fetch that keeps failing for {@code resume-give-up} closes the
- * connection with 1013, so a client is never left silently behind. Every method runs under the
- * session's lock.
+ * One stream of one session: turns what its {@link StreamCursor} decides into {@link Effect}s — events
+ * to send (a fetched page with its superseded events as {@code collapsed} frames, {@link CollapsePlan},
+ * for the types the node collapses), fetches of missed ranges, resets — and retries failed fetches with
+ * full-jitter backoff while live events keep being held (bounded). Guarantees: at most one fetch in
+ * flight; a fetch that keeps failing for {@code resume-give-up} closes the connection with 1013, so a
+ * client is never left silently behind. It decides and counts, nothing more: every method takes an
+ * input (a live event, a fetch's answer, a tick, an alarm) and returns what the session is to do; it
+ * holds no session and performs no I/O. Its session calls it under its lock.
  */
 final class StreamSync {
+
+    /** What a {@link Effect.Wake} wakes it for. */
+    enum Alarm {
+        /** A failed fetch's retry. */
+        RETRY,
+        /** A follow-up recheck, made only if events a recheck left to the live path have not all come. */
+        RECHECK
+    }
 
     private static final Logger LOG = LoggerFactory.getLogger(StreamSync.class);
     private static final long MIN_RETRY_MS = 50;
@@ -33,21 +45,22 @@ final class StreamSync {
     /** Follow-up rechecks after a lost registration, before the periodic interval takes over. */
     static final byte QUICK_RECHECKS = 3;
 
-    private final Session session;
     private final StreamCursor cursor;
-    private final SessionContext ctx;
+    private final SessionContext ctx; // the node's settings, metrics and clock: nothing here calls its collaborators
+    private final String connection; // for log lines
+    private final Position subscribedFrom; // a room's: where its subscribe asked to start (null: at the head)
     private int failures;
     private long firstFailureNanos;
     private boolean rechecking;
     private boolean recheckScheduled;
     private long recheckDueNanos = NO_RECHECK;
     private byte quickRechecks; // follow-up rechecks left at doubling recheck-after spacing after a lost registration
-    private java.util.concurrent.CompletableFuture<FetchResult> anchorRead; // until welcome: the head read, withdrawable
     private long behindSinceNanos; // when the inbox was first seen behind this stream's position; 0: it is not
 
-    StreamSync(Session session, StreamId stream, SessionContext ctx) {
-        this.session = session;
+    StreamSync(StreamId stream, Position subscribedFrom, String connection, SessionContext ctx) {
         this.cursor = new StreamCursor(stream, ctx.config().limits().pendingMaxEvents());
+        this.subscribedFrom = subscribedFrom;
+        this.connection = connection;
         this.ctx = ctx;
     }
 
@@ -65,76 +78,84 @@ final class StreamSync {
         return cursor.position();
     }
 
-    /** The client's position; the caller then starts the first fetch ({@link #fetchNow}). */
-    void resumeFrom(Position position) {
+    /** The head read: the anchor of a fresh start, made before the client is welcomed (or told {@code subscribed}). */
+    FetchRequest anchorRequest() {
+        return new FetchRequest(stream(), null, 1);
+    }
+
+    /**
+     * The head read's answer. Without a page the connection is served anyway and a fresh start takes
+     * the first live event as its start.
+     */
+    void anchored(FetchResult result) {
+        if (result instanceof FetchResult.Page page) {
+            cursor.presetAnchor(page.head());
+            return;
+        }
+        ctx.metrics().anchorUnknown();
+        try (LogFields f = ctx.logFields(connection, stream())) {
+            LOG.debug("connection {}: no anchor for {} ({}); a fresh start begins at the first live event", connection, stream(), result);
+        }
+    }
+
+    /** A room's start once its head is known: replay from its subscribe's position, or start at the head. */
+    List<Effect> startSubscribed() {
+        return subscribedFrom == null ? startFresh() : resumeFrom(subscribedFrom);
+    }
+
+    /** The client's position: fetch what follows it. */
+    List<Effect> resumeFrom(Position position) {
         cursor.resumeFrom(position);
+        return List.of(fetch());
     }
 
     /** The client has no position: start at the anchor read before its welcome, then live. */
-    void startFresh() {
-        apply(cursor.startFresh(), null, null);
+    List<Effect> startFresh() {
+        List<Effect> out = new ArrayList<>();
+        apply(cursor.startFresh(), null, null, out);
         scheduleFirstRecheck();
+        return out;
     }
 
     /**
-     * Reads the stream's head before the client is welcomed (or told {@code subscribed}): one
-     * batched query entry, the anchor of a fresh start; then, if {@code wanted} still holds, runs
-     * {@code then} under the session's lock. Without an answer the connection is served anyway and a
-     * fresh start takes the first live event as its start.
+     * The common case of a live durable event: true when it is the next one, which the session then
+     * sends at once (and the caller counts for the whole fan-out); nothing is built for it.
      */
-    void readAnchor(java.util.function.BooleanSupplier wanted, Runnable then) {
-        anchorRead = ctx.resumeSource().fetch(new FetchRequest(stream(), null, 1)).toCompletableFuture();
-        anchorRead.orTimeout(ctx.config().fetchDeadline().toMillis(), TimeUnit.MILLISECONDS)
-                .whenComplete((result, error) -> session.runLocked(() -> {
-                    anchorRead = null;
-                    if (!wanted.getAsBoolean()) {
-                        return; // welcomed meanwhile (its resume came first), or unsubscribed: the anchor is not needed
-                    }
-                    if (result instanceof FetchResult.Page page) {
-                        cursor.presetAnchor(page.head());
-                    } else {
-                        ctx.metrics().anchorUnknown();
-                        try (LogFields f = session.logFields(stream())) {
-                            LOG.debug("connection {}: no anchor for {} ({}); a fresh start begins at the first live event",
-                                    session.id(), stream(), error != null ? error : result);
-                        }
-                    }
-                    then.run();
-                }));
+    boolean advanceLive(SequencedEvent event) {
+        return cursor.advanceLive(event);
+    }
+
+    /** Any other live durable event (held, a duplicate, a gap to fetch): its effects, counted here. */
+    List<Effect> offerLive(SequencedEvent event, OutboundFrame encoded) {
+        List<Effect> out = new ArrayList<>(2);
+        apply(cursor.offerLive(event), event, encoded, out);
+        return out;
     }
 
     /**
-     * The head read is not needed any more (a resume with positions came first and was welcomed):
-     * completing it tells the resume batcher not to send it, if it still waits there
-     * ({@code BatchingResumeSource}: a withdrawn fetch), so the query API is not asked at all.
-     * Call after the welcome (under the session's lock): the completion then finds nothing to do.
+     * The sweeper's tick: a periodic recheck that is due, a safety net for events that never reached
+     * this node (a registration the router did not see yet, Redis down, a lookup timeout). A deadline
+     * the node's sweeper checks, not a scheduled task per connection.
      */
-    void withdrawAnchor() {
-        java.util.concurrent.CompletableFuture<FetchResult> read = anchorRead;
-        anchorRead = null;
-        if (read != null) {
-            read.complete(new FetchResult.Failed(stream(), "withdrawn: the client resumed before welcome"));
+    List<Effect> tick(long nowNanos) {
+        if (recheckDueNanos == NO_RECHECK || nowNanos - recheckDueNanos < 0) {
+            return List.of();
         }
+        List<Effect> out = new ArrayList<>(1);
+        checkNow(out);
+        recheckIn(nextRecheckDelay());
+        return out;
     }
 
-    /**
-     * A safety net for events that never reached this node (a registration the router did not see
-     * yet, Redis down, a lookup timeout): ask the inbox what follows the position, now and then.
-     * The periodic rechecks are a deadline that the node's sweeper checks ({@link #tick}), not a
-     * scheduled task per connection.
-     */
-    private void recheckIn(java.time.Duration delay) {
-        recheckDueNanos = delay.isZero() ? NO_RECHECK : System.nanoTime() + delay.toNanos();
-    }
-
-    /** The sweeper's tick (under the session's lock): runs a periodic recheck that is due. */
-    void tick(long nowNanos) {
-        if (recheckDueNanos != NO_RECHECK && nowNanos - recheckDueNanos >= 0) {
-            recheckDueNanos = NO_RECHECK;
-            if (checkNow()) {
-                recheckIn(nextRecheckDelay());
-            }
+    /** A {@link Effect.Wake} came due. */
+    List<Effect> woke(Alarm alarm) {
+        List<Effect> out = new ArrayList<>(1);
+        if (alarm == Alarm.RETRY) {
+            out.add(fetch());
+        } else if (cursor.awaitingLive()) {
+            checkNow(out);
         }
+        return out;
     }
 
     /**
@@ -143,10 +164,10 @@ final class StreamSync {
      * again, and when no later event reveals the gap only a recheck brings them. So a recheck comes
      * {@code recheck-after} from now and {@value #QUICK_RECHECKS} more at doubling spacing (2, 6, 14,
      * 30 s with the defaults), then the periodic ones: the events a repair lags behind arrive within
-     * seconds of it rather than at the next {@code recheck-interval}. Under the session's lock.
+     * seconds of it rather than at the next {@code recheck-interval}.
      */
     void registrationLost() {
-        java.time.Duration first = ctx.config().recheckAfter();
+        Duration first = ctx.config().recheckAfter();
         if (first.isZero()) {
             return; // rechecks are off
         }
@@ -157,56 +178,9 @@ final class StreamSync {
         }
     }
 
-    private java.time.Duration nextRecheckDelay() {
-        java.time.Duration interval = ctx.config().recheckInterval();
-        if (quickRechecks == 0) {
-            return interval;
-        }
-        java.time.Duration quick = ctx.config().recheckAfter().multipliedBy(1L << (QUICK_RECHECKS + 1 - quickRechecks));
-        quickRechecks--;
-        return interval.isZero() || quick.compareTo(interval) < 0 ? quick : interval;
-    }
-
-    /**
-     * A follow-up recheck after events were left to the live path, made only if they have not all
-     * come live by then (so a busy stream is not rechecked every grace); the periodic ones go on.
-     */
-    private void scheduleRecheckOnce(java.time.Duration delay) {
-        ctx.timer().schedule(() -> session.runLocked(() -> {
-            if (cursor.awaitingLive()) {
-                checkNow();
-            }
-        }), Math.max(1, delay.toMillis()), TimeUnit.MILLISECONDS);
-    }
-
-    /** Asks the inbox what follows the position, unless a fetch is outstanding; false once the session ended. */
-    private boolean checkNow() {
-        if (!session.isActive()) {
-            return false;
-        }
-        Step step = cursor.recheck();
-        if (step.fetch()) {
-            rechecking = true;
-            ctx.metrics().recheck();
-            apply(step, null, null);
-        }
-        return true;
-    }
-
-    /**
-     * A live durable event. True when it was the next one and went out at once (the common case, which
-     * the caller counts for the whole fan-out); false when the cursor decided otherwise (held, a
-     * duplicate, a gap to fetch: handled and counted here) or the connection is closing.
-     */
-    boolean offerLive(SequencedEvent event, OutboundFrame encoded) {
-        if (cursor.advanceLive(event)) {
-            return session.send(encoded, event);
-        }
-        apply(cursor.offerLive(event), event, encoded);
-        return false;
-    }
-
-    void onFetched(FetchResult result) {
+    /** A fetch's answer (a failure included: no answer in time is {@link FetchResult.Failed}). */
+    List<Effect> onFetched(FetchResult result) {
+        List<Effect> out = new ArrayList<>();
         boolean wasRecheck = rechecking;
         rechecking = false;
         if (result instanceof FetchResult.Page page) {
@@ -218,32 +192,55 @@ final class StreamSync {
                 ctx.metrics().recheckFound(step.fetched());
                 if (cursor.youngLeft()) {
                     // Events younger than the grace may still be on the live path: look again once they are not.
-                    scheduleRecheckOnce(ctx.config().recheckGrace());
+                    out.add(new Effect.Wake(this, Alarm.RECHECK, Math.max(1, ctx.config().recheckGrace().toMillis())));
                 }
             }
             if (step.progress()) {
                 failures = 0;
             }
             if (step.fetch() && !step.progress()) {
-                sendAll(step, null, null);
-                retryLater("the inbox did not continue from " + cursor.position());
+                sendAll(step, null, null, out);
+                retryLater("the inbox did not continue from " + cursor.position(), out);
             } else {
-                apply(step, null, null);
+                apply(step, null, null, out);
             }
         } else if (result instanceof FetchResult.Reset reset && inboxBehind(reset.frame())) {
-            retryLater("the inbox is behind position " + cursor.position() + " (head " + reset.frame().head() + ")");
+            retryLater("the inbox is behind position " + cursor.position() + " (head " + reset.frame().head() + ")", out);
         } else if (result instanceof FetchResult.Reset reset) {
             behindSinceNanos = 0;
             failures = 0;
-            if (!session.send(OutboundFrame.control(reset.frame()), stream(), reset.frame().head())) {
-                return;
-            }
+            out.add(Effect.Send.positioned(OutboundFrame.control(reset.frame()), stream(), reset.frame().head()));
             ctx.metrics().reset(reset.frame().reason().wireName());
-            apply(cursor.applyReset(reset.frame().head()), null, null);
+            apply(cursor.applyReset(reset.frame().head()), null, null, out);
         } else {
-            retryLater(((FetchResult.Failed) result).detail());
+            retryLater(((FetchResult.Failed) result).detail(), out);
         }
         scheduleFirstRecheck();
+        return out;
+    }
+
+    private void recheckIn(Duration delay) {
+        recheckDueNanos = delay.isZero() ? NO_RECHECK : System.nanoTime() + delay.toNanos();
+    }
+
+    private Duration nextRecheckDelay() {
+        Duration interval = ctx.config().recheckInterval();
+        if (quickRechecks == 0) {
+            return interval;
+        }
+        Duration quick = ctx.config().recheckAfter().multipliedBy(1L << (QUICK_RECHECKS + 1 - quickRechecks));
+        quickRechecks--;
+        return interval.isZero() || quick.compareTo(interval) < 0 ? quick : interval;
+    }
+
+    /** Asks the inbox what follows the position, unless a fetch is outstanding. */
+    private void checkNow(List<Effect> out) {
+        Step step = cursor.recheck();
+        if (step.fetch()) {
+            rechecking = true;
+            ctx.metrics().recheck();
+            apply(step, null, null, out);
+        }
     }
 
     /**
@@ -278,98 +275,74 @@ final class StreamSync {
         }
     }
 
-    private void apply(Step step, SequencedEvent live, OutboundFrame liveFrame) {
-        if (!sendAll(step, live, liveFrame)) {
-            return;
-        }
+    private void apply(Step step, SequencedEvent live, OutboundFrame liveFrame, List<Effect> out) {
+        sendAll(step, live, liveFrame, out);
         if (step.gap()) {
             ctx.metrics().gapFill();
         }
         if (step.fetch()) {
-            fetchNow();
+            out.add(fetch());
         }
     }
 
-    private boolean sendAll(Step step, SequencedEvent live, OutboundFrame liveFrame) {
+    /**
+     * The step's events in order; a fetched page of which some events are superseded (docs/protocol.md,
+     * "Collapsed catch-up") as its events and {@code collapsed} frames in seq order. The cursor has moved
+     * over the whole page, so a live copy of a collapsed seq is a duplicate; a collapsed frame is
+     * positioned at its {@code to} like the event it stands in for.
+     */
+    private void sendAll(Step step, SequencedEvent live, OutboundFrame liveFrame, List<Effect> out) {
         ctx.metrics().duplicatesDropped(step.duplicates());
         int i = 0;
         CollapsePlan plan = step.fetched() > 1 && ctx.config().collapse().on()
                 ? CollapsePlan.of(step.send().subList(0, step.fetched()), ctx.config().collapse()::collapses) : null;
         if (plan != null) {
-            if (!sendPlan(plan)) {
-                return false;
+            ctx.metrics().collapsed(plan.collapsed()); // once per page
+            for (CollapsePlan.Entry entry : plan.entries()) {
+                if (entry instanceof CollapsePlan.Send send) {
+                    out.add(event(OutboundFrame.event(send.event(), false), send.event(), Count.REPLAYED));
+                } else if (entry instanceof CollapsePlan.Skip skip) {
+                    out.add(Effect.Send.positioned(OutboundFrame.collapsed(skip.frame()), stream(), skip.frame().position()));
+                }
             }
             i = step.fetched(); // the rest came live: never collapsed
         }
         for (; i < step.send().size(); i++) {
             SequencedEvent e = step.send().get(i);
-            boolean isLive = e == live;
-            if (!session.send(isLive ? liveFrame : OutboundFrame.event(e, false), e)) {
-                return false;
-            }
-            ctx.metrics().delivered(true, i < step.fetched()); // held live events released after a page came live
+            OutboundFrame frame = e == live ? liveFrame : OutboundFrame.event(e, false);
+            out.add(event(frame, e, i < step.fetched() ? Count.REPLAYED : Count.LIVE)); // held live events released after a page count live
         }
-        return true;
     }
 
-    /**
-     * A fetched page of which some events are superseded (docs/protocol.md, "Collapsed catch-up"): its
-     * events and {@code collapsed} frames in seq order. The cursor has moved over the whole page, so a
-     * live copy of a collapsed seq is a duplicate; a collapsed frame is positioned at its {@code to}
-     * (the SSE id, composite with rooms) like the event it stands in for.
-     */
-    private boolean sendPlan(CollapsePlan plan) {
-        ctx.metrics().collapsed(plan.collapsed()); // once per page
-        for (CollapsePlan.Entry entry : plan.entries()) {
-            if (entry instanceof CollapsePlan.Send send) {
-                if (!session.send(OutboundFrame.event(send.event(), false), send.event())) {
-                    return false;
-                }
-                ctx.metrics().delivered(true, true);
-            } else if (entry instanceof CollapsePlan.Skip skip
-                    && !session.send(OutboundFrame.collapsed(skip.frame()), stream(), skip.frame().position())) {
-                return false;
-            }
-        }
-        return true;
+    private static Effect.Send event(OutboundFrame frame, SequencedEvent e, Count count) {
+        return new Effect.Send(frame, e.stream(), e.position(), count);
     }
 
-    void fetchNow() {
-        if (!session.isActive()) {
-            return;
-        }
-        FetchRequest request = request();
-        ctx.resumeSource().fetch(request).toCompletableFuture()
-                .orTimeout(ctx.config().fetchDeadline().toMillis(), TimeUnit.MILLISECONDS)
-                .whenComplete((result, error) -> session.onFetched(this, result != null ? result
-                        : new FetchResult.Failed(stream(), "no answer: " + error)));
+    private Effect.Fetch fetch() {
+        return new Effect.Fetch(this, new FetchRequest(stream(), cursor.position(), ctx.config().queryPageSize()), false);
     }
 
-    private FetchRequest request() {
-        return new FetchRequest(stream(), cursor.position(), ctx.config().queryPageSize());
-    }
-
-    private void retryLater(String why) {
+    private void retryLater(String why, List<Effect> out) {
         long now = System.nanoTime();
         if (failures++ == 0) {
             firstFailureNanos = now;
         }
         if (now - firstFailureNanos > ctx.config().resumeGiveUp().toNanos()) {
-            try (LogFields f = session.logFields(stream())) {
+            try (LogFields f = ctx.logFields(connection, stream())) {
                 LOG.warn("connection {}: giving up fetching {} after {} attempts ({}); closing with 1013",
-                        session.id(), stream(), failures, why);
+                        connection, stream(), failures, why);
             }
-            session.hit(Limit.RESUME_UNAVAILABLE, null);
+            out.add(new Effect.Close(Disconnect.RESUME_UNAVAILABLE, null));
             return;
         }
         long cap = Math.min(ctx.config().resumeRetryMax().toMillis(), MIN_RETRY_MS << Math.min(failures, 20));
         long delay = MIN_RETRY_MS + ThreadLocalRandom.current().nextLong(Math.max(1, cap));
         if (LOG.isDebugEnabled()) {
-            try (LogFields f = session.logFields(stream())) {
-                LOG.debug("connection {}: fetch of {} failed ({}); retry {} in {} ms", session.id(), stream(), why, failures, delay);
+            try (LogFields f = ctx.logFields(connection, stream())) {
+                LOG.debug("connection {}: fetch of {} failed ({}); retry {} in {} ms", connection, stream(), why, failures, delay);
             }
         }
         ctx.metrics().resumeRetry();
-        ctx.timer().schedule(() -> session.runLocked(this::fetchNow), delay, TimeUnit.MILLISECONDS);
+        out.add(new Effect.Wake(this, Alarm.RETRY, delay));
     }
 }

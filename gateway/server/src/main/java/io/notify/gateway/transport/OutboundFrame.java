@@ -5,6 +5,7 @@ import io.notify.protocol.frame.CollapsedFrame;
 import io.notify.protocol.frame.EventFrame;
 import io.notify.protocol.frame.FrameCodec;
 import io.notify.protocol.frame.ServerFrame;
+import io.notify.protocol.frame.StateFrame;
 import io.notify.protocol.stream.LiveEvent;
 import io.notify.protocol.stream.StreamEvent;
 import io.notify.protocol.stream.StreamId;
@@ -100,11 +101,19 @@ public record OutboundFrame(Kind kind, byte[] payload, String sseId, String coll
     }
 
     /**
-     * A server frame that is not an event but ephemeral like one (a {@code state} frame): no SSE id (it
-     * is no position), and a full queue replaces a queued frame of the same {@code collapseKey} with it
-     * (the newer wins) or drops it.
+     * An inbox {@code state} frame: not an event but ephemeral like one, no SSE id (it is no position),
+     * and a full queue replaces a queued state frame of the same stream with it (the newer wins,
+     * {@link #stateCoalescingKey}) or drops it.
      */
-    public static OutboundFrame ephemeral(ServerFrame frame, String collapseKey) {
+    public static OutboundFrame state(StateFrame frame) {
+        return ephemeral(frame, stateCoalescingKey(frame.stream()));
+    }
+
+    /**
+     * A server frame that is ephemeral like an event: no SSE id, and a full queue replaces a queued
+     * frame of the same {@code collapseKey} with it (the newer wins) or drops it.
+     */
+    static OutboundFrame ephemeral(ServerFrame frame, String collapseKey) {
         return new OutboundFrame(Kind.EPHEMERAL, CODEC.encode(frame).getBytes(StandardCharsets.UTF_8), null, collapseKey, -1);
     }
 

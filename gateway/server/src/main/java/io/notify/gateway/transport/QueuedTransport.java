@@ -60,6 +60,11 @@ public abstract class QueuedTransport implements Transport {
         this.listener = listener;
     }
 
+    /** The connection's listener; null until one is set. */
+    protected final Listener listener() {
+        return listener;
+    }
+
     @Override
     public OutboundQueue.Offer send(OutboundFrame frame) {
         if (closing()) {

@@ -1,6 +1,9 @@
 package io.notify.gateway.transport;
 
 import io.notify.protocol.frame.CloseCode;
+import io.notify.protocol.frame.SseCursor;
+import io.notify.protocol.stream.Position;
+import io.notify.protocol.stream.StreamId;
 import io.undertow.server.HttpServerExchange;
 import java.io.Closeable;
 import java.io.IOException;
@@ -18,7 +21,11 @@ import org.xnio.channels.StreamSinkChannel;
 import org.xnio.conduits.ConduitStreamSourceChannel;
 
 /**
- * A Server-Sent Events response behind {@link Transport}: frames are written with
+ * A Server-Sent Events response behind {@link Transport}, with what is SSE's own: started, it
+ * writes the {@code retry:} hint and reports where the request said the client stands
+ * ({@link SseStart}, as the client's resume); a positioned frame of a connection with rooms carries
+ * the composite cursor of every stream as its {@code id:} ({@link #cursorId}), so the
+ * browser's Last-Event-ID resumes them all. Frames are written with
  * {@link SseFraming} without blocking (a partial write parks the frame until the socket is
  * writable). Undertow writes the status line, the headers and the first frame (the retry hint);
  * once they are out, the transport takes the socket over ({@link ResponseTakeover}) and writes the
@@ -42,6 +49,8 @@ public final class SseTransport extends QueuedTransport implements ChannelListen
     private static final ThreadLocal<ByteBuffer> DISCARD = ThreadLocal.withInitial(() -> ByteBuffer.allocate(64));
 
     private final long keepAliveNanos;
+    private SseStart start;  // until started: where the client stands
+    private Duration retry;  // until started: the retry hint's value
     private long nextKeepAliveNanos; // the sweeper's, under the session's lock; 0 until the first tick
     // I/O thread only
     private HttpServerExchange exchange; // until the first frame is out and the takeover tried
@@ -52,11 +61,15 @@ public final class SseTransport extends QueuedTransport implements ChannelListen
 
     /**
      * @param keepAlive how often a comment line is written (see the class comment)
+     * @param retry     the {@code retry:} hint written first, how long a browser waits before it reconnects
+     * @param start     where the request said the client stands ({@code Last-Event-ID}, {@code ?rooms=})
      */
-    public SseTransport(HttpServerExchange exchange, OutboundQueue queue, Duration keepAlive) {
+    public SseTransport(HttpServerExchange exchange, OutboundQueue queue, Duration keepAlive, Duration retry, SseStart start) {
         super(queue, exchange.getIoThread());
         this.exchange = exchange;
         this.keepAliveNanos = keepAlive.toNanos();
+        this.retry = retry;
+        this.start = start;
         this.connection = exchange.getConnection();
         this.sink = exchange.getResponseChannel();
         exchange.addExchangeCompleteListener((ex, next) -> {
@@ -73,6 +86,47 @@ public final class SseTransport extends QueuedTransport implements ChannelListen
     @Override
     public boolean bidirectional() {
         return false;
+    }
+
+    /** The retry hint (the first frame: Undertow writes the headers with it), then the client's start to the listener. */
+    @Override
+    public void start() {
+        send(OutboundFrame.sseMeta(SseFraming.retry(retry.toMillis()), null));
+        SseStart at = start;
+        start = null;
+        retry = null;
+        Listener listener = listener();
+        if (listener != null) {
+            listener.resume(at.positions(), at.fresh());
+        }
+    }
+
+    /** With rooms, the frame's id is the composite cursor of every stream; else its own. */
+    @Override
+    public OutboundQueue.Offer send(OutboundFrame frame, Positions streams, StreamId stream, Position position) {
+        String cursor = cursorId(streams, stream, position);
+        return send(cursor == null ? frame : frame.withSseId(cursor));
+    }
+
+    /**
+     * The composite cursor ({@link SseCursor}) of a connection that follows more than one stream, as
+     * the {@code id:} of a frame that moves the client to {@code position} in {@code positioned}: each
+     * stream at its position, {@code positioned} at {@code position} instead, a stream without one left
+     * out; null when the connection follows only its own stream (the frame's own id says it all).
+     */
+    public static String cursorId(Transport.Positions streams, StreamId positioned, Position position) {
+        int n = streams.streams();
+        if (n <= 1) {
+            return null;
+        }
+        StringBuilder cursor = new StringBuilder(32 * n);
+        streams.forEach((stream, at) -> {
+            Position p = stream.equals(positioned) ? position : at;
+            if (p != null) {
+                SseCursor.append(cursor, stream, p);
+            }
+        });
+        return cursor.toString();
     }
 
     @Override

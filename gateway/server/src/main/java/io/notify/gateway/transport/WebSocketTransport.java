@@ -1,7 +1,7 @@
 package io.notify.gateway.transport;
 
 import io.notify.common.limits.TokenBucket;
-import io.notify.gateway.admission.Limit;
+import io.notify.gateway.disconnect.Disconnect;
 import io.notify.protocol.frame.CloseCode;
 import io.notify.protocol.frame.WsOpcode;
 import java.io.IOException;
@@ -21,7 +21,7 @@ import org.xnio.conduits.ConduitStreamSourceChannel;
  * socket Undertow hands over after the upgrade, so an idle connection costs its socket, this
  * object and its decoder, and nothing of Undertow's HTTP connection or framed-channel machinery
  * (docs/gateway.md, "Where an idle connection's bytes go"). Inbound text messages (bounded by
- * {@link WsCodec#maxMessageBytes()}) go to the inbound handler; the transport itself answers what
+ * {@link WsCodec#maxMessageBytes()}) go to the listener; the transport itself answers what
  * the session never sees — binary frames (1003), messages over the bound in bytes or frames (1009),
  * invalid UTF-8 (1007), broken framing and fragmented messages not complete in time (1002), frames
  * beyond the connection's frame bucket (4029: every frame counts, pings included) — and reports
@@ -38,14 +38,6 @@ import org.xnio.conduits.ConduitStreamSourceChannel;
  */
 public final class WebSocketTransport extends QueuedTransport implements WsFrameDecoder.Sink, ChannelListener<Channel> {
 
-    /** What the session receives from a WebSocket client. */
-    public interface Inbound {
-        void text(String text);
-
-        /** A WebSocket-level pong (browsers' automatic answers count as liveness too). */
-        void pong();
-    }
-
     private static final long CLOSE_TIMEOUT_MS = 5_000;
     static final int MAX_GATHER = 32;
     private static final long BROKEN_CLOSE_DELAY_MS = 1_000;
@@ -54,9 +46,8 @@ public final class WebSocketTransport extends QueuedTransport implements WsFrame
     private final StreamConnection connection;
     private final WsCodec codec;
     private final TokenBucket frames;
-    private final Consumer<Limit> limitHit;
+    private final Consumer<Disconnect> limitHit;
     private final WsFrameDecoder decoder = new WsFrameDecoder();
-    private volatile Inbound inbound;
     // I/O thread only
     private ByteBuffer[] out;          // the frame being written; null when none
     private WriteCallback outDone;     // its completion; null for the close frame
@@ -71,7 +62,7 @@ public final class WebSocketTransport extends QueuedTransport implements WsFrame
      * @param early bytes the client sent right behind its handshake, read with the request (null: none)
      */
     public WebSocketTransport(StreamConnection connection, OutboundQueue queue, WsCodec codec, TokenBucket frames,
-                              Consumer<Limit> limitHit, byte[] early) {
+                              Consumer<Disconnect> limitHit, byte[] early) {
         super(queue, connection.getIoThread());
         this.connection = connection;
         this.codec = codec;
@@ -85,9 +76,9 @@ public final class WebSocketTransport extends QueuedTransport implements WsFrame
         connection.getSinkChannel().setWriteListener(this);
     }
 
-    /** Starts reading client frames into {@code inbound}. Call once, after the session exists. */
-    public void start(Inbound handler) {
-        this.inbound = handler;
+    /** Starts reading client frames into the listener ({@link Listener#text}, {@link Listener#pong}). Call once. */
+    @Override
+    public void start() {
         connection.getSourceChannel().resumeReads();
         if (decoder.holdsBytes()) {
             connection.getIoThread().execute(this::readable); // frames that came with the handshake
@@ -189,7 +180,7 @@ public final class WebSocketTransport extends QueuedTransport implements WsFrame
 
     @Override
     public void text(String text) {
-        Inbound in = inbound;
+        Listener in = listener();
         if (in != null && isOpen()) {
             in.text(text);
         }
@@ -202,7 +193,7 @@ public final class WebSocketTransport extends QueuedTransport implements WsFrame
 
     @Override
     public void pong() {
-        Inbound in = inbound;
+        Listener in = listener();
         if (in != null) {
             in.pong();
         }
@@ -224,12 +215,12 @@ public final class WebSocketTransport extends QueuedTransport implements WsFrame
     }
 
     @Override
-    public void violation(Limit limit, String detail) {
+    public void violation(Disconnect limit, String detail) {
         if (!isOpen()) {
             return; // closing already: the client gets that close, not this limit's answer
         }
         limitHit.accept(limit);
-        close(limit.answer(), detail == null ? limit.answer().reason() : detail);
+        close(limit.answer(), limit.reason(detail));
     }
 
     /** Queued frames one write gathers at most: a connection that is behind catches up with one writev for many frames. */

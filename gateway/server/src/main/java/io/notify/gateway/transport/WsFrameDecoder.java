@@ -7,7 +7,7 @@ import static io.notify.protocol.frame.WsOpcode.PING;
 import static io.notify.protocol.frame.WsOpcode.PONG;
 
 import io.notify.common.limits.TokenBucket;
-import io.notify.gateway.admission.Limit;
+import io.notify.gateway.disconnect.Disconnect;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 
@@ -20,17 +20,17 @@ import java.util.Arrays;
  * <ul>
  *   <li>client frames are masked, with no reserved bits (no extension is ever negotiated) and a
  *       known opcode; control frames are final and carry ≤ 125 bytes; continuations continue a
- *       message and a new message does not start inside one — else {@link Limit#PROTOCOL_ERROR};</li>
+ *       message and a new message does not start inside one — else {@link Disconnect#PROTOCOL_ERROR};</li>
  *   <li>a message (all fragments) is at most {@link WsCodec#maxMessageBytes()} — else
- *       {@link Limit#FRAME_TOO_BIG}, decided from the header before the payload is read;</li>
- *   <li>text is strict UTF-8, close reasons too — else {@link Limit#INVALID_UTF8};</li>
- *   <li>binary messages are refused at their first frame — {@link Limit#BINARY_FRAME};</li>
+ *       {@link Disconnect#FRAME_TOO_BIG}, decided from the header before the payload is read;</li>
+ *   <li>text is strict UTF-8, close reasons too — else {@link Disconnect#INVALID_UTF8};</li>
+ *   <li>binary messages are refused at their first frame — {@link Disconnect#BINARY_FRAME};</li>
  *   <li>every complete frame takes a token from the connection's frame bucket — data, continuation,
  *       ping and pong frames, empty ones too; only the client's close frame (its last) does not —
- *       else {@link Limit#INBOUND_RATE}, so a flood of any kind of frame ends at the bucket's burst;</li>
+ *       else {@link Disconnect#INBOUND_RATE}, so a flood of any kind of frame ends at the bucket's burst;</li>
  *   <li>a fragmented message is at most {@link WsCodec#maxMessageFrames()} data frames — else
- *       {@link Limit#MESSAGE_FRAMES}, decided from the header — and complete within
- *       {@link WsCodec#messageTimeoutNanos()} of its first frame — else {@link Limit#MESSAGE_TIMEOUT},
+ *       {@link Disconnect#MESSAGE_FRAMES}, decided from the header — and complete within
+ *       {@link WsCodec#messageTimeoutNanos()} of its first frame — else {@link Disconnect#MESSAGE_TIMEOUT},
  *       checked at each frame that arrives meanwhile and, for a client that goes silent, by
  *       {@link #messageOverdue} (the node's sweeper) and {@link #expire} (the I/O thread).</li>
  * </ul>
@@ -50,7 +50,7 @@ final class WsFrameDecoder {
         /** The client's close frame: its code, 1005 when it carried none. */
         void closeFrame(int code);
 
-        void violation(Limit limit, String detail);
+        void violation(Disconnect limit, String detail);
     }
 
     /** {@link #fragments} once nothing more is parsed. */
@@ -119,10 +119,10 @@ final class WsFrameDecoder {
         int opcode = b0 & 0x0F;
         int length7 = b1 & 0x7F;
         if ((b0 & 0x70) != 0) {
-            return violation(sink, Limit.PROTOCOL_ERROR, "reserved bits set, no extension was negotiated");
+            return violation(sink, Disconnect.PROTOCOL_ERROR, "reserved bits set, no extension was negotiated");
         }
         if ((b1 & 0x80) == 0) {
-            return violation(sink, Limit.PROTOCOL_ERROR, "client frames must be masked");
+            return violation(sink, Disconnect.PROTOCOL_ERROR, "client frames must be masked");
         }
         int extended = length7 == 126 ? 2 : length7 == 127 ? 8 : 0;
         if (buffer.remaining() < extended + 4) {
@@ -132,23 +132,23 @@ final class WsFrameDecoder {
         boolean control = opcode >= 0x8;
         if (control) {
             if (opcode > PONG) {
-                return violation(sink, Limit.PROTOCOL_ERROR, "unknown opcode " + opcode);
+                return violation(sink, Disconnect.PROTOCOL_ERROR, "unknown opcode " + opcode);
             }
             if (!fin || length7 > 125) {
-                return violation(sink, Limit.PROTOCOL_ERROR, "control frames are final and at most 125 bytes");
+                return violation(sink, Disconnect.PROTOCOL_ERROR, "control frames are final and at most 125 bytes");
             }
         } else if (opcode > BINARY) {
-            return violation(sink, Limit.PROTOCOL_ERROR, "unknown opcode " + opcode);
+            return violation(sink, Disconnect.PROTOCOL_ERROR, "unknown opcode " + opcode);
         } else if (opcode == CONTINUATION && fragments == 0) {
-            return violation(sink, Limit.PROTOCOL_ERROR, "continuation frame without a message to continue");
+            return violation(sink, Disconnect.PROTOCOL_ERROR, "continuation frame without a message to continue");
         } else if (opcode != CONTINUATION && fragments > 0) {
-            return violation(sink, Limit.PROTOCOL_ERROR, "a new message inside a fragmented one");
+            return violation(sink, Disconnect.PROTOCOL_ERROR, "a new message inside a fragmented one");
         } else if (opcode == BINARY) {
-            return violation(sink, Limit.BINARY_FRAME, null);
+            return violation(sink, Disconnect.BINARY_FRAME, null);
         } else if (length < 0 || messageLength + length > codec.maxMessageBytes()) {
-            return violation(sink, Limit.FRAME_TOO_BIG, null);
+            return violation(sink, Disconnect.FRAME_TOO_BIG, null);
         } else if (opcode == CONTINUATION && fragments >= codec.maxMessageFrames()) {
-            return violation(sink, Limit.MESSAGE_FRAMES, "a message in more than " + codec.maxMessageFrames() + " frames");
+            return violation(sink, Disconnect.MESSAGE_FRAMES, "a message in more than " + codec.maxMessageFrames() + " frames");
         }
         if (fragments > 0 && overdue(codec.nanoTime(), codec)) {
             return timedOut(sink, codec);
@@ -157,7 +157,7 @@ final class WsFrameDecoder {
             return false;
         }
         if (opcode != CLOSE && !frames.tryTake()) {
-            return violation(sink, Limit.INBOUND_RATE, null);
+            return violation(sink, Disconnect.INBOUND_RATE, null);
         }
         int mask = buffer.getInt();
         int n = (int) length;
@@ -199,7 +199,7 @@ final class WsFrameDecoder {
         message = null;
         messageLength = 0;
         if (text == null) {
-            violation(sink, Limit.INVALID_UTF8, null);
+            violation(sink, Disconnect.INVALID_UTF8, null);
         } else {
             sink.text(text);
         }
@@ -208,16 +208,16 @@ final class WsFrameDecoder {
     private void close(ByteBuffer payload, WsCodec codec, Sink sink) {
         int length = payload.remaining();
         if (length == 1) {
-            violation(sink, Limit.PROTOCOL_ERROR, "a close frame's code is 2 bytes");
+            violation(sink, Disconnect.PROTOCOL_ERROR, "a close frame's code is 2 bytes");
             return;
         }
         int code = length == 0 ? 1005 : payload.getShort() & 0xFFFF;
         if (length > 0 && !validCloseCode(code)) {
-            violation(sink, Limit.PROTOCOL_ERROR, "close code " + code + " may not be sent");
+            violation(sink, Disconnect.PROTOCOL_ERROR, "close code " + code + " may not be sent");
             return;
         }
         if (codec.utf8(payload) == null) {
-            violation(sink, Limit.INVALID_UTF8, null);
+            violation(sink, Disconnect.INVALID_UTF8, null);
             return;
         }
         stop();
@@ -238,7 +238,7 @@ final class WsFrameDecoder {
         return messageStart != NONE && overdue(nowNanos, codec);
     }
 
-    /** On the I/O thread: ends the parse with {@link Limit#MESSAGE_TIMEOUT} if a fragmented message is still overdue. */
+    /** On the I/O thread: ends the parse with {@link Disconnect#MESSAGE_TIMEOUT} if a fragmented message is still overdue. */
     void expire(long nowNanos, WsCodec codec, Sink sink) {
         if (fragments > 0 && overdue(nowNanos, codec)) {
             timedOut(sink, codec);
@@ -257,7 +257,7 @@ final class WsFrameDecoder {
     }
 
     private boolean timedOut(Sink sink, WsCodec codec) {
-        return violation(sink, Limit.MESSAGE_TIMEOUT,
+        return violation(sink, Disconnect.MESSAGE_TIMEOUT,
                 "a fragmented message not complete within " + codec.messageTimeoutNanos() / 1_000_000L + " ms");
     }
 
@@ -266,7 +266,7 @@ final class WsFrameDecoder {
         messageStart = NONE;
     }
 
-    private boolean violation(Sink sink, Limit limit, String detail) {
+    private boolean violation(Sink sink, Disconnect limit, String detail) {
         stop();
         partial = null;
         message = null;

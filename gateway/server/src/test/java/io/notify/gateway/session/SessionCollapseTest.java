@@ -10,6 +10,7 @@ import io.notify.gateway.resume.FetchResult;
 import io.notify.gateway.support.Events;
 import io.notify.gateway.support.FakeTransport;
 import io.notify.gateway.transport.OutboundFrame;
+import io.notify.gateway.transport.SseStart;
 import io.notify.protocol.frame.CollapsedFrame;
 import io.notify.protocol.frame.EventFrame;
 import io.notify.protocol.frame.ResumePoint;
@@ -137,11 +138,12 @@ class SessionCollapseTest extends SessionFixture {
     @Test
     void overSseWithRoomsACollapsedRoomRunCarriesTheCompositeCursorAtItsEnd() {
         StreamId room = StreamId.parse("r:lobby");
-        FakeTransport t = new FakeTransport("sse", 100, 1 << 20);
+        FakeTransport t = new FakeTransport("sse", 100, 1 << 20)
+                .startingAt(new SseStart(List.of(ResumePoint.of(U, new Position(E, 6)), ResumePoint.of(room, new Position("ep2", 1))), List.of()));
         limiter.tryAcquire("42");
         Session s = new Session("c-1", new AuthResult.Authenticated("42", Instant.now().plusSeconds(3600)), null, t,
                 context(Map.of("notify.gateway.collapse.types", "*.progress", "notify.gateway.rooms.public", "lobby")));
-        s.open(new SseStart(List.of(ResumePoint.of(U, new Position(E, 6)), ResumePoint.of(room, new Position("ep2", 1))), List.of()));
+        s.open();
         Await.until("the own replay and the room's head read", Duration.ofSeconds(5), () -> source.requests.size() == 2);
         source.answers.get(0).complete(new FetchResult.Page(U, List.of(), false)); // nothing missed of the own stream
         source.answers.get(1).complete(new FetchResult.Page(room, List.of(), false, new Position("ep2", 4)));

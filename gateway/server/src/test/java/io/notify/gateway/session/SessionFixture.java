@@ -19,6 +19,7 @@ import io.notify.gateway.support.CollectingReceiptSink;
 import io.notify.gateway.support.FakeTransport;
 import io.notify.gateway.support.TestConfig;
 import io.notify.gateway.transport.OutboundFrame;
+import io.notify.gateway.transport.SseStart;
 import io.notify.protocol.frame.EventFrame;
 import io.notify.protocol.stream.Position;
 import io.notify.protocol.stream.SequencedEvent;
@@ -100,8 +101,10 @@ abstract class SessionFixture {
                          Position anchorHead) {
         limiter.tryAcquire("42");
         Session s = new Session("c-1", new AuthResult.Authenticated("42", expiresAt), null, transport, context(config));
-        s.open(transport.bidirectional() ? null : ssePosition == null ? SseStart.NONE
-                : new SseStart(List.of(io.notify.protocol.frame.ResumePoint.of(s.stream(), ssePosition)), List.of()));
+        if (ssePosition != null) { // SSE: its transport reports the position when started
+            transport.startingAt(new SseStart(List.of(io.notify.protocol.frame.ResumePoint.of(s.stream(), ssePosition)), List.of()));
+        }
+        s.open();
         if (ssePosition == null) {
             Await.until("the head read before welcome", Duration.ofSeconds(5), () -> source.requests.size() == 1);
             assertNull(source.requests.get(0).after());
@@ -120,7 +123,7 @@ abstract class SessionFixture {
     Session openAwaitingAnchor(FakeTransport transport) {
         limiter.tryAcquire("42");
         Session s = new Session("c-1", new AuthResult.Authenticated("42", Instant.now().plusSeconds(3600)), null, transport, context(Map.of()));
-        s.open(null);
+        s.open();
         Await.until("the head read", Duration.ofSeconds(5), () -> source.answers.size() == 1);
         return s;
     }

@@ -78,7 +78,7 @@ class SessionTest extends SessionFixture {
         Session s = new Session("c-1", new AuthResult.Authenticated("42", Instant.now().plusSeconds(3600)), null, t, context(Map.of()));
         s.text("{\"t\":\"resume\",\"streams\":[{\"stream\":\"u:42\",\"epoch\":\"ep1\",\"seq\":9}]}"); // before open()
         assertTrue(t.frames().isEmpty(), "not welcomed before it is in the session table");
-        s.open(null);
+        s.open();
         assertInstanceOf(WelcomeFrame.class, t.frames().get(0));
         assertEquals(1, source.requests.size(), "only the replay: no head read");
         assertEquals(new Position(E, 9), source.requests.get(0).after());

@@ -2,15 +2,24 @@ package io.notify.gateway.support;
 
 import io.notify.gateway.transport.OutboundFrame;
 import io.notify.gateway.transport.OutboundQueue;
+import io.notify.gateway.transport.SseStart;
+import io.notify.gateway.transport.SseTransport;
 import io.notify.gateway.transport.Transport;
 import io.notify.protocol.frame.CloseCode;
 import io.notify.protocol.frame.FrameCodec;
 import io.notify.protocol.frame.ServerFrame;
+import io.notify.protocol.stream.Position;
+import io.notify.protocol.stream.StreamId;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A transport in memory: "writes" each frame at once unless {@link #stall()}ed; records closes. */
+/**
+ * A transport in memory: "writes" each frame at once unless {@link #stall()}ed; records closes. Of
+ * kind "sse" it does what {@code SseTransport} does for its session: reports its start
+ * ({@link #startingAt}, none by default) when started, and ids positioned frames with the composite
+ * cursor ({@link SseTransport#cursorId}); it writes no retry hint.
+ */
 public final class FakeTransport implements Transport {
 
     private final String kind;
@@ -20,10 +29,24 @@ public final class FakeTransport implements Transport {
     private boolean stalled;
     private CloseCode closedWith;
     private String closeReason;
+    private SseStart start = SseStart.NONE;
 
     public FakeTransport(String kind, int maxFrames, long maxBytes) {
         this.kind = kind;
         this.queue = new OutboundQueue(maxFrames, maxBytes);
+    }
+
+    /** SSE: where the client's request says it stands, reported to the listener when started. */
+    public FakeTransport startingAt(SseStart start) {
+        this.start = start;
+        return this;
+    }
+
+    @Override
+    public void start() {
+        if (!bidirectional()) {
+            listener.resume(start.positions(), start.fresh());
+        }
     }
 
     public synchronized void stall() {
@@ -58,6 +81,12 @@ public final class FakeTransport implements Transport {
             drain();
         }
         return offer;
+    }
+
+    @Override
+    public OutboundQueue.Offer send(OutboundFrame frame, Positions streams, StreamId stream, Position position) {
+        String cursor = bidirectional() ? null : SseTransport.cursorId(streams, stream, position);
+        return send(cursor == null ? frame : frame.withSseId(cursor));
     }
 
     private void drain() {

@@ -61,7 +61,8 @@ class SseTransportTest {
         exchange.setStatusCode(200);
         exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "text/event-stream; charset=UTF-8");
         exchange.setPersistent(false);
-        SseTransport transport = new SseTransport(exchange, new OutboundQueue(16, 64 * 1024), Duration.ofHours(1));
+        SseTransport transport = new SseTransport(exchange, new OutboundQueue(16, 64 * 1024), Duration.ofHours(1),
+                Duration.ofSeconds(1), SseStart.NONE);
         transport.listener(new Transport.Listener() {
             @Override
             public void written(OutboundFrame frame) {
@@ -74,7 +75,7 @@ class SseTransportTest {
         });
         lastExchange = new WeakReference<>(exchange);
         exchange.dispatch(SameThreadExecutor.INSTANCE, () -> {
-            transport.send(OutboundFrame.sseMeta(SseFraming.retry(1000), null));
+            transport.start(); // the retry hint first
             transports.add(transport);
         });
     }

@@ -80,15 +80,7 @@ class WebSocketTransportTest {
                 closedWith.complete(code);
             }
         });
-        t.start(new WebSocketTransport.Inbound() {
-            @Override
-            public void text(String text) {
-            }
-
-            @Override
-            public void pong() {
-            }
-        });
+        t.start();
         return t;
     }
 

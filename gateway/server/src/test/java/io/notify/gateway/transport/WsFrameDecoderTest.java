@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.common.limits.TokenBucket;
-import io.notify.gateway.admission.Limit;
+import io.notify.gateway.disconnect.Disconnect;
 import io.notify.gateway.support.RawWsClient;
 import io.notify.protocol.frame.WsOpcode;
 import java.io.ByteArrayOutputStream;
@@ -53,7 +53,7 @@ class WsFrameDecoderTest {
         }
 
         @Override
-        public void violation(Limit limit, String detail) {
+        public void violation(Disconnect limit, String detail) {
             seen.add("violation:" + limit.slug());
         }
     };

@@ -5,7 +5,7 @@ import io.notify.cli.bench.PrometheusText;
 import io.notify.cli.bench.pipeline.HopBudget;
 import io.notify.cli.bench.report.ResultFiles;
 import io.notify.common.config.Settings;
-import io.notify.gateway.admission.Limit;
+import io.notify.gateway.disconnect.Disconnect;
 import io.notify.protocol.stream.StreamId;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -232,7 +232,7 @@ public final class RoomsBench implements Callable<Integer> {
                 + delta(fanoutBefore, fanoutAfter, "notify_registry_prefetches_total", "outcome", "started");
         double[] gw = HopBudget.quantiles(gatewaysBefore, gatewaysAfter, "notify_gateway_delivery_latency_seconds");
         Map<String, Double> closed = new LinkedHashMap<>();
-        for (Limit limit : Limit.values()) {
+        for (Disconnect limit : Disconnect.values()) {
             double n = PrometheusText.sum(gatewaysAfter, "notify_gateway_limit_hits_total", "limit", limit.slug())
                     - PrometheusText.sum(gatewaysBefore, "notify_gateway_limit_hits_total", "limit", limit.slug());
             if (n > 0) {

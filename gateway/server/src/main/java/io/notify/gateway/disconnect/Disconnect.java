@@ -1,14 +1,17 @@
-package io.notify.gateway.admission;
+package io.notify.gateway.disconnect;
 
 import io.notify.protocol.frame.CloseCode;
 
 /**
- * Every per-connection limit and what it answers, in one place: the slug labels
+ * Why the node disconnects a client (or, for {@link #CONNECTIONS_PER_USER} over SSE, refuses it):
+ * every per-connection limit and what it answers, in one place. The slug labels
  * {@code notify_gateway_limit_hits_total{limit}} and the close code is what the client sees
- * (docs/gateway.md, "Limits", lists the same pairs; a test keeps them in agreement). Handshake-time
- * refusals are HTTP statuses and are counted in {@code handshake_rejections_total} instead.
+ * (docs/gateway.md, "Limits", lists the same pairs; {@code DisconnectTest} keeps them in agreement).
+ * A leaf package: the session, the transports (which answer the framing limits themselves) and the
+ * handshake all name these without depending on each other. Handshake-time refusals are HTTP
+ * statuses and are counted in {@code handshake_rejections_total} instead.
  */
-public enum Limit {
+public enum Disconnect {
     FRAME_TOO_BIG("frame_too_big", CloseCode.MESSAGE_TOO_BIG),
     MESSAGE_FRAMES("message_frames", CloseCode.MESSAGE_TOO_BIG),
     MESSAGE_TIMEOUT("message_timeout", CloseCode.PROTOCOL_ERROR),
@@ -27,7 +30,7 @@ public enum Limit {
     private final String slug;
     private final CloseCode answer;
 
-    Limit(String slug, CloseCode answer) {
+    Disconnect(String slug, CloseCode answer) {
         this.slug = slug;
         this.answer = answer;
     }
@@ -39,5 +42,10 @@ public enum Limit {
     /** The close code a WebSocket client receives (an SSE stream just ends). */
     public CloseCode answer() {
         return answer;
+    }
+
+    /** The close reason: {@code detail} when given, else the close code's own. */
+    public String reason(String detail) {
+        return detail == null ? answer.reason() : detail;
     }
 }

@@ -1,11 +1,10 @@
-package io.notify.gateway.handshake;
+package io.notify.gateway.transport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.notify.gateway.session.SseStart;
 import io.notify.protocol.frame.ResumePoint;
 import io.notify.protocol.frame.SseCursor;
 import io.notify.protocol.stream.Position;
@@ -33,9 +32,9 @@ class SseStartTest {
     @Test
     void noIdStartsEveryStreamFreshAndAPlainPositionIsTheUsersAsBeforeRooms() {
         assertEquals(new SseStart(List.of(), List.of("r:chat-1", "b:all")),
-                SseEndpoint.start(null, ME, List.of(CHAT, StreamId.BROADCAST)));
+                SseStart.of(null, ME, List.of(CHAT, StreamId.BROADCAST)));
         assertEquals(new SseStart(List.of(ResumePoint.of(ME, Position.of("e1", 7))), List.of("r:chat-1")),
-                SseEndpoint.start("e1:7", ME, List.of(CHAT)));
+                SseStart.of("e1:7", ME, List.of(CHAT)));
     }
 
     @Test
@@ -43,7 +42,7 @@ class SseStartTest {
         String id = cursor(ME, Position.of("e1", 7), CHAT, Position.of("c9", 3), LOBBY, Position.of("lb", 12));
         assertTrue(SseCursor.isCursor(id), id);
         assertFalse(SseCursor.isCursor("e1:7"));
-        SseStart start = SseEndpoint.start(id, ME, List.of(CHAT, StreamId.BROADCAST)); // the lobby was dropped from ?rooms=
+        SseStart start = SseStart.of(id, ME, List.of(CHAT, StreamId.BROADCAST)); // the lobby was dropped from ?rooms=
         assertEquals(List.of(ResumePoint.of(ME, Position.of("e1", 7)), ResumePoint.of(CHAT, Position.of("c9", 3))), start.positions());
         assertEquals(List.of("b:all"), start.fresh());
     }
@@ -62,7 +61,7 @@ class SseStartTest {
         assertTrue(id.length() <= SseCursor.MAX_CHARS && id.length() < 16 * 1024, id.length() + " chars");
         Map<String, Position> parsed = SseCursor.parse(id);
         assertEquals(100, parsed.size());
-        assertEquals(100, SseEndpoint.start(id, ME, rooms).positions().size());
+        assertEquals(100, SseStart.of(id, ME, rooms).positions().size());
         String typical = cursor(ME, Position.of("k3x9m2p8q7rdw5ta", 1234), CHAT, Position.of("q1w2e3r4t5y6u7i8", 56));
         assertTrue(typical.length() < 64, typical);
     }
@@ -70,8 +69,8 @@ class SseStartTest {
     @Test
     void aBadCursorIsRefusedWithItsReason() {
         for (String bad : List.of("=e1:7", "ZZ=e1:7", "abc=e1", "abc=e1:0", "abc=e1:7,abc=e1:8", "abc=e1:7,", "1234567=e:1")) {
-            assertThrows(IllegalArgumentException.class, () -> SseEndpoint.start(bad, ME, List.of()), bad);
+            assertThrows(IllegalArgumentException.class, () -> SseStart.of(bad, ME, List.of()), bad);
         }
-        assertThrows(IllegalArgumentException.class, () -> SseEndpoint.start("no-colon", ME, List.of()));
+        assertThrows(IllegalArgumentException.class, () -> SseStart.of("no-colon", ME, List.of()));
     }
 }
