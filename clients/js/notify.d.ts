@@ -117,6 +117,7 @@ export interface CollapsedFrame {
   epoch: string;
   from: number;
   to: number;
+  reason?: 'muted';
 }
 
 export interface SubscribedFrame {
@@ -242,6 +243,8 @@ export interface CollapsedInfo {
   from: number;
   to: number;
   count: number;
+  /** Absent: superseded during catch-up; 'muted': the user turned live delivery off for it (protocol §3.5). */
+  reason?: 'muted';
 }
 
 /** The unread estimate: the newest read state plus the events of the user's stream received above its head. */

@@ -68,9 +68,10 @@
  *   the counts of the newest state (a lower `version` is ignored) plus the durable events of the
  *   user's stream received above its `head`; with `inbox: true` the counts are read again after
  *   every welcome, since state frames are ephemeral. onInboxState(state) and onUnread(counts) tell.
- * - `collapsed` frames (seqs from..to of a stream superseded during catch-up) move the stream's
- *   position to `to` as if those events were processed: the next event is `to + 1`, acks and the
- *   SSE cursor cover `to`, and onCollapsed({ stream, epoch, from, to, count }) tells.
+ * - `collapsed` frames (seqs from..to of a stream superseded during catch-up, or with reason
+ *   'muted' an event the user turned live delivery off for) move the stream's position to `to` as if
+ *   those events were processed: the next event is `to + 1`, acks and the SSE cursor cover `to`, and
+ *   onCollapsed({ stream, epoch, from, to, count, reason? }) tells.
  * - Push (docs/push.md): client.push.register() subscribes this browser with the gateway's VAPID key
  *   (GET /v1/push/config, navigator.serviceWorker.ready, pushManager.subscribe, reusing a
  *   subscription made with the same key) and registers it (POST /v1/push/registrations);
@@ -1517,7 +1518,9 @@ export class NotifyClient {
     const pos = this.sequencer.position(stream);
     if (!this.admit(conn, stream, epoch, from, to)) return;
     const first = pos ? Math.max(from, pos.seq + 1) : from; // a replay may overlap what was processed
-    this.dispatch(stream, 'onCollapsed', this.onCollapsed, { stream, epoch, from: first, to, count: to - first + 1 });
+    const info = { stream, epoch, from: first, to, count: to - first + 1 };
+    if (typeof frame.reason === 'string') info.reason = frame.reason; // 'muted': live delivery turned off by the user (protocol §3.5)
+    this.dispatch(stream, 'onCollapsed', this.onCollapsed, info);
     this.processed(conn, stream, epoch, first, to);
   }
 

@@ -1103,6 +1103,15 @@ describe('collapsed catch-up', () => {
     assert.equal(ws.closedWith.code, 4000, 'seqs missing before it: a gap');
   });
 
+  test('an event the user muted for live is a collapsed frame of its seq with reason muted: a position, told as such', async () => {
+    const { h, ws } = await connected(undefined, { positions: { 'u:42': { epoch: 'e1', seq: 2 } } });
+    ws.frame({ t: 'collapsed', stream: 'u:42', epoch: 'e1', from: 3, to: 3, reason: 'muted' });
+    ws.frame(ev(4));
+    assert.deepEqual(h.collapses, [{ stream: 'u:42', epoch: 'e1', from: 3, to: 3, count: 1, reason: 'muted' }]);
+    assert.equal(ws.closedWith, null, 'no gap');
+    assert.deepEqual(h.store.get('u:42'), { epoch: 'e1', seq: 4 });
+  });
+
   test("a room's collapsed frame goes to its onCollapsed; over SSE the cursor resumes after `to`", async () => {
     const { h, log: chat, ws } = await inRoom('chat-1');
     const seen = [];

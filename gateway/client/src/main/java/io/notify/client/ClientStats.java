@@ -14,8 +14,9 @@ package io.notify.client;
  * @param unsubscribedDropped events of a room or {@code b:all} the application does not hold (any
  *                          more), dropped: e.g. in flight when it unsubscribed
  * @param collapsedSkipped  durable events a {@code collapsed} frame stood in for (superseded during a
- *                          catch-up by a later event with the same collapse key): their seqs count as
- *                          processed, the events themselves never reach a listener
+ *                          catch-up by a later event with the same collapse key, or muted for live by the
+ *                          user's preferences): their seqs count as processed, the events themselves never
+ *                          reach a listener
  */
 public record ClientStats(long delivered, long duplicatesDropped, long resets, long connects, long disconnects,
                           long unsubscribedDropped, long collapsedSkipped) {

@@ -48,6 +48,16 @@ public interface NotifyListener {
     default void onCollapsed(StreamId stream, long from, long to) {
     }
 
+    /**
+     * The user turned live delivery off for the durable events {@code from..to} of their stream (one
+     * event per call today; docs/protocol.md, "Events the user muted"; docs/inbox.md, "Preferences"):
+     * the gateway sends their positions, not their content. Their seqs count as processed, as for
+     * {@link #onCollapsed}; the events are in the inbox ({@link NotifyInbox#page}) for an application
+     * that lists them. Nothing to do for most applications.
+     */
+    default void onMuted(StreamId stream, long from, long to) {
+    }
+
     /** A state change. */
     default void onState(ConnectionState state) {
     }

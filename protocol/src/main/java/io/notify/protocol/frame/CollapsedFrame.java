@@ -1,7 +1,10 @@
 package io.notify.protocol.frame;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonValue;
 import io.notify.protocol.stream.Position;
 import io.notify.protocol.stream.StreamId;
 
@@ -13,9 +16,40 @@ import io.notify.protocol.stream.StreamId;
  * those seqs: the client takes its position to {@code to} as if it had processed them, and may count
  * {@link #count()} skipped events. Seqs stay gapless: every seq of the stream reaches the client as
  * an event or inside one collapsed frame, in seq order.
+ *
+ * <p>{@code reason} says why they were left out: absent, superseded (as above); {@code muted}, the
+ * user's preferences turned the live channel off for them (docs/inbox.md, "Preferences"), on any path,
+ * live included. The client's rules are the same for both.
  */
-@JsonPropertyOrder({"stream", "epoch", "from", "to"})
-public record CollapsedFrame(StreamId stream, String epoch, long from, long to) implements ServerFrame {
+@JsonPropertyOrder({"stream", "epoch", "from", "to", "reason"})
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record CollapsedFrame(StreamId stream, String epoch, long from, long to, Reason reason) implements ServerFrame {
+
+    /** Why seqs were left out; superseded ones carry no reason on the wire. */
+    public enum Reason {
+        MUTED("muted");
+
+        private final String wireName;
+
+        Reason(String wireName) {
+            this.wireName = wireName;
+        }
+
+        @JsonValue
+        public String wireName() {
+            return wireName;
+        }
+
+        @JsonCreator
+        public static Reason fromWire(String value) {
+            for (Reason r : values()) {
+                if (r.wireName.equals(value)) {
+                    return r;
+                }
+            }
+            throw new IllegalArgumentException("reason must be muted, got '" + value + "'");
+        }
+    }
 
     public CollapsedFrame {
         if (stream == null) {
@@ -25,6 +59,11 @@ public record CollapsedFrame(StreamId stream, String epoch, long from, long to) 
         if (from < 1 || to < from || to > Position.MAX_SEQ) {
             throw new IllegalArgumentException("need 1 <= from <= to <= " + Position.MAX_SEQ + ", got " + from + ".." + to);
         }
+    }
+
+    /** Seqs superseded during catch-up (no reason on the wire). */
+    public CollapsedFrame(StreamId stream, String epoch, long from, long to) {
+        this(stream, epoch, from, to, null);
     }
 
     /** How many events it stands in for. */

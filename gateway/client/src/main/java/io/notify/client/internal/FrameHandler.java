@@ -187,7 +187,10 @@ public final class FrameHandler {
         return durable(e.stream(), p.epoch(), p.seq(), p.seq(), first -> deliver(e));
     }
 
-    /** Seqs {@code from..to} superseded during a catch-up: processed as one, from the first the client lacks. */
+    /**
+     * Seqs {@code from..to} superseded during a catch-up, or muted for live by the user's preferences: processed as
+     * one, from the first the client lacks.
+     */
     private Outcome collapsed(CollapsedFrame c) {
         if (!held(c.stream())) {
             return Outcome.CONTINUE;
@@ -196,7 +199,9 @@ public final class FrameHandler {
             counters.collapsedSkipped.addAndGet(c.to() - first + 1);
             RoomListener room = rooms.listener(c.stream());
             call("onCollapsed threw for " + c.stream(), () -> {
-                if (c.stream().isUser()) {
+                if (c.reason() == CollapsedFrame.Reason.MUTED && c.stream().isUser()) {
+                    listener.onMuted(c.stream(), first, c.to());
+                } else if (c.stream().isUser()) {
                     listener.onCollapsed(c.stream(), first, c.to());
                 } else {
                     room.onCollapsed(c.stream(), first, c.to());

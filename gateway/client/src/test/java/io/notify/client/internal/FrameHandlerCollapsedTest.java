@@ -41,6 +41,11 @@ class FrameHandlerCollapsedTest extends HandlerFixture {
         public void onCollapsed(StreamId stream, long from, long to) {
             seen.add(stream + " collapsed " + from + ".." + to + " stored=" + stored(stream));
         }
+
+        @Override
+        public void onMuted(StreamId stream, long from, long to) {
+            seen.add(stream + " muted " + from + ".." + to + " stored=" + stored(stream));
+        }
     };
 
     private final FrameHandler handler = new FrameHandler(listener, new StreamPositions(store), errors::add, counters, rooms);
@@ -74,6 +79,17 @@ class FrameHandlerCollapsedTest extends HandlerFixture {
         assertEquals(0, counters.snapshot().duplicatesDropped());
         assertEquals(List.of(new AckFrame(U42, 6)), handler.takeAcks());
         assertEquals(List.of(), errors);
+    }
+
+    @Test
+    void anEventTheUserMutedIsToldAsMutedAndIsAPositionLikeACollapsedOne() {
+        welcome();
+        for (Frame f : List.of(event(U42, 1), new CollapsedFrame(U42, "ep", 2, 2, CollapsedFrame.Reason.MUTED), event(U42, 3))) {
+            assertTrue(!receive(f).resync(), "no gap at " + f);
+        }
+        assertEquals(List.of("u:42 ev-1", "u:42 muted 2..2 stored=ep:1", "u:42 ev-3"), seen);
+        assertEquals(Optional.of(Position.of("ep", 3)), store.load(U42));
+        assertEquals(List.of(new AckFrame(U42, 3)), handler.takeAcks());
     }
 
     @Test

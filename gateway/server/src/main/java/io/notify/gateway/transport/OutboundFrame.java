@@ -1,12 +1,14 @@
 package io.notify.gateway.transport;
 
 import io.notify.gateway.metrics.HopStamps;
+import io.notify.protocol.event.Channel;
 import io.notify.protocol.frame.CollapsedFrame;
 import io.notify.protocol.frame.EventFrame;
 import io.notify.protocol.frame.FrameCodec;
 import io.notify.protocol.frame.ServerFrame;
 import io.notify.protocol.frame.StateFrame;
 import io.notify.protocol.stream.LiveEvent;
+import io.notify.protocol.stream.SequencedEvent;
 import io.notify.protocol.stream.StreamEvent;
 import io.notify.protocol.stream.StreamId;
 import java.nio.charset.StandardCharsets;
@@ -67,8 +69,18 @@ public record OutboundFrame(Kind kind, byte[] payload, String sseId, String coll
         return event(event, live, null);
     }
 
-    /** A live event from the node topic, with the stamps its record carried. */
+    /**
+     * A live event from the node topic, with the stamps its record carried. A durable event the user's
+     * preferences muted for live delivery (docs/inbox.md, "Preferences") goes as a {@code collapsed} frame
+     * of its one seq with reason {@code muted}: the client's position moves past it, its content stays in
+     * the inbox.
+     */
     public static OutboundFrame event(StreamEvent event, boolean live, HopStamps hops) {
+        if (event instanceof SequencedEvent s && s.isMuted(Channel.LIVE)) {
+            CollapsedFrame muted = new CollapsedFrame(s.stream(), s.epoch(), s.seq(), s.seq(), CollapsedFrame.Reason.MUTED);
+            return new OutboundFrame(Kind.DURABLE, CODEC.encode(muted).getBytes(StandardCharsets.UTF_8), muted.position().format(),
+                    null, -1, hops);
+        }
         EventFrame frame = EventFrame.of(event);
         byte[] json = CODEC.encode(frame).getBytes(StandardCharsets.UTF_8);
         long ingested = live ? event.ingestedAt() : -1;

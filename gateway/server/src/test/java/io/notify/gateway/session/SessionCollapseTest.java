@@ -11,6 +11,7 @@ import io.notify.gateway.support.Events;
 import io.notify.gateway.support.FakeTransport;
 import io.notify.gateway.transport.OutboundFrame;
 import io.notify.gateway.transport.SseStart;
+import io.notify.protocol.event.Channel;
 import io.notify.protocol.frame.CollapsedFrame;
 import io.notify.protocol.frame.EventFrame;
 import io.notify.protocol.frame.ResumePoint;
@@ -167,5 +168,43 @@ class SessionCollapseTest extends SessionFixture {
         SseCursor.append(out, U, own);
         SseCursor.append(out, room, roomAt);
         return out.toString();
+    }
+
+    /** {@code e} as the user's preferences muted it for live delivery. */
+    private static SequencedEvent mutedForLive(SequencedEvent e) {
+        return new SequencedEvent(e.stream(), e.epoch(), e.seq(), e.id(), e.type(), e.data(), e.occurredAt(), e.source(), e.ingestedAt(),
+                e.sequencedAt(), e.fallback(), e.collapseKey(), e.category(), e.critical(), e.digest(), List.of(Channel.LIVE));
+    }
+
+    @Test
+    void eventsMutedForLiveAreCollapsedFramesWithReasonMutedOnEveryPath_collapsingOffOrOn() {
+        for (Map<String, String> config : List.of(Map.<String, String>of(), ON)) {
+            FakeTransport t = new FakeTransport("ws", 100, 1 << 20);
+            Session s = resumedAt100(t, config);
+            source.answers.get(0).complete(new FetchResult.Page(U, List.of(Events.durable(U, E, 101),
+                    mutedForLive(Events.durable(U, E, 102)), Events.durable(U, E, 103)), false));
+            live(s, mutedForLive(Events.durable(U, E, 104))); // in order: live
+            live(s, Events.durable(U, E, 105));
+            assertEquals(List.of("e101", "c102..102", "e103", "c104..104", "e105"), shown(t), "with " + config);
+            assertGapless(t, 100);
+            List<CollapsedFrame> muted = t.frames().stream().filter(CollapsedFrame.class::isInstance).map(CollapsedFrame.class::cast).toList();
+            assertEquals(List.of(new CollapsedFrame(U, E, 102, 102, CollapsedFrame.Reason.MUTED),
+                    new CollapsedFrame(U, E, 104, 104, CollapsedFrame.Reason.MUTED)), muted, "no content, only the position");
+            assertNull(t.closedWith());
+            source.requests.clear();
+            source.answers.clear();
+        }
+    }
+
+    @Test
+    void overSseAMutedEventMovesLastEventIdPastIt() {
+        FakeTransport t = new FakeTransport("sse", 100, 1 << 20);
+        Session s = open(t, Map.of(), Instant.now().plusSeconds(3600), new Position(E, 100));
+        source.answers.get(0).complete(new FetchResult.Page(U, List.of(Events.durable(U, E, 101),
+                mutedForLive(Events.durable(U, E, 102))), false));
+        live(s, mutedForLive(Events.durable(U, E, 103)));
+        List<String> ids = t.written().stream().filter(f -> f.kind() == OutboundFrame.Kind.DURABLE).map(OutboundFrame::sseId).toList();
+        assertEquals(List.of("ep1:101", "ep1:102", "ep1:103"), ids);
+        assertEquals(List.of("e101", "c102..102", "c103..103"), shown(t));
     }
 }
