@@ -49,7 +49,7 @@ import org.apache.kafka.streams.processor.UsePartitionTimeOnInvalidTimestamp;
  *       task's inputs by timestamp, which only joins need; here every stream's order comes from one input
  *       partition (the key's), and notify.events, the by-stream topic and notify.receipts are independent.
  *       The check also built its log text with {@code String.format} on every call whatever the log level
- *       (Kafka 4.4): ~8 % of the stream thread at 8,000 events/s (docs/BENCHMARKS.md).</li>
+ *       (Kafka 4.4): 11 % of the stream thread's samples at 8,000 events/s, most of them that text (docs/BENCHMARKS.md).</li>
  * </ul>
  * {@link FanoutConfig#streamsOverrides()} are applied last and win.
  */

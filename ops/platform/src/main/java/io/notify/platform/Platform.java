@@ -18,6 +18,9 @@ import io.notify.push.PushService;
 import io.notify.schemas.publish.NotifyPublisher;
 import java.io.IOException;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -41,6 +44,8 @@ import org.apache.kafka.streams.KafkaStreams;
  * reverse order; a failed start closes what it started.
  */
 public final class Platform implements AutoCloseable {
+
+    private static final HttpClient USER_HTTP = HttpClient.newHttpClient();
 
     /** How long {@link Builder#start} waits for fanout-streams to be RUNNING. */
     static final Duration START_BOUND = Duration.ofSeconds(90);
@@ -186,6 +191,22 @@ public final class Platform implements AutoCloseable {
     /** The base URL of a gateway port (its demo page, /notify.js, /metrics). */
     public static URI http(int port) {
         return URI.create("http://127.0.0.1:" + port);
+    }
+
+    /**
+     * A user's own request to a gateway's client port (the inbox, push and preferences APIs): bearer
+     * {@link #token(String)}, a JSON {@code body} when not null; the answer as text.
+     */
+    public HttpResponse<String> asUser(int port, String user, String method, String path, String body)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder r = HttpRequest.newBuilder(URI.create(http(port) + path))
+                .header("Authorization", "Bearer " + token(user)).timeout(Duration.ofSeconds(10));
+        if (body != null) {
+            r.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body));
+        } else {
+            r.method(method, HttpRequest.BodyPublishers.noBody());
+        }
+        return USER_HTTP.send(r.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /** A client token for {@code user}, valid for an hour. */

@@ -50,4 +50,19 @@ public final class TimeText {
             return millis;
         }
     }
+
+    /** {@code 23 ms}, {@code 4.2 s}, {@code 12 min}, {@code 5 h}, {@code 3 d}. */
+    public static String human(long millis) {
+        long abs = Math.abs(millis);
+        if (abs < 1_000) {
+            return millis + " ms";
+        }
+        if (abs < 60_000) {
+            return String.format(java.util.Locale.ROOT, "%.1f s", millis / 1000.0);
+        }
+        if (abs < 3_600_000) {
+            return millis / 60_000 + " min";
+        }
+        return abs < 86_400_000 ? millis / 3_600_000 + " h" : millis / 86_400_000 + " d";
+    }
 }

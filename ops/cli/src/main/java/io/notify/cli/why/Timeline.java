@@ -167,7 +167,7 @@ final class Timeline {
             SequencedEvent ev = s.event();
             long latency = ev.sequencedAt() - ev.ingestedAt();
             add(ev.sequencedAt(), "sequenced", ev.stream().value() + " epoch " + ev.epoch() + " seq " + ev.seq()
-                    + " (" + log.topic() + " " + s.partition() + ":" + s.offset() + "), fan-out latency " + human(latency)
+                    + " (" + log.topic() + " " + s.partition() + ":" + s.offset() + "), fan-out latency " + TimeText.human(latency)
                     + preferences(ev),
                     facts("partition", s.partition(), "offset", s.offset(), "epoch", ev.epoch(), "seq", ev.seq(),
                             "sequencedAt", time.format(ev.sequencedAt()), "latencyMs", latency, "critical", ev.critical() ? true : null,
@@ -215,7 +215,7 @@ final class Timeline {
             if (age.compareTo(NODE_RETENTION) > 0) {
                 detail += "; node topics keep 1 hour"
                         + (age.compareTo(UNDELIVERED_RETENTION) > 0 ? ", notify.undelivered 3 days" : "")
-                        + ", and the event was sequenced " + human(age.toMillis()) + " ago";
+                        + ", and the event was sequenced " + TimeText.human(age.toMillis()) + " ago";
             }
             add(null, "routed", detail, Map.of());
             return;
@@ -308,7 +308,7 @@ final class Timeline {
         long planned = plannedDue(digest == null || digest.first().fallback() == null ? f.event() : digest.first());
         boolean held = f.dueAt() > planned;
         add(f.at(), "fallback", "written to " + topic + ": channel " + f.channel() + ", reason " + f.reason().wireName()
-                + ", due " + time.format(f.dueAt()) + ", lateness " + human(f.at() - f.dueAt())
+                + ", due " + time.format(f.dueAt()) + ", lateness " + TimeText.human(f.at() - f.dueAt())
                 + (devices.isEmpty() ? "" : ", devices " + devices) + (push.isEmpty() ? "" : ", push registrations " + push)
                 + (held ? "; held by the user's quiet hours (due " + time.format(planned) + " without them)" : "")
                 + (digest == null ? "" : "; folded into digest " + digest.key() + ": " + digest.count()
@@ -346,7 +346,7 @@ final class Timeline {
         }
         List<PushOutcome> attempts = push.records().stream().sorted(Comparator.comparingLong(PushOutcome::at)).toList();
         for (PushOutcome o : attempts) {
-            add(o.at(), "push", attempt(o), facts("outcome", o.outcome().wireName(), "provider", o.provider(),
+            add(o.at(), "push", PushAttempts.describe(o, e.question().user()), facts("outcome", o.outcome().wireName(), "provider", o.provider(),
                     "registration", o.registration(), "attempt", o.attempt(), "status", o.status() > 0 ? o.status() : null,
                     "reason", o.reason(), "providerId", o.providerId()));
         }
@@ -358,35 +358,6 @@ final class Timeline {
                         "registration", r.id()));
             }
         }
-    }
-
-    /** One attempt: what happened, to which registration of which provider, the provider's answer, and what followed. */
-    private String attempt(PushOutcome o) {
-        if (o.outcome() == PushOutcome.Outcome.NO_REGISTRATION) {
-            return "no registration: user " + e.question().user() + " had no push device registered when the fallback was written";
-        }
-        String what = switch (o.outcome()) {
-            case SENT -> "sent";
-            case RETRY -> "failed, tried again";
-            case GONE -> "gone";
-            case REFUSED -> "refused";
-            case GIVEN_UP -> "given up";
-            case RATE_LIMITED -> "rate limited";
-            case NO_REGISTRATION -> "no registration";
-        };
-        // attempt 0: none was made (a record read after its TTL is given up unsent)
-        String answer = (o.attempt() > 0 ? "attempt " + o.attempt() : "not attempted")
-                + (o.status() > 0 ? ", HTTP " + o.status() : "") + (o.reason() == null ? "" : ": " + o.reason());
-        String then = switch (o.outcome()) {
-            case SENT -> o.providerId() == null ? "" : ", message id " + o.providerId();
-            case GONE -> "; the provider no longer knows the registration, so it was removed (notify.push-changes)";
-            case REFUSED -> "; not to be tried again: in notify.push.dlq";
-            case GIVEN_UP -> o.attempt() > 0 ? "; still failing at the last attempt or past the retry deadline: in notify.push.dlq"
-                    : "; in notify.push.dlq";
-            case RATE_LIMITED -> "; the device's own rate limit held it back: in notify.push.dlq";
-            case RETRY, NO_REGISTRATION -> "";
-        };
-        return what + ": " + o.provider() + " registration " + o.registration() + " (" + answer + ")" + then;
     }
 
     private String absent(Looked<?> looked) {
@@ -404,21 +375,6 @@ final class Timeline {
 
     private String instant(Instant at, String otherwise) {
         return at == null ? otherwise : time.format(at.toEpochMilli());
-    }
-
-    /** {@code 23 ms}, {@code 4.2 s}, {@code 12 min}, {@code 5 h}, {@code 3 d}. */
-    static String human(long millis) {
-        long abs = Math.abs(millis);
-        if (abs < 1_000) {
-            return millis + " ms";
-        }
-        if (abs < 60_000) {
-            return String.format(java.util.Locale.ROOT, "%.1f s", millis / 1000.0);
-        }
-        if (abs < 3_600_000) {
-            return millis / 60_000 + " min";
-        }
-        return abs < 86_400_000 ? millis / 3_600_000 + " h" : millis / 86_400_000 + " d";
     }
 
     /** Facts from name, value pairs; null values are left out. */

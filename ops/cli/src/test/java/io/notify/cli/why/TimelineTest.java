@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.cli.replay.Routing;
+import io.notify.cli.replay.TimeText;
 import io.notify.cli.why.Evidence.Copy;
 import io.notify.cli.why.Evidence.Rejection;
 import io.notify.cli.why.Evidence.Sequenced;
@@ -399,10 +400,10 @@ class TimelineTest {
 
     @Test
     void humanDurations() {
-        assertEquals("23 ms", Timeline.human(23));
-        assertEquals("4.2 s", Timeline.human(4_200));
-        assertEquals("12 min", Timeline.human(12 * 60_000 + 5));
-        assertEquals("5 h", Timeline.human(5 * 3_600_000L));
-        assertEquals("3 d", Timeline.human(3 * 86_400_000L));
+        assertEquals("23 ms", TimeText.human(23));
+        assertEquals("4.2 s", TimeText.human(4_200));
+        assertEquals("12 min", TimeText.human(12 * 60_000 + 5));
+        assertEquals("5 h", TimeText.human(5 * 3_600_000L));
+        assertEquals("3 d", TimeText.human(3 * 86_400_000L));
     }
 }

@@ -21,8 +21,6 @@ import io.notify.protocol.frame.WelcomeFrame;
 import io.notify.protocol.inbox.FallbackRecord;
 import io.notify.protocol.inbox.ReceiptKind;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -47,7 +45,6 @@ import org.junit.jupiter.api.io.TempDir;
 class InboxIT {
 
     static final Duration WAIT = Duration.ofSeconds(30);
-    static final HttpClient HTTP = HttpClient.newHttpClient();
     static Platform stack;
     static GatewayServer a;
     static GatewayServer b;
@@ -75,14 +72,7 @@ class InboxIT {
 
     private static HttpResponse<String> call(GatewayServer node, String user, String method, String path, String body)
             throws Exception {
-        HttpRequest.Builder r = HttpRequest.newBuilder(URI.create(Platform.http(node.port()) + path))
-                .header("Authorization", "Bearer " + stack.token(user)).timeout(Duration.ofSeconds(10));
-        if (body != null) {
-            r.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body));
-        } else {
-            r.method(method, HttpRequest.BodyPublishers.noBody());
-        }
-        return HTTP.send(r.build(), HttpResponse.BodyHandlers.ofString());
+        return stack.asUser(node.port(), user, method, path, body);
     }
 
     private static JsonNode getJson(GatewayServer node, String user, String path) throws Exception {
