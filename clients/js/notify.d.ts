@@ -99,6 +99,8 @@ export interface EventFrame<D = unknown> {
   class: 'durable' | 'ephemeral';
   data: D;
   occurredAt?: string;
+  /** RFC 3339: when the event stops being true (the producer's expiresAt or ttl); stop showing it then. */
+  expiresAt?: string;
 }
 
 export type ResetReason = 'position_too_old' | 'epoch_mismatch' | 'unknown_stream' | (string & {});
@@ -117,7 +119,7 @@ export interface CollapsedFrame {
   epoch: string;
   from: number;
   to: number;
-  reason?: 'muted';
+  reason?: 'muted' | 'expired';
 }
 
 export interface SubscribedFrame {
@@ -243,8 +245,8 @@ export interface CollapsedInfo {
   from: number;
   to: number;
   count: number;
-  /** Absent: superseded during catch-up; 'muted': the user turned live delivery off for it (protocol §3.5). */
-  reason?: 'muted';
+  /** Absent: superseded during catch-up; 'muted': the user turned live delivery off for it (protocol §3.5); 'expired': it expired before it was sent. */
+  reason?: 'muted' | 'expired';
 }
 
 /** The unread estimate: the newest read state plus the events of the user's stream received above its head. */

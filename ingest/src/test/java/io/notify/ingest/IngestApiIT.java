@@ -229,6 +229,24 @@ class IngestApiIT {
     }
 
     @Test
+    void anEventAlreadyExpiredIs400ExpiredAndNothingIsWritten() throws Exception {
+        String id = uniqueId();
+        HttpResponse<String> r = client.post(KEY, "application/json", "{\"id\":\"" + id + "\",\"type\":\"flash.sale\","
+                + "\"to\":{\"users\":[\"9\"]},\"expiresAt\":\"2020-01-01T00:00:00Z\"}");
+        assertEquals(400, r.statusCode(), r.body());
+        assertEquals("urn:notify:problem:expired", body(r).get("type").asText());
+        assertTrue(body(r).get("detail").asText().contains("2020-01-01T00:00Z"), body(r).toString());
+        String later = uniqueId();
+        assertEquals(202, client.post(KEY, "application/json", "{\"id\":\"" + later + "\",\"type\":\"flash.sale\","
+                + "\"to\":{\"users\":[\"9\"]},\"ttl\":\"10m\"}").statusCode(), "a ttl counts from acceptance");
+        assertEquals(1, recordsWithId(later, 1).size());
+        assertEquals(0, recordsWithId(id, 0).size(), "the expired one was not written");
+        HttpResponse<String> both = client.post(KEY, "application/json", "{\"type\":\"a\",\"to\":{\"users\":[\"9\"]},"
+                + "\"ttl\":\"1m\",\"expiresAt\":\"2030-01-01T00:00:00Z\"}");
+        assertEquals(400, both.statusCode(), "expiresAt or ttl, not both");
+    }
+
+    @Test
     void malformedJsonIs400() throws Exception {
         HttpResponse<String> r = client.post(KEY, "application/json", "{\"type\":");
         assertEquals(400, r.statusCode());

@@ -45,7 +45,8 @@ import org.apache.kafka.streams.state.Stores;
  * shares the heads and inbox-state stores), so it sees the acks and marks of its own streams.
  *
  * <p>The user's say (docs/inbox.md, "Preferences"): an event whose push channel the user turned off
- * ({@code muted}) is not scheduled; a fallback due during the user's quiet hours is held to their end
+ * ({@code muted}) is not scheduled; one whose event expired by its due time is cancelled
+ * ({@code cancelled_expired}); a fallback due during the user's quiet hours is held to their end
  * (its entry moves to that time); critical events skip both. Events that ask for a {@code digest} fold:
  * the first of a user's events with a digest key opens an {@link OpenDigest} (store {@value #DIGESTS})
  * due when its window closes (or at the first event's own due time, if later); later events of the key
@@ -182,6 +183,11 @@ public final class FallbackTimer implements Processor<StreamId, StreamEvent, Str
                 : Unresolved.of(digest.seqs(), digest.count(), sameHistory ? state : null);
         if (open.count() == 0) {
             metrics.fallback(open.anyRead() ? "cancelled_read" : "cancelled_ack");
+            metrics.fallbackLateness(now - dueAt);
+            return;
+        }
+        if ((digest == null ? event : digest.last()).expiredAt(now)) { // no longer true: nothing to reach the user with
+            metrics.fallback("cancelled_expired");
             metrics.fallbackLateness(now - dueAt);
             return;
         }

@@ -15,6 +15,7 @@ import io.notify.schemas.validation.InvalidEventException;
 import io.notify.schemas.validation.Violation;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.kafka.common.header.Header;
@@ -34,9 +35,14 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  * when that key is a valid event id; otherwise it is rejected (a generated id could never be
  * deduplicated against the producer's retry). A record carrying
  * {@link EventValidator#VALIDATED_HEADER} (ingest and NotifyPublisher validated it) is bound
- * without a second schema pass; the envelope's own checks still apply.
+ * without a second schema pass; the envelope's own checks still apply. An event whose expiresAt (or
+ * ttl after its record timestamp) has passed when it is read is rejected with kind
+ * {@value #KIND_EXPIRED}: accepted by Kafka, never delivered, and visible in the DLQ.
  */
 public final class IntakeProcessor implements Processor<byte[], byte[], String, Intake> {
+
+    /** DLQ kind of an event that had expired before fanout-streams read it. */
+    public static final String KIND_EXPIRED = "expired";
 
     private static final byte[] VALIDATED = EventValidator.VALIDATED_VALUE.getBytes(StandardCharsets.UTF_8);
     private final EventValidator validator = EventValidator.v1();
@@ -61,6 +67,12 @@ public final class IntakeProcessor implements Processor<byte[], byte[], String, 
         try {
             EventEnvelope envelope = parse(record.key(), record.value(), validatedAtEdge(record.headers()));
             long ingestedAt = record.timestamp() >= 0 ? record.timestamp() : clock.millis();
+            Long expiry = envelope.expiryMillis(ingestedAt);
+            if (expiry != null && expiry <= clock.millis()) {
+                reject(record, KIND_EXPIRED, "event '" + envelope.id() + "' expired at " + Instant.ofEpochMilli(expiry)
+                        + ", before it was sequenced: not delivered");
+                return;
+            }
             // keyed by the id in its producer's scope: what dedup remembers (ProducerScope)
             String scopedId = ProducerScope.key(ProducerScope.of(record.headers()), envelope.id());
             context.forward(record.withKey(scopedId).withValue(new Intake.Accepted(envelope, ingestedAt, record.key(), record.value()))

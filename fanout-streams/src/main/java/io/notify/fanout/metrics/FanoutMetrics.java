@@ -184,6 +184,15 @@ public final class FanoutMetrics {
                 "kind", kind, "outcome", outcome).increment();
     }
 
+    /**
+     * An event not passed on because it had expired (docs/protocol.md, "Expiry"): {@code route}, an ephemeral
+     * event at routing (a durable one is routed: gateways send its position). Events expired before intake are
+     * counted in {@code notify_fanout_dlq_total{kind="expired"}}.
+     */
+    public void expired(String stage) {
+        counter("notify.fanout.expired", "Events not passed on because they had expired, by stage", "stage", stage).increment();
+    }
+
     /** One record of notify.preferences: {@code applied}, {@code reset} (a tombstone), or why dropped (PreferenceApplier). */
     public void preferences(String outcome) {
         counter("notify.fanout.preferences", "Records of notify.preferences, by outcome (applied, reset, or why dropped)",

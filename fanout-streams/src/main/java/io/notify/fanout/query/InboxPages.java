@@ -95,6 +95,11 @@ public final class InboxPages {
      * those {@code archived} shows; scans at most the events the inbox holds below {@code before}.
      */
     public static Page page(InboxReader.StreamState store, StreamId stream, Long before, int limit, Archived archived) {
+        return page(store, stream, before, limit, archived, System.currentTimeMillis());
+    }
+
+    /** As above, at {@code nowMs}: events expired by then are not listed (docs/protocol.md, "Expiry"). */
+    public static Page page(InboxReader.StreamState store, StreamId stream, Long before, int limit, Archived archived, long nowMs) {
         requireUser(stream);
         if (limit < 1 || limit > MAX_LIMIT) {
             throw new IllegalArgumentException("limit must be in [1, " + MAX_LIMIT + "], got " + limit);
@@ -121,7 +126,7 @@ public final class InboxPages {
             for (SequencedEvent e : chunk) {
                 cursor = e.seq();
                 EventState s = state.stateOf(e.seq());
-                if (!archived.shows(s)) {
+                if (!archived.shows(s) || e.expiredAt(nowMs)) {
                     continue;
                 }
                 if (items.size() == limit) {

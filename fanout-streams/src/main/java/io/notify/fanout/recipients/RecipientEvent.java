@@ -28,7 +28,7 @@ import java.util.Objects;
  * deploy can read the old shape (unknown fields are ignored on read).
  */
 @JsonPropertyOrder({"id", "type", "class", "data", "occurredAt", "collapseKey", "source", "ingestedAt", "fallback", "category",
-        "critical", "digest"})
+        "critical", "digest", "expiresAt"})
 public record RecipientEvent(
         String id,
         String type,
@@ -41,7 +41,8 @@ public record RecipientEvent(
         Fallback fallback,
         String category,
         @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean critical,
-        Digest digest) {
+        Digest digest,
+        Long expiresAt) {
 
     private static final JsonSerde<RecipientEvent> SERDE = JsonSerde.of(RecipientEvent.class);
 
@@ -59,7 +60,7 @@ public record RecipientEvent(
     public static List<StreamAddressed> explode(EventEnvelope envelope, long ingestedAt) {
         RecipientEvent event = new RecipientEvent(envelope.id(), envelope.type(), envelope.eventClass(),
                 envelope.data(), envelope.occurredAt(), envelope.collapseKey(), envelope.source(), ingestedAt, envelope.fallback(),
-                envelope.category(), envelope.critical(), envelope.digest());
+                envelope.category(), envelope.critical(), envelope.digest(), envelope.expiryMillis(ingestedAt));
         List<StreamId> streams = StreamId.addressedBy(envelope.to());
         List<StreamAddressed> out = new ArrayList<>(streams.size());
         for (StreamId stream : streams) {
@@ -81,11 +82,11 @@ public record RecipientEvent(
     public SequencedEvent sequenced(StreamId stream, Position position, long sequencedAt, List<Channel> muted) {
         boolean user = stream.isUser();
         return new SequencedEvent(stream, position.epoch(), position.seq(), id, type, data, occurredAt, source,
-                ingestedAt, sequencedAt, user ? fallback : null, collapseKey, category, critical, user ? digest : null, muted);
+                ingestedAt, sequencedAt, user ? fallback : null, collapseKey, category, critical, user ? digest : null, muted, expiresAt);
     }
 
     /** This event addressed to a stream for live delivery only (ephemeral only). */
     public LiveEvent live(StreamId stream) {
-        return new LiveEvent(stream, id, type, data, occurredAt, collapseKey, source, ingestedAt);
+        return new LiveEvent(stream, id, type, data, occurredAt, collapseKey, source, ingestedAt, expiresAt);
     }
 }

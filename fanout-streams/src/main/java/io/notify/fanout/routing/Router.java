@@ -70,6 +70,10 @@ public final class Router implements Processor<StreamId, StreamEvent, StreamId, 
     public void process(Record<StreamId, StreamEvent> record) {
         StreamId stream = record.key();
         StreamEvent event = record.value();
+        if (!event.isDurable() && event.expiredAt(clock.millis())) { // ephemeral and no longer true: nobody is sent it
+            metrics.expired("route");
+            return;
+        }
         if (stream.isBroadcast() || stream.isRoom() && hot.onEvent(stream, clock.millis())) {
             toAllNodes(record, stream.isBroadcast() ? "broadcast" : "hot_room");
             return;

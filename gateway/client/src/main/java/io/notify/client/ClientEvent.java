@@ -16,9 +16,11 @@ import java.util.Optional;
  *
  * @param data the application payload, a JSON object (treat it as read-only)
  * @param occurredAt the producer's source time, when it gave one
+ * @param expiresAt  when the event stops being true, when the producer gave it an expiry: stop showing it
+ *                   then (docs/protocol.md, "Expiry"; a later resume sends it as an expired position)
  */
 public record ClientEvent(StreamId stream, Optional<Position> position, String id, String type, JsonNode data,
-                          Optional<OffsetDateTime> occurredAt) {
+                          Optional<OffsetDateTime> occurredAt, Optional<OffsetDateTime> expiresAt) {
 
     public ClientEvent {
         Objects.requireNonNull(stream, "stream");
@@ -27,12 +29,19 @@ public record ClientEvent(StreamId stream, Optional<Position> position, String i
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(data, "data");
         Objects.requireNonNull(occurredAt, "occurredAt");
+        Objects.requireNonNull(expiresAt, "expiresAt");
+    }
+
+    /** An event without expiry. */
+    public ClientEvent(StreamId stream, Optional<Position> position, String id, String type, JsonNode data,
+                       Optional<OffsetDateTime> occurredAt) {
+        this(stream, position, id, type, data, occurredAt, Optional.empty());
     }
 
     /** The application's view of an event frame. */
     public static ClientEvent of(EventFrame frame) {
         return new ClientEvent(frame.stream(), frame.position(), frame.id(), frame.type(), frame.data(),
-                Optional.ofNullable(frame.occurredAt()));
+                Optional.ofNullable(frame.occurredAt()), Optional.ofNullable(frame.expiresAt()));
     }
 
     /** True for a durable event (it has a position). */

@@ -30,6 +30,11 @@ final class ItemCheck {
     }
 
     static Outcome check(RequestBody.Candidate candidate) {
+        return check(candidate, System.currentTimeMillis());
+    }
+
+    /** As above at {@code nowMs}: an event whose {@code expiresAt} has passed is refused ({@code 400 expired}). */
+    static Outcome check(RequestBody.Candidate candidate, long nowMs) {
         if (candidate.problem() != null) {
             return new Refused(null, candidate.problem());
         }
@@ -39,6 +44,10 @@ final class ItemCheck {
         } catch (InvalidEventException e) {
             String id = candidate.document().path("id").isTextual() ? candidate.document().get("id").asText() : null;
             return new Refused(id, Problems.invalid(e.violations()));
+        }
+        Long expiry = encoded.event().expiryMillis(nowMs);
+        if (expiry != null && expiry <= nowMs) {
+            return new Refused(encoded.event().id(), Problems.expired(encoded.event().id(), encoded.event().expiresAt().toString()));
         }
         boolean clientChoseId = candidate.document().has("id");
         return new Ready(encoded.event(), encoded.json(), clientChoseId ? EventDigest.of(encoded.event()) : null);

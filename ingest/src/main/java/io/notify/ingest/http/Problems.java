@@ -24,6 +24,11 @@ final class Problems {
                 .withErrors(violations.stream().map(v -> new Problem.FieldError(v.pointer(), v.message())).toList());
     }
 
+    static Problem expired(String id, String expiresAt) {
+        return Problem.of(400, "expired", "Event expired", "event '" + id + "' expired at " + expiresAt
+                + ", before it was accepted: nothing is delivered (docs/protocol.md, \"Expiry\")");
+    }
+
     static Problem eventTooLarge(int size, int max) {
         return Problem.of(413, "event-too-large", "Event too large",
                 "the event is " + size + " bytes; at most " + max + " bytes are accepted");

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.notify.protocol.text.IdChars;
+import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -15,10 +16,14 @@ import java.util.regex.Pattern;
  * Event envelope v1: what a producer hands Notify and what {@code notify.events} carries.
  * The constructor enforces every rule of {@code event-v1.schema.json} that a Java caller can break,
  * so an instance is always valid; EventSchemaAgreementTest keeps the two in step.
- * {@code data} is a Jackson tree: treat it as immutable once handed over.
+ * {@code data} is a Jackson tree: treat it as immutable once handed over. {@code category},
+ * {@code critical} and {@code digest} are for users' preferences and digests (docs/inbox.md);
+ * {@code expiresAt} or {@code ttl} (not both) is when the event stops being true (docs/protocol.md,
+ * "Expiry").
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@JsonPropertyOrder({"id", "type", "to", "class", "data", "occurredAt", "collapseKey", "source", "fallback", "category", "critical", "digest"})
+@JsonPropertyOrder({"id", "type", "to", "class", "data", "occurredAt", "collapseKey", "source", "fallback", "category", "critical", "digest",
+        "expiresAt", "ttl"})
 public record EventEnvelope(
         String id,
         String type,
@@ -31,11 +36,15 @@ public record EventEnvelope(
         Fallback fallback,
         String category,
         @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean critical,
-        Digest digest) {
+        Digest digest,
+        OffsetDateTime expiresAt,
+        String ttl) {
 
     public static final Pattern TYPE = Pattern.compile("^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$");
     public static final int MAX_DATA_BYTES = 64 * 1024;
     public static final int MAX_TEXT_LENGTH = 128;
+    /** The longest {@code ttl}. */
+    public static final Duration MAX_TTL = Duration.ofDays(30);
     /** Types Notify gives its own events; a producer's event may not use them. */
     public static final String RESERVED_TYPE_PREFIX = "notify.";
 
@@ -65,18 +74,47 @@ public record EventEnvelope(
         if (digest != null && fallback == null) {
             throw new IllegalArgumentException("digest folds offline fallbacks: it needs a fallback (a durable event to users)");
         }
+        if (expiresAt != null && ttl != null) {
+            throw new IllegalArgumentException("give expiresAt or ttl, not both");
+        }
+        if (ttl != null && Durations.parse("ttl", ttl).compareTo(MAX_TTL) > 0) {
+            throw new IllegalArgumentException("ttl must be at most 30d, got '" + ttl + "'");
+        }
+    }
+
+    /** An envelope without expiry (the fields before expiresAt and ttl). */
+    public EventEnvelope(String id, String type, Recipients to, EventClass eventClass, ObjectNode data, OffsetDateTime occurredAt,
+                         String collapseKey, String source, Fallback fallback, String category, boolean critical, Digest digest) {
+        this(id, type, to, eventClass, data, occurredAt, collapseKey, source, fallback, category, critical, digest, null, null);
+    }
+
+    /**
+     * When the event expires, in epoch ms, for an event Notify accepted at {@code ingestedAt}: {@code expiresAt}, or
+     * {@code ingestedAt + ttl}; null when it never does.
+     */
+    public Long expiryMillis(long ingestedAt) {
+        if (expiresAt != null) {
+            return expiresAt.toInstant().toEpochMilli();
+        }
+        return ttl == null ? null : ingestedAt + Durations.parse("ttl", ttl).toMillis();
+    }
+
+    /** This event with an expiry: at {@code at}, or ({@code at} null) {@code ttl} after Notify accepts it. */
+    public EventEnvelope withExpiry(OffsetDateTime at, String newTtl) {
+        return new EventEnvelope(id, type, to, eventClass, data, occurredAt, collapseKey, source, fallback, category, critical, digest,
+                at, newTtl);
     }
 
     /** An envelope without category, critical mark or digest (the fields v1 had before preferences). */
     public EventEnvelope(String id, String type, Recipients to, EventClass eventClass, ObjectNode data,
                          OffsetDateTime occurredAt, String collapseKey, String source, Fallback fallback) {
-        this(id, type, to, eventClass, data, occurredAt, collapseKey, source, fallback, null, false, null);
+        this(id, type, to, eventClass, data, occurredAt, collapseKey, source, fallback, null, false, null, null, null);
     }
 
     /** An envelope without fallback (the fields v1 had before it). */
     public EventEnvelope(String id, String type, Recipients to, EventClass eventClass, ObjectNode data,
                          OffsetDateTime occurredAt, String collapseKey, String source) {
-        this(id, type, to, eventClass, data, occurredAt, collapseKey, source, null, null, false, null);
+        this(id, type, to, eventClass, data, occurredAt, collapseKey, source, null, null, false, null, null, null);
     }
 
     /** Whether {@code type} matches {@link #TYPE} (checked without the regex, see {@link IdChars}). */
@@ -102,17 +140,19 @@ public record EventEnvelope(
 
     /** This event with an offline fallback. */
     public EventEnvelope withFallback(Fallback f) {
-        return new EventEnvelope(id, type, to, eventClass, data, occurredAt, collapseKey, source, f, category, critical, digest);
+        return new EventEnvelope(id, type, to, eventClass, data, occurredAt, collapseKey, source, f, category, critical, digest, expiresAt,
+                ttl);
     }
 
     /** This event with a category (for users' preferences), a critical mark (preferences bypassed) and a digest. */
     public EventEnvelope withPolicy(String newCategory, boolean newCritical, Digest newDigest) {
         return new EventEnvelope(id, type, to, eventClass, data, occurredAt, collapseKey, source, fallback, newCategory, newCritical,
-                newDigest);
+                newDigest, expiresAt, ttl);
     }
 
     public EventEnvelope withId(String newId) {
-        return new EventEnvelope(newId, type, to, eventClass, data, occurredAt, collapseKey, source, fallback, category, critical, digest);
+        return new EventEnvelope(newId, type, to, eventClass, data, occurredAt, collapseKey, source, fallback, category, critical, digest,
+                expiresAt, ttl);
     }
 
     /**

@@ -19,7 +19,8 @@ import io.notify.protocol.stream.StreamId;
  *
  * <p>{@code reason} says why they were left out: absent, superseded (as above); {@code muted}, the
  * user's preferences turned the live channel off for them (docs/inbox.md, "Preferences"), on any path,
- * live included. The client's rules are the same for both.
+ * live included; {@code expired}, the event expired before it was sent (docs/protocol.md, "Expiry"). The
+ * client's rules are the same for all.
  */
 @JsonPropertyOrder({"stream", "epoch", "from", "to", "reason"})
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -27,7 +28,7 @@ public record CollapsedFrame(StreamId stream, String epoch, long from, long to, 
 
     /** Why seqs were left out; superseded ones carry no reason on the wire. */
     public enum Reason {
-        MUTED("muted");
+        MUTED("muted"), EXPIRED("expired");
 
         private final String wireName;
 
@@ -47,7 +48,7 @@ public record CollapsedFrame(StreamId stream, String epoch, long from, long to, 
                     return r;
                 }
             }
-            throw new IllegalArgumentException("reason must be muted, got '" + value + "'");
+            throw new IllegalArgumentException("reason must be muted or expired, got '" + value + "'");
         }
     }
 

@@ -13,7 +13,9 @@ import io.notify.protocol.stream.Position;
 import io.notify.protocol.stream.SequencedEvent;
 import io.notify.protocol.stream.StreamEvent;
 import io.notify.protocol.stream.StreamId;
+import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.Optional;
 
 /**
@@ -21,11 +23,13 @@ import java.util.Optional;
  * {@code epoch} and {@code seq}; an ephemeral one carries neither (it is never replayed, so it has
  * no position). Clients dedup durable events by {@code (stream, seq)} and detect gaps by seq.
  * Only what the application needs crosses this edge: no recipients, no source, no internal timestamps.
+ * {@code expiresAt}, when the producer gave the event an expiry, is when the client should stop
+ * showing it (docs/protocol.md, "Expiry").
  */
-@JsonPropertyOrder({"stream", "epoch", "seq", "id", "type", "class", "data", "occurredAt"})
+@JsonPropertyOrder({"stream", "epoch", "seq", "id", "type", "class", "data", "occurredAt", "expiresAt"})
 public record EventFrame(StreamId stream, String epoch, Long seq, String id, String type,
                          @JsonProperty("class") EventClass eventClass, ObjectNode data,
-                         OffsetDateTime occurredAt) implements ServerFrame {
+                         OffsetDateTime occurredAt, OffsetDateTime expiresAt) implements ServerFrame {
 
     public EventFrame {
         if (stream == null) {
@@ -51,13 +55,25 @@ public record EventFrame(StreamId stream, String epoch, Long seq, String id, Str
         data = data == null ? JsonNodeFactory.instance.objectNode() : data;
     }
 
+    /** An event that does not expire (the fields before expiresAt). */
+    public EventFrame(StreamId stream, String epoch, Long seq, String id, String type, EventClass eventClass, ObjectNode data,
+                      OffsetDateTime occurredAt) {
+        this(stream, epoch, seq, id, type, eventClass, data, occurredAt, null);
+    }
+
     /** The client's view of a per-stream event. */
     public static EventFrame of(StreamEvent event) {
         if (event instanceof SequencedEvent s) {
-            return new EventFrame(s.stream(), s.epoch(), s.seq(), s.id(), s.type(), EventClass.DURABLE, s.data(), s.occurredAt());
+            return new EventFrame(s.stream(), s.epoch(), s.seq(), s.id(), s.type(), EventClass.DURABLE, s.data(), s.occurredAt(),
+                    utc(s.expiresAt()));
         }
         LiveEvent l = (LiveEvent) event;
-        return new EventFrame(l.stream(), null, null, l.id(), l.type(), EventClass.EPHEMERAL, l.data(), l.occurredAt());
+        return new EventFrame(l.stream(), null, null, l.id(), l.type(), EventClass.EPHEMERAL, l.data(), l.occurredAt(),
+                utc(l.expiresAt()));
+    }
+
+    private static OffsetDateTime utc(Long epochMillis) {
+        return epochMillis == null ? null : OffsetDateTime.ofInstant(Instant.ofEpochMilli(epochMillis), ZoneOffset.UTC);
     }
 
     /** The position of a durable event; empty for an ephemeral one. */

@@ -12,7 +12,7 @@ import java.time.OffsetDateTime;
  * {@code "class":"ephemeral"}. {@code collapseKey}, when present, lets a slow connection's queue
  * keep only the newest event per key.
  */
-@JsonPropertyOrder({"stream", "id", "type", "class", "data", "occurredAt", "collapseKey", "source", "ingestedAt"})
+@JsonPropertyOrder({"stream", "id", "type", "class", "data", "occurredAt", "collapseKey", "source", "ingestedAt", "expiresAt"})
 public record LiveEvent(
         StreamId stream,
         String id,
@@ -21,12 +21,22 @@ public record LiveEvent(
         OffsetDateTime occurredAt,
         String collapseKey,
         String source,
-        long ingestedAt) implements StreamEvent {
+        long ingestedAt,
+        Long expiresAt) implements StreamEvent {
 
     public LiveEvent {
         EventFields.check(stream, id, type, source, ingestedAt);
         EventFields.checkText("collapseKey", collapseKey);
         data = EventFields.dataOrEmpty(data);
+        if (expiresAt != null) {
+            EventFields.checkMillis("expiresAt", expiresAt);
+        }
+    }
+
+    /** An ephemeral event that does not expire (the fields before expiresAt). */
+    public LiveEvent(StreamId stream, String id, String type, ObjectNode data, OffsetDateTime occurredAt, String collapseKey,
+                     String source, long ingestedAt) {
+        this(stream, id, type, data, occurredAt, collapseKey, source, ingestedAt, null);
     }
 
     /** Addresses an ephemeral envelope to a stream. */
@@ -35,7 +45,7 @@ public record LiveEvent(
             throw new IllegalArgumentException("event " + envelope.id() + " is durable; durable events must be sequenced");
         }
         return new LiveEvent(stream, envelope.id(), envelope.type(), envelope.data(), envelope.occurredAt(),
-                envelope.collapseKey(), envelope.source(), ingestedAt);
+                envelope.collapseKey(), envelope.source(), ingestedAt, envelope.expiryMillis(ingestedAt));
     }
 
     @Override

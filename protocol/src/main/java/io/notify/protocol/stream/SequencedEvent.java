@@ -23,9 +23,11 @@ import java.util.List;
  * {@code category}, {@code critical} and {@code digest} are the envelope's; {@code muted} lists the
  * channels ({@code live}, {@code push}) the user's preferences turned off for this event when it was
  * sequenced (docs/inbox.md, "Preferences"): a gateway does not send it, the fallback does not fire.
+ * {@code expiresAt} (epoch ms, from the envelope's expiresAt or ttl) is when it stops being delivered.
  */
 @JsonPropertyOrder({"stream", "epoch", "seq", "id", "type", "class", "data", "occurredAt", "source",
-        "ingestedAt", "sequencedAt", "fallback", "collapseKey", "category", "critical", "digest", "muted"})
+        "ingestedAt", "sequencedAt", "fallback", "collapseKey", "category", "critical", "digest", "muted",
+        "expiresAt"})
 public record SequencedEvent(
         StreamId stream,
         String epoch,
@@ -42,7 +44,8 @@ public record SequencedEvent(
         String category,
         @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean critical,
         Digest digest,
-        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Channel> muted) implements StreamEvent {
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Channel> muted,
+        Long expiresAt) implements StreamEvent {
 
     public SequencedEvent {
         EventFields.check(stream, id, type, source, ingestedAt);
@@ -58,6 +61,9 @@ public record SequencedEvent(
             throw new IllegalArgumentException("a digest folds offline fallbacks: it needs a fallback");
         }
         muted = muted == null ? List.of() : List.copyOf(muted);
+        if (expiresAt != null) {
+            EventFields.checkMillis("expiresAt", expiresAt);
+        }
         if (muted.contains(Channel.INBOX)) {
             throw new IllegalArgumentException("an event in the inbox cannot have the inbox channel muted");
         }
@@ -68,13 +74,22 @@ public record SequencedEvent(
                           OffsetDateTime occurredAt, String source, long ingestedAt, long sequencedAt, Fallback fallback,
                           String collapseKey) {
         this(stream, epoch, seq, id, type, data, occurredAt, source, ingestedAt, sequencedAt, fallback, collapseKey, null, false,
-                null, List.of());
+                null, List.of(), null);
+    }
+
+    /** An event without expiry (the fields before expiresAt). */
+    public SequencedEvent(StreamId stream, String epoch, long seq, String id, String type, ObjectNode data,
+                          OffsetDateTime occurredAt, String source, long ingestedAt, long sequencedAt, Fallback fallback,
+                          String collapseKey, String category, boolean critical, Digest digest, List<Channel> muted) {
+        this(stream, epoch, seq, id, type, data, occurredAt, source, ingestedAt, sequencedAt, fallback, collapseKey, category, critical,
+                digest, muted, null);
     }
 
     /** An event without offline fallback. */
     public SequencedEvent(StreamId stream, String epoch, long seq, String id, String type, ObjectNode data,
                           OffsetDateTime occurredAt, String source, long ingestedAt, long sequencedAt) {
-        this(stream, epoch, seq, id, type, data, occurredAt, source, ingestedAt, sequencedAt, null, null, null, false, null, List.of());
+        this(stream, epoch, seq, id, type, data, occurredAt, source, ingestedAt, sequencedAt, null, null, null, false, null, List.of(),
+                null);
     }
 
     /** Places a durable envelope in a stream. */
@@ -85,7 +100,8 @@ public record SequencedEvent(
         }
         return new SequencedEvent(stream, position.epoch(), position.seq(), envelope.id(), envelope.type(),
                 envelope.data(), envelope.occurredAt(), envelope.source(), ingestedAt, sequencedAt, envelope.fallback(),
-                envelope.collapseKey(), envelope.category(), envelope.critical(), envelope.digest(), List.of());
+                envelope.collapseKey(), envelope.category(), envelope.critical(), envelope.digest(), List.of(),
+                envelope.expiryMillis(ingestedAt));
     }
 
     @Override

@@ -46,6 +46,15 @@ public sealed interface StreamEvent permits SequencedEvent, LiveEvent {
     /** Epoch ms when Notify accepted the event (the {@code notify.events} record timestamp). */
     long ingestedAt();
 
+    /** Epoch ms after which the event is no longer delivered (the envelope's expiresAt or ttl); null: never. */
+    Long expiresAt();
+
+    /** Whether the event has expired at {@code nowMs}. */
+    default boolean expiredAt(long nowMs) {
+        Long at = expiresAt();
+        return at != null && at <= nowMs;
+    }
+
     @JsonIgnore
     default boolean isDurable() {
         return eventClass() == EventClass.DURABLE;

@@ -79,7 +79,7 @@ final class TopicSamples {
         SequencedEvent foldedFirst = new SequencedEvent(U42, EPOCH, 16, "c-1", "comment.added", data, null, "social",
                 1764410120100L, 1764410120123L, PUSH, null, "social", false, digest, List.of());
         SequencedEvent critical = new SequencedEvent(U42, EPOCH, 19, "sec-1", "security.sign-in", data, null, "auth",
-                1764410150100L, 1764410150123L, null, null, "security", true, null, List.of());
+                1764410150100L, 1764410150123L, null, null, "security", true, null, List.of(), 1764410750100L);
         LiveEvent live = new LiveEvent(U42, "typing-1", "chat.typing", JsonNodeFactory.instance.objectNode().put("room", "r1"),
                 occurred, "typing:r1", "chat", 1764410130100L);
         LiveEvent liveBare = new LiveEvent(StreamId.BROADCAST, "b-1", "banner", null, null, null, null, 0);
@@ -93,7 +93,9 @@ final class TopicSamples {
                 envelopeSample(EventEnvelope.durable("banner", null, Recipients.everyone())),
                 envelopeSample(new EventEnvelope("c-2", "comment.added", Recipients.users("42"), EventClass.DURABLE, data, null, null,
                         "social", PUSH).withPolicy("social", false, digest)),
-                envelopeSample(EventEnvelope.durable("security.sign-in", data, "42").withPolicy("security", true, null))));
+                envelopeSample(EventEnvelope.durable("security.sign-in", data, "42").withPolicy("security", true, null)
+                        .withExpiry(null, "10m")),
+                envelopeSample(EventEnvelope.durable("flash.sale", data, "42").withExpiry(occurred, null))));
         out.put(topics.streamLog().name(), write(topics.streamLog(), streamSample(full), streamSample(bare), streamSample(folded),
                 streamSample(critical)));
         List<DeliveryMessage> deliveries = List.of(

@@ -54,6 +54,10 @@ public final class Dispatcher {
             dispatchState(message, (LiveEvent) event, sessions);
             return;
         }
+        if (!event.isDurable() && event.expiredAt(System.currentTimeMillis())) { // a durable one goes as its position (OutboundFrame)
+            metrics.deliveryMessage("expired");
+            return;
+        }
         OutboundFrame frame = OutboundFrame.event(event, true, hops);
         if (hops != null) {
             metrics.upstreamHops(hops); // the same for every frame of the fan-out: once per message

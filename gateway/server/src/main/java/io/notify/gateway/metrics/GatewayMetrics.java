@@ -273,7 +273,7 @@ public final class GatewayMetrics {
         counter("notify.gateway.resume.retries", "Query API fetches retried after a failure").increment();
     }
 
-    /** outcome: delivered (to >= 1 local connection), no_connection, poison (unreadable record). */
+    /** outcome: delivered (to >= 1 local connection), no_connection, poison (unreadable record), expired (an ephemeral event past its expiry). */
     public void deliveryMessage(String outcome) {
         switch (outcome) {
             case "delivered" -> deliveryMessagesDelivered.increment();

@@ -73,13 +73,18 @@ public record OutboundFrame(Kind kind, byte[] payload, String sseId, String coll
      * A live event from the node topic, with the stamps its record carried. A durable event the user's
      * preferences muted for live delivery (docs/inbox.md, "Preferences") goes as a {@code collapsed} frame
      * of its one seq with reason {@code muted}: the client's position moves past it, its content stays in
-     * the inbox.
+     * the inbox. One that expired before it is sent (docs/protocol.md, "Expiry") goes the same way with
+     * reason {@code expired}.
      */
     public static OutboundFrame event(StreamEvent event, boolean live, HopStamps hops) {
-        if (event instanceof SequencedEvent s && s.isMuted(Channel.LIVE)) {
-            CollapsedFrame muted = new CollapsedFrame(s.stream(), s.epoch(), s.seq(), s.seq(), CollapsedFrame.Reason.MUTED);
-            return new OutboundFrame(Kind.DURABLE, CODEC.encode(muted).getBytes(StandardCharsets.UTF_8), muted.position().format(),
-                    null, -1, hops);
+        if (event instanceof SequencedEvent s) {
+            CollapsedFrame.Reason withheld = s.isMuted(Channel.LIVE) ? CollapsedFrame.Reason.MUTED
+                    : s.expiredAt(System.currentTimeMillis()) ? CollapsedFrame.Reason.EXPIRED : null;
+            if (withheld != null) {
+                CollapsedFrame frame = new CollapsedFrame(s.stream(), s.epoch(), s.seq(), s.seq(), withheld);
+                return new OutboundFrame(Kind.DURABLE, CODEC.encode(frame).getBytes(StandardCharsets.UTF_8), frame.position().format(),
+                        null, -1, hops);
+            }
         }
         EventFrame frame = EventFrame.of(event);
         byte[] json = CODEC.encode(frame).getBytes(StandardCharsets.UTF_8);

@@ -87,4 +87,20 @@ class DispatcherTest extends SessionFixture {
         assertEquals(frames, ws.frames().size(), "nothing sent for it");
         assertEquals(1.0, count("notify.gateway.delivery.messages", "outcome", "poison"));
     }
+
+    @Test
+    void anEphemeralEventPastItsExpiryIsNotSent() {
+        FakeTransport ws = new FakeTransport("ws", 100, 1 << 20);
+        freshAtSeven(ws, Map.of());
+        Dispatcher dispatcher = new Dispatcher(table, metrics);
+        long now = System.currentTimeMillis();
+        int frames = ws.frames().size();
+        dispatcher.dispatch(new DeliveryMessage(U, List.of(), new LiveEvent(U, "typing-1", "chat.typing", null, null, null, null,
+                now - 2_000, now - 1), now), null);
+        assertEquals(frames, ws.frames().size(), "expired: nothing sent");
+        assertEquals(1.0, count("notify.gateway.delivery.messages", "outcome", "expired"));
+        dispatcher.dispatch(new DeliveryMessage(U, List.of(), new LiveEvent(U, "typing-2", "chat.typing", null, null, null, null,
+                now, now + 60_000), now), null);
+        assertEquals(frames + 1, ws.frames().size(), "within its expiry: sent");
+    }
 }

@@ -196,6 +196,28 @@ class SessionCollapseTest extends SessionFixture {
         }
     }
 
+    /** {@code e} with an expiry at {@code atMs}. */
+    private static SequencedEvent expiring(SequencedEvent e, long atMs) {
+        return new SequencedEvent(e.stream(), e.epoch(), e.seq(), e.id(), e.type(), e.data(), e.occurredAt(), e.source(), e.ingestedAt(),
+                e.sequencedAt(), e.fallback(), e.collapseKey(), e.category(), e.critical(), e.digest(), e.muted(), atMs);
+    }
+
+    @Test
+    void anEventThatExpiredBeforeItIsSentIsACollapsedFrameWithReasonExpired_oneStillValidIsSentWithItsExpiry() {
+        FakeTransport t = new FakeTransport("ws", 100, 1 << 20);
+        Session s = resumedAt100(t, Map.of());
+        long now = System.currentTimeMillis();
+        source.answers.get(0).complete(new FetchResult.Page(U, List.of(expiring(Events.durable(U, E, 101), now - 1),
+                expiring(Events.durable(U, E, 102), now + 3_600_000)), false));
+        live(s, expiring(Events.durable(U, E, 103), now - 1));
+        assertEquals(List.of("c101..101", "e102", "c103..103"), shown(t));
+        assertGapless(t, 100);
+        assertEquals(List.of(CollapsedFrame.Reason.EXPIRED, CollapsedFrame.Reason.EXPIRED), t.frames().stream()
+                .filter(CollapsedFrame.class::isInstance).map(f -> ((CollapsedFrame) f).reason()).toList());
+        EventFrame valid = (EventFrame) t.frames().stream().filter(EventFrame.class::isInstance).findFirst().orElseThrow();
+        assertEquals(now + 3_600_000, valid.expiresAt().toInstant().toEpochMilli(), "the client knows when to stop showing it");
+    }
+
     @Test
     void overSseAMutedEventMovesLastEventIdPastIt() {
         FakeTransport t = new FakeTransport("sse", 100, 1 << 20);

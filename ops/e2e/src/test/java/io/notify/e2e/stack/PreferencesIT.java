@@ -36,6 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
  * for a type through the gateway; the device connected on the other gateway gets those events as
  * {@code collapsed} frames with reason {@code muted} in their seqs' place (gapless) and every other event
  * as usual, live and on resume; the inbox lists them all; a critical event of the muted type is sent.
+ * An event with a ttl goes live with its expiresAt; once past it, a resume gets its position with
+ * reason {@code expired} and the inbox no longer lists it (docs/protocol.md, "Expiry").
  */
 @ExtendWith(NotifyInfraExtension.class)
 @Timeout(180)
@@ -129,5 +131,39 @@ class PreferencesIT {
         assertEquals(List.of("o-2", "p-2", "p-1", "o-1"), ids, "the inbox keeps what was muted for live");
         JsonNode unread = NotifyJson.mapper().readTree(call(b, user, "GET", "/v1/inbox/unread", null).body());
         assertTrue(unread.get("unread").asLong() == 4, unread.toString());
+    }
+
+    @Test
+    void anEventPastItsTtlIsAnExpiredPositionOnResumeAndLeavesTheInbox() throws Exception {
+        String user = "prefs-exp";
+        WsClient phone = WsClient.connect(URI.create(Platform.ws(a.port()) + "?device=phone"), stack.token(user));
+        assertInstanceOf(WelcomeFrame.class, phone.next(WAIT));
+        phone.resumeLive();
+        publish(user, "first", "order.shipped", false);
+        publish(user, "keep", "order.shipped", false);
+        stack.publisher().publish(EventEnvelope.durable("flash.sale", null, user).withId("sale").withExpiry(null, "2s"))
+                .get(30, TimeUnit.SECONDS);
+        List<ServerFrame> live = positioned(phone, 3);
+        EventFrame sale = (EventFrame) live.get(2);
+        assertEquals("sale", sale.id());
+        assertTrue(sale.expiresAt() != null, "live, with when it expires: " + sale);
+        phone.close();
+        long expiresAt = sale.expiresAt().toInstant().toEpochMilli();
+        Await.until("the sale expired", WAIT, () -> System.currentTimeMillis() > expiresAt);
+
+        WsClient laptop = WsClient.connect(URI.create(Platform.ws(b.port()) + "?device=laptop"), stack.token(user));
+        assertInstanceOf(WelcomeFrame.class, laptop.next(WAIT));
+        laptop.resume("u:" + user, sale.epoch(), ((EventFrame) live.get(0)).seq()); // after "first"
+        List<ServerFrame> replayed = positioned(laptop, 2);
+        assertEquals("keep", ((EventFrame) replayed.get(0)).id());
+        CollapsedFrame expired = assertInstanceOf(CollapsedFrame.class, replayed.get(1), "its position, not its content");
+        assertEquals(CollapsedFrame.Reason.EXPIRED, expired.reason());
+        assertEquals(sale.seq(), expired.to());
+        laptop.close();
+
+        HttpResponse<String> inbox = call(b, user, "GET", "/v1/inbox?limit=10", null);
+        List<String> ids = new ArrayList<>();
+        NotifyJson.mapper().readTree(inbox.body()).get("events").forEach(e -> ids.add(e.get("event").get("id").asText()));
+        assertEquals(List.of("keep", "first"), ids, "an expired event is not listed");
     }
 }
