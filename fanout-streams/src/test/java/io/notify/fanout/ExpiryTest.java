@@ -3,22 +3,21 @@ package io.notify.fanout;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.notify.fanout.inbox.InboxStores;
 import io.notify.fanout.intake.IntakeProcessor;
+import io.notify.fanout.prefs.PreferenceStores;
+import io.notify.fanout.push.PushStores;
 import io.notify.fanout.query.InboxPages;
 import io.notify.fanout.query.InboxReader;
-import io.notify.protocol.inbox.InboxState;
-import io.notify.protocol.prefs.UserPreferences;
-import io.notify.protocol.push.PushRegistrations;
+import io.notify.fanout.query.StreamOwners;
+import io.notify.protocol.inbox.FallbackRecord;
 import io.notify.protocol.stream.DeliveryMessage;
 import io.notify.protocol.stream.SequencedEvent;
 import io.notify.protocol.stream.StreamId;
 import io.notify.schemas.topic.DlqFailure;
-import io.notify.fanout.inbox.InboxStores;
-import io.notify.fanout.inbox.StreamHead;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import org.apache.kafka.streams.KeyValue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -78,7 +77,7 @@ class ExpiryTest {
     void aFallbackDueAfterItsEventExpiredIsCancelled() {
         send("short", "durable", ",\"ttl\":\"20s\",\"fallback\":{\"after\":\"30s\",\"channel\":\"push\"}");
         f.advance(Duration.ofSeconds(31));
-        List<KeyValue<StreamId, io.notify.protocol.inbox.FallbackRecord>> out = f.output(f.topics.fallback()).readKeyValuesToList();
+        List<KeyValue<StreamId, FallbackRecord>> out = f.output(f.topics.fallback()).readKeyValuesToList();
         assertEquals(List.of(), out);
         assertEquals(1.0, f.metrics.registry().find("notify.fanout.fallback").tags("outcome", "cancelled_expired").counter().count());
     }
@@ -97,38 +96,7 @@ class ExpiryTest {
     }
 
     private InboxReader.StreamState state() {
-        var heads = f.heads();
-        var inbox = f.inbox();
-        return new InboxReader.StreamState() {
-            @Override
-            public Optional<StreamHead> head(StreamId stream) {
-                return Optional.ofNullable(heads.get(stream));
-            }
-
-            @Override
-            public List<SequencedEvent> range(StreamId stream, long afterSeq, int limit) {
-                return InboxStores.range(inbox, stream, afterSeq, limit);
-            }
-
-            @Override
-            public List<SequencedEvent> newestFirst(StreamId stream, long beforeSeq, int limit) {
-                return InboxStores.newestFirst(inbox, stream, beforeSeq, limit);
-            }
-
-            @Override
-            public Optional<InboxState> inboxState(StreamId stream) {
-                return Optional.empty();
-            }
-
-            @Override
-            public Optional<PushRegistrations> pushRegistrations(StreamId stream) {
-                return Optional.empty();
-            }
-
-            @Override
-            public Optional<UserPreferences> preferences(StreamId stream) {
-                return Optional.empty();
-            }
-        };
+        return StreamOwners.over(f.heads(), f.inbox(), f.driver.getKeyValueStore(InboxStores.INBOX_STATE),
+                f.driver.getKeyValueStore(PushStores.REGISTRATIONS), f.driver.getKeyValueStore(PreferenceStores.PREFERENCES));
     }
 }

@@ -85,6 +85,15 @@ public final class StreamOwners {
         ReadOnlyKeyValueStore<StreamId, InboxState> states = streams.store(InboxStores.inboxStateQuery().withPartition(partition));
         ReadOnlyKeyValueStore<StreamId, PushRegistrations> push = streams.store(PushStores.registrationsQuery().withPartition(partition));
         ReadOnlyKeyValueStore<StreamId, UserPreferences> prefs = streams.store(PreferenceStores.query().withPartition(partition));
+        return over(heads, inbox, states, push, prefs);
+    }
+
+    /** The read side over one partition's stores (the query API's, or a test's own). */
+    public static InboxReader.StreamState over(ReadOnlyKeyValueStore<StreamId, StreamHead> heads,
+                                               ReadOnlyKeyValueStore<InboxKey, SequencedEvent> inbox,
+                                               ReadOnlyKeyValueStore<StreamId, InboxState> states,
+                                               ReadOnlyKeyValueStore<StreamId, PushRegistrations> push,
+                                               ReadOnlyKeyValueStore<StreamId, UserPreferences> prefs) {
         return new InboxReader.StreamState() {
             @Override
             public Optional<StreamHead> head(StreamId stream) {
