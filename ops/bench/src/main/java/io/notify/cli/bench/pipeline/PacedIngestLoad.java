@@ -55,10 +55,16 @@ public final class PacedIngestLoad {
     private final AtomicLong requests = new AtomicLong();
     private final int users;
     private final Path workDir;
+    /** Every how many events one is of type {@value #MUTED_TYPE} with a push fallback (0: none). */
+    private final long mutedEvery;
 
-    private PacedIngestLoad(int users, Path workDir) {
+    /** The type of the events users' preferences may mute (bench pipeline --muted-share, --preferences). */
+    public static final String MUTED_TYPE = "bench.muted";
+
+    private PacedIngestLoad(int users, Path workDir, long mutedEvery) {
         this.users = users;
         this.workDir = workDir;
+        this.mutedEvery = mutedEvery;
     }
 
     public static void main(String[] args) throws Exception {
@@ -66,7 +72,8 @@ public final class PacedIngestLoad {
         String apiKey = args[2];
         String[] sources = args[3].split(",");
         int lanes = Integer.parseInt(args[4]);
-        PacedIngestLoad load = new PacedIngestLoad(Integer.parseInt(args[5]), Path.of(args[7]));
+        PacedIngestLoad load = new PacedIngestLoad(Integer.parseInt(args[5]), Path.of(args[7]),
+                args.length > 8 ? Long.parseLong(args[8]) : 0);
         long endNanos = System.nanoTime() + TimeUnit.SECONDS.toNanos(Long.parseLong(args[6]));
         for (int i = 0; i < lanes; i++) {
             IngestLane lane = new IngestLane(server, InetAddress.getByName(sources[i % sources.length]), apiKey, load.queue,
@@ -133,7 +140,9 @@ public final class PacedIngestLoad {
                 long sentAtMs = System.currentTimeMillis();
                 StringBuilder body = new StringBuilder(size * 130);
                 for (int i = 0; i < size; i++, n++) {
-                    body.append("{\"type\":\"bench.pipeline\",\"to\":{\"users\":[\"")
+                    boolean muted = mutedEvery > 0 && n % mutedEvery == 0;
+                    body.append(muted ? "{\"type\":\"" + MUTED_TYPE + "\",\"fallback\":{\"after\":\"7d\",\"channel\":\"push\"}," : "{\"type\":\"bench.pipeline\",")
+                            .append("\"to\":{\"users\":[\"")
                             .append(ClientFleet.user((int) (n % users))).append("\"]},\"class\":\"durable\",\"data\":{\"run\":\"")
                             .append(tag).append("\",\"n\":").append(n).append(",\"sentAtMs\":").append(sentAtMs).append("}}\n");
                 }

@@ -101,6 +101,14 @@ public final class PipelineBench implements Callable<Integer> {
                     + "fanout:notify.fanout.streams.producer.linger.ms=5; repeatable; applied over the stack's own.")
     List<String> set = new ArrayList<>();
 
+    @Option(names = "--muted-share", description = "Share of the events, 0..1, of type bench.muted with a push fallback due in 7 days "
+            + "(what --preferences mutes; default: ${DEFAULT-VALUE}).", defaultValue = "0")
+    double mutedShare;
+
+    @Option(names = "--preferences", description = "Every user's preferences turn push off for type bench.muted (written to "
+            + "notify.preferences before the warm-up), so fanout-streams reads them for every event (docs/inbox.md, \"Preferences\").")
+    boolean preferences;
+
     @Option(names = "--ack-modes", description = "Whether the clients ack the durable events they receive (cumulative, as the SDKs "
             + "do): off, on, or off,on for both, each the whole sweep, interleaved step by step (default: ${DEFAULT-VALUE}).",
             defaultValue = "off")
@@ -145,10 +153,10 @@ public final class PipelineBench implements Callable<Integer> {
         }
         if (users < 1 || runOptions.runs() < 1 || fanouts < 1 || gateways < 1 || partitions < 1 || lanes < 1 || baselineRecords < 1
                 || step.isZero()
-                || ackEvery.toMillis() < 1
+                || ackEvery.toMillis() < 1 || mutedShare < 0 || mutedShare > 1
                 || !ClientFleet.valid(fleetOptions) || !(guarantee.equals("exactly_once_v2") || guarantee.equals("at_least_once"))) {
             System.err.println("--users, --runs, --fanouts, --gateways, --partitions, --ingest-lanes, --baseline-records >= 1; --step-duration > 0; "
-                    + "--ack-interval >= 1ms; --guarantee exactly_once_v2|at_least_once; --clients-per-agent 1..19000; "
+                    + "--ack-interval >= 1ms; --muted-share 0..1; --guarantee exactly_once_v2|at_least_once; --clients-per-agent 1..19000; "
                     + "--source-addresses 1..250");
             return 2;
         }
@@ -198,6 +206,11 @@ public final class PipelineBench implements Callable<Integer> {
                     if (reconnects > 0) {
                         notes.add(reconnects + " clients were closed by a gateway (1002 resume_timeout) right after connecting "
                                 + "and were connected again before the sweep");
+                    }
+                    if (preferences) {
+                        BenchPreferences.write(stack.bootstrapServers(), stack.topics(), users, PacedIngestLoad.MUTED_TYPE);
+                        bar.println(String.format("bench pipeline: %,d users' preferences mute push for %s", users,
+                                PacedIngestLoad.MUTED_TYPE));
                     }
                     if (!firstWarm.isZero()) {
                         steps.acks(modes.contains("on") ? "on" : modes.get(0)); // warms the receipts' path too
@@ -269,7 +282,8 @@ public final class PipelineBench implements Callable<Integer> {
         ChildAgent load = ChildAgent.start(PacedIngestLoad.class.getName(), List.of("-Xmx256m", "-XX:+UseParallelGC"),
                 List.of("127.0.0.1", Integer.toString(ingest.port()), DevKeys.PRODUCER_KEY,
                         String.join(",", PacedIngestLoad.sources(Math.min(lanes, 4))), Integer.toString(lanes),
-                        Integer.toString(users), Long.toString(lifetime.toSeconds()), work.toString()),
+                        Integer.toString(users), Long.toString(lifetime.toSeconds()), work.toString(),
+                        Long.toString(mutedShare > 0 ? Math.max(1, Math.round(1 / mutedShare)) : 0)),
                 work.resolve("ingest-load.log"));
         try {
             load.await("ready", Duration.ofSeconds(60));
@@ -303,6 +317,8 @@ public final class PipelineBench implements Callable<Integer> {
         s.put("clients", "load-agent JVMs (-Xmx256m), one WebSocket per user, users split evenly over the gateways");
         s.put("sourceAddresses", ClientFleet.sourceAddresses(fleetOptions));
         s.put("ackModes", PipelineMath.ackModes(ackModes));
+        s.put("mutedShare", mutedShare);
+        s.put("preferences", preferences);
         s.put("ackInterval", ackInterval);
         s.put("acks", "cumulative (the client's position in its user stream), at most one ack frame per client and stream per "
                 + "--ack-interval, sent one interval after the first durable event since the last ack (as the SDKs' ack timer), "
