@@ -480,6 +480,8 @@ export interface QuietHours {
   end: string;
   /** e.g. 'Europe/Berlin' */
   timeZone: string;
+  /** false: what arrives inside the window is muted for live delivery too (kept in the inbox). */
+  live?: boolean;
 }
 
 /** The user's preferences as the gateway answers them: entries by event type and by category. */

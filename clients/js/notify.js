@@ -533,7 +533,9 @@ function preferencesBody(doc) {
     if (!(isMap(q) && typeof q.start === 'string' && typeof q.end === 'string' && typeof q.timeZone === 'string')) {
       throw new TypeError("notify: quietHours needs { start: 'HH:mm', end: 'HH:mm', timeZone } (an IANA zone such as Europe/Berlin)");
     }
+    if (q.live !== undefined && typeof q.live !== 'boolean') throw new TypeError('notify: quietHours.live is a boolean');
     body.quietHours = { start: q.start, end: q.end, timeZone: q.timeZone };
+    if (q.live !== undefined) body.quietHours.live = q.live;
   }
   return body;
 }

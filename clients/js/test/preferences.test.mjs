@@ -87,13 +87,17 @@ describe('client.preferences', () => {
     await preferences.put({ types: { a: {} }, quietHours: { start: '08:00', end: '09:00', timeZone: 'UTC', extra: 1 } });
     assert.deepEqual(fetch.calls.at(-1).body, { types: { a: {} }, categories: {},
       quietHours: { start: '08:00', end: '09:00', timeZone: 'UTC' } }, 'only the fields the gateway takes');
+    await preferences.put({ quietHours: { start: '22:00', end: '07:00', timeZone: 'Europe/Berlin', live: false } });
+    assert.deepEqual(fetch.calls.at(-1).body.quietHours, { start: '22:00', end: '07:00', timeZone: 'Europe/Berlin', live: false },
+      'live: false mutes live delivery inside the window');
   });
 
   test('a shape the gateway cannot read is a TypeError before anything is sent', async () => {
     const { preferences, fetch } = await preferencesClient();
     const sent = fetch.calls.length;
     for (const bad of [undefined, null, 'x', [], { types: [] }, { types: { a: true } }, { categories: { m: { sms: false } } },
-      { types: { a: { push: 'no' } } }, { quietHours: { start: '22:00' } }, { quietHours: '22:00-07:00' }]) {
+      { types: { a: { push: 'no' } } }, { quietHours: { start: '22:00' } }, { quietHours: '22:00-07:00' },
+      { quietHours: { start: '22:00', end: '07:00', timeZone: 'UTC', live: 'no' } }]) {
       await assert.rejects(preferences.put(bad), TypeError, JSON.stringify(bad));
     }
     assert.equal(fetch.calls.length, sent);

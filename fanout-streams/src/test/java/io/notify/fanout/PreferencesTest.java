@@ -227,4 +227,18 @@ class PreferencesTest {
         assertEquals(3, out.get(0).digest().count());
         assertEquals("l-3", out.get(0).event().id());
     }
+
+    @Test
+    void quietHoursWithLiveOffMuteLiveDeliveryInsideTheWindowOnly() {
+        // 2026-01-01T21:30Z is 22:30 in Berlin: inside 22:00-07:00
+        open(Instant.parse("2026-01-01T21:30:00Z")).preferences(U,
+                new Preferences(Map.of(), Map.of(), new QuietHours("22:00", "07:00", "Europe/Berlin", false)));
+        send("night", "order.shipped", "");
+        send("alarm", "security.alert", ",\"critical\":true");
+        f.advance(Duration.ofHours(9)); // 07:30 in Berlin
+        send("morning", "order.shipped", "");
+        assertEquals(List.of(List.of(Channel.LIVE), List.of(), List.of()), log(U).stream().map(SequencedEvent::muted).toList(),
+                "muted for live inside the window, not critical ones, not after it");
+        assertEquals(List.of(), log(OTHER).get(0).muted(), "another user's quiet hours are theirs");
+    }
 }

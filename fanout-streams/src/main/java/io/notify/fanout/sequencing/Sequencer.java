@@ -11,6 +11,7 @@ import io.notify.fanout.prefs.PreferenceStores;
 import io.notify.fanout.recipients.RecipientEvent;
 import io.notify.protocol.event.Channel;
 import io.notify.protocol.prefs.Channels;
+import io.notify.protocol.prefs.QuietHours;
 import io.notify.protocol.prefs.UserPreferences;
 import io.notify.protocol.stream.Position;
 import io.notify.protocol.stream.SequencedEvent;
@@ -19,6 +20,7 @@ import io.notify.protocol.stream.StreamId;
 import io.notify.schemas.trace.HopTrace;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -42,7 +44,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * apply here, to events sequenced after they changed, unless the event is critical: with the inbox
  * channel off a durable event goes out as an ephemeral one (live only, no position); with live off too,
  * or live off for an ephemeral event, it is dropped for this user; otherwise it is sequenced with the
- * channels turned off in {@code muted} (live: gateways do not send it; push: no fallback).
+ * channels turned off in {@code muted} (live: gateways do not send it; push: no fallback). Quiet hours
+ * with {@code "live": false} mute live delivery of what is sequenced inside them.
  */
 public final class Sequencer implements Processor<StreamId, RecipientEvent, StreamId, StreamEvent> {
 
@@ -118,7 +121,15 @@ public final class Sequencer implements Processor<StreamId, RecipientEvent, Stre
             return Channels.ON;
         }
         UserPreferences prefs = preferences.get(stream);
-        return prefs == null ? Channels.ON : prefs.preferences().channelsFor(event.type(), event.category());
+        if (prefs == null) {
+            return Channels.ON;
+        }
+        Channels channels = prefs.preferences().channelsFor(event.type(), event.category());
+        QuietHours quiet = prefs.preferences().quietHours();
+        if (quiet != null && quiet.mutesLive() && channels.liveOn() && quiet.endOf(Instant.ofEpochMilli(clock.millis())) != null) {
+            return new Channels(false, channels.inbox(), channels.push()); // the user's quiet hours, with live delivery off
+        }
+        return channels;
     }
 
     private List<Channel> muted(Channels channels, RecipientEvent event) {

@@ -1,5 +1,6 @@
 package io.notify.protocol.prefs;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.time.DateTimeException;
 import java.time.Instant;
@@ -18,10 +19,14 @@ import java.util.regex.Pattern;
  * until the window ends (docs/inbox.md, "Quiet hours"). {@code start} and {@code end} are
  * {@code HH:mm}; the window is {@code [start, end)} and crosses midnight when {@code end < start}
  * (22:00–07:00). Daylight-saving changes follow the zone's rules: a window that ends inside a skipped
- * hour ends when the clocks resume; in a repeated hour the earlier offset counts.
+ * hour ends when the clocks resume; in a repeated hour the earlier offset counts. Live delivery to
+ * connected devices is not affected unless {@code live} is {@code false}: then an event sequenced
+ * inside the window is muted for live (its position only, as with a type muted for live; it is in
+ * the inbox).
  */
-@JsonPropertyOrder({"start", "end", "timeZone"})
-public record QuietHours(String start, String end, String timeZone) {
+@JsonPropertyOrder({"start", "end", "timeZone", "live"})
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record QuietHours(String start, String end, String timeZone, Boolean live) {
 
     private static final Pattern HH_MM = Pattern.compile("^([01][0-9]|2[0-3]):[0-5][0-9]$");
 
@@ -36,6 +41,16 @@ public record QuietHours(String start, String end, String timeZone) {
             throw new IllegalArgumentException("quietHours.start and quietHours.end must differ");
         }
         zone(timeZone);
+    }
+
+    /** Quiet hours that hold fallbacks only (live delivery unaffected). */
+    public QuietHours(String start, String end, String timeZone) {
+        this(start, end, timeZone, null);
+    }
+
+    /** Whether the window also mutes live delivery ({@code "live": false}). */
+    public boolean mutesLive() {
+        return live != null && !live;
     }
 
     private static ZoneId zone(String timeZone) {
