@@ -2,6 +2,7 @@ package io.notify.protocol.event;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
+import io.notify.protocol.text.WireNames;
 
 /** A way an event reaches a user, as a user's preferences name it ({@code io.notify.protocol.prefs.Channels}). */
 public enum Channel {
@@ -20,11 +21,6 @@ public enum Channel {
 
     @JsonCreator
     public static Channel fromWire(String value) {
-        for (Channel c : values()) {
-            if (c.wireName.equals(value)) {
-                return c;
-            }
-        }
-        throw new IllegalArgumentException("channel must be live, inbox or push, got '" + value + "'");
+        return WireNames.parse(values(), Channel::wireName, value, "channel");
     }
 }

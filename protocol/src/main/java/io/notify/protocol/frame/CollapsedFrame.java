@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.annotation.JsonValue;
 import io.notify.protocol.stream.Position;
 import io.notify.protocol.stream.StreamId;
+import io.notify.protocol.text.WireNames;
 
 /**
  * Server to client, durable position: while a client catches up (a resume, a subscribe from a
@@ -43,12 +44,7 @@ public record CollapsedFrame(StreamId stream, String epoch, long from, long to, 
 
         @JsonCreator
         public static Reason fromWire(String value) {
-            for (Reason r : values()) {
-                if (r.wireName.equals(value)) {
-                    return r;
-                }
-            }
-            throw new IllegalArgumentException("reason must be muted or expired, got '" + value + "'");
+            return WireNames.parse(values(), Reason::wireName, value, "reason");
         }
     }
 

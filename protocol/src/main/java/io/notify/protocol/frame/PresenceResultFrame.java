@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.annotation.JsonValue;
+import io.notify.protocol.text.WireNames;
 import java.util.List;
 
 /**
@@ -38,12 +39,7 @@ public record PresenceResultFrame(String stream, Integer online, List<String> me
 
         @JsonCreator
         public static Error fromWire(String value) {
-            for (Error e : values()) {
-                if (e.wireName.equals(value)) {
-                    return e;
-                }
-            }
-            throw new IllegalArgumentException("error must be not_subscribed, off or unavailable, got '" + FrameTexts.clip(value) + "'");
+            return WireNames.parse(values(), Error::wireName, value, "error");
         }
     }
 

@@ -2,6 +2,7 @@ package io.notify.protocol.frame;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
+import io.notify.protocol.text.WireNames;
 
 /** Why the server cannot continue a stream from the client's position. */
 public enum ResetReason {
@@ -25,12 +26,6 @@ public enum ResetReason {
 
     @JsonCreator
     public static ResetReason fromWire(String value) {
-        for (ResetReason r : values()) {
-            if (r.wireName.equals(value)) {
-                return r;
-            }
-        }
-        throw new IllegalArgumentException("reason must be epoch_mismatch, position_too_old or unknown_stream, got '"
-                + FrameTexts.clip(value) + "'");
+        return WireNames.parse(values(), ResetReason::wireName, value, "reason");
     }
 }

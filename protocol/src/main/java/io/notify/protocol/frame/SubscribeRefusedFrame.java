@@ -3,6 +3,7 @@ package io.notify.protocol.frame;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.annotation.JsonValue;
+import io.notify.protocol.text.WireNames;
 
 /**
  * Server to client: the subscription asked for is not made; the connection stays open and every
@@ -34,12 +35,7 @@ public record SubscribeRefusedFrame(String stream, Reason reason, String detail)
 
         @JsonCreator
         public static Reason fromWire(String value) {
-            for (Reason r : values()) {
-                if (r.wireName.equals(value)) {
-                    return r;
-                }
-            }
-            throw new IllegalArgumentException("reason must be forbidden, limit or bad_name, got '" + FrameTexts.clip(value) + "'");
+            return WireNames.parse(values(), Reason::wireName, value, "reason");
         }
     }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.annotation.JsonValue;
 import io.notify.protocol.push.PushRegistration;
 import io.notify.protocol.stream.SequencedEvent;
+import io.notify.protocol.text.WireNames;
 import java.util.List;
 
 /**
@@ -56,12 +57,7 @@ public record FallbackRecord(String stream, String userId, String channel, Reaso
 
         @JsonCreator
         public static Reason fromWire(String value) {
-            for (Reason r : values()) {
-                if (r.wireName.equals(value)) {
-                    return r;
-                }
-            }
-            throw new IllegalArgumentException("reason must be no_device or no_ack, got '" + value + "'");
+            return WireNames.parse(values(), Reason::wireName, value, "reason");
         }
     }
 

@@ -2,7 +2,7 @@ package io.notify.protocol.inbox;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
-import io.notify.protocol.text.Clip;
+import io.notify.protocol.text.WireNames;
 
 /**
  * What a record of {@code notify.receipts} says about a user's events: a device received them
@@ -34,11 +34,6 @@ public enum ReceiptKind {
 
     @JsonCreator
     public static ReceiptKind fromWire(String value) {
-        for (ReceiptKind k : values()) {
-            if (k.wireName.equals(value)) {
-                return k;
-            }
-        }
-        throw new IllegalArgumentException("kind must be ack, seen, read or archive, got '" + Clip.clip(value) + "'");
+        return WireNames.parse(values(), ReceiptKind::wireName, value, "kind");
     }
 }

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.annotation.JsonValue;
 import io.notify.protocol.stream.StreamId;
-import io.notify.protocol.text.Clip;
+import io.notify.protocol.text.WireNames;
 
 /**
  * The value on {@code notify.push-changes}: one change to a user's push registrations
@@ -39,12 +39,7 @@ public record PushChange(StreamId stream, Kind kind, String id, PushRegistration
 
         @JsonCreator
         public static Kind fromWire(String value) {
-            for (Kind k : values()) {
-                if (k.wireName.equals(value)) {
-                    return k;
-                }
-            }
-            throw new IllegalArgumentException("kind must be register, unregister or gone, got '" + Clip.clip(value) + "'");
+            return WireNames.parse(values(), Kind::wireName, value, "kind");
         }
     }
 
