@@ -1,6 +1,7 @@
 package io.notify.e2e.stack;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -14,6 +15,7 @@ import io.notify.platform.Platform;
 import io.notify.protocol.NotifyJson;
 import io.notify.protocol.event.EventEnvelope;
 import io.notify.protocol.event.Fallback;
+import io.notify.protocol.frame.CollapsedFrame;
 import io.notify.protocol.frame.EventFrame;
 import io.notify.protocol.frame.ServerFrame;
 import io.notify.protocol.frame.StateFrame;
@@ -39,6 +41,10 @@ import org.junit.jupiter.api.io.TempDir;
  * history and the unread count read through either gateway; a mark on one device reaches both as
  * a state frame with the same count; a device's acks become its delivery receipts; an offline
  * fallback is written once for an event nobody acknowledged and not for one a device did.
+ * What users and producers decide (docs/inbox.md, "Preferences", "Expiry"): a type the user muted for
+ * live is a {@code collapsed} frame with reason {@code muted} on every device, live and on resume, and an
+ * entry in the inbox, while a critical event of that type is sent; an event past its ttl is an expired
+ * position on resume and leaves the inbox.
  */
 @ExtendWith(NotifyInfraExtension.class)
 @Timeout(240)
@@ -158,6 +164,99 @@ class InboxIT {
             assertEquals(FallbackRecord.Reason.NO_DEVICE, r.reason());
             assertTrue(r.at() >= r.dueAt(), "not before its time");
         }
+    }
+
+    @Test
+    void aTypeMutedForLiveIsAPositionOnTheDeviceAndAnEntryInTheInbox() throws Exception {
+        String user = "prefs-mia";
+        HttpResponse<String> put = call(a, user, "PUT", "/v1/preferences", "{\"types\":{\"promo.sale\":{\"live\":false}}}");
+        assertEquals(200, put.statusCode(), put.body());
+        Await.until("the preferences applied", WAIT, () -> {
+            try {
+                return getJson(b, user, "/v1/preferences").path("types").has("promo.sale");
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        WsClient phone = device(b, user, "phone");
+        publish(user, "o-1", "order.shipped", false);
+        publish(user, "p-1", "promo.sale", false);
+        publish(user, "p-2", "promo.sale", true);
+        publish(user, "o-2", "order.shipped", false);
+        List<ServerFrame> live = positioned(phone, 4);
+        assertEquals("o-1", ((EventFrame) live.get(0)).id());
+        CollapsedFrame muted = assertInstanceOf(CollapsedFrame.class, live.get(1), "no content for a muted event: " + live);
+        assertEquals(new CollapsedFrame(muted.stream(), muted.epoch(), 2, 2, CollapsedFrame.Reason.MUTED), muted);
+        assertEquals("p-2", ((EventFrame) live.get(2)).id(), "critical: preferences do not apply");
+        assertEquals(4L, ((EventFrame) live.get(3)).seq());
+        phone.close();
+
+        // a laptop resuming from after the first event gets the same, from the inbox
+        WsClient laptop = resumedAt(a, user, muted.epoch(), 1);
+        assertEquals(live.subList(1, 4), positioned(laptop, 3), "the same frames on resume after o-1 as live");
+        laptop.close();
+
+        assertEquals(List.of("o-2", "p-2", "p-1", "o-1"), ids(getJson(a, user, "/v1/inbox?limit=10")),
+                "the inbox keeps what was muted for live");
+        assertEquals(4, unread(b, user));
+    }
+
+    @Test
+    void anEventPastItsTtlIsAnExpiredPositionOnResumeAndLeavesTheInbox() throws Exception {
+        String user = "prefs-exp";
+        WsClient phone = device(a, user, "phone");
+        publish(user, "first", "order.shipped", false);
+        publish(user, "keep", "order.shipped", false);
+        stack.publisher().publish(EventEnvelope.durable("flash.sale", null, user).withId("sale").withExpiry(null, "2s"))
+                .get(30, TimeUnit.SECONDS);
+        List<ServerFrame> live = positioned(phone, 3);
+        EventFrame sale = (EventFrame) live.get(2);
+        assertEquals("sale", sale.id());
+        assertTrue(sale.expiresAt() != null, "live, with when it expires: " + sale);
+        phone.close();
+        long expiresAt = sale.expiresAt().toInstant().toEpochMilli();
+        Await.until("the sale expired", WAIT, () -> System.currentTimeMillis() > expiresAt);
+
+        WsClient laptop = resumedAt(b, user, sale.epoch(), ((EventFrame) live.get(0)).seq()); // after "first"
+        List<ServerFrame> replayed = positioned(laptop, 2);
+        assertEquals("keep", ((EventFrame) replayed.get(0)).id());
+        CollapsedFrame expired = assertInstanceOf(CollapsedFrame.class, replayed.get(1), "its position, not its content");
+        assertEquals(new CollapsedFrame(expired.stream(), sale.epoch(), sale.seq(), sale.seq(), CollapsedFrame.Reason.EXPIRED), expired);
+        laptop.close();
+
+        assertEquals(List.of("keep", "first"), ids(getJson(b, user, "/v1/inbox?limit=10")), "an expired event is not listed");
+    }
+
+    /** A device of {@code user} on {@code node} resuming its stream after {@code seq}. */
+    private static WsClient resumedAt(GatewayServer node, String user, String epoch, long seq) {
+        WsClient c = WsClient.connect(URI.create(Platform.ws(node.port()) + "?device=laptop"), stack.token(user));
+        assertTrue(c.next(WAIT) instanceof WelcomeFrame);
+        c.resume("u:" + user, epoch, seq);
+        return c;
+    }
+
+    /** The next n durable event or collapsed frames, skipping pings, state frames and ephemeral events. */
+    private static List<ServerFrame> positioned(WsClient c, int n) {
+        List<ServerFrame> out = new ArrayList<>();
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (out.size() < n) {
+            ServerFrame f = c.next(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+            if ((f instanceof EventFrame e && e.isDurable()) || f instanceof CollapsedFrame) {
+                out.add(f);
+            }
+        }
+        return out;
+    }
+
+    private static void publish(String user, String id, String type, boolean critical) throws Exception {
+        stack.publisher().publish(EventEnvelope.durable(type, null, user).withId(id).withPolicy(null, critical, null))
+                .get(30, TimeUnit.SECONDS);
+    }
+
+    private static List<String> ids(JsonNode page) {
+        List<String> out = new ArrayList<>();
+        page.get("events").forEach(e -> out.add(e.get("event").get("id").asText()));
+        return out;
     }
 
     private static List<Long> seqs(JsonNode page) {
