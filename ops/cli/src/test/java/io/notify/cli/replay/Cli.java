@@ -2,6 +2,7 @@ package io.notify.cli.replay;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.notify.cli.Notifyctl;
+import io.notify.devstack.Infra;
 import io.notify.protocol.NotifyJson;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -41,6 +42,13 @@ public final class Cli {
     }
 
     private Cli() {
+    }
+
+    /** The command line {@code args} plus the infra's broker and topic prefix, as every IT of a real broker runs notifyctl. */
+    public static String[] against(Infra infra, String... args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--bootstrap-servers", infra.bootstrapServers(), "--topic-prefix", infra.prefix()));
+        return all.toArray(String[]::new);
     }
 
     public static Result run(String... args) {

@@ -33,12 +33,6 @@ class RepublishIT {
 
     private static final long T = Instant.now().minus(30, ChronoUnit.MINUTES).toEpochMilli();
 
-    private static String[] args(Infra infra, String... more) {
-        List<String> all = new ArrayList<>(List.of(more));
-        all.addAll(List.of("--bootstrap-servers", infra.bootstrapServers(), "--topic-prefix", infra.prefix()));
-        return all.toArray(String[]::new);
-    }
-
     /** Everything on {@code topic} up to its end offsets now (read_committed, no group). */
     private static List<ConsumerRecord<byte[], byte[]>> readAll(Infra infra, String topic) {
         List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
@@ -69,7 +63,7 @@ class RepublishIT {
         }
         Produce.all(infra, records);
 
-        Cli.Result r = Cli.run(args(infra, "replay", "stream-log", "--user", "42", "--republish-to", "events"));
+        Cli.Result r = Cli.run(Cli.against(infra, "replay", "stream-log", "--user", "42", "--republish-to", "events"));
         assertEquals(0, r.code(), r.err());
         assertEquals("republished 5 records from " + log + " to " + events + "\n", r.out());
 
@@ -86,7 +80,7 @@ class RepublishIT {
         }).collect(Collectors.toSet());
         assertEquals(5, ids.size());
 
-        Cli.Result same = Cli.run(args(infra, "replay", "events", "--republish-to", "notify.events"));
+        Cli.Result same = Cli.run(Cli.against(infra, "replay", "events", "--republish-to", "notify.events"));
         assertEquals(2, same.code());
         assertTrue(same.err().contains("refusing to write into " + events + ", the topic being read"), same.err());
         assertEquals(5, readAll(infra, events).size(), "nothing was written");
@@ -102,7 +96,7 @@ class RepublishIT {
             records.add(Produce.record(events, i % 3, T + i, "id-" + i, Produce.envelope("id-" + i, type, EventClass.DURABLE, null, "42")));
         }
         Produce.all(infra, records);
-        Cli.Result r = Cli.run(args(infra, "replay", "events", "--type", "order.*", "--republish-to", backfill));
+        Cli.Result r = Cli.run(Cli.against(infra, "replay", "events", "--type", "order.*", "--republish-to", backfill));
         assertEquals(0, r.code(), r.err());
         assertEquals("republished 15 records from " + events + " to " + backfill + "\n", r.out());
         List<ConsumerRecord<byte[], byte[]>> copies = readAll(infra, backfill);
@@ -115,7 +109,7 @@ class RepublishIT {
                     .startsWith(events + ":" + (i % 3) + ":"));
         }
 
-        Cli.Result missing = Cli.run(args(infra, "replay", "events", "--republish-to", infra.name("nope")));
+        Cli.Result missing = Cli.run(Cli.against(infra, "replay", "events", "--republish-to", infra.name("nope")));
         assertEquals(2, missing.code());
         assertTrue(missing.err().contains("does not exist; create it first"), missing.err());
     }
@@ -129,7 +123,7 @@ class RepublishIT {
                 Produce.record(fallback, 2, T, "u:42", Produce.json(Produce.fallback(Produce.withFallback("42", 7, "o-7", T), 5))),
                 Produce.record(fallback, 0, T + 1, "u:43", Produce.json(Produce.fallback(Produce.withFallback("43", 1, "o-1", T), 5)))));
 
-        Cli.Result r = Cli.run(args(infra, "replay", "fallback", "--user", "42", "--republish-to", "events"));
+        Cli.Result r = Cli.run(Cli.against(infra, "replay", "fallback", "--user", "42", "--republish-to", "events"));
         assertEquals(0, r.code(), r.err());
         assertEquals("republished 1 records from " + fallback + " to " + events + "\n", r.out());
         List<ConsumerRecord<byte[], byte[]>> written = readAll(infra, events);

@@ -17,7 +17,6 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
@@ -50,8 +49,7 @@ class TailIT {
      */
     private static Run tail(Infra infra, String topic, List<ProducerRecord<byte[], byte[]>> live, String awaited,
                             String... args) throws Exception {
-        List<String> all = new ArrayList<>(List.of(args));
-        all.addAll(List.of("--bootstrap-servers", infra.bootstrapServers(), "--topic-prefix", infra.prefix()));
+        String[] all = Cli.against(infra, args);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         StringWriter err = new StringWriter();
         PrintStream original = System.out;
@@ -60,7 +58,7 @@ class TailIT {
         Thread tail = new Thread(() -> {
             CommandLine cmd = new CommandLine(new Notifyctl());
             cmd.setErr(new PrintWriter(err, true));
-            code.set(cmd.execute(all.toArray(String[]::new)));
+            code.set(cmd.execute(all));
         }, "tail-under-test");
         try {
             tail.start();
