@@ -1,5 +1,19 @@
 package io.notify.cli.why;
 
+import static io.notify.cli.why.TimelineFixtures.DUE;
+import static io.notify.cli.why.TimelineFixtures.FROM;
+import static io.notify.cli.why.TimelineFixtures.ID;
+import static io.notify.cli.why.TimelineFixtures.T;
+import static io.notify.cli.why.TimelineFixtures.TO;
+import static io.notify.cli.why.TimelineFixtures.U42;
+import static io.notify.cli.why.TimelineFixtures.WITH_FALLBACK;
+import static io.notify.cli.why.TimelineFixtures.copy;
+import static io.notify.cli.why.TimelineFixtures.event;
+import static io.notify.cli.why.TimelineFixtures.evidence;
+import static io.notify.cli.why.TimelineFixtures.log;
+import static io.notify.cli.why.TimelineFixtures.pushFallback;
+import static io.notify.cli.why.TimelineFixtures.step;
+import static io.notify.cli.why.TimelineFixtures.steps;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,72 +22,21 @@ import io.notify.cli.replay.Routing;
 import io.notify.cli.replay.TimeText;
 import io.notify.cli.why.Evidence.Copy;
 import io.notify.cli.why.Evidence.Rejection;
-import io.notify.cli.why.Evidence.Sequenced;
 import io.notify.protocol.event.Channel;
 import io.notify.protocol.event.Digest;
 import io.notify.protocol.event.Fallback;
 import io.notify.protocol.inbox.FallbackRecord;
 import io.notify.protocol.inbox.Receipt;
 import io.notify.protocol.inbox.ReceiptKind;
-import io.notify.protocol.push.PushOutcome;
-import io.notify.protocol.push.PushRegistration;
 import io.notify.protocol.stream.SequencedEvent;
 import io.notify.protocol.stream.StreamId;
 import io.notify.schemas.topic.DlqFailure;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The timeline from evidence given as lists of records: no Kafka. */
 class TimelineTest {
-
-    private static final StreamId U42 = StreamId.forUser("42");
-    private static final long T = Instant.parse("2026-12-04T09:00:00Z").toEpochMilli();
-    private static final Instant FROM = Instant.ofEpochMilli(T).minusSeconds(3600);
-    private static final Instant TO = Instant.ofEpochMilli(T).plusSeconds(3600);
-    private static final String ID = "ord-1:shipped";
-
-    private static SequencedEvent event(Fallback fallback) {
-        return new SequencedEvent(U42, "ep1", 17, ID, "order.shipped", null, null, "orders", T, T + 23, fallback, null);
-    }
-
-    private static final SequencedEvent WITH_FALLBACK = event(new Fallback("2m", "push"));
-    private static final long DUE = T + 23 + 120_000;
-
-    private static Copy copy(int partition, long offset, long ts) {
-        return new Copy(partition, offset, ts, "u:42", null, List.of("42", "43"));
-    }
-
-    private static Looked<Sequenced> log(SequencedEvent... events) {
-        List<Sequenced> s = new ArrayList<>();
-        for (int i = 0; i < events.length; i++) {
-            s.add(new Sequenced(5, 100 + i, T, events[i]));
-        }
-        return Looked.read("notify.stream-log", FROM, TO, s);
-    }
-
-    private static Evidence evidence(Instant now, List<Copy> copies, Looked<Rejection> dlq, Looked<Sequenced> log,
-                                     List<Routing> routes, List<Receipt> receipts, List<FallbackRecord> fallbacks) {
-        return evidence(now, copies, dlq, log, routes, receipts, fallbacks, Looked.skipped("notify.push-outcomes"));
-    }
-
-    private static Evidence evidence(Instant now, List<Copy> copies, Looked<Rejection> dlq, Looked<Sequenced> log,
-                                     List<Routing> routes, List<Receipt> receipts, List<FallbackRecord> fallbacks,
-                                     Looked<PushOutcome> push) {
-        return new Evidence(new Question("42", ID, FROM, TO), now, Looked.read("notify.events", FROM, TO, copies), dlq, log,
-                Looked.read("notify.node.<node> or notify.undelivered", FROM, TO, routes),
-                Looked.read("notify.receipts", FROM, TO, receipts), Looked.read("notify.fallback", FROM, TO, fallbacks), push);
-    }
-
-    private static Step step(Timeline t, String name) {
-        return t.steps().stream().filter(s -> s.step().equals(name)).findFirst().orElseThrow(() -> new AssertionError(
-                "no step " + name + " in " + t.steps()));
-    }
-
-    private static List<Step> steps(Timeline t, String name) {
-        return t.steps().stream().filter(s -> s.step().equals(name)).toList();
-    }
 
     @Test
     void aDeliveredReadEventWhoseFallbackTheFirstAckCancelled() {
@@ -173,110 +136,6 @@ class TimelineTest {
         assertEquals("missing", step(missing, "fallback").facts().get("outcome"));
     }
 
-    private static final PushRegistration FCM = new PushRegistration("pr_fcmFCMfcmFCMfcmFCMfcmF", null,
-            new PushRegistration.Fcm("tok-1"), null, T - 86_400_000L);
-    private static final PushRegistration APNS = new PushRegistration("pr_apnsAPNSapnsAPNSapnsAP", null, null,
-            new PushRegistration.Apns("ab".repeat(32), "com.example.app", "production"), T - 3_600_000L);
-
-    private static FallbackRecord pushFallback(List<PushRegistration> push) {
-        return new FallbackRecord("u:42", "42", "push", FallbackRecord.Reason.NO_DEVICE, WITH_FALLBACK, List.of(), DUE, DUE + 357,
-                push);
-    }
-
-    private static PushOutcome outcome(PushRegistration r, PushOutcome.Outcome o, int attempt, int status, String reason,
-                                       String providerId, long at) {
-        return new PushOutcome(U42, ID, 17, r == null ? null : r.id(), r == null ? null : r.provider(), o, attempt, status, reason,
-                providerId, at);
-    }
-
-    private static Timeline pushed(List<PushRegistration> registrations, PushOutcome... outcomes) {
-        return Timeline.of(evidence(Instant.ofEpochMilli(DUE + 600_000), List.of(copy(0, 0, T)), Looked.skipped("dlq"),
-                log(WITH_FALLBACK), List.of(), List.of(), List.of(pushFallback(registrations)),
-                Looked.read("notify.push-outcomes", FROM, TO, List.of(outcomes))));
-    }
-
-    @Test
-    void aPushFallbackShowsEveryAttemptOfEveryRegistrationInTimeOrder() {
-        Timeline t = pushed(List.of(FCM, APNS),
-                outcome(APNS, PushOutcome.Outcome.GIVEN_UP, 3, 503, "ServiceUnavailable", null, DUE + 9_000),
-                outcome(FCM, PushOutcome.Outcome.RETRY, 1, 503, "UNAVAILABLE", null, DUE + 400),
-                outcome(APNS, PushOutcome.Outcome.RETRY, 1, 0, "connection reset", null, DUE + 410),
-                outcome(FCM, PushOutcome.Outcome.SENT, 2, 200, null, "projects/p/messages/m-1", DUE + 1_500));
-
-        assertEquals("written to notify.fallback: channel push, reason no_device, due 2026-12-04T09:02:00.023Z, lateness 357 ms, "
-                + "push registrations pr_fcmFCMfcmFCMfcmFCMfcmF:fcm;pr_apnsAPNSapnsAPNSapnsAP:apns", step(t, "fallback").detail());
-        assertEquals(List.of("pr_fcmFCMfcmFCMfcmFCMfcmF", "pr_apnsAPNSapnsAPNSapnsAP"), step(t, "fallback").facts().get("registrations"));
-        assertEquals("fallback", t.steps().get(t.steps().size() - 5).step(), "the push rows follow the fallback");
-        assertEquals(List.of(
-                "failed, tried again: fcm registration pr_fcmFCMfcmFCMfcmFCMfcmF (attempt 1, HTTP 503: UNAVAILABLE)",
-                "failed, tried again: apns registration pr_apnsAPNSapnsAPNSapnsAP (attempt 1: connection reset)",
-                "sent: fcm registration pr_fcmFCMfcmFCMfcmFCMfcmF (attempt 2, HTTP 200), message id projects/p/messages/m-1",
-                "given up: apns registration pr_apnsAPNSapnsAPNSapnsAP (attempt 3, HTTP 503: ServiceUnavailable); still failing "
-                        + "at the last attempt or past the retry deadline: in notify.push.dlq"),
-                steps(t, "push").stream().map(Step::detail).toList());
-        assertEquals(List.of(DUE + 400, DUE + 410, DUE + 1_500, DUE + 9_000), steps(t, "push").stream().map(Step::time).toList());
-        Step sent = steps(t, "push").get(2);
-        assertEquals(List.of("outcome", "provider", "registration", "attempt", "status", "providerId"), List.copyOf(sent.facts().keySet()));
-        assertEquals("sent", sent.facts().get("outcome"));
-        assertEquals(200, sent.facts().get("status"));
-        assertFalse(steps(t, "push").get(1).facts().containsKey("status"), "no HTTP status came: none is shown");
-    }
-
-    @Test
-    void goneRefusedAndRateLimitedSayWhatFollowedAndNoRegistrationSaysTheUserHadNone() {
-        Timeline t = pushed(List.of(FCM),
-                outcome(FCM, PushOutcome.Outcome.GONE, 1, 404, "UNREGISTERED", null, DUE + 1),
-                outcome(FCM, PushOutcome.Outcome.REFUSED, 1, 400, "INVALID_ARGUMENT", null, DUE + 2),
-                outcome(FCM, PushOutcome.Outcome.RATE_LIMITED, 1, 0, null, null, DUE + 3),
-                outcome(FCM, PushOutcome.Outcome.REFUSED, 1, 0, "this sender has no fcm credentials", null, DUE + 4),
-                outcome(FCM, PushOutcome.Outcome.GIVEN_UP, 0, 0, "older than its ttl (PT1H) when read", null, DUE + 5));
-        assertEquals(List.of(
-                "gone: fcm registration pr_fcmFCMfcmFCMfcmFCMfcmF (attempt 1, HTTP 404: UNREGISTERED); the provider no longer knows "
-                        + "the registration, so it was removed (notify.push-changes)",
-                "refused: fcm registration pr_fcmFCMfcmFCMfcmFCMfcmF (attempt 1, HTTP 400: INVALID_ARGUMENT); not to be tried "
-                        + "again: in notify.push.dlq",
-                "rate limited: fcm registration pr_fcmFCMfcmFCMfcmFCMfcmF (attempt 1); the device's own rate limit held it back: "
-                        + "in notify.push.dlq",
-                "refused: fcm registration pr_fcmFCMfcmFCMfcmFCMfcmF (attempt 1: this sender has no fcm credentials); not to be "
-                        + "tried again: in notify.push.dlq",
-                "given up: fcm registration pr_fcmFCMfcmFCMfcmFCMfcmF (not attempted: older than its ttl (PT1H) when read); "
-                        + "in notify.push.dlq"),
-                steps(t, "push").stream().map(Step::detail).toList());
-
-        Timeline none = pushed(List.of(), outcome(null, PushOutcome.Outcome.NO_REGISTRATION, 0, 0, null, null, DUE + 5));
-        assertEquals("no registration: user 42 had no push device registered when the fallback was written",
-                step(none, "push").detail());
-        assertEquals("no_registration", step(none, "push").facts().get("outcome"));
-    }
-
-    @Test
-    void aRegistrationWithoutOutcomeAndNoOutcomeAtAllSayWhereTheyLooked() {
-        Timeline half = pushed(List.of(FCM, APNS), outcome(FCM, PushOutcome.Outcome.SENT, 1, 200, null, null, DUE + 400));
-        assertEquals(2, steps(half, "push").size());
-        assertTrue(steps(half, "push").get(1).detail().startsWith("no outcome for apns registration pr_apnsAPNSapnsAPNSapnsAP in "
-                + "notify.push-outcomes between 2026-12-04T08:00:00.000Z and "), steps(half, "push").get(1).detail());
-        assertTrue(steps(half, "push").get(1).detail().endsWith(": not sent yet (the push sender lags or retries)"));
-        assertEquals(null, steps(half, "push").get(1).time());
-
-        Timeline nothing = pushed(List.of(FCM));
-        assertEquals("not found in notify.push-outcomes between 2026-12-04T08:00:00.000Z and 2026-12-04T10:00:00.000Z: the push "
-                + "sender has not taken the fallback record yet (lag), or does not run", step(nothing, "push").detail());
-        assertEquals(1, steps(nothing, "push").size(), "no row per registration on top");
-
-        Timeline missing = Timeline.of(evidence(Instant.ofEpochMilli(DUE + 600_000), List.of(copy(0, 0, T)), Looked.skipped("dlq"),
-                log(WITH_FALLBACK), List.of(), List.of(), List.of(pushFallback(List.of(FCM))), Looked.missing("notify.push-outcomes")));
-        assertEquals("topic notify.push-outcomes does not exist", step(missing, "push").detail());
-    }
-
-    @Test
-    void noPushRowsUnlessThePushSenderWasAskedToSend() {
-        Timeline cancelled = Timeline.of(evidence(Instant.ofEpochMilli(DUE + 60_000), List.of(copy(0, 0, T)), Looked.skipped("dlq"),
-                log(WITH_FALLBACK), List.of(), List.of(Receipt.ack(U42, "ep1", 17, "phone-1", T + 10)), List.of(),
-                Looked.skipped("notify.push-outcomes")));
-        assertTrue(step(cancelled, "fallback").detail().startsWith("cancelled: "));
-        assertEquals(List.of(), steps(cancelled, "push"));
-    }
-
     @Test
     void withoutAFallbackItIsNotRequestedAndOldRoutingIsGone() {
         SequencedEvent plain = event(null);
@@ -310,7 +169,7 @@ class TimelineTest {
         assertEquals(List.of(T + 1, T + 3, T + 5), firsts.stream().map(Receipt::at).toList());
     }
 
-    private static SequencedEvent event(long seq, String id, long sequencedAt, boolean critical, Digest digest, Channel... muted) {
+    private static SequencedEvent sequenced(long seq, String id, long sequencedAt, boolean critical, Digest digest, Channel... muted) {
         return new SequencedEvent(U42, "ep1", seq, id, "comment.added", null, null, "orders", sequencedAt - 23, sequencedAt,
                 new Fallback("2m", "push"), null, "social", critical, digest, List.of(muted));
     }
@@ -322,7 +181,7 @@ class TimelineTest {
 
     @Test
     void theSequencedRowSaysWhichChannelsTheUsersPreferencesMutedOrThatTheEventIsCritical() {
-        SequencedEvent muted = event(17, ID, T + 23, false, null, Channel.LIVE, Channel.PUSH);
+        SequencedEvent muted = sequenced(17, ID, T + 23, false, null, Channel.LIVE, Channel.PUSH);
         Timeline t = withFallbacks(muted, DUE + 600_000);
         assertEquals("u:42 epoch ep1 seq 17 (notify.stream-log 5:100), fan-out latency 23 ms; muted for live and push by the "
                 + "user's preferences (no device is sent it; no fallback)", step(t, "sequenced").detail());
@@ -332,12 +191,12 @@ class TimelineTest {
                 "not 'due but not found': fan-out never schedules it");
         assertEquals("muted", step(t, "fallback").facts().get("outcome"));
 
-        Timeline live = withFallbacks(event(17, ID, T + 23, false, null, Channel.LIVE), DUE + 600_000);
+        Timeline live = withFallbacks(sequenced(17, ID, T + 23, false, null, Channel.LIVE), DUE + 600_000);
         assertTrue(step(live, "sequenced").detail().endsWith("; muted for live by the user's preferences (no device is sent it)"),
                 step(live, "sequenced").detail());
         assertTrue(step(live, "fallback").detail().contains("but not found in notify.fallback"), "its push is not muted");
 
-        Timeline critical = withFallbacks(event(17, ID, T + 23, true, null), DUE + 600_000);
+        Timeline critical = withFallbacks(sequenced(17, ID, T + 23, true, null), DUE + 600_000);
         assertTrue(step(critical, "sequenced").detail().endsWith(
                 "fan-out latency 23 ms; critical: the user's preferences and quiet hours do not apply"),
                 step(critical, "sequenced").detail());
@@ -365,9 +224,9 @@ class TimelineTest {
 
     @Test
     void aFoldedEventShowsItsDigestsRecordWithTheCountAndTheFirstAndLastEvents() {
-        SequencedEvent first = event(15, "c-1", T + 23, false, COMMENTS);
-        SequencedEvent asked = event(17, ID, T + 60_000, false, COMMENTS);
-        SequencedEvent last = event(31, "c-10", T + 600_000, false, COMMENTS);
+        SequencedEvent first = sequenced(15, "c-1", T + 23, false, COMMENTS);
+        SequencedEvent asked = sequenced(17, ID, T + 60_000, false, COMMENTS);
+        SequencedEvent last = sequenced(31, "c-10", T + 600_000, false, COMMENTS);
         long due = T + 23 + WINDOW;
         FallbackRecord digest = new FallbackRecord("u:42", "42", "push", FallbackRecord.Reason.NO_ACK, last, List.of(), due, due + 357,
                 List.of(), new FallbackRecord.Digested("comments:p-9", 9, first));
@@ -391,10 +250,10 @@ class TimelineTest {
 
         assertTrue(EvidenceReader.covers(digest, asked), "a seq between the digest's first and last");
         assertTrue(EvidenceReader.covers(digest, first));
-        assertFalse(EvidenceReader.covers(digest, event(32, "c-11", T + 700_000, false, COMMENTS)), "after its last");
-        assertFalse(EvidenceReader.covers(digest, event(17, ID, T + 60_000, false, new Digest("comments:p-8", "15m"))),
+        assertFalse(EvidenceReader.covers(digest, sequenced(32, "c-11", T + 700_000, false, COMMENTS)), "after its last");
+        assertFalse(EvidenceReader.covers(digest, sequenced(17, ID, T + 60_000, false, new Digest("comments:p-8", "15m"))),
                 "another key");
-        assertFalse(EvidenceReader.covers(digest, event(17, ID, T + 60_000, false, null)), "an event without a digest");
+        assertFalse(EvidenceReader.covers(digest, sequenced(17, ID, T + 60_000, false, null)), "an event without a digest");
         assertTrue(EvidenceReader.covers(pushFallback(List.of()), WITH_FALLBACK), "a record naming the event itself");
     }
 
