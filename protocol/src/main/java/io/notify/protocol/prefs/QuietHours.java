@@ -29,6 +29,7 @@ import java.util.regex.Pattern;
 public record QuietHours(String start, String end, String timeZone, Boolean live) {
 
     private static final Pattern HH_MM = Pattern.compile("^([01][0-9]|2[0-3]):[0-5][0-9]$");
+    private static final DateTimeFormatter HOURS_MINUTES = DateTimeFormatter.ofPattern("HH:mm");
 
     public QuietHours {
         if (start == null || !HH_MM.matcher(start).matches()) {
@@ -95,7 +96,7 @@ public record QuietHours(String start, String end, String timeZone, Boolean live
 
     private static LocalTime time(String hhmm) {
         try {
-            return LocalTime.parse(hhmm, DateTimeFormatter.ofPattern("HH:mm"));
+            return LocalTime.parse(hhmm, HOURS_MINUTES);
         } catch (DateTimeParseException e) {
             throw new IllegalArgumentException("not HH:mm: " + hhmm, e);
         }
