@@ -20,6 +20,8 @@ import io.notify.fanout.routing.NodeTopics;
 import io.notify.fanout.routing.Routed;
 import io.notify.fanout.routing.Router;
 import io.notify.fanout.sequencing.Sequencer;
+import io.notify.protocol.inbox.Receipt;
+import io.notify.protocol.inbox.ReceiptKind;
 import io.notify.protocol.stream.SequencedEvent;
 import io.notify.protocol.stream.StreamEvent;
 import io.notify.protocol.stream.StreamId;
@@ -27,6 +29,7 @@ import io.notify.registry.RouteLookup;
 import io.notify.schemas.serde.NotifySerdes;
 import io.notify.schemas.topic.TopicCatalog;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
@@ -73,6 +76,9 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  */
 public final class FanoutTopology {
 
+    /** The {@code device} of the archive marks a recall writes to {@code notify.receipts} (docs/protocol.md, "Recall"). */
+    public static final String RECALL_DEVICE = "notify.recall";
+
     /** Name of the repartition step; its topic is {@code <application.id>-by-stream-repartition}. */
     public static final String BY_STREAM = "by-stream";
 
@@ -106,6 +112,7 @@ public final class FanoutTopology {
                 .process(() -> new IntakeProcessor(clock, metrics), Named.as("validate"))
                 .split(Named.as("intake-"))
                 .branch((id, v) -> v instanceof Intake.Accepted, Branched.as("accepted"))
+                .branch((id, v) -> v instanceof Intake.Recalled, Branched.as("recalled"))
                 .defaultBranch(Branched.as("rejected"));
 
         // Dedup before the fan-out so a re-sent event costs one lookup, not one per recipient; a reused id comes out Rejected.
@@ -123,8 +130,9 @@ public final class FanoutTopology {
                         Named.as("dlq-original-bytes"))
                 .to(topics.eventsDlq().name(), Produced.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("dlq-sink"));
 
+        // A recall skips dedup (a repeat finds nothing left to take back) and meets its streams' events like one.
         Map<String, KStream<StreamId, Placed>> placed = deduped.get("dedup-first")
-                .mapValues(v -> (Intake.Accepted) v, Named.as("first-sighting"))
+                .merge(intake.get("intake-recalled"), Named.as("events-and-recalls"))
                 // One compact record per recipient stream, keyed by the stream (the recipient list is not copied).
                 .process(() -> new ExplodeProcessor(placement, metrics), Named.as("explode-recipients"))
                 .split(Named.as("recipients-"))
@@ -149,10 +157,19 @@ public final class FanoutTopology {
         // Offline fallback: events that asked for one wait for their due time next to the inbox state that cancels them.
         sequenced
                 .process(() -> new FallbackTimer(config.fallback(), clock, metrics), Named.as("fallback-timer"),
-                        FallbackTimer.STORE, FallbackTimer.DIGESTS, InboxStores.HEADS, InboxStores.INBOX_STATE, PushStores.REGISTRATIONS,
+                        FallbackTimer.STORE, FallbackTimer.DIGESTS, InboxStores.HEADS, InboxStores.INBOX, InboxStores.INBOX_STATE,
+                        PushStores.REGISTRATIONS,
                         PreferenceStores.PREFERENCES)
                 .to(topics.fallback().name(), Produced.with(NotifySerdes.streamId(), NotifySerdes.fallbackRecord())
                         .withName("fallback-sink"));
+
+        // A recalled event of a user is archived for them by a system mark, in the transaction of the recall: the unread
+        // count drops, devices get a state frame, a pending fallback is cancelled (ReceiptApplier, as for a user's mark).
+        sequenced
+                .filter((stream, e) -> stream.isUser() && e instanceof SequencedEvent s && s.recalled(), Named.as("recalled-only"))
+                .mapValues(e -> Receipt.markIds(e.stream(), ReceiptKind.ARCHIVE, ((SequencedEvent) e).epoch(), List.of(e.id()),
+                        RECALL_DEVICE, clock.millis()), Named.as("recall-archive-mark"))
+                .to(topics.receipts().name(), Produced.with(NotifySerdes.streamId(), NotifySerdes.receipt()).withName("recall-marks-sink"));
 
         // The stream log holds durable events only: ephemeral ones are never replayed.
         sequenced

@@ -15,6 +15,7 @@ import io.notify.common.service.NotifyService;
 import io.notify.common.tls.ServerTls;
 import io.notify.ingest.http.CorsHandler;
 import io.notify.ingest.http.EventsHandler;
+import io.notify.ingest.http.RecallsHandler;
 import io.notify.ingest.idempotency.IdempotencyStore;
 import io.notify.ingest.metrics.IngestMetrics;
 import io.notify.ingest.produce.EventWriter;
@@ -84,8 +85,11 @@ public final class IngestServer implements NotifyService {
         EventsHandler events = new EventsHandler(h -> keys.authenticate(h).orElse(null), idempotency, writer, metrics,
                 config.maxEventBytes(), config.maxBatchBytes(), config.maxBatchItems());
 
+        RecallsHandler recalls = new RecallsHandler(h -> keys.authenticate(h).orElse(null), writer, metrics, config.maxEventBytes());
         RoutingHandler routes = new RoutingHandler()
                 .post("/v1/events", events)
+                .delete("/v1/events/{id}", recalls)
+                .post("/v1/recalls", recalls)
                 .setFallbackHandler(ex -> HttpResponses.problem(ex,
                         Problem.of(404, "not-found", "Not found", "no route for " + ex.getRequestPath())))
                 .setInvalidMethodHandler(ex -> HttpResponses.problem(ex,

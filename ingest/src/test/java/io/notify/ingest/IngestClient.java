@@ -32,6 +32,26 @@ final class IngestClient {
         return send(b.build(), "post", "/v1/events");
     }
 
+    /** {@code DELETE /v1/events/{id}} with a JSON body (checked against the path template). */
+    HttpResponse<String> recallEvent(String authorization, String id, String body) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + "/v1/events/" + id)).timeout(Duration.ofSeconds(30))
+                .method("DELETE", HttpRequest.BodyPublishers.ofString(body)).header("Content-Type", "application/json");
+        if (authorization != null) {
+            b.header("Authorization", authorization);
+        }
+        return send(b.build(), "delete", "/v1/events/{id}");
+    }
+
+    /** {@code POST /v1/recalls}. */
+    HttpResponse<String> recall(String authorization, String body) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + "/v1/recalls")).timeout(Duration.ofSeconds(30))
+                .POST(HttpRequest.BodyPublishers.ofString(body)).header("Content-Type", "application/json");
+        if (authorization != null) {
+            b.header("Authorization", authorization);
+        }
+        return send(b.build(), "post", "/v1/recalls");
+    }
+
     HttpResponse<String> get(String path) {
         return send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(10)).GET().build(),
                 "get", path);

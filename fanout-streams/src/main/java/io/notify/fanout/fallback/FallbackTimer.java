@@ -1,5 +1,6 @@
 package io.notify.fanout.fallback;
 
+import io.notify.fanout.inbox.InboxKey;
 import io.notify.fanout.inbox.InboxStores;
 import io.notify.fanout.inbox.StreamHead;
 import io.notify.fanout.metrics.FanoutMetrics;
@@ -51,7 +52,8 @@ import org.apache.kafka.streams.state.Stores;
  * the first of a user's events with a digest key opens an {@link OpenDigest} (store {@value #DIGESTS})
  * due when its window closes (or at the first event's own due time, if later); later events of the key
  * sequenced before then join it instead of being scheduled, and one record stands for all of them that
- * were neither acknowledged nor read. A digest held by quiet hours keeps taking events until it fires.
+ * were neither acknowledged nor read. An event its producer recalled is cancelled ({@code cancelled_recalled};
+ * its archive mark has the same effect once applied); a digest whose last event was recalled shows its first. A digest held by quiet hours keeps taking events until it fires.
  *
  * <p>Bounds: at most {@code max-pending} pending fallbacks per task (more are not scheduled:
  * {@code outcome=dropped_full}; a digest holds one entry however many it folds); at most
@@ -72,6 +74,7 @@ public final class FallbackTimer implements Processor<StreamId, StreamEvent, Str
     private KeyValueStore<Bytes, SequencedEvent> pending;
     private KeyValueStore<Bytes, OpenDigest> digests;
     private KeyValueStore<StreamId, StreamHead> heads;
+    private KeyValueStore<InboxKey, SequencedEvent> inbox;
     private KeyValueStore<StreamId, InboxState> states;
     private KeyValueStore<StreamId, PushRegistrations> registrations;
     private KeyValueStore<StreamId, UserPreferences> preferences;
@@ -100,6 +103,7 @@ public final class FallbackTimer implements Processor<StreamId, StreamEvent, Str
         this.pending = context.getStateStore(STORE);
         this.digests = context.getStateStore(DIGESTS);
         this.heads = context.getStateStore(InboxStores.HEADS);
+        this.inbox = context.getStateStore(InboxStores.INBOX);
         this.states = context.getStateStore(InboxStores.INBOX_STATE);
         this.registrations = context.getStateStore(PushStores.REGISTRATIONS);
         this.preferences = context.getStateStore(PreferenceStores.PREFERENCES);
@@ -178,7 +182,8 @@ public final class FallbackTimer implements Processor<StreamId, StreamEvent, Str
         StreamId stream = event.stream();
         StreamHead head = heads.get(stream);
         InboxState state = states.get(stream);
-        boolean sameHistory = head != null && head.epoch().equals(event.epoch()) && state != null && state.epoch().equals(event.epoch());
+        boolean sameEpoch = head != null && head.epoch().equals(event.epoch());
+        boolean sameHistory = sameEpoch && state != null && state.epoch().equals(event.epoch());
         Unresolved open = digest == null ? Unresolved.of(List.of(event.seq()), 1, sameHistory ? state : null)
                 : Unresolved.of(digest.seqs(), digest.count(), sameHistory ? state : null);
         if (open.count() == 0) {
@@ -186,7 +191,16 @@ public final class FallbackTimer implements Processor<StreamId, StreamEvent, Str
             metrics.fallbackLateness(now - dueAt);
             return;
         }
-        if ((digest == null ? event : digest.last()).expiredAt(now)) { // no longer true: nothing to reach the user with
+        SequencedEvent shown = digest == null ? event : digest.last();
+        if (sameEpoch && recalled(shown)) { // taken back by its producer: a digest shows its first instead, if that one stands
+            shown = digest == null || recalled(digest.first()) ? null : digest.first();
+            if (shown == null) {
+                metrics.fallback("cancelled_recalled");
+                metrics.fallbackLateness(now - dueAt);
+                return;
+            }
+        }
+        if (shown.expiredAt(now)) { // no longer true: nothing to reach the user with
             metrics.fallback("cancelled_expired");
             metrics.fallbackLateness(now - dueAt);
             return;
@@ -208,7 +222,6 @@ public final class FallbackTimer implements Processor<StreamId, StreamEvent, Str
         FallbackRecord.Reason reason = devices.isEmpty() ? FallbackRecord.Reason.NO_DEVICE : FallbackRecord.Reason.NO_ACK;
         String channel = event.fallback().channel();
         PushRegistrations push = FallbackRecord.PUSH_CHANNEL.equals(channel) ? registrations.get(stream) : null;
-        SequencedEvent shown = digest == null ? event : digest.last();
         FallbackRecord.Digested folded = digest == null ? null
                 : new FallbackRecord.Digested(event.digest().key(), open.count(), digest.first());
         context.forward(new Record<>(stream, new FallbackRecord(stream.value(), stream.userId(), channel, reason,
@@ -223,6 +236,12 @@ public final class FallbackTimer implements Processor<StreamId, StreamEvent, Str
         QuietHours quiet = prefs == null ? null : prefs.preferences().quietHours();
         Instant end = quiet == null ? null : quiet.endOf(Instant.ofEpochMilli(now));
         return end == null ? null : end.toEpochMilli();
+    }
+
+    /** Whether the inbox holds {@code e} recalled by its producer (its seq, in the stream's current history). */
+    private boolean recalled(SequencedEvent e) {
+        SequencedEvent held = inbox.get(new InboxKey(e.stream(), e.seq()));
+        return held != null && held.recalled() && held.id().equals(e.id());
     }
 
     private static Bytes digestKey(SequencedEvent e) {

@@ -6,11 +6,13 @@ import io.notify.fanout.commit.CatchUpCommit;
 import io.notify.fanout.metrics.FanoutMetrics;
 import io.notify.protocol.event.EventEnvelope;
 import io.notify.protocol.event.EventIds;
+import io.notify.protocol.event.Recall;
 import io.notify.schemas.topic.DlqFailure;
 import io.notify.schemas.topic.DlqHeaders;
 import io.notify.schemas.topic.ProducerScope;
 import io.notify.schemas.trace.HopTrace;
 import io.notify.schemas.validation.EventValidator;
+import io.notify.schemas.validation.RecallValidator;
 import io.notify.schemas.validation.InvalidEventException;
 import io.notify.schemas.validation.Violation;
 import java.nio.charset.StandardCharsets;
@@ -37,7 +39,9 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  * {@link EventValidator#VALIDATED_HEADER} (ingest and NotifyPublisher validated it) is bound
  * without a second schema pass; the envelope's own checks still apply. An event whose expiresAt (or
  * ttl after its record timestamp) has passed when it is read is rejected with kind
- * {@value #KIND_EXPIRED}: accepted by Kafka, never delivered, and visible in the DLQ.
+ * {@value #KIND_EXPIRED}: accepted by Kafka, never delivered, and visible in the DLQ. A record with a
+ * {@code recall} field is a producer's recall ({@link RecallValidator}): {@link Intake.Recalled}, or
+ * rejected like a bad event.
  */
 public final class IntakeProcessor implements Processor<byte[], byte[], String, Intake> {
 
@@ -65,8 +69,15 @@ public final class IntakeProcessor implements Processor<byte[], byte[], String, 
         metrics.catchUpCommit(CatchUpCommit.processed(context));
         metrics.recordIn();
         try {
-            EventEnvelope envelope = parse(record.key(), record.value(), validatedAtEdge(record.headers()));
             long ingestedAt = record.timestamp() >= 0 ? record.timestamp() : clock.millis();
+            Object parsed = parse(record.key(), record.value(), validatedAtEdge(record.headers()));
+            if (parsed instanceof Recall recall) {
+                metrics.recall("accepted");
+                context.forward(record.withKey(ProducerScope.key(ProducerScope.of(record.headers()), recall.id()))
+                        .withValue((Intake) new Intake.Recalled(recall, ingestedAt)));
+                return;
+            }
+            EventEnvelope envelope = (EventEnvelope) parsed;
             Long expiry = envelope.expiryMillis(ingestedAt);
             if (expiry != null && expiry <= clock.millis()) {
                 reject(record, KIND_EXPIRED, "event '" + envelope.id() + "' expired at " + Instant.ofEpochMilli(expiry)
@@ -90,7 +101,8 @@ public final class IntakeProcessor implements Processor<byte[], byte[], String, 
         return h != null && Arrays.equals(h.value(), VALIDATED);
     }
 
-    private EventEnvelope parse(byte[] key, byte[] value, boolean validated) {
+    /** The record's envelope, or its {@link Recall} when it has a {@code recall} field. */
+    private Object parse(byte[] key, byte[] value, boolean validated) {
         if (value == null) {
             throw invalid("", "record value is null; expected a v1 event JSON object", Violation.SYNTAX);
         }
@@ -105,6 +117,9 @@ public final class IntakeProcessor implements Processor<byte[], byte[], String, 
             throw invalid("", "expected a JSON object, got " + document.getNodeType().name().toLowerCase(java.util.Locale.ROOT), Violation.SYNTAX);
         }
         ObjectNode event = (ObjectNode) document;
+        if (RecallValidator.isRecall(event)) {
+            return RecallValidator.toRecall(event);
+        }
         if (!event.has("id")) {
             String keyText = key == null ? null : new String(key, StandardCharsets.UTF_8);
             if (!EventIds.isValid(keyText)) {

@@ -193,6 +193,15 @@ public final class FanoutMetrics {
         counter("notify.fanout.expired", "Events not passed on because they had expired, by stage", "stage", stage).increment();
     }
 
+    /**
+     * A producer's recall (docs/protocol.md, "Recall"): {@code accepted} at intake (once per record), then per
+     * stream it names {@code applied} (it took back at least one event) or {@code not_found}.
+     */
+    public void recall(String outcome) {
+        counter("notify.fanout.recalls", "Recalls, by outcome (accepted at intake; applied or not_found per stream)",
+                "outcome", outcome).increment();
+    }
+
     /** One record of notify.preferences: {@code applied}, {@code reset} (a tombstone), or why dropped (PreferenceApplier). */
     public void preferences(String outcome) {
         counter("notify.fanout.preferences", "Records of notify.preferences, by outcome (applied, reset, or why dropped)",

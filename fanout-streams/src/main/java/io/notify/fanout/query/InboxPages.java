@@ -98,7 +98,10 @@ public final class InboxPages {
         return page(store, stream, before, limit, archived, System.currentTimeMillis());
     }
 
-    /** As above, at {@code nowMs}: events expired by then are not listed (docs/protocol.md, "Expiry"). */
+    /**
+     * As above, at {@code nowMs}: events expired by then are not listed (docs/protocol.md, "Expiry"), nor recalled ones
+     * ("Recall").
+     */
     public static Page page(InboxReader.StreamState store, StreamId stream, Long before, int limit, Archived archived, long nowMs) {
         requireUser(stream);
         if (limit < 1 || limit > MAX_LIMIT) {
@@ -126,7 +129,7 @@ public final class InboxPages {
             for (SequencedEvent e : chunk) {
                 cursor = e.seq();
                 EventState s = state.stateOf(e.seq());
-                if (!archived.shows(s) || e.expiredAt(nowMs)) {
+                if (!archived.shows(s) || e.expiredAt(nowMs) || e.recalled()) {
                     continue;
                 }
                 if (items.size() == limit) {

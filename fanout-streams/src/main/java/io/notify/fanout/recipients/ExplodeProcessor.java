@@ -3,6 +3,8 @@ package io.notify.fanout.recipients;
 import io.notify.fanout.intake.Intake;
 import io.notify.fanout.metrics.FanoutMetrics;
 import io.notify.protocol.stream.StreamId;
+import io.notify.schemas.topic.ProducerScope;
+import java.util.List;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -11,9 +13,10 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 /**
  * Step 3: one record per addressed stream (users, rooms, {@code b:all}), keyed by the stream, in the order of {@code to}
  * (the recipient list is not copied), each marked local when its stream's by-stream partition is
- * the partition the event was read from ({@link RecipientPlacement}).
+ * the partition the event was read from ({@link RecipientPlacement}). A producer's recall is exploded the same
+ * way, so it meets each stream's events in the task that owns them.
  */
-public final class ExplodeProcessor implements Processor<String, Intake.Accepted, StreamId, Placed> {
+public final class ExplodeProcessor implements Processor<String, Intake, StreamId, Placed> {
 
     private final RecipientPlacement placement;
     private final FanoutMetrics metrics;
@@ -30,10 +33,19 @@ public final class ExplodeProcessor implements Processor<String, Intake.Accepted
     }
 
     @Override
-    public void process(Record<String, Intake.Accepted> record) {
+    public void process(Record<String, Intake> record) {
         int partition = context.recordMetadata().map(RecordMetadata::partition).orElse(-1);
-        Intake.Accepted a = record.value();
-        for (RecipientEvent.StreamAddressed r : RecipientEvent.explode(a.envelope(), a.ingestedAt())) {
+        String scope = ProducerScope.of(record.headers());
+        String producer = ProducerScope.DIRECT.equals(scope) ? null : scope;
+        List<RecipientEvent.StreamAddressed> streams;
+        if (record.value() instanceof Intake.Accepted a) {
+            streams = RecipientEvent.explode(a.envelope(), a.ingestedAt(), producer);
+        } else if (record.value() instanceof Intake.Recalled r) {
+            streams = RecipientEvent.explode(r.recall(), r.ingestedAt(), producer);
+        } else {
+            throw new IllegalStateException("a rejected record never reaches the fan-out");
+        }
+        for (RecipientEvent.StreamAddressed r : streams) {
             boolean local = placement.local(r.stream(), partition);
             metrics.recipient(local);
             context.forward(record.withKey(r.stream()).withValue(new Placed(r.event(), local)));

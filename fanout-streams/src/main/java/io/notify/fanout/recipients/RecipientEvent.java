@@ -9,6 +9,7 @@ import io.notify.protocol.event.EventClass;
 import io.notify.protocol.event.EventEnvelope;
 import io.notify.protocol.event.Digest;
 import io.notify.protocol.event.Fallback;
+import io.notify.protocol.event.Recall;
 import io.notify.protocol.event.Channel;
 import io.notify.protocol.stream.LiveEvent;
 import io.notify.protocol.stream.Position;
@@ -26,9 +27,13 @@ import java.util.Objects;
  * into each of up to {@code Recipients.MAX_USERS} records would multiply the topic's bytes by the
  * audience size. Internal to fanout-streams: it may change between versions as long as a rolling
  * deploy can read the old shape (unknown fields are ignored on read).
+ *
+ * <p>A record with {@code recall} set is not an event but a producer's recall for this stream
+ * (docs/protocol.md, "Recall"): {@code id} is the recall's own, {@code type} {@value #RECALL_TYPE}, and
+ * {@code producer} the scope whose events it may take back.
  */
 @JsonPropertyOrder({"id", "type", "class", "data", "occurredAt", "collapseKey", "source", "ingestedAt", "fallback", "category",
-        "critical", "digest", "expiresAt"})
+        "critical", "digest", "expiresAt", "cancellationKey", "producer", "recall"})
 public record RecipientEvent(
         String id,
         String type,
@@ -42,7 +47,13 @@ public record RecipientEvent(
         String category,
         @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean critical,
         Digest digest,
-        Long expiresAt) {
+        Long expiresAt,
+        String cancellationKey,
+        String producer,
+        Recall.Target recall) {
+
+    /** The type of a recall's record (reserved: no producer's event has it). */
+    public static final String RECALL_TYPE = "notify.recall";
 
     private static final JsonSerde<RecipientEvent> SERDE = JsonSerde.of(RecipientEvent.class);
 
@@ -56,12 +67,26 @@ public record RecipientEvent(
         return SERDE;
     }
 
-    /** One record per addressed stream: {@code to.users}, then {@code to.rooms}, then {@code b:all}, in that order. */
-    public static List<StreamAddressed> explode(EventEnvelope envelope, long ingestedAt) {
+    /**
+     * One record per addressed stream: {@code to.users}, then {@code to.rooms}, then {@code b:all}, in that order.
+     * {@code producer}: the scope it was published in, or null for the shared scope of direct producers.
+     */
+    public static List<StreamAddressed> explode(EventEnvelope envelope, long ingestedAt, String producer) {
         RecipientEvent event = new RecipientEvent(envelope.id(), envelope.type(), envelope.eventClass(),
                 envelope.data(), envelope.occurredAt(), envelope.collapseKey(), envelope.source(), ingestedAt, envelope.fallback(),
-                envelope.category(), envelope.critical(), envelope.digest(), envelope.expiryMillis(ingestedAt));
-        List<StreamId> streams = StreamId.addressedBy(envelope.to());
+                envelope.category(), envelope.critical(), envelope.digest(), envelope.expiryMillis(ingestedAt),
+                envelope.cancellationKey(), producer, null);
+        return each(StreamId.addressedBy(envelope.to()), event);
+    }
+
+    /** A recall's record for each stream it names, in the order of {@code to}, as for an event. */
+    public static List<StreamAddressed> explode(Recall recall, long ingestedAt, String producer) {
+        RecipientEvent order = new RecipientEvent(recall.id(), RECALL_TYPE, EventClass.DURABLE, null, null, null, null, ingestedAt,
+                null, null, false, null, null, null, producer, recall.recall());
+        return each(StreamId.addressedBy(recall.to()), order);
+    }
+
+    private static List<StreamAddressed> each(List<StreamId> streams, RecipientEvent event) {
         List<StreamAddressed> out = new ArrayList<>(streams.size());
         for (StreamId stream : streams) {
             out.add(new StreamAddressed(stream, event));
@@ -73,6 +98,12 @@ public record RecipientEvent(
     public record StreamAddressed(StreamId stream, RecipientEvent event) {
     }
 
+    /** Whether this is a producer's recall for the stream rather than an event. */
+    @JsonIgnore
+    public boolean isRecall() {
+        return recall != null;
+    }
+
     @JsonIgnore
     public boolean isDurable() {
         return eventClass == EventClass.DURABLE;
@@ -82,7 +113,8 @@ public record RecipientEvent(
     public SequencedEvent sequenced(StreamId stream, Position position, long sequencedAt, List<Channel> muted) {
         boolean user = stream.isUser();
         return new SequencedEvent(stream, position.epoch(), position.seq(), id, type, data, occurredAt, source,
-                ingestedAt, sequencedAt, user ? fallback : null, collapseKey, category, critical, user ? digest : null, muted, expiresAt);
+                ingestedAt, sequencedAt, user ? fallback : null, collapseKey, category, critical, user ? digest : null, muted, expiresAt,
+                cancellationKey, producer, false);
     }
 
     /** This event addressed to a stream for live delivery only (ephemeral only). */

@@ -3,6 +3,7 @@ package io.notify.fanout.routing;
 import io.notify.common.logging.LogFields;
 import io.notify.fanout.metrics.FanoutMetrics;
 import io.notify.protocol.stream.DeliveryMessage;
+import io.notify.protocol.stream.SequencedEvent;
 import io.notify.protocol.stream.StreamEvent;
 import io.notify.protocol.stream.StreamId;
 import io.notify.protocol.stream.UndeliveredEvent;
@@ -70,6 +71,9 @@ public final class Router implements Processor<StreamId, StreamEvent, StreamId, 
     public void process(Record<StreamId, StreamEvent> record) {
         StreamId stream = record.key();
         StreamEvent event = record.value();
+        if (event instanceof SequencedEvent s && s.recalled()) {
+            return; // the recall's record for the stream log: devices get the recalled frame that follows it
+        }
         if (!event.isDurable() && event.expiredAt(clock.millis())) { // ephemeral and no longer true: nobody is sent it
             metrics.expired("route");
             return;

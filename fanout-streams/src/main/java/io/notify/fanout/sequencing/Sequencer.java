@@ -46,6 +46,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * or live off for an ephemeral event, it is dropped for this user; otherwise it is sequenced with the
  * channels turned off in {@code muted} (live: gateways do not send it; push: no fallback). Quiet hours
  * with {@code "live": false} mute live delivery of what is sequenced inside them.
+ *
+ * <p>A producer's recall ({@link RecipientEvent#isRecall()}) is applied here too, to what the stream's inbox
+ * holds ({@link Recalls}).
  */
 public final class Sequencer implements Processor<StreamId, RecipientEvent, StreamId, StreamEvent> {
 
@@ -66,6 +69,7 @@ public final class Sequencer implements Processor<StreamId, RecipientEvent, Stre
     private KeyValueStore<InboxKey, SequencedEvent> inbox;
     private KeyValueStore<StreamId, UserPreferences> preferences;
     private InboxRetention retention;
+    private Recalls recalls;
 
     public Sequencer(InboxBounds bounds, Clock clock, FanoutMetrics metrics) {
         this.bounds = bounds;
@@ -79,6 +83,7 @@ public final class Sequencer implements Processor<StreamId, RecipientEvent, Stre
         this.heads = context.getStateStore(InboxStores.HEADS);
         this.inbox = context.getStateStore(InboxStores.INBOX);
         this.preferences = context.getStateStore(PreferenceStores.PREFERENCES);
+        this.recalls = new Recalls(heads, inbox);
         this.retention = new InboxRetention(heads, inbox, bounds.limits(), bounds.sweepStreams(),
                 bounds.sweepMaxDeletes(), metrics);
         // Wall-clock, not stream-time: an idle stream's entries must age out even when no records arrive.
@@ -91,6 +96,14 @@ public final class Sequencer implements Processor<StreamId, RecipientEvent, Stre
         metrics.catchUpCommit(CatchUpCommit.processed(context));
         StreamId stream = record.key();
         RecipientEvent event = record.value();
+        if (event.isRecall()) {
+            List<StreamEvent> out = recalls.apply(stream, event, clock.millis());
+            metrics.recall(out.isEmpty() ? "not_found" : "applied");
+            for (StreamEvent e : out) {
+                context.forward(record.withValue(e));
+            }
+            return;
+        }
         Channels channels = channels(stream, event);
         if (!event.isDurable() || !channels.inboxOn()) {
             if (!channels.liveOn()) {

@@ -20,7 +20,7 @@ import java.util.Set;
  */
 public final class CorsHandler implements HttpHandler {
 
-    static final String ALLOW_METHODS = "POST";
+    static final String ALLOW_METHODS = "POST, DELETE";
     static final String ALLOW_HEADERS = "Authorization, Content-Type";
     static final String EXPOSE_HEADERS = "Retry-After";
 

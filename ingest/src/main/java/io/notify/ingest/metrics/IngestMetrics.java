@@ -63,6 +63,12 @@ public final class IngestMetrics {
                 .register(registry)).increment();
     }
 
+    /** A recall request (docs/protocol.md, "Recall"): {@code accepted}, or the slug of the problem that refused it. */
+    public void recall(String outcome) {
+        Counter.builder("notify.ingest.recalls").description("Recall requests, by outcome (accepted, or why refused)")
+                .tag("outcome", outcome).register(registry).increment();
+    }
+
     public void produceLatency(long nanos) {
         produceLatency.record(Duration.ofNanos(nanos));
     }

@@ -57,7 +57,7 @@ class CorsHandlerTest {
         assertEquals(204, preflight.statusCode());
         assertEquals("", preflight.body(), "answered here, not by the route");
         assertEquals("http://127.0.0.1:8082", preflight.headers().firstValue("Access-Control-Allow-Origin").orElse(null));
-        assertEquals("POST", preflight.headers().firstValue("Access-Control-Allow-Methods").orElse(null));
+        assertEquals("POST, DELETE", preflight.headers().firstValue("Access-Control-Allow-Methods").orElse(null));
         assertEquals("Authorization, Content-Type", preflight.headers().firstValue("Access-Control-Allow-Headers").orElse(null));
         assertEquals("600", preflight.headers().firstValue("Access-Control-Max-Age").orElse(null));
     }

@@ -19,11 +19,12 @@ import java.util.regex.Pattern;
  * {@code data} is a Jackson tree: treat it as immutable once handed over. {@code category},
  * {@code critical} and {@code digest} are for users' preferences and digests (docs/inbox.md);
  * {@code expiresAt} or {@code ttl} (not both) is when the event stops being true (docs/protocol.md,
- * "Expiry").
+ * "Expiry"). {@code cancellationKey} names a group of events a producer may recall at once (docs/protocol.md,
+ * "Recall").
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"id", "type", "to", "class", "data", "occurredAt", "collapseKey", "source", "fallback", "category", "critical", "digest",
-        "expiresAt", "ttl"})
+        "expiresAt", "ttl", "cancellationKey"})
 public record EventEnvelope(
         String id,
         String type,
@@ -38,7 +39,8 @@ public record EventEnvelope(
         @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean critical,
         Digest digest,
         OffsetDateTime expiresAt,
-        String ttl) {
+        String ttl,
+        String cancellationKey) {
 
     public static final Pattern TYPE = Pattern.compile("^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$");
     public static final int MAX_DATA_BYTES = 64 * 1024;
@@ -80,12 +82,25 @@ public record EventEnvelope(
         if (ttl != null && Durations.parse("ttl", ttl).compareTo(MAX_TTL) > 0) {
             throw new IllegalArgumentException("ttl must be at most 30d, got '" + ttl + "'");
         }
+        if (cancellationKey != null && !isType(cancellationKey)) {
+            throw new IllegalArgumentException("cancellationKey must match " + TYPE.pattern() + ", got '" + cancellationKey + "'");
+        }
+        if (cancellationKey != null && eventClass != EventClass.DURABLE) {
+            throw new IllegalArgumentException("cancellationKey applies to durable events: an ephemeral one is never kept, so never recalled");
+        }
+    }
+
+    /** An envelope without cancellation key (the fields before recall). */
+    public EventEnvelope(String id, String type, Recipients to, EventClass eventClass, ObjectNode data, OffsetDateTime occurredAt,
+                         String collapseKey, String source, Fallback fallback, String category, boolean critical, Digest digest,
+                         OffsetDateTime expiresAt, String ttl) {
+        this(id, type, to, eventClass, data, occurredAt, collapseKey, source, fallback, category, critical, digest, expiresAt, ttl, null);
     }
 
     /** An envelope without expiry (the fields before expiresAt and ttl). */
     public EventEnvelope(String id, String type, Recipients to, EventClass eventClass, ObjectNode data, OffsetDateTime occurredAt,
                          String collapseKey, String source, Fallback fallback, String category, boolean critical, Digest digest) {
-        this(id, type, to, eventClass, data, occurredAt, collapseKey, source, fallback, category, critical, digest, null, null);
+        this(id, type, to, eventClass, data, occurredAt, collapseKey, source, fallback, category, critical, digest, null, null, null);
     }
 
     /**
@@ -102,19 +117,19 @@ public record EventEnvelope(
     /** This event with an expiry: at {@code at}, or ({@code at} null) {@code ttl} after Notify accepts it. */
     public EventEnvelope withExpiry(OffsetDateTime at, String newTtl) {
         return new EventEnvelope(id, type, to, eventClass, data, occurredAt, collapseKey, source, fallback, category, critical, digest,
-                at, newTtl);
+                at, newTtl, cancellationKey);
     }
 
     /** An envelope without category, critical mark or digest (the fields v1 had before preferences). */
     public EventEnvelope(String id, String type, Recipients to, EventClass eventClass, ObjectNode data,
                          OffsetDateTime occurredAt, String collapseKey, String source, Fallback fallback) {
-        this(id, type, to, eventClass, data, occurredAt, collapseKey, source, fallback, null, false, null, null, null);
+        this(id, type, to, eventClass, data, occurredAt, collapseKey, source, fallback, null, false, null, null, null, null);
     }
 
     /** An envelope without fallback (the fields v1 had before it). */
     public EventEnvelope(String id, String type, Recipients to, EventClass eventClass, ObjectNode data,
                          OffsetDateTime occurredAt, String collapseKey, String source) {
-        this(id, type, to, eventClass, data, occurredAt, collapseKey, source, null, null, false, null, null, null);
+        this(id, type, to, eventClass, data, occurredAt, collapseKey, source, null, null, false, null, null, null, null);
     }
 
     /** Whether {@code type} matches {@link #TYPE} (checked without the regex, see {@link IdChars}). */
@@ -141,18 +156,24 @@ public record EventEnvelope(
     /** This event with an offline fallback. */
     public EventEnvelope withFallback(Fallback f) {
         return new EventEnvelope(id, type, to, eventClass, data, occurredAt, collapseKey, source, f, category, critical, digest, expiresAt,
-                ttl);
+                ttl, cancellationKey);
     }
 
     /** This event with a category (for users' preferences), a critical mark (preferences bypassed) and a digest. */
     public EventEnvelope withPolicy(String newCategory, boolean newCritical, Digest newDigest) {
         return new EventEnvelope(id, type, to, eventClass, data, occurredAt, collapseKey, source, fallback, newCategory, newCritical,
-                newDigest, expiresAt, ttl);
+                newDigest, expiresAt, ttl, cancellationKey);
     }
 
     public EventEnvelope withId(String newId) {
         return new EventEnvelope(newId, type, to, eventClass, data, occurredAt, collapseKey, source, fallback, category, critical, digest,
-                expiresAt, ttl);
+                expiresAt, ttl, cancellationKey);
+    }
+
+    /** This event with a cancellation key: a recall by that key takes it back (docs/protocol.md, "Recall"). */
+    public EventEnvelope withCancellationKey(String key) {
+        return new EventEnvelope(id, type, to, eventClass, data, occurredAt, collapseKey, source, fallback, category, critical, digest,
+                expiresAt, ttl, key);
     }
 
     /**

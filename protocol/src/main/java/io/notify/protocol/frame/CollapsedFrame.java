@@ -20,7 +20,8 @@ import io.notify.protocol.text.WireNames;
  *
  * <p>{@code reason} says why they were left out: absent, superseded (as above); {@code muted}, the
  * user's preferences turned the live channel off for them (docs/inbox.md, "Preferences"), on any path,
- * live included; {@code expired}, the event expired before it was sent (docs/protocol.md, "Expiry"). The
+ * live included; {@code expired}, the event expired before it was sent (docs/protocol.md, "Expiry"); {@code recalled},
+ * the producer took it back (docs/protocol.md, "Recall"). The
  * client's rules are the same for all.
  */
 @JsonPropertyOrder({"stream", "epoch", "from", "to", "reason"})
@@ -29,7 +30,7 @@ public record CollapsedFrame(StreamId stream, String epoch, long from, long to, 
 
     /** Why seqs were left out; superseded ones carry no reason on the wire. */
     public enum Reason {
-        MUTED("muted"), EXPIRED("expired");
+        MUTED("muted"), EXPIRED("expired"), RECALLED("recalled");
 
         private final String wireName;
 

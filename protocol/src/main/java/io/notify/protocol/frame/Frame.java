@@ -27,7 +27,8 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
         @JsonSubTypes.Type(value = PresenceFrame.class, name = "presence"),
         @JsonSubTypes.Type(value = PresenceResultFrame.class, name = "presence_result"),
         @JsonSubTypes.Type(value = StateFrame.class, name = "state"),
-        @JsonSubTypes.Type(value = CollapsedFrame.class, name = "collapsed")})
+        @JsonSubTypes.Type(value = CollapsedFrame.class, name = "collapsed"),
+        @JsonSubTypes.Type(value = RecalledFrame.class, name = "recalled")})
 public sealed interface Frame permits ClientFrame, ServerFrame {
 
     @JsonIgnore

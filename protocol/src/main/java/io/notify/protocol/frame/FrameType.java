@@ -19,7 +19,8 @@ public enum FrameType {
     PRESENCE("presence", PresenceFrame.class, false, true),
     PRESENCE_RESULT("presence_result", PresenceResultFrame.class, true, false),
     STATE("state", StateFrame.class, true, false),
-    COLLAPSED("collapsed", CollapsedFrame.class, true, false);
+    COLLAPSED("collapsed", CollapsedFrame.class, true, false),
+    RECALLED("recalled", RecalledFrame.class, true, false);
 
     private final String wireName;
     private final Class<? extends Frame> recordClass;

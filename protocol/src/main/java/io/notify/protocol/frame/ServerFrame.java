@@ -3,5 +3,5 @@ package io.notify.protocol.frame;
 /** A frame the gateway may send to a client. */
 public sealed interface ServerFrame extends Frame permits WelcomeFrame, EventFrame, ResetFrame, PingFrame, PongFrame, SubscribedFrame,
         UnsubscribedFrame, SubscribeRefusedFrame, PresenceResultFrame,
-        StateFrame, CollapsedFrame {
+        StateFrame, CollapsedFrame, RecalledFrame {
 }

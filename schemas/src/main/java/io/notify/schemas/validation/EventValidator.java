@@ -95,7 +95,7 @@ public final class EventValidator {
             return out;
         }
         for (Error e : schema.validate(document)) {
-            out.add(toViolation(e));
+            out.add(toViolation(e, "v1 envelope"));
         }
         return out;
     }
@@ -214,14 +214,14 @@ public final class EventValidator {
         }
     }
 
-    private static Violation toViolation(Error e) {
+    static Violation toViolation(Error e, String what) {
         String pointer = e.getInstanceLocation() == null ? "" : e.getInstanceLocation().toString();
         if (e.getProperty() != null && ("required".equals(e.getKeyword()) || "additionalProperties".equals(e.getKeyword()))) {
             pointer = pointer + "/" + escape(e.getProperty());
         }
         String message = e.getMessage();
         if ("additionalProperties".equals(e.getKeyword())) {
-            message = "is not a field of the v1 envelope";
+            message = "is not a field of the " + what;
         } else if ("required".equals(e.getKeyword())) {
             message = "is required";
         }
@@ -244,7 +244,7 @@ public final class EventValidator {
         }
     }
 
-    private static String pointerOf(Exception e) {
+    static String pointerOf(Exception e) {
         if (e instanceof JacksonException je && je.getCause() == null) {
             return "";
         }
@@ -258,7 +258,7 @@ public final class EventValidator {
         return "";
     }
 
-    private static String rootMessage(Throwable e) {
+    static String rootMessage(Throwable e) {
         Throwable t = e;
         while (t.getCause() != null) {
             t = t.getCause();
