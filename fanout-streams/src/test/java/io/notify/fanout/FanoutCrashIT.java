@@ -19,6 +19,8 @@ import java.util.regex.Pattern;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -31,6 +33,7 @@ import io.notify.protocol.event.Channel;
 import io.notify.protocol.event.Digest;
 import io.notify.protocol.event.EventEnvelope;
 import io.notify.protocol.event.Fallback;
+import io.notify.protocol.event.Recall;
 import io.notify.protocol.inbox.FallbackRecord;
 import io.notify.protocol.prefs.Channels;
 import io.notify.protocol.prefs.Preferences;
@@ -73,7 +76,9 @@ import org.junit.jupiter.api.io.TempDir;
  * of them as a {@code crash.digest} event with a fallback folded into digest {@code crash} (window
  * {@value #DIGEST_WINDOW}), and every eighth, offset by four, as a {@code crash.nopush} one. After the
  * kill the survivor still mutes push for them (the preferences store restored), and the digests'
- * fallback records together fold every {@code crash.digest} event exactly once.
+ * fallback records together fold every {@code crash.digest} event exactly once. Every eleventh event is recalled
+ * right after it is published (a recall record by id, as a direct producer writes it), on both sides of the kill:
+ * each is recalled exactly once, in its own seq, and archived for its users (their unread counts drop by it).
  */
 @ExtendWith(NotifyInfraExtension.class)
 @Timeout(240)
@@ -110,7 +115,8 @@ class FanoutCrashIT {
         try (JavaProcess a = instance(infra, dir, "a").start();
              JavaProcess b = instance(infra, dir, "b").start();
              NotifyPublisher publisher = NotifyPublisher.builder().bootstrapServers(infra.bootstrapServers())
-                     .topicPrefix(infra.prefix()).build()) {
+                     .topicPrefix(infra.prefix()).build();
+             KafkaProducer<String, byte[]> recaller = rawProducer(infra)) {
             a.awaitLog("query API on port", Duration.ofSeconds(60));
             b.awaitLog("query API on port", Duration.ofSeconds(60));
             Map<String, Set<String>> sent = new HashMap<>();
@@ -124,6 +130,8 @@ class FanoutCrashIT {
                     () -> preferencesApplied(a) + preferencesApplied(b) == DIGEST_USERS);
             Map<String, Set<String>> digested = new HashMap<>();
             Map<String, Set<String>> unpushed = new HashMap<>();
+            Map<String, Set<String>> recalled = new HashMap<>();
+            int recalledCopies = 0;
             for (int i = 0; i < total; i++) {
                 if (i % 4 == 0) { // a digest user's event: folded (i % 8 == 0) or with push muted by the user
                     String user = "dig-" + (i / 8) % DIGEST_USERS;
@@ -143,6 +151,14 @@ class FanoutCrashIT {
                     sent.computeIfAbsent(u, k -> new TreeSet<>()).add(e.id());
                     copies++;
                 }
+                if (i % 11 == 7) { // every eleventh: a different first user each time (USERS is 10)
+                    recaller.send(new ProducerRecord<>(topics.events().name(), e.recordKey(), NotifyJson.mapper().writeValueAsBytes(
+                            new Recall("rc-" + e.id(), Recall.Target.event(e.id()), e.to())))).get(30, TimeUnit.SECONDS);
+                    for (String u : e.to().users()) {
+                        recalled.computeIfAbsent(u, k -> new TreeSet<>()).add(e.id());
+                        recalledCopies++;
+                    }
+                }
                 if (i % 3 == 0 && !placement.local(StreamId.forUser(second), partitionOf(user))) {
                     repartitioned++;
                 }
@@ -159,7 +175,8 @@ class FanoutCrashIT {
             }
             assertTrue(repartitioned > 10, "second copies through the by-stream topic: " + repartitioned);
             int digestCopies = total / 4;
-            List<ConsumerRecord<StreamId, SequencedEvent>> log = readLog(infra, topics, copies + digestCopies, Duration.ofSeconds(150));
+            int logged = copies + digestCopies + recalledCopies; // a recall is logged as the event's recalled entry
+            List<ConsumerRecord<StreamId, SequencedEvent>> log = readLog(infra, topics, logged, Duration.ofSeconds(150));
             long recovered = System.nanoTime();
             Map<StreamId, List<SequencedEvent>> byStream = new TreeMap<>(log.stream().collect(Collectors.groupingBy(
                     ConsumerRecord::key, Collectors.mapping(ConsumerRecord::value, Collectors.toList()))));
@@ -167,24 +184,42 @@ class FanoutCrashIT {
             assertDigestsAndPreferences(infra, topics, byStream, digested, unpushed);
             for (int u = 0; u < USERS; u++) {
                 String user = "user-" + u;
-                List<SequencedEvent> events = byStream.get(StreamId.forUser(user));
+                List<SequencedEvent> events = byStream.get(StreamId.forUser(user)).stream().filter(e -> !e.recalled()).toList();
+                Map<String, Long> seqOf = events.stream().collect(Collectors.toMap(SequencedEvent::id, SequencedEvent::seq));
+                List<SequencedEvent> recalls = byStream.get(StreamId.forUser(user)).stream().filter(SequencedEvent::recalled).toList();
+                assertEquals(recalled.getOrDefault(user, Set.of()), new TreeSet<>(recalls.stream().map(SequencedEvent::id).toList()), "recalled, " + user);
+                assertEquals(recalled.getOrDefault(user, Set.of()).size(), recalls.size(), "each recalled once, " + user);
+                assertTrue(recalls.stream().allMatch(r -> r.seq() == seqOf.get(r.id()) && r.data().isEmpty()), "in its own seq: " + recalls);
                 assertEquals(LongStream.rangeClosed(1, sent.get(user).size()).boxed().toList(),
                         events.stream().map(SequencedEvent::seq).toList(), "gapless seqs of " + user);
                 assertEquals(1, events.stream().map(SequencedEvent::epoch).distinct().count(), "one epoch for " + user);
                 assertEquals(sent.get(user), new TreeSet<>(events.stream().map(SequencedEvent::id).toList()),
                         "every event of " + user + " exactly once");
             }
-            assertEquals(copies + digestCopies, log.size(), "no duplicate in notify.stream-log");
+            assertEquals(logged, log.size(), "no duplicate in notify.stream-log");
             // read state marked before the kill is still there, on whichever instance owns the stream now
             int port = queryPort(b);
             for (int u = 0; u < USERS; u++) {
-                JsonNode state = stateOf(port, "user-" + u);
-                assertEquals(MARKED_BEFORE_KILL, state.path("state").path("read").path("upTo").asLong(), state.toString());
-                assertEquals(sent.get("user-" + u).size() - MARKED_BEFORE_KILL, state.path("unread").asLong(), state.toString());
+                String user = "user-" + u;
+                Set<Long> readSeqs = LongStream.rangeClosed(1, MARKED_BEFORE_KILL).boxed().collect(Collectors.toSet());
+                long recalledUnread = byStream.get(StreamId.forUser(user)).stream()
+                        .filter(e -> e.recalled() && !readSeqs.contains(e.seq())).count();
+                long unread = sent.get(user).size() - MARKED_BEFORE_KILL - recalledUnread;
+                AtomicReference<JsonNode> state = new AtomicReference<>();
+                Await.until(user + "'s unread count without its recalled events", Duration.ofSeconds(60), () -> {
+                    try {
+                        state.set(stateOf(port, user));
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                    return state.get().path("unread").asLong() == unread;
+                });
+                assertEquals(MARKED_BEFORE_KILL, state.get().path("state").path("read").path("upTo").asLong(), state.toString());
             }
             markRead(infra, topics, MARKED_BEFORE_KILL + 1);
             awaitStates(infra, topics, MARKED_BEFORE_KILL + 1);
-            assertEquals(2, stateOf(port, "user-0").path("version").asLong(), "the survivor goes on from the restored state");
+            assertEquals(2 + recalled.getOrDefault("user-0", Set.of()).size(), stateOf(port, "user-0").path("version").asLong(),
+                    "the survivor goes on from the restored state (two reads, an archive mark per recall)");
             System.out.printf("FanoutCrashIT: %d events (%d copies, %d through the by-stream topic) exactly once; "
                     + "last event sequenced %d ms after the kill%n", total, copies, repartitioned,
                     TimeUnit.NANOSECONDS.toMillis(recovered - killedAt));
@@ -192,6 +227,12 @@ class FanoutCrashIT {
     }
 
     static final long MARKED_BEFORE_KILL = 5;
+
+    private static KafkaProducer<String, byte[]> rawProducer(Infra infra) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.bootstrapServers());
+        return new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+    }
 
     /** The digest users turn push off for type crash.nopush, before any event of theirs (the instances made the topic). */
     private static void setPreferences(Infra infra, TopicCatalog topics) {
