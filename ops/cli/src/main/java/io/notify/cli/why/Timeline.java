@@ -117,7 +117,7 @@ final class Timeline {
 
     private void deduplicated(List<Copy> copies) {
         int n = copies.size();
-        int sequenced = e.streamLog().records().size();
+        int sequenced = (int) e.streamLog().records().stream().filter(s -> !s.event().recalled()).count();
         String others = copies.subList(1, n).stream()
                 .map(c -> c.partition() + ":" + c.offset() + " at " + time.format(c.timestamp()))
                 .collect(Collectors.joining(", "));
@@ -165,6 +165,12 @@ final class Timeline {
         }
         for (Sequenced s : log.records()) {
             SequencedEvent ev = s.event();
+            if (ev.recalled()) { // the producer took it back (docs/protocol.md §3.7)
+                add(s.timestamp(), "recalled", ev.stream().value() + " seq " + ev.seq() + " taken back by its producer (" + log.topic()
+                        + " " + s.partition() + ":" + s.offset() + "): out of the inbox, archived, devices sent a recalled frame",
+                        facts("partition", s.partition(), "offset", s.offset(), "seq", ev.seq()));
+                continue;
+            }
             long latency = ev.sequencedAt() - ev.ingestedAt();
             add(ev.sequencedAt(), "sequenced", ev.stream().value() + " epoch " + ev.epoch() + " seq " + ev.seq()
                     + " (" + log.topic() + " " + s.partition() + ":" + s.offset() + "), fan-out latency " + TimeText.human(latency)

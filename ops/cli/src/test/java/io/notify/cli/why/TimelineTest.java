@@ -83,6 +83,17 @@ class TimelineTest {
     }
 
     @Test
+    void aRecalledEventShowsTheRecallNotASecondSequencing() {
+        Timeline t = Timeline.of(evidence(Instant.ofEpochMilli(T + 600_000), List.of(copy(2, 14, T), copy(2, 15, T + 3000)),
+                Looked.skipped("notify.events.dlq"), log(WITH_FALLBACK, WITH_FALLBACK.asRecalled()), List.of(), List.of(), List.of()));
+        assertEquals(List.of("sequenced"), steps(t, "sequenced").stream().map(Step::step).toList(), "sequenced once");
+        assertEquals("u:42 seq " + WITH_FALLBACK.seq() + " taken back by its producer (notify.stream-log 5:101): out of the inbox, "
+                + "archived, devices sent a recalled frame", step(t, "recalled").detail());
+        assertTrue(step(t, "deduplicated").detail().startsWith("2 copies: the dedup window kept the first"),
+                "a recall is not a second sequencing: " + step(t, "deduplicated").detail());
+    }
+
+    @Test
     void nothingAnywhereIsNotFoundAndSaysWhereItLooked() {
         Timeline t = Timeline.of(evidence(Instant.ofEpochMilli(T), List.of(), Looked.read("notify.events.dlq", FROM, TO, List.of()),
                 log(), List.of(), List.of(), List.of()));
