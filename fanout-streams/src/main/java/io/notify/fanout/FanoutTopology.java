@@ -2,6 +2,7 @@ package io.notify.fanout;
 
 import io.notify.fanout.dedup.DedupProcessor;
 import io.notify.fanout.fallback.FallbackTimer;
+import io.notify.fanout.fallback.TimerOutput;
 import io.notify.fanout.inbox.InboxStores;
 import io.notify.fanout.intake.Intake;
 import io.notify.fanout.intake.IntakeProcessor;
@@ -53,7 +54,8 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  *   ┌── local: the stream's by-stream partition is the one the event was read from ───────┤
  *   └── others → repartition by stream (&lt;app&gt;-by-stream-repartition) ──────────────────────┘
  *   → sequence [stream-heads, inbox, preferences] ─┬─ durable → notify.stream-log
- *                                     ├─ fallback-timer [fallback-pending, fallback-digests] → notify.fallback (due, not acked nor read)
+ *                                     ├─ fallback-timer [fallback-pending, fallback-digests] ─┬─ notify.fallback (due, not acked nor read)
+ *                                     │                                                     └─ a digest's inbox summary: logged and routed below
  *                                     └─ route ─┬─ notify.node.&lt;nodeId&gt; (one DeliveryMessage per node)
  *                                               ├─ notify.all-nodes (b:all and hot rooms: one for every node)
  *                                               └─ notify.undelivered
@@ -155,13 +157,21 @@ public final class FanoutTopology {
                 PreferenceStores.PREFERENCES);
 
         // Offline fallback: events that asked for one wait for their due time next to the inbox state that cancels them.
-        sequenced
-                .process(() -> new FallbackTimer(config.fallback(), clock, metrics), Named.as("fallback-timer"),
+        Map<String, KStream<StreamId, TimerOutput>> timer = sequenced
+                .process(() -> new FallbackTimer(config.fallback(), config.inboxLimits(), clock, metrics), Named.as("fallback-timer"),
                         FallbackTimer.STORE, FallbackTimer.DIGESTS, InboxStores.HEADS, InboxStores.INBOX, InboxStores.INBOX_STATE,
                         PushStores.REGISTRATIONS,
                         PreferenceStores.PREFERENCES)
+                .split(Named.as("timer-"))
+                .branch((stream, out) -> out instanceof TimerOutput.Fallback, Branched.as("fallback"))
+                .defaultBranch(Branched.as("summary"));
+        timer.get("timer-fallback")
+                .mapValues(out -> ((TimerOutput.Fallback) out).record(), Named.as("as-fallback-record"))
                 .to(topics.fallback().name(), Produced.with(NotifySerdes.streamId(), NotifySerdes.fallbackRecord())
                         .withName("fallback-sink"));
+        // A digest's inbox summary, sequenced by the timer in the stream's task: logged and routed like any durable event.
+        KStream<StreamId, StreamEvent> withSummaries = sequenced.merge(timer.get("timer-summary")
+                .mapValues(out -> (StreamEvent) ((TimerOutput.Summary) out).event(), Named.as("as-summary")), Named.as("with-summaries"));
 
         // A recalled event of a user is archived for them by a system mark, in the transaction of the recall: the unread
         // count drops, devices get a state frame, a pending fallback is cancelled (ReceiptApplier, as for a user's mark).
@@ -172,7 +182,7 @@ public final class FanoutTopology {
                 .to(topics.receipts().name(), Produced.with(NotifySerdes.streamId(), NotifySerdes.receipt()).withName("recall-marks-sink"));
 
         // The stream log holds durable events only: ephemeral ones are never replayed.
-        sequenced
+        withSummaries
                 .filter((stream, e) -> e.isDurable(), Named.as("durable-only"))
                 .mapValues(e -> (SequencedEvent) e, Named.as("as-sequenced"))
                 .to(topics.streamLog().name(), Produced.with(NotifySerdes.streamId(), NotifySerdes.sequencedEvent())
@@ -205,7 +215,7 @@ public final class FanoutTopology {
                 .mapValues(u -> (StreamEvent) u.frame(), Named.as("as-state-frame"));
 
         // Route after the stream log: the registry lookup is the only step that waits on the network.
-        Map<String, KStream<StreamId, Routed>> routed = sequenced
+        Map<String, KStream<StreamId, Routed>> routed = withSummaries
                 .merge(stateFrames, Named.as("events-and-state-frames"))
                 .process(() -> new Router(registry, nodeTopics, topics, config.routeTimeout(), clock, metrics, config.hotRooms()),
                         Named.as("route"))

@@ -212,6 +212,33 @@ class PreferencesTest {
     }
 
     @Test
+    void aDigestWithSummaryAlsoPutsOneEntryForItsEventsInTheInbox() {
+        open();
+        String digest = ",\"digest\":{\"key\":\"comments:post-9\",\"window\":\"1m\",\"summary\":true}";
+        for (int i = 1; i <= 3; i++) {
+            send("c-" + i, "comment.added", digest);
+        }
+        f.advance(Duration.ofSeconds(40));
+        f.connect("42", "gw-1", "i1", "c1"); // the connection's lease renewed, as a live gateway does
+        f.advance(Duration.ofSeconds(21));
+        assertEquals(1, fallbacks(U).size());
+        List<SequencedEvent> logU = log(U);
+        assertEquals(4, logU.size(), "the three events, then the summary: " + logU);
+        SequencedEvent summary = logU.get(3);
+        assertEquals(io.notify.protocol.event.Digest.SUMMARY_TYPE, summary.type());
+        assertEquals(4, summary.seq(), "the stream's next seq");
+        assertEquals(summary, f.inbox().get(new io.notify.fanout.inbox.InboxKey(U, 4)), "held in the inbox");
+        assertEquals(3, summary.data().get("count").asLong());
+        assertEquals("comment.added", summary.data().get("type").asText());
+        assertEquals("c-1", summary.data().path("first").path("id").asText());
+        assertEquals("c-3", summary.data().path("last").path("id").asText());
+        assertEquals(summary, delivered(U).get(3).event(), "and sent to the user's devices like any event");
+        assertEquals(4, f.heads().get(U).lastSeq());
+        send("c-4", "comment.added", "");
+        assertEquals(5, log(U).get(4).seq(), "the stream goes on after it");
+    }
+
+    @Test
     void aDigestHeldByQuietHoursKeepsFoldingUntilItFires() {
         open(Instant.parse("2026-01-01T21:00:00Z")).preferences(U,   // 22:00 in Berlin
                 new Preferences(Map.of(), Map.of(), new QuietHours("22:00", "07:00", "Europe/Berlin")));

@@ -1,6 +1,11 @@
 package io.notify.fanout.fallback;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.notify.protocol.event.Digest;
 import io.notify.fanout.inbox.InboxKey;
+import io.notify.fanout.inbox.InboxLimits;
+import io.notify.fanout.inbox.InboxRetention;
 import io.notify.fanout.inbox.InboxStores;
 import io.notify.fanout.inbox.StreamHead;
 import io.notify.fanout.metrics.FanoutMetrics;
@@ -52,7 +57,8 @@ import org.apache.kafka.streams.state.Stores;
  * the first of a user's events with a digest key opens an {@link OpenDigest} (store {@value #DIGESTS})
  * due when its window closes (or at the first event's own due time, if later); later events of the key
  * sequenced before then join it instead of being scheduled, and one record stands for all of them that
- * were neither acknowledged nor read. An event its producer recalled is cancelled ({@code cancelled_recalled};
+ * were neither acknowledged nor read; with {@code digest.summary} the user's inbox also gets one entry that stands for
+ * them ({@link TimerOutput.Summary}). An event its producer recalled is cancelled ({@code cancelled_recalled};
  * its archive mark has the same effect once applied); a digest whose last event was recalled shows its first. A digest held by quiet hours keeps taking events until it fires.
  *
  * <p>Bounds: at most {@code max-pending} pending fallbacks per task (more are not scheduled:
@@ -62,15 +68,19 @@ import org.apache.kafka.streams.state.Stores;
  * ({@code now - dueAt}) in {@code notify_fanout_fallback_lateness_seconds}. Not thread-safe: one
  * instance per task.
  */
-public final class FallbackTimer implements Processor<StreamId, StreamEvent, StreamId, FallbackRecord> {
+public final class FallbackTimer implements Processor<StreamId, StreamEvent, StreamId, TimerOutput> {
 
     public static final String STORE = "fallback-pending";
     public static final String DIGESTS = "fallback-digests";
+    /** The {@code source} of digests' inbox summaries. */
+    public static final String SUMMARY_SOURCE = "notify-fanout";
 
     private final FallbackSettings settings;
     private final Clock clock;
     private final FanoutMetrics metrics;
-    private ProcessorContext<StreamId, FallbackRecord> context;
+    private final InboxLimits limits;
+    private ProcessorContext<StreamId, TimerOutput> context;
+    private InboxRetention retention;
     private KeyValueStore<Bytes, SequencedEvent> pending;
     private KeyValueStore<Bytes, OpenDigest> digests;
     private KeyValueStore<StreamId, StreamHead> heads;
@@ -80,8 +90,9 @@ public final class FallbackTimer implements Processor<StreamId, StreamEvent, Str
     private KeyValueStore<StreamId, UserPreferences> preferences;
     private long held; // entries of this task's store: estimated at start, then counted
 
-    public FallbackTimer(FallbackSettings settings, Clock clock, FanoutMetrics metrics) {
+    public FallbackTimer(FallbackSettings settings, InboxLimits limits, Clock clock, FanoutMetrics metrics) {
         this.settings = settings;
+        this.limits = limits;
         this.clock = clock;
         this.metrics = metrics;
     }
@@ -98,7 +109,7 @@ public final class FallbackTimer implements Processor<StreamId, StreamEvent, Str
     }
 
     @Override
-    public void init(ProcessorContext<StreamId, FallbackRecord> context) {
+    public void init(ProcessorContext<StreamId, TimerOutput> context) {
         this.context = context;
         this.pending = context.getStateStore(STORE);
         this.digests = context.getStateStore(DIGESTS);
@@ -108,6 +119,7 @@ public final class FallbackTimer implements Processor<StreamId, StreamEvent, Str
         this.registrations = context.getStateStore(PushStores.REGISTRATIONS);
         this.preferences = context.getStateStore(PreferenceStores.PREFERENCES);
         this.held = pending.approximateNumEntries();
+        this.retention = new InboxRetention(heads, inbox, limits, 0, 0, metrics); // trims after a digest summary only
         // wall-clock punctuation, decided on this timer's clock (the one sequencedAt comes from)
         context.schedule(settings.checkInterval(), PunctuationType.WALL_CLOCK_TIME, ts -> fireDue(clock.millis()));
     }
@@ -224,10 +236,31 @@ public final class FallbackTimer implements Processor<StreamId, StreamEvent, Str
         PushRegistrations push = FallbackRecord.PUSH_CHANNEL.equals(channel) ? registrations.get(stream) : null;
         FallbackRecord.Digested folded = digest == null ? null
                 : new FallbackRecord.Digested(event.digest().key(), open.count(), digest.first());
-        context.forward(new Record<>(stream, new FallbackRecord(stream.value(), stream.userId(), channel, reason,
-                shown, devices, dueAt, clock.millis(), push == null ? List.of() : push.registrations(), folded), now));
+        context.forward(new Record<>(stream, new TimerOutput.Fallback(new FallbackRecord(stream.value(), stream.userId(), channel, reason,
+                shown, devices, dueAt, clock.millis(), push == null ? List.of() : push.registrations(), folded)), now));
+        if (digest != null && event.digest().summary() && sameEpoch) {
+            summarize(stream, event.digest().key(), digest, open.count(), now);
+        }
         metrics.fallback("emitted_" + reason.wireName());
         metrics.fallbackLateness(now - dueAt);
+    }
+
+    /**
+     * The inbox summary of a digest that asked for one (docs/inbox.md, "Digests"): the stream's next seq, type
+     * {@value Digest#SUMMARY_TYPE}, data {@code {key, count, type, first: {id, seq}, last: {id, seq}}}, held in the inbox
+     * like any event and sent on to the stream log and the user's devices, in this transaction.
+     */
+    private void summarize(StreamId stream, String key, OpenDigest digest, long count, long now) {
+        StreamHead head = heads.get(stream).next();
+        ObjectNode data = JsonNodeFactory.instance.objectNode().put("key", key).put("count", count).put("type", digest.last().type());
+        data.putObject("first").put("id", digest.first().id()).put("seq", digest.first().seq());
+        data.putObject("last").put("id", digest.last().id()).put("seq", digest.last().seq());
+        SequencedEvent summary = new SequencedEvent(stream, head.epoch(), head.lastSeq(), "digest." + digest.first().epoch() + "."
+                + digest.first().seq(), Digest.SUMMARY_TYPE, data, null, SUMMARY_SOURCE, now, now);
+        inbox.put(new InboxKey(stream, head.lastSeq()), summary);
+        heads.put(stream, retention.trim(stream, head, now));
+        metrics.sequenced();
+        context.forward(new Record<>(stream, new TimerOutput.Summary(summary), now));
     }
 
     /** When the user's quiet hours that hold {@code now} end (epoch ms), or null when they are not in them. */
