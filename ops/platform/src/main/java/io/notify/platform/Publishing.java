@@ -21,10 +21,12 @@ public final class Publishing {
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(15);
 
     private final URI events;
+    private final URI recalls;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     Publishing(URI ingest) {
         this.events = ingest.resolve("/v1/events");
+        this.recalls = ingest.resolve("/v1/recalls");
     }
 
     /** Publishing to the ingest whose API is at {@code ingest} (e.g. one started from its image). */
@@ -62,6 +64,21 @@ public final class Publishing {
         expect202(post("application/x-ndjson", body), ids.size() + " events");
     }
 
+    /** Takes back event {@code id} from {@code users} ({@code DELETE /v1/events/{id}}, docs/protocol.md §3.7); returns after the 202. */
+    public void recall(String id, String... users) {
+        expect202(send(events.resolve("/v1/events/" + id), "DELETE", "application/json", "{\"to\":" + users(users) + "}"), "recall " + id);
+    }
+
+    /** Takes back every event carrying {@code cancellationKey} from {@code users} ({@code POST /v1/recalls}); returns after the 202. */
+    public void recallByKey(String cancellationKey, String... users) {
+        expect202(send(recalls, "POST", "application/json", "{\"recall\":{\"cancellationKey\":\"" + cancellationKey + "\"},\"to\":"
+                + users(users) + "}"), "recall of " + cancellationKey);
+    }
+
+    private static String users(String... users) {
+        return "{\"users\":[" + String.join(",", java.util.Arrays.stream(users).map(u -> "\"" + u + "\"").toList()) + "]}";
+    }
+
     private static void expect202(HttpResponse<String> r, String what) {
         if (r.statusCode() != 202) {
             throw new IllegalStateException("publishing " + what + ": ingest answered " + r.statusCode() + " " + r.body());
@@ -70,11 +87,15 @@ public final class Publishing {
 
     /** POSTs {@code body} to {@code /v1/events} with the producer key; retries 503 and refused connections for {@link #RETRY_BOUND}. */
     public HttpResponse<String> post(String contentType, String body) {
-        HttpRequest request = HttpRequest.newBuilder(events)
+        return send(events, "POST", contentType, body);
+    }
+
+    private HttpResponse<String> send(URI uri, String method, String contentType, String body) {
+        HttpRequest request = HttpRequest.newBuilder(uri)
                 .header("Authorization", "Bearer " + DevKeys.PRODUCER_KEY)
                 .header("Content-Type", contentType)
                 .timeout(REQUEST_TIMEOUT)
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+                .method(method, HttpRequest.BodyPublishers.ofString(body)).build();
         long deadline = System.nanoTime() + RETRY_BOUND.toNanos();
         while (true) {
             String failure;

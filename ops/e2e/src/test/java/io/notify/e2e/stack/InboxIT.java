@@ -17,11 +17,13 @@ import io.notify.protocol.event.EventEnvelope;
 import io.notify.protocol.event.Fallback;
 import io.notify.protocol.frame.CollapsedFrame;
 import io.notify.protocol.frame.EventFrame;
+import io.notify.protocol.frame.RecalledFrame;
 import io.notify.protocol.frame.ServerFrame;
 import io.notify.protocol.frame.StateFrame;
 import io.notify.protocol.frame.WelcomeFrame;
 import io.notify.protocol.inbox.FallbackRecord;
 import io.notify.protocol.inbox.ReceiptKind;
+import io.notify.protocol.stream.StreamId;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -225,6 +227,54 @@ class InboxIT {
         laptop.close();
 
         assertEquals(List.of("keep", "first"), ids(getJson(b, user, "/v1/inbox?limit=10")), "an expired event is not listed");
+    }
+
+    @Test
+    void aRecallReachesTheConnectedDeviceLeavesTheInboxAndLowersTheUnreadCount() throws Exception {
+        String user = "recall-rae";
+        WsClient phone = device(a, user, "phone");
+        for (String[] e : new String[][] {{"o-1", "order-1"}, {"o-2", "order-2"}, {"o-3", "order-1"}, {"o-4", null}}) {
+            stack.publishing().publishJson("{\"id\":\"" + e[0] + "\",\"type\":\"order.shipped\",\"to\":{\"users\":[\"" + user + "\"]}"
+                    + (e[1] == null ? "" : ",\"cancellationKey\":\"" + e[1] + "\"") + "}");
+        }
+        List<ServerFrame> live = positioned(phone, 4);
+        String epoch = ((EventFrame) live.get(0)).epoch();
+        Await.until("4 unread", WAIT, () -> unread(b, user) == 4);
+
+        stack.publishing().recall("o-4", user);
+        assertEquals(new RecalledFrame(StreamId.forUser(user), epoch, 4, "o-4"), nextRecalled(phone));
+        assertEquals(3, nextState(phone).unread(), "the archive mark of the recall lowers the count on the device");
+        stack.publishing().recallByKey("order-1", user);
+        assertEquals(List.of(1L, 3L), List.of(nextRecalled(phone).seq(), nextRecalled(phone).seq()), "both events of the key");
+        Await.until("1 unread", WAIT, () -> unread(b, user) == 1);
+        phone.close();
+
+        assertEquals(List.of("o-2"), ids(getJson(b, user, "/v1/inbox?limit=10")), "recalled events are not listed");
+        WsClient laptop = resumedAt(b, user, epoch, 1); // after o-1: o-2, then o-3 and o-4 recalled
+        List<ServerFrame> replayed = new ArrayList<>();
+        long covered = 1;
+        while (covered < 4) { // every seq, as the one standing event or a recalled position (adjacent ones may share a frame)
+            ServerFrame f = positioned(laptop, 1).get(0);
+            replayed.add(f);
+            covered = f instanceof CollapsedFrame c ? c.to() : ((EventFrame) f).seq();
+        }
+        assertEquals(List.of("o-2"), replayed.stream().filter(f -> f instanceof EventFrame).map(f -> ((EventFrame) f).id()).toList(),
+                "no recalled content on resume: " + replayed);
+        List<CollapsedFrame> withheld = replayed.stream().filter(f -> f instanceof CollapsedFrame).map(f -> (CollapsedFrame) f).toList();
+        assertEquals(2, withheld.stream().mapToLong(CollapsedFrame::count).sum(), "seqs 3 and 4 as positions: " + replayed);
+        assertTrue(withheld.stream().allMatch(c -> c.reason() == CollapsedFrame.Reason.RECALLED), replayed.toString());
+        laptop.close();
+    }
+
+    /** The next recalled frame, skipping pings, events and state frames. */
+    private static RecalledFrame nextRecalled(WsClient c) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (true) {
+            ServerFrame f = c.next(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+            if (f instanceof RecalledFrame r) {
+                return r;
+            }
+        }
     }
 
     /** A device of {@code user} on {@code node} resuming its stream after {@code seq}. */
