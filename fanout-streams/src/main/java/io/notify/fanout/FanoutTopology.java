@@ -49,11 +49,13 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  *
  * <pre>
  * notify.events (bytes) → validate ─┬─ rejected → notify.events.dlq (original bytes + reason headers)
- *                                   └─ accepted → dedup [dedup-ids] ─┬─ an id reused for another event → the DLQ (as above)
- *                                                                   └─ first sighting → explode recipients ─┐
+ *                                   ├─ accepted → dedup [dedup-ids] ─┬─ an id reused for another event → the DLQ (as above)
+ *                                   │                                 └─ first sighting → explode recipients ─┐
+ *                                   └─ a recall (no dedup) ───────────────────────────────────→ explode recipients ─┤
  *   ┌── local: the stream's by-stream partition is the one the event was read from ───────┤
  *   └── others → repartition by stream (&lt;app&gt;-by-stream-repartition) ──────────────────────┘
- *   → sequence [stream-heads, inbox, preferences] ─┬─ durable → notify.stream-log
+ *   → sequence [stream-heads, inbox, preferences] ─┬─ durable (and a recall's recalled entries) → notify.stream-log
+ *                                     ├─ a user's recalled entry: an archive mark → notify.receipts
  *                                     ├─ fallback-timer [fallback-pending, fallback-digests] ─┬─ notify.fallback (due, not acked nor read)
  *                                     │                                                     └─ a digest's inbox summary: logged and routed below
  *                                     └─ route ─┬─ notify.node.&lt;nodeId&gt; (one DeliveryMessage per node)
