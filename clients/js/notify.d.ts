@@ -119,7 +119,19 @@ export interface CollapsedFrame {
   epoch: string;
   from: number;
   to: number;
-  reason?: 'muted' | 'expired';
+  reason?: CollapsedReason;
+}
+
+/** Why a collapsed frame left seqs out, when not superseded (docs/protocol.md §3.5 to §3.7). */
+export type CollapsedReason = 'muted' | 'expired' | 'recalled';
+
+/** The producer took back the event `id` at `seq` of `stream` (docs/protocol.md §3.7); no position moves. */
+export interface RecalledFrame {
+  t: 'recalled';
+  stream: StreamId;
+  epoch: string;
+  seq: number;
+  id: string;
 }
 
 export interface SubscribedFrame {
@@ -169,7 +181,7 @@ export interface PongFrame { t: 'pong' }
 
 /** Every frame a gateway sends. */
 export type ServerFrame =
-  | WelcomeFrame | EventFrame | ResetFrame | CollapsedFrame | SubscribedFrame | UnsubscribedFrame
+  | WelcomeFrame | EventFrame | ResetFrame | CollapsedFrame | RecalledFrame | SubscribedFrame | UnsubscribedFrame
   | SubscribeRefusedFrame | PresenceResultFrame | StateFrame | PingFrame | PongFrame;
 
 /** Every frame the client sends. */
@@ -245,9 +257,15 @@ export interface CollapsedInfo {
   from: number;
   to: number;
   count: number;
-  /** Absent: superseded during catch-up; 'muted': the user turned live delivery off for it (protocol §3.5); 'expired': it expired before it was sent. */
-  reason?: 'muted' | 'expired';
+  /**
+   * Absent: superseded during catch-up; 'muted': the user turned live delivery off for it (protocol §3.5); 'expired': it
+   * expired before it was sent (§3.6); 'recalled': its producer took it back (§3.7), its content never comes.
+   */
+  reason?: CollapsedReason;
 }
+
+/** A `recalled` frame without its `t`: the event to stop showing. */
+export type RecalledInfo = Omit<RecalledFrame, 't'>;
 
 /** The unread estimate: the newest read state plus the events of the user's stream received above its head. */
 export interface UnreadCounts {
@@ -267,6 +285,7 @@ export interface RoomHandlers {
   onReset?(info: ResetInfo): void;
   onUnsubscribed?(info: { stream: StreamId }): void;
   onCollapsed?(info: CollapsedInfo): void;
+  onRecalled?(info: RecalledInfo): void;
 }
 
 /** The token callback: `refresh` is true after close 4001, a refused token, or past the last token's exp. */
@@ -315,6 +334,8 @@ export interface ConnectOptions {
   onInboxState?(state: InboxState): void;
   onUnread?(counts: UnreadCounts): void;
   onCollapsed?(info: CollapsedInfo): void;
+  /** The producer took back an event this client was sent (a room's own handler first): stop showing it. */
+  onRecalled?(info: RecalledInfo): void;
   /** Default 'auto': WebSocket, SSE after WS_FAILURES_BEFORE_SSE failed WebSocket attempts. */
   transport?: 'auto' | Transport;
   /** Default { baseMs: 1000, capMs: 60000 }. */

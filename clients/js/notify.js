@@ -71,7 +71,10 @@
  * - `collapsed` frames (seqs from..to of a stream superseded during catch-up, or with reason
  *   'muted' an event the user turned live delivery off for) move the stream's position to `to` as if
  *   those events were processed: the next event is `to + 1`, acks and the SSE cursor cover `to`, and
- *   onCollapsed({ stream, epoch, from, to, count, reason? }) tells.
+ *   onCollapsed({ stream, epoch, from, to, count, reason? }) tells (reason 'muted', 'expired' or 'recalled').
+ * - `recalled` frames (docs/protocol.md §3.7): the producer took back an event this client was sent;
+ *   onRecalled({ stream, epoch, seq, id }) (a room's handler, else the client's) tells, so the page stops
+ *   showing it. No position moves; a resume past it gets a collapsed frame with reason 'recalled'.
  * - Push (docs/push.md): client.push.register() subscribes this browser with the gateway's VAPID key
  *   (GET /v1/push/config, navigator.serviceWorker.ready, pushManager.subscribe, reusing a
  *   subscription made with the same key) and registers it (POST /v1/push/registrations);
@@ -833,7 +836,8 @@ export function connect(options) {
  *   inbox      true: read the unread counts (unreadCount()) after every welcome (default false)
  *   onInboxState(state)  a `state` frame of the user's stream that was applied (not stale)
  *   onUnread({unread, unseen, version, head})  the unread estimate changed (client.unread, client.unseen)
- *   onCollapsed({stream, epoch, from, to, count})  seqs from..to were superseded during catch-up
+ *   onCollapsed({stream, epoch, from, to, count, reason?})  seqs from..to were superseded during catch-up (or muted, expired, recalled)
+ *   onRecalled({stream, epoch, seq, id})  the producer took back an event this client was sent: stop showing it
  * Rooms: subscribe(room | BROADCAST, handlers), unsubscribe(room), presence(room, { after, limit }).
  * Inbox: inbox({ before, limit, archived }), unreadCount(), markRead / markSeen / archive({ upTo } | { ids }).
  * Push: client.push.register(registration?), unregister(registration?), list(), remove(id), registerToken({ fcm } | { apns }), config().
@@ -863,6 +867,7 @@ export class NotifyClient {
     this.onInboxState = o.onInboxState || (() => {});
     this.onUnread = o.onUnread || (() => {});
     this.onCollapsed = o.onCollapsed || (() => {});
+    this.onRecalled = o.onRecalled || (() => {});
     this.device = o.device || deviceId();
     this.inboxOnWelcome = o.inbox === true;
     this.mode = o.transport || 'auto';
@@ -1129,6 +1134,7 @@ export class NotifyClient {
    *   onSubscribed({stream, head})              the gateway's `subscribed`, after every (re)connect
    *   onRefused({stream, reason, detail})       `subscribe_refused` (forbidden, limit, bad_name): the room is dropped
    *   onReset({stream, reason, head, firstSeq}) the room's position could not be continued: reload its state
+   *   onCollapsed(info), onRecalled({stream, epoch, seq, id})  as the client's, for the room
    *   onUnsubscribed({stream})                  after unsubscribe()
    * A room without onEvent (onReset) uses the client's. Subscribing again only replaces the handlers.
    * Over WebSocket the subscription is sent at once (paced) and after every welcome, from the stored
@@ -1411,6 +1417,7 @@ export class NotifyClient {
       case 'presence_result': this.onPresenceResult(conn, frame); break;
       case 'state': this.onStateFrame(frame); break;
       case 'collapsed': this.onCollapsedFrame(conn, frame); break;
+      case 'recalled': this.onRecalledFrame(frame); break;
       default: break; // pong, and frame types a newer server may add (protocol §7)
     }
   }
@@ -1521,9 +1528,16 @@ export class NotifyClient {
     if (!this.admit(conn, stream, epoch, from, to)) return;
     const first = pos ? Math.max(from, pos.seq + 1) : from; // a replay may overlap what was processed
     const info = { stream, epoch, from: first, to, count: to - first + 1 };
-    if (typeof frame.reason === 'string') info.reason = frame.reason; // 'muted': live delivery turned off by the user (protocol §3.5)
+    if (typeof frame.reason === 'string') info.reason = frame.reason; // 'muted' (protocol §3.5), 'expired' (§3.6), 'recalled' (§3.7)
     this.dispatch(stream, 'onCollapsed', this.onCollapsed, info);
     this.processed(conn, stream, epoch, first, to);
+  }
+
+  /** A `recalled` frame: the producer took back an event; onRecalled tells. It is no position: nothing moves, nothing is acked. */
+  onRecalledFrame(frame) {
+    const { stream, epoch, seq, id } = frame;
+    if (!this.isHeld(stream) || typeof stream !== 'string' || typeof epoch !== 'string' || !isSeq(seq) || typeof id !== 'string') return;
+    this.dispatch(stream, 'onRecalled', this.onRecalled, { stream, epoch, seq, id });
   }
 
   /** Whether seqs from..to of a stream are new; a gap before them ends the connection, which resumes. */

@@ -116,6 +116,7 @@ export function harness(opts = {}) {
   const inboxStates = [];
   const unreads = [];
   const collapses = [];
+  const recalls = [];
   const store = opts.store || memoryPositions(opts.positions || {});
   const recording = {
     get: (s) => store.get(s),
@@ -145,8 +146,9 @@ export function harness(opts = {}) {
     onInboxState: (s) => inboxStates.push(s),
     onUnread: (c) => unreads.push(c),
     onCollapsed: (c) => { log.push(`collapsed ${c.stream} ${c.from}..${c.to}`); collapses.push(c); },
+    onRecalled: (r) => { log.push(`recalled ${r.stream} ${r.seq} ${r.id}`); recalls.push(r); },
   });
-  return { client, timers, log, events, states, resets, store, tokenCalls, fetch, inboxStates, unreads, collapses,
+  return { client, timers, log, events, states, resets, store, tokenCalls, fetch, inboxStates, unreads, collapses, recalls,
     lastState: () => states[states.length - 1] };
 }
 

@@ -6,7 +6,7 @@ import {
   type ConnectOptions, type ConnectionState, type EventFrame, type NotifyClient, type PositionStore, type Position,
   type Refusal, type ServerFrame, type StateInfo, type UnreadCounts, type ClientFrame, type HandshakeCheck,
   type PushRegistration, type PushConfig, type PushUnregistered, type PushUnavailableError,
-  type Preferences, type Channels,
+  type Preferences, type Channels, type RecalledInfo, type RecalledFrame, type CollapsedReason,
 } from '@notify/client';
 
 interface OrderShipped {
@@ -52,7 +52,8 @@ const options: ConnectOptions = {
   onState: (state, info) => console.log(render(state, info)),
   onUnread: (c: UnreadCounts) => console.log('bell', c.unread, c.unseen),
   onInboxState: (s) => console.log(s.kind, s.unread, s.upTo ?? s.seqs),
-  onCollapsed: (c) => console.log(c.stream, c.count),
+  onCollapsed: (c) => console.log(c.stream, c.count, c.reason === 'recalled' ? 'taken back' : c.reason ?? 'superseded'),
+  onRecalled: (r: RecalledInfo) => console.log('remove', r.id, r.stream, formatPosition({ epoch: r.epoch, seq: r.seq })),
   onError: (e) => console.error(e),
 };
 
@@ -61,6 +62,7 @@ const room: string = client.subscribe('chat-1', {
   onEvent: (e) => console.log(e.id),
   onRefused: ({ reason, detail }) => console.log(reason, detail),
   onSubscribed: ({ head }) => console.log(head?.seq),
+  onRecalled: ({ id, seq }) => console.log('remove', id, seq),
 });
 client.subscribe(BROADCAST);
 console.log(room, roomStream('lobby'), client.subscriptions(), client.state, client.refusal?.reason, CHECK_AFTER_FAILURES);
@@ -90,7 +92,10 @@ async function helpers(): Promise<void> {
   } catch (e) {
     if (e instanceof TicketError) console.log(e.status);
   }
-  const frames: ServerFrame[] = [{ t: 'ping' }, { t: 'subscribed', stream: 'r:chat-1' }];
+  const recalled: RecalledFrame = { t: 'recalled', stream: 'u:42', epoch: 'e1', seq: 7, id: 'ord-1' };
+  const reason: CollapsedReason = 'recalled';
+  const frames: ServerFrame[] = [{ t: 'ping' }, { t: 'subscribed', stream: 'r:chat-1' }, recalled,
+    { t: 'collapsed', stream: 'u:42', epoch: 'e1', from: 7, to: 7, reason }];
   const mine: ClientFrame = { t: 'ack', stream: 'u:42', seq: 3 };
   console.log(frames.length, mine.t, parsePosition('e1:3')?.seq, deviceId({ storage: null }));
   const mem = memoryPositions({ 'u:42': { epoch: 'e1', seq: 3 } });

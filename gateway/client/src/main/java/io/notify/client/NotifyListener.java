@@ -58,6 +58,18 @@ public interface NotifyListener {
     default void onMuted(StreamId stream, long from, long to) {
     }
 
+    /**
+     * The producer took back the durable event at {@code seq} of the user's stream (docs/protocol.md, "Recall"):
+     * stop showing it. {@code id} is the event's id when the gateway had sent it to this client (a {@code recalled}
+     * frame; the event's position and the client's stay as they are, nothing is re-sent). It is empty when the
+     * client learns of it while catching up (a {@code collapsed} frame with reason {@code recalled}: the event's
+     * content never comes; its seq counts as processed, as for {@link #onCollapsed}). A user's unread count drops
+     * by the inbox state change that follows ({@link InboxListener}). An application that lists events removes it
+     * by {@code id}, or by the seq of {@link ClientEvent#position()}; nothing to do for one that shows none.
+     */
+    default void onRecalled(StreamId stream, long seq, Optional<String> id) {
+    }
+
     /** A state change. */
     default void onState(ConnectionState state) {
     }

@@ -44,6 +44,10 @@ public interface RoomListener {
     default void onCollapsed(StreamId stream, long from, long to) {
     }
 
+    /** As {@link NotifyListener#onRecalled}, for this stream: the producer took back the event at {@code seq}. */
+    default void onRecalled(StreamId stream, long seq, Optional<String> id) {
+    }
+
     /** The subscription ended at the application's request ({@link NotifyClient#unsubscribe}). */
     default void onUnsubscribed(StreamId stream) {
     }

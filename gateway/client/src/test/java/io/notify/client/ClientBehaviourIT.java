@@ -15,6 +15,7 @@ import io.notify.protocol.frame.EventFrame;
 import io.notify.protocol.frame.FrameCodec;
 import io.notify.protocol.frame.PingFrame;
 import io.notify.protocol.frame.PongFrame;
+import io.notify.protocol.frame.RecalledFrame;
 import io.notify.protocol.frame.ResumeFrame;
 import io.notify.protocol.frame.ResumePoint;
 import io.notify.protocol.frame.WelcomeFrame;
@@ -125,6 +126,32 @@ class ClientBehaviourIT {
         assertEquals(List.of("ev-6", "ev-7"), recorder.ids());
         assertEquals(Optional.of(Position.of("ep", 7)), client.position(U42));
         assertTrue(sent.stream().filter(f -> f instanceof AckFrame).count() <= 2, "acks are paced: " + sent);
+    }
+
+    @Test
+    void aRecalledFrameOverWebSocketOrSseReachesOnRecalledAndMovesNoPosition() throws Exception {
+        String recalled = CODEC.encode(new RecalledFrame(U42, "ep", 1, "ev-1"));
+        client = builder().connect();
+        FakeGateway.Session ws = gateway.nextSession(WAIT);
+        ws.send(welcome());
+        ws.send(event(1));
+        ws.send(recalled);
+        ws.send(event(2));
+        recorder.awaitEvents(2, WAIT);
+        assertEquals(List.of("u:42 1 ev-1"), recorder.recalls);
+        assertEquals(Optional.of(Position.of("ep", 2)), client.position(U42));
+        gateway.wsRefusals.add(new FakeGateway.Refusal(404, null)); // the next WebSocket is refused: SSE
+        ws.close(4008, "slow consumer");
+
+        FakeGateway.SseRequest sse = gateway.nextSse(WAIT);
+        assertEquals("ep:2", sse.lastEventId, "the recall moved nothing");
+        sse.write("retry: 1000\n\ndata: " + welcome() + "\n\n");
+        sse.write("data: " + recalled.replace("\"seq\":1,\"id\":\"ev-1\"", "\"seq\":2,\"id\":\"ev-2\"") + "\n\n");
+        sse.write("id: ep:3\ndata: " + event(3) + "\n\n");
+        recorder.awaitEvents(3, WAIT);
+        assertEquals(List.of("u:42 1 ev-1", "u:42 2 ev-2"), recorder.recalls);
+        assertEquals(List.of("ev-1", "ev-2", "ev-3"), recorder.ids());
+        assertEquals(0, client.stats().duplicatesDropped());
     }
 
     @Test

@@ -42,11 +42,14 @@ public final class Frames {
     static final StateFrame STATE_ARCHIVED = new StateFrame(StreamId.forUser("42"), "k3x9m2p8q7rdw5ta", 20, 2, 0, 13,
             ReceiptKind.ARCHIVE, null, List.of(18L, 19L), null);
     static final CollapsedFrame COLLAPSED = new CollapsedFrame(StreamId.forUser("42"), "k3x9m2p8q7rdw5ta", 3, 5);
+    static final CollapsedFrame COLLAPSED_RECALLED = new CollapsedFrame(StreamId.forUser("42"), "k3x9m2p8q7rdw5ta", 7, 7,
+            CollapsedFrame.Reason.RECALLED);
+    static final RecalledFrame RECALLED = new RecalledFrame(StreamId.forUser("42"), "k3x9m2p8q7rdw5ta", 7, "ord-1:shipped");
     static final SubscribeRefusedFrame REFUSED = new SubscribeRefusedFrame("r:secret", SubscribeRefusedFrame.Reason.FORBIDDEN,
             "the token's rooms claim does not allow r:secret");
 
     public static final List<ServerFrame> SERVER = List.of(WELCOME, DURABLE, EPHEMERAL, RESET_TOO_OLD, RESET_EPOCH, RESET_UNKNOWN, SUBSCRIBED, SUBSCRIBED_EMPTY, UNSUBSCRIBED, REFUSED, PRESENCE_RESULT, PRESENCE_OFF,
-            STATE_READ_UP_TO, STATE_ARCHIVED, COLLAPSED,
+            STATE_READ_UP_TO, STATE_ARCHIVED, COLLAPSED, COLLAPSED_RECALLED, RECALLED,
             PingFrame.INSTANCE, PongFrame.INSTANCE);
     public static final List<ClientFrame> CLIENT = List.of(RESUME, RESUME_LIVE, ACK, PingFrame.INSTANCE, PongFrame.INSTANCE, SUBSCRIBE,
             SUBSCRIBE_FROM, UNSUBSCRIBE, PRESENCE, PRESENCE_PAGE);

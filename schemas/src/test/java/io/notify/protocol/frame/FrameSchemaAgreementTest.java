@@ -71,6 +71,10 @@ class FrameSchemaAgreementTest {
                         .collect(Collectors.toCollection(TreeSet::new)),
                 strings(defs.get("subscribe_refused").get("properties").get("reason").get("enum")));
         assertEquals(SubscribeFrame.MAX_STREAM_CHARS, defs.get("streamText").get("maxLength").asInt());
+        assertEquals(Arrays.stream(CollapsedFrame.Reason.values()).map(CollapsedFrame.Reason::wireName)
+                        .collect(Collectors.toCollection(TreeSet::new)),
+                strings(defs.get("collapsed").get("properties").get("reason").get("enum")));
+        assertEquals(EventIds.ID.pattern(), defs.get("recalled").get("properties").get("id").get("pattern").asText());
     }
 
     @Test
@@ -99,7 +103,10 @@ class FrameSchemaAgreementTest {
                 "{\"t\":\"subscribe\",\"stream\":\"r:lobby\",\"epoch\":\"e1\"}",
                 "{\"t\":\"subscribe\",\"stream\":\"\"}",
                 "{\"t\":\"subscribed\",\"stream\":\"u:42\",\"extra\":1}",
-                "{\"t\":\"subscribe_refused\",\"stream\":\"r:x\",\"reason\":\"busy\",\"detail\":\"d\"}")) {
+                "{\"t\":\"subscribe_refused\",\"stream\":\"r:x\",\"reason\":\"busy\",\"detail\":\"d\"}",
+                "{\"t\":\"recalled\",\"stream\":\"u:42\",\"epoch\":\"e1\",\"seq\":7}",
+                "{\"t\":\"recalled\",\"stream\":\"u:42\",\"epoch\":\"e1\",\"seq\":0,\"id\":\"ord-1\"}",
+                "{\"t\":\"collapsed\",\"stream\":\"u:42\",\"epoch\":\"e1\",\"from\":7,\"to\":7,\"reason\":\"deleted\"}")) {
             assertFalse(schema.validate(NotifyJson.mapper().readTree(invalid)).isEmpty(), invalid);
         }
     }

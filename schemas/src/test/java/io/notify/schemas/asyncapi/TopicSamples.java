@@ -2,11 +2,13 @@ package io.notify.schemas.asyncapi;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.notify.protocol.NotifyJson;
 import io.notify.protocol.event.Channel;
 import io.notify.protocol.event.Digest;
 import io.notify.protocol.event.EventClass;
 import io.notify.protocol.event.EventEnvelope;
 import io.notify.protocol.event.Fallback;
+import io.notify.protocol.event.Recall;
 import io.notify.protocol.event.Recipients;
 import io.notify.protocol.inbox.FallbackRecord;
 import io.notify.protocol.inbox.InboxState;
@@ -30,12 +32,14 @@ import io.notify.protocol.stream.UndeliveredReason;
 import io.notify.schemas.serde.NotifySerdes;
 import io.notify.schemas.topic.Topic;
 import io.notify.schemas.topic.TopicCatalog;
+import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * Records of every JSON topic, built with the records' constructors and written by the topic's own
@@ -45,7 +49,16 @@ import java.util.Map;
 final class TopicSamples {
 
     /** One record as written: key and value bytes. */
-    record Sample(byte[] key, byte[] value) {
+    /** One record; {@code message} names the channel's message it is, where the channel has more than one (else null). */
+    record Sample(byte[] key, byte[] value, String message) {
+
+        Sample(byte[] key, byte[] value) {
+            this(key, value, null);
+        }
+
+        boolean is(String name) {
+            return message == null || message.equals(name);
+        }
     }
 
     static final StreamId U42 = StreamId.forUser("42");
@@ -95,9 +108,17 @@ final class TopicSamples {
                         "social", PUSH).withPolicy("social", false, digest)),
                 envelopeSample(EventEnvelope.durable("security.sign-in", data, "42").withPolicy("security", true, null)
                         .withExpiry(null, "10m")),
-                envelopeSample(EventEnvelope.durable("flash.sale", data, "42").withExpiry(occurred, null))));
+                envelopeSample(EventEnvelope.durable("flash.sale", data, "42").withExpiry(occurred, null)),
+                envelopeSample(EventEnvelope.durable("order.shipped", data, "42").withCancellationKey("order-1")))
+                .stream().map(s -> new Sample(s.key(), s.value(), "eventEnvelope")).collect(Collectors.toCollection(ArrayList::new)));
+        // a recall is the events topic's second message: its own JSON, keyed like the events it takes back
+        for (Recall r : List.of(new Recall("rc-1", Recall.Target.event("ord-1:shipped"), Recipients.users("42", "43")),
+                new Recall("rc-2", Recall.Target.key("order-1"), Recipients.users("42")))) {
+            out.get(topics.events().name()).add(new Sample(r.recordKey().getBytes(StandardCharsets.UTF_8),
+                    recallJson(r), "recall"));
+        }
         out.put(topics.streamLog().name(), write(topics.streamLog(), streamSample(full), streamSample(bare), streamSample(folded),
-                streamSample(critical)));
+                streamSample(critical), streamSample(full.asRecalled())));
         List<DeliveryMessage> deliveries = List.of(
                 DeliveryMessage.toConnections(full, List.of("c-7f3a", "c-8b"), 1764410130125L),
                 DeliveryMessage.toAll(live, 1764410130125L),
@@ -166,6 +187,14 @@ final class TopicSamples {
     }
 
     private record Keyed<K, V>(K key, V value) {
+    }
+
+    private static byte[] recallJson(Recall r) {
+        try {
+            return NotifyJson.mapper().writeValueAsBytes(r);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static Keyed<String, EventEnvelope> envelopeSample(EventEnvelope e) {

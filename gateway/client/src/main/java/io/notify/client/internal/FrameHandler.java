@@ -10,6 +10,7 @@ import io.notify.protocol.frame.CollapsedFrame;
 import io.notify.protocol.frame.EventFrame;
 import io.notify.protocol.frame.PingFrame;
 import io.notify.protocol.frame.PongFrame;
+import io.notify.protocol.frame.RecalledFrame;
 import io.notify.protocol.frame.ResetFrame;
 import io.notify.protocol.frame.ResumeFrame;
 import io.notify.protocol.frame.ResumePoint;
@@ -42,8 +43,8 @@ import java.util.function.LongConsumer;
  * the head when the client held no position, {@code subscribe_refused} drops the subscription,
  * events of a stream the application no longer holds are dropped. A {@code collapsed} frame
  * stands in for the seqs it covers: it passes the same dedup gate as a range, tells the listener,
- * and moves the position to its last seq. A {@code state} frame goes to the {@link InboxTracker},
- * which also hears of every move of the user stream's position. Acks are collected here
+ * and moves the position to its last seq; a {@code recalled} frame is told and moves nothing. A {@code state}
+ * frame goes to the {@link InboxTracker}, which also hears of every move of the user stream's position. Acks are collected here
  * and sent by the loop at its own pace ({@link #takeAcks}) so they never approach the gateway's
  * inbound rate limit. Confined to the client's event thread; no I/O of its own.
  */
@@ -106,6 +107,8 @@ public final class FrameHandler {
         }
         if (frame instanceof StateFrame f) {
             inbox.state(f);
+        } else if (frame instanceof RecalledFrame f && held(f.stream())) { // told, nothing else: no position moves, no ack
+            call("onRecalled threw for " + f.stream(), () -> WithheldCalls.recalled(listener, rooms.listener(f.stream()), f));
         } else if (frame instanceof ResetFrame r) {
             reset(r);
         } else if (frame instanceof SubscribedFrame f) {
@@ -188,8 +191,8 @@ public final class FrameHandler {
     }
 
     /**
-     * Seqs {@code from..to} superseded during a catch-up, or muted for live by the user's preferences: processed as
-     * one, from the first the client lacks.
+     * Seqs {@code from..to} superseded during a catch-up, or muted, expired or recalled (a reason): processed as one,
+     * from the first the client lacks; the listener told as {@link WithheldCalls} says.
      */
     private Outcome collapsed(CollapsedFrame c) {
         if (!held(c.stream())) {
@@ -198,15 +201,7 @@ public final class FrameHandler {
         return durable(c.stream(), c.epoch(), c.from(), c.to(), first -> {
             counters.collapsedSkipped.addAndGet(c.to() - first + 1);
             RoomListener room = rooms.listener(c.stream());
-            call("onCollapsed threw for " + c.stream(), () -> {
-                if (c.reason() == CollapsedFrame.Reason.MUTED && c.stream().isUser()) {
-                    listener.onMuted(c.stream(), first, c.to());
-                } else if (c.stream().isUser()) {
-                    listener.onCollapsed(c.stream(), first, c.to());
-                } else {
-                    room.onCollapsed(c.stream(), first, c.to());
-                }
-            });
+            call("onCollapsed threw for " + c.stream(), () -> WithheldCalls.collapsed(listener, room, c, first));
         });
     }
 

@@ -21,6 +21,8 @@ public final class Recorder implements NotifyListener {
     public final List<ConnectionState> states = new CopyOnWriteArrayList<>();
     public final List<NotifyClientException> errors = new CopyOnWriteArrayList<>();
     public final List<String> resets = new CopyOnWriteArrayList<>();
+    /** "stream seq id" per recalled event told ({@code -}: no id, learnt while catching up). */
+    public final List<String> recalls = new CopyOnWriteArrayList<>();
     private final List<String> callbackThreads = new CopyOnWriteArrayList<>();
 
     @Override
@@ -32,6 +34,11 @@ public final class Recorder implements NotifyListener {
     @Override
     public void onReset(StreamId stream, ResetReason reason, Optional<Position> head) {
         resets.add(stream + " " + reason.wireName() + " " + head.map(Position::format).orElse("none"));
+    }
+
+    @Override
+    public void onRecalled(StreamId stream, long seq, Optional<String> id) {
+        recalls.add(stream + " " + seq + " " + id.orElse("-"));
     }
 
     @Override

@@ -6,9 +6,11 @@ import io.notify.gateway.metrics.HopStamps;
 import io.notify.gateway.session.Session;
 import io.notify.gateway.session.SessionTable;
 import io.notify.gateway.transport.OutboundFrame;
+import io.notify.protocol.frame.RecalledFrame;
 import io.notify.protocol.frame.StateFrame;
 import io.notify.protocol.stream.DeliveryMessage;
 import io.notify.protocol.stream.LiveEvent;
+import io.notify.protocol.stream.Position;
 import io.notify.protocol.stream.SequencedEvent;
 import io.notify.protocol.stream.StreamEvent;
 import java.util.Collection;
@@ -22,8 +24,9 @@ import org.slf4j.LoggerFactory;
  * stream's user, or only the named ones; for a room or {@code b:all}, every local subscriber. The frame is encoded once and shared. Never blocks: each
  * session only enqueues (or holds the event while it syncs). An ephemeral event of the reserved type
  * {@link StateFrame#EVENT_TYPE} goes to the user's sessions as the {@code state} frame it carries
- * ({@link Session#deliverState}), not as an {@code event}; telling it apart costs an ordinary
- * durable event one type check.
+ * ({@link Session#deliverState}), not as an {@code event}, and one of the reserved type
+ * {@link RecalledFrame#EVENT_TYPE} as the {@code recalled} frame it carries ({@link Session#deliverRecalled});
+ * telling them apart costs an ordinary durable event one type check.
  */
 public final class Dispatcher {
 
@@ -52,6 +55,10 @@ public final class Dispatcher {
         StreamEvent event = message.event();
         if (!(event instanceof SequencedEvent) && StateFrame.carriedBy((LiveEvent) event)) {
             dispatchState(message, (LiveEvent) event, sessions);
+            return;
+        }
+        if (!(event instanceof SequencedEvent) && RecalledFrame.carriedBy((LiveEvent) event)) {
+            dispatchRecalled(message, (LiveEvent) event, sessions);
             return;
         }
         if (!event.isDurable() && event.expiredAt(System.currentTimeMillis())) { // a durable one goes as its position (OutboundFrame)
@@ -97,13 +104,37 @@ public final class Dispatcher {
         try {
             state = StateFrame.fromLiveEvent(event);
         } catch (IllegalArgumentException e) {
-            try (LogFields f = LogFields.of(LogFields.STREAM, event.stream().value())) {
-                LOG.warn("unreadable state frame in event {} of {}: {}", event.id(), event.stream(), e.getMessage());
-            }
-            metrics.deliveryMessage("poison");
+            poison("state", event, e);
             return;
         }
         OutboundFrame frame = OutboundFrame.state(state);
         metrics.inbox().stateFrames(deliver(message, sessions, s -> s.deliverState(state.stream(), frame)));
+    }
+
+    /**
+     * A {@code recalled} frame (docs/protocol.md, "Recall"), which fanout-streams carries as an ephemeral
+     * event of the reserved type {@link RecalledFrame#EVENT_TYPE}: delivered as that frame, like a state
+     * frame ({@link Session#deliverRecalled}: no position, no cursor move, not counted as an event), to
+     * the sessions that were sent the event; counted in {@code recalled_frames_total}. One that cannot
+     * be read is counted as {@code delivery_messages_total{outcome="poison"}}.
+     */
+    private void dispatchRecalled(DeliveryMessage message, LiveEvent event, Collection<Session> sessions) {
+        RecalledFrame recalled;
+        try {
+            recalled = RecalledFrame.fromLiveEvent(event);
+        } catch (IllegalArgumentException e) {
+            poison("recalled", event, e);
+            return;
+        }
+        OutboundFrame frame = OutboundFrame.recalled(recalled);
+        Position at = new Position(recalled.epoch(), recalled.seq());
+        metrics.recalledFrames(deliver(message, sessions, s -> s.deliverRecalled(recalled.stream(), at, frame)));
+    }
+
+    private void poison(String what, LiveEvent event, IllegalArgumentException e) {
+        try (LogFields f = LogFields.of(LogFields.STREAM, event.stream().value())) {
+            LOG.warn("unreadable {} frame in event {} of {}: {}", what, event.id(), event.stream(), e.getMessage());
+        }
+        metrics.deliveryMessage("poison");
     }
 }

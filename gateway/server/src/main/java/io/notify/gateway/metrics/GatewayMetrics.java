@@ -22,7 +22,7 @@ import java.util.function.Supplier;
  * {@code hop_latency_seconds{hop}} (histogram per pipeline hop of a live event, from its trace headers),
  * {@code events_replayed_total}, {@code duplicates_dropped_total}, {@code resets_total{reason}},
  * {@code queue_overflows_total{action}}, {@code gap_fills_total}, {@code rechecks_total}, {@code recheck_found_total}, {@code anchor_unknown_total}, {@code query_requests_total{outcome}},
- * {@code query_latency_seconds}, {@code resume_retries_total}, {@code delivery_messages_total{outcome}},
+ * {@code query_latency_seconds}, {@code resume_retries_total}, {@code delivery_messages_total{outcome}}, {@code recalled_frames_total},
  * {@code acks_total}, {@code registry_failures_total{op}}, {@code drain_remaining} (gauge),
  * {@code drain_closed_total}, {@code resume_batch_size} (summary: streams per batched query request),
  * {@code resume_batch_bounds_total{bound}}, {@code resume_fetches_coalesced_total}, {@code resume_queue_depth} and {@code resume_batches_in_flight}
@@ -215,6 +215,14 @@ public final class GatewayMetrics {
             counter("notify.gateway.collapsed.events",
                     "Durable events left out of catch-up pages because a later event of the page with the same type and collapse key supersedes them")
                     .increment(events);
+        }
+    }
+
+    /** {@code n} {@code recalled} frames handed to connections (one delivery message's fan-out, counted once). */
+    public void recalledFrames(int n) {
+        if (n > 0) {
+            counter("notify.gateway.recalled.frames", "Recalled frames (a producer took an event back) handed to client connections")
+                    .increment(n);
         }
     }
 

@@ -15,7 +15,8 @@ import java.util.function.Predicate;
  * seqs left out go as {@code collapsed} frames, consecutive ones merged into one {@code from..to}, each
  * in its seq's place among the events. So every seq of the page is in exactly one entry, in seq order.
  * The last event of a type and key in the page is always sent; an event without a key, or of a type
- * that does not collapse, is never left out and never supersedes another. Pure: no I/O, no state.
+ * that does not collapse, or one its producer recalled (sent as its position, reason {@code recalled}), is
+ * never left out and never supersedes another. Pure: no I/O, no state.
  *
  * @param entries   the page's events and collapsed runs, in seq order
  * @param collapsed how many events the collapsed runs stand in for
@@ -52,7 +53,7 @@ record CollapsePlan(List<Entry> entries, int collapsed) {
         Set<TypeKey> later = null;
         for (int i = n - 1; i >= 0; i--) {
             SequencedEvent e = page.get(i);
-            if (e.collapseKey() == null || !collapses.test(e.type())) {
+            if (e.collapseKey() == null || e.recalled() || !collapses.test(e.type())) { // a recalled event is its position only
                 continue;
             }
             if (later == null) {

@@ -49,8 +49,7 @@ public final class Session implements Transport.Listener {
 
     private enum State { STARTING, AWAITING_RESUME, ACTIVE, CLOSED }
 
-    private record Resume(List<ResumePoint> positions, List<String> fresh) { // one that came before the welcome
-    }
+    private record Resume(List<ResumePoint> positions, List<String> fresh) { } // one that came before the welcome
 
     private final String id;
     private final String userId;
@@ -258,6 +257,11 @@ public final class Session implements Transport.Listener {
     /** An inbox {@code state} frame of {@code of}: no position, no cursor, ephemeral. True when it was queued. */
     public synchronized boolean deliverState(StreamId of, OutboundFrame frame) {
         return state == State.ACTIVE && transport.isOpen() && following(of) != null && send(frame, null, null);
+    }
+
+    /** A {@code recalled} frame of {@code at}: sent as a state frame is if the client was sent {@code at} ({@link StreamSync#recalled}). */
+    public synchronized boolean deliverRecalled(StreamId of, Position at, OutboundFrame frame) {
+        return following(of) != null && following(of).recalled(at) && deliverState(of, frame);
     }
 
     /** The sync of a stream this connection follows; null when it follows none of that name. */

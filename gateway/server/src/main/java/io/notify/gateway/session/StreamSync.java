@@ -14,7 +14,9 @@ import io.notify.protocol.stream.SequencedEvent;
 import io.notify.protocol.stream.StreamId;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +46,8 @@ final class StreamSync {
     private static final long NO_RECHECK = Long.MAX_VALUE;
     /** Follow-up rechecks after a lost registration, before the periodic interval takes over. */
     static final byte QUICK_RECHECKS = 3;
+    /** Recalls of seqs not sent yet that a stream notes; beyond it a held or fetched copy would go with its content. */
+    static final int MAX_RECALLED_AHEAD = 64;
 
     private final StreamCursor cursor;
     private final SessionContext ctx; // the node's settings, metrics and clock: nothing here calls its collaborators
@@ -56,6 +60,7 @@ final class StreamSync {
     private long recheckDueNanos = NO_RECHECK;
     private byte quickRechecks; // follow-up rechecks left at doubling recheck-after spacing after a lost registration
     private long behindSinceNanos; // when the inbox was first seen behind this stream's position; 0: it is not
+    private Set<Position> recalledAhead; // recalls of seqs not sent yet (recalled()); null: none, nearly always
 
     StreamSync(StreamId stream, Position subscribedFrom, String connection, SessionContext ctx) {
         this.cursor = new StreamCursor(stream, ctx.config().limits().pendingMaxEvents());
@@ -122,7 +127,44 @@ final class StreamSync {
      * sends at once (and the caller counts for the whole fan-out); nothing is built for it.
      */
     boolean advanceLive(SequencedEvent event) {
-        return cursor.advanceLive(event);
+        return recalledAhead == null && cursor.advanceLive(event); // with a recall ahead it goes the way that checks it
+    }
+
+    /**
+     * Its producer recalled the event at {@code at} (docs/protocol.md, "Recall"): true when the client was sent that
+     * seq, so the {@code recalled} frame is for it. Else the seq is noted (at most {@value #MAX_RECALLED_AHEAD}), so that
+     * the event, if it is still to be sent (held live while a fetch is in flight, or in a page read before the recall),
+     * goes as its position only, a {@code collapsed} frame with reason {@code recalled}, as the inbox now has it.
+     */
+    boolean recalled(Position at) {
+        Position sent = cursor.position();
+        if (sent != null && sent.epoch().equals(at.epoch()) && at.seq() <= sent.seq()) {
+            return true;
+        }
+        if (recalledAhead == null) {
+            recalledAhead = new HashSet<>(4);
+        }
+        if (recalledAhead.size() < MAX_RECALLED_AHEAD) {
+            recalledAhead.add(at);
+        }
+        return false;
+    }
+
+    /** {@code e} as it is to be sent: recalled when a recall of its seq came before it ({@link #recalled}). */
+    private SequencedEvent unlessRecalled(SequencedEvent e) {
+        return recalledAhead != null && recalledAhead.remove(e.position()) ? e.asRecalled() : e;
+    }
+
+    /** Forgets the noted recalls the position has passed (their seqs went out, or never will here): live goes the short way again. */
+    private void forgetPassedRecalls() {
+        Position sent = cursor.position();
+        if (recalledAhead == null || sent == null) {
+            return;
+        }
+        recalledAhead.removeIf(p -> p.epoch().equals(sent.epoch()) && p.seq() <= sent.seq());
+        if (recalledAhead.isEmpty()) {
+            recalledAhead = null;
+        }
     }
 
     /** Any other live durable event (held, a duplicate, a gap to fetch): its effects, counted here. */
@@ -300,7 +342,7 @@ final class StreamSync {
             ctx.metrics().collapsed(plan.collapsed()); // once per page
             for (CollapsePlan.Entry entry : plan.entries()) {
                 if (entry instanceof CollapsePlan.Send send) {
-                    out.add(event(OutboundFrame.event(send.event(), false), send.event(), Count.REPLAYED));
+                    out.add(event(OutboundFrame.event(unlessRecalled(send.event()), false), send.event(), Count.REPLAYED));
                 } else if (entry instanceof CollapsePlan.Skip skip) {
                     out.add(Effect.Send.positioned(OutboundFrame.collapsed(skip.frame()), stream(), skip.frame().position()));
                 }
@@ -309,9 +351,11 @@ final class StreamSync {
         }
         for (; i < step.send().size(); i++) {
             SequencedEvent e = step.send().get(i);
-            OutboundFrame frame = e == live ? liveFrame : OutboundFrame.event(e, false);
+            SequencedEvent sent = unlessRecalled(e);
+            OutboundFrame frame = sent == live ? liveFrame : OutboundFrame.event(sent, false);
             out.add(event(frame, e, i < step.fetched() ? Count.REPLAYED : Count.LIVE)); // held live events released after a page count live
         }
+        forgetPassedRecalls();
     }
 
     private static Effect.Send event(OutboundFrame frame, SequencedEvent e, Count count) {

@@ -5,6 +5,7 @@ import io.notify.protocol.event.Channel;
 import io.notify.protocol.frame.CollapsedFrame;
 import io.notify.protocol.frame.EventFrame;
 import io.notify.protocol.frame.FrameCodec;
+import io.notify.protocol.frame.RecalledFrame;
 import io.notify.protocol.frame.ServerFrame;
 import io.notify.protocol.frame.StateFrame;
 import io.notify.protocol.stream.LiveEvent;
@@ -74,11 +75,13 @@ public record OutboundFrame(Kind kind, byte[] payload, String sseId, String coll
      * preferences muted for live delivery (docs/inbox.md, "Preferences") goes as a {@code collapsed} frame
      * of its one seq with reason {@code muted}: the client's position moves past it, its content stays in
      * the inbox. One that expired before it is sent (docs/protocol.md, "Expiry") goes the same way with
-     * reason {@code expired}.
+     * reason {@code expired}, and one its producer recalled (docs/protocol.md, "Recall": the inbox keeps its
+     * seq without content) with reason {@code recalled}.
      */
     public static OutboundFrame event(StreamEvent event, boolean live, HopStamps hops) {
         if (event instanceof SequencedEvent s) {
-            CollapsedFrame.Reason withheld = s.isMuted(Channel.LIVE) ? CollapsedFrame.Reason.MUTED
+            CollapsedFrame.Reason withheld = s.recalled() ? CollapsedFrame.Reason.RECALLED
+                    : s.isMuted(Channel.LIVE) ? CollapsedFrame.Reason.MUTED
                     : s.expiredAt(System.currentTimeMillis()) ? CollapsedFrame.Reason.EXPIRED : null;
             if (withheld != null) {
                 CollapsedFrame frame = new CollapsedFrame(s.stream(), s.epoch(), s.seq(), s.seq(), withheld);
@@ -124,6 +127,14 @@ public record OutboundFrame(Kind kind, byte[] payload, String sseId, String coll
      */
     public static OutboundFrame state(StateFrame frame) {
         return ephemeral(frame, stateCoalescingKey(frame.stream()));
+    }
+
+    /**
+     * A {@code recalled} frame: ephemeral like a state frame, no SSE id (it is no position); a full queue drops it
+     * or puts it in the place of a queued copy of the same recall, never of another seq's, an event or a state frame.
+     */
+    public static OutboundFrame recalled(RecalledFrame frame) {
+        return ephemeral(frame, frame.stream().value() + "|recalled|" + frame.epoch() + ":" + frame.seq());
     }
 
     /**

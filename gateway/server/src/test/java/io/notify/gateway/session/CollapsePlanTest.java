@@ -57,6 +57,16 @@ class CollapsePlanTest {
     }
 
     @Test
+    void aRecalledEventIsNeitherLeftOutNorSupersedesAnother() {
+        List<SequencedEvent> page = List.of(ev(1, "order.status", "order-17"), ev(2, "order.status", "order-17").asRecalled(),
+                ev(3, "order.status", "order-17"), ev(4, "order.status", "order-17").asRecalled());
+        CollapsePlan plan = CollapsePlan.of(page, STATUS);
+        assertEquals(List.of("c1..1", "e2", "e3", "e4"), shown(plan),
+                "3 is the latest the producer stands by; the recalled ones go as their positions (OutboundFrame)");
+        assertEquals(1, plan.collapsed());
+    }
+
+    @Test
     void typesThatDoNotCollapseAndEventsWithoutAKeyAreUntouched() {
         assertNull(CollapsePlan.of(List.of(ev(1, "chat.message", "room-1"), ev(2, "chat.message", "room-1")), STATUS),
                 "a type no pattern matches");
