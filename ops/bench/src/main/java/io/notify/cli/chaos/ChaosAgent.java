@@ -35,7 +35,8 @@ import java.util.concurrent.TimeUnit;
  * exits by itself at end of stdin (the parent is gone) or after its lifetime.
  *
  * <p>Arguments (key=value): gateways (comma-separated base URLs), bootstrap, prefix, keys (dev key
- * dir), users, devices, rooms (0: none), lifetime (seconds).
+ * dir), users, devices, rooms (0: none), lifetime (seconds), and the withheld shares
+ * ({@link Withheld.Shares#args}: expireEvery, ttlMs, recallEvery, recallAfterMs; absent: none).
  */
 public final class ChaosAgent {
 
@@ -62,12 +63,13 @@ public final class ChaosAgent {
     private Devices.FaultMark mark = new Devices.FaultMark(List.of(), System.nanoTime());
 
     private ChaosAgent(Map<String, String> a) throws IOException {
-        Verifier.Audience audience = new Verifier.Audience(Integer.parseInt(a.get("users")),
+        Audience audience = new Audience(Integer.parseInt(a.get("users")),
                 Integer.parseInt(a.get("devices")), Integer.parseInt(a.getOrDefault("rooms", "0")));
         DevKeys keys = DevKeys.existing(Path.of(a.get("keys")));
         this.verifier = new Verifier(audience);
         this.producer = new SteadyProducer(NotifyPublisher.builder().bootstrapServers(a.get("bootstrap"))
-                .topicPrefix(a.get("prefix")).clientId("chaos-producer").build(), verifier);
+                .topicPrefix(a.get("prefix")).clientId("chaos-producer").build(), a.get("bootstrap"), verifier,
+                Withheld.Shares.fromArgs(a));
         this.devices = new Devices(Arrays.asList(a.get("gateways").split(",")), audience,
                 u -> keys.token(userId(u), Duration.ofHours(6), List.of(ROOM_PREFIX + "*")), verifier, pauses);
     }
@@ -209,11 +211,15 @@ public final class ChaosAgent {
         return new Warm(rounds, (System.nanoTime() - start) / 1_000_000, ready);
     }
 
-    /** Stops producing, waits (within the bound) for every ack and then every delivery, and judges the window. */
+    /**
+     * Stops producing, waits (within the bound) for every ack and every recall's ack, and then every
+     * expected delivery, and judges the window.
+     */
     private Verifier.Verdict verify(long settleMs) throws InterruptedException {
         producer.rate(0);
         long deadline = System.nanoTime() + settleMs * 1_000_000L;
-        while ((producer.inFlight() > 0 || verifier.missing() > 0) && System.nanoTime() - deadline < 0) {
+        while ((producer.inFlight() > 0 || producer.recallsPending() > 0 || verifier.missing() > 0)
+                && System.nanoTime() - deadline < 0) {
             TimeUnit.MILLISECONDS.sleep(250); // poll interval of a bounded settle
         }
         verifier.missingByDevice().forEach((device, n) ->

@@ -74,6 +74,26 @@ public final class ChaosCommand implements Callable<Integer> {
             + "that move back to a rejoined instance only after a probing rebalance.")
     String watch;
 
+    @Option(names = "--expire-every", paramLabel = "N", description = "One event in N is published with the short ttl of "
+            + "--expire-ttl, so some expire while a fault cuts their devices off: such an event is neither lost nor expected "
+            + "(it may arrive before its expiry or not, never twice or out of order; a device catching up past it gets its "
+            + "seq as collapsed); 0 = none (default: ${DEFAULT-VALUE}).", defaultValue = "20")
+    int expireEvery;
+
+    @Option(names = "--expire-ttl", description = "The ttl of those events, whole seconds (default: ${DEFAULT-VALUE}).",
+            defaultValue = "2s")
+    String expireTtl;
+
+    @Option(names = "--recall-every", paramLabel = "N", description = "One event in N is recalled by the producer "
+            + "--recall-after its acknowledgment (a recall record on notify.events, as a direct producer writes it): such an "
+            + "event is neither lost nor expected (it may arrive before the recall or not, never twice, out of order or after "
+            + "the device got its recalled frame or collapsed seq); 0 = none (default: ${DEFAULT-VALUE}).", defaultValue = "25")
+    int recallEvery;
+
+    @Option(names = "--recall-after", description = "How long after an event's acknowledgment it is recalled "
+            + "(default: ${DEFAULT-VALUE}).", defaultValue = "300ms")
+    String recallAfter;
+
     @Mixin
     ResultOptions resultOptions;
 
@@ -87,13 +107,15 @@ public final class ChaosCommand implements Callable<Integer> {
             return 2;
         }
         ChaosOptions o = ChaosOptions.of(scenarios, quick, faults, users, devices, rooms, rate);
-        if (watch != null) {
-            try {
+        try {
+            if (watch != null) {
                 o = o.watching(Settings.parseDurationArg("--watch", watch));
-            } catch (RuntimeException e) { // a malformed duration (ConfigException) or a non-positive one
-                System.err.println("notifyctl chaos: " + e.getMessage());
-                return 2;
             }
+            o = o.withholding(new Withheld.Shares(expireEvery, Settings.parseDurationArg("--expire-ttl", expireTtl),
+                    recallEvery, Settings.parseDurationArg("--recall-after", recallAfter)));
+        } catch (RuntimeException e) { // a malformed duration (ConfigException) or one out of range
+            System.err.println("notifyctl chaos: " + e.getMessage());
+            return 2;
         }
         long s = seed != null ? seed : System.currentTimeMillis();
         Path work = Files.createTempDirectory("notify-chaos-");

@@ -19,10 +19,12 @@ import java.util.Map;
  * @param observe    how long a run watches deliveries after a router or infrastructure fault
  * @param downFor    how long the broker or Redis stays down in a restart scenario
  * @param settle     bound of the final wait for every acknowledged event to reach every device
+ * @param withheld   the share of the events published with a short ttl or recalled ({@link Withheld}); by
+ *                   default {@link Withheld.Shares#DEFAULT}
  */
 record ChaosOptions(List<Scenario> scenarios, boolean quick, int faults, Duration intervalMin, Duration intervalMax,
                     int users, int devicesPerUser, int rooms, double rate, Duration observe, Duration downFor, Duration settle,
-                    Map<String, String> registryTimings) {
+                    Map<String, String> registryTimings, Withheld.Shares withheld) {
 
     static ChaosOptions of(List<Scenario> scenarios, boolean quick, int faults, int users, int devices, int rooms,
                            double rate) {
@@ -36,7 +38,8 @@ record ChaosOptions(List<Scenario> scenarios, boolean quick, int faults, Duratio
         return new ChaosOptions(scenarios, quick, faults,
                 quick ? Duration.ofSeconds(1) : Duration.ofSeconds(30), quick ? Duration.ofSeconds(3) : Duration.ofSeconds(60),
                 users, devices, rooms, rate, quick ? Duration.ofSeconds(5) : Duration.ofSeconds(20),
-                quick ? Duration.ofSeconds(3) : Duration.ofSeconds(10), Duration.ofSeconds(quick ? 60 : 120), timings);
+                quick ? Duration.ofSeconds(3) : Duration.ofSeconds(10), Duration.ofSeconds(quick ? 60 : 120), timings,
+                Withheld.Shares.DEFAULT);
     }
 
     /** The same run watching each fault's deliveries for {@code observe} (positive) instead of the mode's default. */
@@ -45,7 +48,13 @@ record ChaosOptions(List<Scenario> scenarios, boolean quick, int faults, Duratio
             throw new IllegalArgumentException("--watch must be positive");
         }
         return new ChaosOptions(scenarios, quick, faults, intervalMin, intervalMax, users, devicesPerUser, rooms, rate,
-                observe, downFor, settle, registryTimings);
+                observe, downFor, settle, registryTimings, withheld);
+    }
+
+    /** The same run withholding {@code shares} of its events instead. */
+    ChaosOptions withholding(Withheld.Shares shares) {
+        return new ChaosOptions(scenarios, quick, faults, intervalMin, intervalMax, users, devicesPerUser, rooms, rate,
+                observe, downFor, settle, registryTimings, shares);
     }
 
     int faultsFor(Scenario s) {

@@ -15,13 +15,27 @@ import java.util.Map;
 
 /**
  * The outcome of a chaos run: per scenario the verdict (acked, delivered, lost, duplicates, out of
- * order, gaps, latency; and how many of the acknowledged events and deliveries were room events) and the medians of each per-fault figure, as a table and as JSON.
+ * order, gaps, latency; how many of the acknowledged events and deliveries were room events; the
+ * events given a ttl or recalled, which are neither lost nor expected) and the medians of each
+ * per-fault figure, as a table and as JSON.
  */
 record ChaosReport(Instant at, long seed, boolean quick, int users, int devicesPerUser, int rooms, double rate,
-                   Map<String, Object> machine, List<ChaosRun.ScenarioResult> scenarios) {
+                   Withheld.Shares withheld, Map<String, Object> machine, List<ChaosRun.ScenarioResult> scenarios) {
 
     static ChaosReport of(ChaosOptions o, long seed, Instant at, List<ChaosRun.ScenarioResult> results) {
-        return new ChaosReport(at, seed, o.quick(), o.users(), o.devicesPerUser(), o.rooms(), o.rate(), ResultFiles.machine(), results);
+        return new ChaosReport(at, seed, o.quick(), o.users(), o.devicesPerUser(), o.rooms(), o.rate(), o.withheld(),
+                ResultFiles.machine(), results);
+    }
+
+    /** The verdict's events given a ttl or recalled, and the seqs told without content, in one line. */
+    static String withheldLine(Verifier.Verdict v) {
+        Withheld.Expiry e = v.expiry();
+        Withheld.Recalls r = v.recalls();
+        return String.format("expired: %d sent, %d of %d deliveries arrived before expiry (%d after, by this clock), %d not; "
+                        + "recalled: %d events, %d recalls sent, %d recalled frames, %d collapsed, %d arrived before the recall, "
+                        + "%d after it, %d unexpected recalled frames; collapsed seqs %s", e.sent(), e.arrived(), e.due(), e.late(),
+                e.notArrived(), r.events(), r.sent(), r.frames(), r.collapsed(), r.arrivedBefore(), r.afterRecall(), r.unexpected(),
+                v.collapsed());
     }
 
     /**
@@ -71,6 +85,7 @@ record ChaosReport(Instant at, long seed, boolean quick, int users, int devicesP
             if (r.verdict() == null) {
                 continue;
             }
+            b.append("    ").append(withheldLine(r.verdict())).append('\n');
             if (!r.verdict().lostSamples().isEmpty()) {
                 b.append("    lost e.g. ").append(r.verdict().lostSamples()).append('\n');
             }

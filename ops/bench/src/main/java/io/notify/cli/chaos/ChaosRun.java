@@ -97,11 +97,13 @@ final class ChaosRun {
         int clients = o.users() * o.devicesPerUser();
         progress.accept("starting the load agent: " + clients + " SDK clients (" + o.users() + " users × "
                 + o.devicesPerUser() + " devices, spread over " + o.rooms() + " rooms) over " + stack.gateways().size()
-                + " gateways");
+                + " gateways; withheld: " + o.withheld());
         String gateways = String.join(",", stack.gateways().stream().map(g -> g.baseUrl()).toList());
-        ChildAgent agent = ChildAgent.start(ChaosAgent.class.getName(), List.of("-Xmx512m", "-Xss512k"), List.of(
+        List<String> args = new ArrayList<>(List.of(
                 "gateways=" + gateways, "bootstrap=" + stack.bootstrapServers(), "prefix=" + stack.prefix(),
-                "keys=" + work, "users=" + o.users(), "devices=" + o.devicesPerUser(), "rooms=" + o.rooms(), "lifetime=7200"),
+                "keys=" + work, "users=" + o.users(), "devices=" + o.devicesPerUser(), "rooms=" + o.rooms(), "lifetime=7200"));
+        args.addAll(o.withheld().args());
+        ChildAgent agent = ChildAgent.start(ChaosAgent.class.getName(), List.of("-Xmx512m", "-Xss512k"), args,
                 work.resolve("agent.log"));
         try {
             agent.await("ready", READY_BOUND);

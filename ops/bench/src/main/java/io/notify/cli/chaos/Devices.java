@@ -24,10 +24,11 @@ import java.util.function.IntFunction;
  * The simulated devices of a chaos run: {@code users × devicesPerUser} real {@link NotifyClient}s
  * (the Java SDK, so duplicates and gaps are what an application would see), each given the gateway
  * list rotated by its index so they start spread over the nodes and move to the next node when one
- * fails. When the run has rooms, each device also subscribes to its room ({@link Verifier.Audience})
+ * fails. When the run has rooms, each device also subscribes to its room ({@link Audience})
  * through the SDK, which resumes it from its stored position on every reconnect. Every durable
- * event, of the user stream or the room, goes to the {@link Verifier}; every delivery to
- * {@link DeliveryPauses}.
+ * event, of the user stream or the room, goes to the {@link Verifier}, and so does every seq the SDK
+ * tells without its content ({@code onCollapsed}, {@code onMuted}, {@code onRecalled}); every
+ * delivery to {@link DeliveryPauses}.
  */
 final class Devices implements AutoCloseable {
 
@@ -47,7 +48,7 @@ final class Devices implements AutoCloseable {
     private final AtomicLong resets = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
 
-    Devices(List<String> gateways, Verifier.Audience audience, IntFunction<String> tokenForUser, Verifier verifier,
+    Devices(List<String> gateways, Audience audience, IntFunction<String> tokenForUser, Verifier verifier,
             DeliveryPauses pauses) {
         this.states = new State[audience.devices()];
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -64,7 +65,7 @@ final class Devices implements AutoCloseable {
             NotifyClient[] self = new NotifyClient[1];
             NotifyClientBuilder builder = NotifyClient.builder();
             if (audience.rooms() > 0) {
-                builder.subscribe(ChaosAgent.roomName(Verifier.Audience.roomOf(d, audience.rooms())),
+                builder.subscribe(ChaosAgent.roomName(Audience.roomOf(d, audience.rooms())),
                         roomListener(device, verifier, pauses));
             }
             self[0] = builder
@@ -76,6 +77,21 @@ final class Devices implements AutoCloseable {
                         @Override
                         public void onEvent(ClientEvent e) {
                             delivered(device, "user", e, verifier, pauses);
+                        }
+
+                        @Override
+                        public void onCollapsed(StreamId stream, long from, long to) {
+                            verifier.collapsed(device, "user", from, to, "collapsed");
+                        }
+
+                        @Override
+                        public void onMuted(StreamId stream, long from, long to) {
+                            verifier.collapsed(device, "user", from, to, "muted");
+                        }
+
+                        @Override
+                        public void onRecalled(StreamId stream, long seq, Optional<String> id) {
+                            verifier.recalled(device, "user", seq, id.orElse(null));
                         }
 
                         @Override
@@ -107,7 +123,7 @@ final class Devices implements AutoCloseable {
         clients.forEach(NotifyClient::start);
     }
 
-    /** What the device's room subscription tells the verifier: events, the head it joined at, resets. */
+    /** What the device's room subscription tells the verifier: events, seqs without content, the head it joined at, resets. */
     private RoomListener roomListener(int device, Verifier verifier, DeliveryPauses pauses) {
         return new RoomListener() {
             @Override
@@ -119,6 +135,16 @@ final class Devices implements AutoCloseable {
             public void onSubscribed(StreamId stream, Optional<Position> head) {
                 verifier.subscribed(device, stream.value(), head.map(Position::epoch).orElse(null),
                         head.map(Position::seq).orElse(0L));
+            }
+
+            @Override
+            public void onCollapsed(StreamId stream, long from, long to) {
+                verifier.collapsed(device, stream.value(), from, to, "collapsed");
+            }
+
+            @Override
+            public void onRecalled(StreamId stream, long seq, Optional<String> id) {
+                verifier.recalled(device, stream.value(), seq, id.orElse(null));
             }
 
             @Override
@@ -147,7 +173,8 @@ final class Devices implements AutoCloseable {
         if (e.data().has("sentAtMs")) {
             micros = Math.max(0, (System.currentTimeMillis() - e.data().get("sentAtMs").asLong()) * 1000);
         }
-        verifier.delivered(device, stream, e.id(), p.epoch(), p.seq(), micros);
+        verifier.delivered(device, stream, e.id(), p.epoch(), p.seq(), micros,
+                e.expiresAt().map(at -> at.toInstant().toEpochMilli()).orElse(-1L));
         pauses.delivered(System.nanoTime(), micros);
     }
 

@@ -14,11 +14,14 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Publishes durable events straight to Kafka at a steady rate, round-robin over the targets of the
- * {@link Verifier.Audience} (each user, then each room: {@code to.rooms}), and tells the
+ * {@link Audience} (each user, then each room: {@code to.rooms}), and tells the
  * {@link Verifier} about each acknowledgment. A retriable failure (the broker is
  * restarting) is sent again with the same event id — fanout-streams deduplicates by id — until
  * {@link #RETRY_FOR_NANOS}; events not yet acknowledged are bounded by {@link #MAX_IN_FLIGHT} (over
- * it, ticks are skipped and counted).
+ * it, ticks are skipped and counted). A share of the events is withheld ({@link Withheld.Shares}):
+ * every {@code expireEvery}-th gets the run's short {@code ttl}, every {@code recallEvery}-th is
+ * recalled by the {@link Recaller} a moment after its acknowledgment; the verifier is told of each
+ * before it is published. The warm-up's events ({@link #oneEach}) are all ordinary.
  */
 final class SteadyProducer implements AutoCloseable {
 
@@ -28,8 +31,10 @@ final class SteadyProducer implements AutoCloseable {
     private static final long RETRY_FOR_NANOS = 180_000_000_000L;
 
     private final NotifyPublisher publisher;
+    private final Recaller recaller;
+    private final Withheld.Shares shares;
     private final Verifier verifier;
-    private final Verifier.Audience audience;
+    private final Audience audience;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "chaos-producer");
         t.setDaemon(true);
@@ -43,8 +48,11 @@ final class SteadyProducer implements AutoCloseable {
     private double owed;
     private long n;
 
-    SteadyProducer(NotifyPublisher publisher, Verifier verifier) {
+    /** Publishes with {@code publisher}; recalls through {@code bootstrap} on the publisher's topic. */
+    SteadyProducer(NotifyPublisher publisher, String bootstrap, Verifier verifier, Withheld.Shares shares) {
         this.publisher = publisher;
+        this.shares = shares;
+        this.recaller = new Recaller(bootstrap, publisher.topic().name(), verifier, timer, shares.recallAfter(), RETRY_FOR_NANOS);
         this.verifier = verifier;
         this.audience = verifier.audience();
         timer.scheduleAtFixedRate(this::tick, TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
@@ -58,7 +66,7 @@ final class SteadyProducer implements AutoCloseable {
     void oneEach() {
         timer.execute(() -> {
             for (int t = 0; t < audience.targets(); t++) {
-                publishTo(t);
+                publishTo(t, false);
             }
         });
     }
@@ -74,25 +82,35 @@ final class SteadyProducer implements AutoCloseable {
                 skipped.incrementAndGet();
                 continue;
             }
-            publishTo((int) (n % audience.targets()));
+            publishTo((int) (n % audience.targets()), true);
         }
     }
 
-    private void publishTo(int target) {
+    /** The next event, to {@code target}; withheld by the {@link #shares} when {@code mayWithhold}. */
+    private void publishTo(int target, boolean mayWithhold) {
+        // round + target: every target gets its share, and each round-robin round about the same number
+        Withheld.Fate fate = mayWithhold ? shares.fateOf(n / audience.targets() + target + 1) : null;
         n++;
         ObjectNode data = JsonNodeFactory.instance.objectNode().put("n", n).put("sentAtMs", System.currentTimeMillis());
-        EventEnvelope e = audience.isRoom(target)
+        EventEnvelope plain = audience.isRoom(target)
                 ? EventEnvelope.durable("chaos.tick", data, Recipients.rooms(ChaosAgent.roomName(target - audience.users())))
                 : EventEnvelope.durable("chaos.tick", data, ChaosAgent.userId(target));
+        EventEnvelope e = fate == Withheld.Fate.EXPIRING ? plain.withExpiry(null, shares.ttlText()) : plain;
+        if (fate != null) {
+            verifier.withheld(e.id(), fate);
+        }
         inFlight.incrementAndGet();
         published.incrementAndGet();
-        send(e, target, System.nanoTime());
+        send(e, target, fate, System.nanoTime());
     }
 
-    private void send(EventEnvelope e, int target, long firstNanos) {
+    private void send(EventEnvelope e, int target, Withheld.Fate fate, long firstNanos) {
         publisher.publish(e).whenComplete((ok, failure) -> {
             if (failure == null) {
                 verifier.acked(e.id(), target);
+                if (fate == Withheld.Fate.RECALLED) {
+                    recaller.recallLater(e);
+                }
                 inFlight.decrementAndGet();
                 return;
             }
@@ -100,7 +118,7 @@ final class SteadyProducer implements AutoCloseable {
             boolean retriable = !(cause instanceof PublishException pe) || pe.isRetriable();
             if (retriable && System.nanoTime() - firstNanos < RETRY_FOR_NANOS) {
                 retries.incrementAndGet();
-                timer.schedule(() -> send(e, target, firstNanos), RETRY_DELAY_MS, TimeUnit.MILLISECONDS);
+                timer.schedule(() -> send(e, target, fate, firstNanos), RETRY_DELAY_MS, TimeUnit.MILLISECONDS);
             } else {
                 verifier.publishFailed();
                 inFlight.decrementAndGet();
@@ -110,6 +128,11 @@ final class SteadyProducer implements AutoCloseable {
 
     long inFlight() {
         return inFlight.get();
+    }
+
+    /** Recalls not acknowledged yet (scheduled, or sent). */
+    long recallsPending() {
+        return recaller.pending();
     }
 
     long published() {
@@ -127,6 +150,7 @@ final class SteadyProducer implements AutoCloseable {
     @Override
     public void close() {
         timer.shutdownNow();
+        recaller.close();
         publisher.close();
     }
 }

@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -19,76 +20,33 @@ import org.HdrHistogram.Histogram;
  * device is judged per stream: its user stream and its room stream each have their own
  * {@code (epoch, seq)}. A reset the client reports is counted and moves the device's stream to the
  * head it names (what it skipped shows up as lost); a room subscription confirmed without a stored
- * position starts the stream at the head the gateway names. Works in windows: {@link #verdict()}
+ * position starts the stream at the head the gateway names. A {@code collapsed} range (any reason:
+ * superseded, muted, expired, recalled) covers its seqs: it continues the stream as an event would,
+ * so it is no gap. An event the producer gave a ttl or recalls ({@link Withheld}) is neither lost
+ * nor expected: it may arrive or not; if it arrives it is judged for duplicates and order like any
+ * other, and a recalled one must not arrive after the device was told of its recall ({@code recalled}
+ * frame, or {@code collapsed} with reason {@code recalled}). Works in windows: {@link #verdict()}
  * judges the events acknowledged since the previous verdict and opens the next window. Thread-safe.
  */
 final class Verifier {
 
     /**
-     * The judgment of one window; {@link #passed()} is the zero-loss rule. {@code roomAcked} and
-     * {@code roomDelivered}: the part of {@code acked} addressed to rooms and of {@code delivered}
-     * that came through room streams.
+     * The judgment of one window; {@link #passed()} is the zero-loss rule. {@code expectedDeliveries},
+     * {@code delivered} and {@code lost} leave out the events the producer gave a ttl or recalled
+     * ({@code expiry}, {@code recalls}); {@code acked} and the duplicate and order counts do not.
+     * {@code roomAcked} and {@code roomDelivered}: the part of {@code acked} addressed to rooms and of
+     * {@code delivered} that came through room streams. {@code collapsed}: seqs the devices were told
+     * without content, by reason ({@code collapsed}: superseded or expired, which the SDK's
+     * {@code onCollapsed} does not tell apart; {@code muted}; {@code recalled}).
      */
     record Verdict(long acked, long publishFailures, long expectedDeliveries, long delivered, long lost, long duplicates,
                    long outOfOrder, long gaps, long resets, long unackedDeliveries, long roomAcked, long roomDelivered,
+                   Withheld.Expiry expiry, Withheld.Recalls recalls, Map<String, Long> collapsed,
                    List<String> lostSamples, List<String> anomalies, LatencySummary latencyMs) {
 
         boolean passed() {
-            return acked > 0 && lost == 0 && duplicates == 0 && outOfOrder == 0 && gaps == 0;
-        }
-    }
-
-    /**
-     * Who gets what: {@code users × devicesPerUser} devices, device {@code d} belonging to user
-     * {@code d / devicesPerUser} and, when there are rooms, subscribed to room {@code d % rooms}.
-     * Targets {@code 0..users-1} are the users, {@code users..users+rooms-1} the rooms.
-     */
-    record Audience(int users, int devicesPerUser, int rooms) {
-
-        int devices() {
-            return users * devicesPerUser;
-        }
-
-        int targets() {
-            return users + rooms;
-        }
-
-        static int roomOf(int device, int rooms) {
-            return device % rooms;
-        }
-
-        int roomTarget(int room) {
-            return users + room;
-        }
-
-        boolean isRoom(int target) {
-            return target >= users;
-        }
-
-        /** The devices an event for {@code target} must reach. */
-        int[] devicesOf(int target) {
-            if (!isRoom(target)) {
-                int[] out = new int[devicesPerUser];
-                for (int k = 0; k < devicesPerUser; k++) {
-                    out[k] = target * devicesPerUser + k;
-                }
-                return out;
-            }
-            int room = target - users;
-            int[] out = new int[(devices() - room + rooms - 1) / rooms];
-            for (int i = 0; i < out.length; i++) {
-                out[i] = room + i * rooms;
-            }
-            return out;
-        }
-
-        /** The streams each device has: its user's, and its room's when there are rooms. */
-        int streamsPerDevice() {
-            return rooms > 0 ? 2 : 1;
-        }
-
-        String describe(int target) {
-            return isRoom(target) ? "room-" + (target - users) : "user-" + target;
+            return acked > 0 && lost == 0 && duplicates == 0 && outOfOrder == 0 && gaps == 0
+                    && recalls.afterRecall() == 0 && recalls.unexpected() == 0;
         }
     }
 
@@ -99,11 +57,21 @@ final class Verifier {
         String epoch;
         long lastSeq;
         boolean hadEvent;
+        Set<Long> recalled; // seqs of this epoch told as collapsed(recalled); null: none
+
+        /** The stream goes on at {@code newEpoch}: seqs recalled in another epoch are not these. */
+        void epoch(String newEpoch) {
+            if (epoch != null && !epoch.equals(newEpoch)) {
+                recalled = null;
+            }
+            epoch = newEpoch;
+        }
     }
 
     private static final class Device {
         final Set<String> ids = new HashSet<>();
         final Map<String, Track> streams = new HashMap<>(4);
+        final Set<String> recalledIds = new HashSet<>(); // told by a recalled frame
         int streamsWithEvents;
 
         Track track(String stream) {
@@ -117,6 +85,8 @@ final class Verifier {
     private final List<String> ackedIds = new ArrayList<>();
     private final List<Integer> ackedTargets = new ArrayList<>();
     private final Map<String, Integer> acked = new HashMap<>();
+    private final Map<String, Withheld.Fate> fates = new HashMap<>();
+    private final Map<String, Long> collapsed = new TreeMap<>();
     private final Histogram latencyMicros = LatencySummary.newHistogram();
     private int windowStart;
     private long delivered;
@@ -126,6 +96,11 @@ final class Verifier {
     private long gaps;
     private long publishFailures;
     private long resets;
+    private long recallsSent;
+    private long recalledFrames;
+    private long afterRecall;
+    private long unexpectedRecalls;
+    private long expiredLate;
     private final List<String> anomalies = new ArrayList<>();
 
     Verifier(int users, int devicesPerUser) {
@@ -156,6 +131,16 @@ final class Verifier {
         }
     }
 
+    /** Before it is published: the producer gives {@code eventId} a ttl or will recall it ({@link Withheld}). */
+    synchronized void withheld(String eventId, Withheld.Fate fate) {
+        fates.put(eventId, fate);
+    }
+
+    /** The recall of {@code eventId} was acknowledged. */
+    synchronized void recallSent(String eventId) {
+        recallsSent++;
+    }
+
     synchronized void publishFailed() {
         publishFailures++;
     }
@@ -167,20 +152,36 @@ final class Verifier {
 
     /** A durable event of {@code stream} reached the application callback of {@code device}. */
     synchronized void delivered(int device, String stream, String eventId, String epoch, long seq, long micros) {
+        delivered(device, stream, eventId, epoch, seq, micros, -1);
+    }
+
+    /** As above, for an event that expires at {@code expiresAtMs} (epoch ms; -1: never). */
+    synchronized void delivered(int device, String stream, String eventId, String epoch, long seq, long micros,
+                                long expiresAtMs) {
         Device d = devices[device];
+        Track t = d.track(stream);
+        if (d.recalledIds.contains(eventId)
+                || t.recalled != null && t.recalled.contains(seq) && (t.epoch == null || t.epoch.equals(epoch))) {
+            afterRecall++;
+            note("device " + device + ": " + eventId + " at " + stream + " " + epoch + ":" + seq + " after its recall");
+        }
         if (!d.ids.add(eventId)) {
             duplicates++;
             note("device " + device + ": " + eventId + " again at " + stream + " " + epoch + ":" + seq);
             return;
         }
-        delivered++;
-        if (!stream.equals("user")) {
-            roomDelivered++;
+        Withheld.Fate fate = fates.get(eventId);
+        if (fate == null) {
+            delivered++;
+            if (!stream.equals("user")) {
+                roomDelivered++;
+            }
+        } else if (expiresAtMs >= 0 && System.currentTimeMillis() > expiresAtMs) {
+            expiredLate++;
         }
         if (micros >= 0) {
             latencyMicros.recordValue(Math.min(micros, latencyMicros.getHighestTrackableValue()));
         }
-        Track t = d.track(stream);
         if (!t.hadEvent) {
             t.hadEvent = true;
             d.streamsWithEvents++;
@@ -191,7 +192,7 @@ final class Verifier {
                 gaps += seq - t.lastSeq - 1;
                 note("device " + device + ": first event of " + stream + " at " + epoch + ":" + seq);
             }
-            t.epoch = epoch;
+            t.epoch(epoch);
             t.lastSeq = seq;
             return;
         }
@@ -204,6 +205,50 @@ final class Verifier {
                 note("device " + device + ": " + stream + " " + epoch + ":" + seq + " after " + t.lastSeq + " (" + eventId + ")");
             }
             t.lastSeq = seq;
+        }
+    }
+
+    /**
+     * The device was told that seqs {@code from..to} of {@code stream} (in the epoch it follows) count
+     * as processed without their content, for {@code reason}: they continue the stream as events would.
+     */
+    synchronized void collapsed(int device, String stream, long from, long to, String reason) {
+        collapsed.merge(reason, to - from + 1, Long::sum);
+        Track t = devices[device].track(stream);
+        if (to <= t.lastSeq) {
+            outOfOrder++;
+            note("device " + device + ": " + stream + " collapsed " + from + ".." + to + " (" + reason + ") after " + t.lastSeq);
+            return;
+        }
+        if (from > t.lastSeq + 1) {
+            gaps += from - t.lastSeq - 1;
+            note("device " + device + ": " + stream + " collapsed " + from + ".." + to + " (" + reason + ") after " + t.lastSeq);
+        }
+        t.lastSeq = to;
+    }
+
+    /**
+     * The device was told that the producer recalled the event at {@code seq} of {@code stream}:
+     * {@code eventId} from a {@code recalled} frame (the event had been sent to it; its position does not
+     * move), null from a {@code collapsed} seq with reason {@code recalled} (a catch-up: the seq counts as
+     * processed). Its content must not come after this.
+     */
+    synchronized void recalled(int device, String stream, long seq, String eventId) {
+        Device d = devices[device];
+        if (eventId == null) {
+            Track t = d.track(stream);
+            if (t.recalled == null) {
+                t.recalled = new HashSet<>(4);
+            }
+            t.recalled.add(seq);
+            collapsed(device, stream, seq, seq, "recalled");
+            return;
+        }
+        recalledFrames++;
+        d.recalledIds.add(eventId);
+        if (fates.get(eventId) != Withheld.Fate.RECALLED) {
+            unexpectedRecalls++;
+            note("device " + device + ": recalled frame for " + eventId + " at " + stream + " " + seq + ", never recalled");
         }
     }
 
@@ -231,7 +276,7 @@ final class Verifier {
         resets++;
         note("device " + device + ": reset of " + stream + " " + reason + " to " + headEpoch + ":" + headSeq);
         Track t = devices[device].track(stream);
-        t.epoch = headEpoch;
+        t.epoch(headEpoch);
         t.lastSeq = headSeq;
     }
 
@@ -259,6 +304,9 @@ final class Verifier {
         long missing = 0;
         for (int i = windowStart; i < ackedIds.size(); i++) {
             String id = ackedIds.get(i);
+            if (fates.containsKey(id)) {
+                continue; // may rightly never arrive
+            }
             int target = ackedTargets.get(i);
             for (int device : targets[target]) {
                 if (!devices[device].ids.contains(id)) {
@@ -277,7 +325,7 @@ final class Verifier {
 
     /** This window's missing deliveries per device (only devices missing some). */
     synchronized Map<Integer, Long> missingByDevice() {
-        Map<Integer, Long> out = new java.util.TreeMap<>();
+        Map<Integer, Long> out = new TreeMap<>();
         countMissing(null, out);
         return out;
     }
@@ -289,11 +337,32 @@ final class Verifier {
         long ackedInWindow = ackedIds.size() - windowStart;
         long expected = 0;
         long roomAcked = 0;
+        long[] expiring = new long[3]; // sent, due, arrived
+        long[] recalling = new long[2]; // events, arrived
         for (int i = windowStart; i < ackedIds.size(); i++) {
             int target = ackedTargets.get(i);
-            expected += targets[target].length;
             roomAcked += audience.isRoom(target) ? 1 : 0;
+            Withheld.Fate fate = fates.get(ackedIds.get(i));
+            if (fate == null) {
+                expected += targets[target].length;
+                continue;
+            }
+            long arrived = 0;
+            for (int device : targets[target]) {
+                arrived += devices[device].ids.contains(ackedIds.get(i)) ? 1 : 0;
+            }
+            if (fate == Withheld.Fate.EXPIRING) {
+                expiring[0]++;
+                expiring[1] += targets[target].length;
+                expiring[2] += arrived;
+            } else {
+                recalling[0]++;
+                recalling[1] += arrived;
+            }
         }
+        Withheld.Expiry expiry = new Withheld.Expiry(expiring[0], expiring[1], expiring[2], expiring[1] - expiring[2], expiredLate);
+        Withheld.Recalls recalls = new Withheld.Recalls(recalling[0], recallsSent, recalledFrames,
+                collapsed.getOrDefault("recalled", 0L), recalling[1], afterRecall, unexpectedRecalls);
         long unacked = 0;
         for (Device d : devices) {
             for (String id : d.ids) {
@@ -303,7 +372,8 @@ final class Verifier {
             }
         }
         Verdict v = new Verdict(ackedInWindow, publishFailures, expected, delivered, lost, duplicates, outOfOrder, gaps,
-                resets, unacked, roomAcked, roomDelivered, samples, List.copyOf(anomalies), LatencySummary.of(latencyMicros));
+                resets, unacked, roomAcked, roomDelivered, expiry, recalls, new TreeMap<>(collapsed), samples, List.copyOf(anomalies),
+                LatencySummary.of(latencyMicros));
         windowStart = ackedIds.size();
         delivered = 0;
         roomDelivered = 0;
@@ -312,6 +382,12 @@ final class Verifier {
         gaps = 0;
         publishFailures = 0;
         resets = 0;
+        recallsSent = 0;
+        recalledFrames = 0;
+        afterRecall = 0;
+        unexpectedRecalls = 0;
+        expiredLate = 0;
+        collapsed.clear();
         anomalies.clear();
         latencyMicros.reset();
         return v;

@@ -60,4 +60,31 @@ class ChaosPartsTest {
         assertEquals(300.0, unobserved.get("x"), "-1 (not observed) is left out");
         assertTrue(unobserved.get("y").isNaN());
     }
+
+    @Test
+    void withheldSharesPickOneEventInNAndTravelToTheAgent() {
+        Withheld.Shares d = ChaosOptions.of(Scenario.parse("kill-gateway"), true, 1, 10, 1, 2, 10).withheld();
+        assertEquals(Withheld.Shares.DEFAULT, d, "every run withholds some unless told not to");
+        assertEquals(Withheld.Fate.EXPIRING, d.fateOf(20));
+        assertEquals(Withheld.Fate.RECALLED, d.fateOf(25));
+        assertEquals(Withheld.Fate.RECALLED, d.fateOf(100), "both: recalled");
+        assertEquals(null, d.fateOf(21));
+        long expiring = java.util.stream.LongStream.rangeClosed(1, 1000).filter(n -> d.fateOf(n) == Withheld.Fate.EXPIRING).count();
+        assertEquals(40, expiring, "1 in 20, less the 10 of every 100th that are recalled");
+        assertEquals("2s", d.ttlText(), "the envelope's ttl form");
+        assertEquals(d, Withheld.Shares.fromArgs(java.util.Map.of("expireEvery", "20", "ttlMs", "2000", "recallEvery", "25",
+                "recallAfterMs", "300")));
+        assertEquals(d, Withheld.Shares.fromArgs(args(d.args())));
+        assertEquals(null, Withheld.Shares.NONE.fateOf(100));
+        assertEquals(Withheld.Shares.NONE, Withheld.Shares.fromArgs(java.util.Map.of()), "an agent told nothing withholds nothing");
+        assertThrows(IllegalArgumentException.class, () -> new Withheld.Shares(20, Duration.ofMillis(1500), 25, Duration.ZERO),
+                "an envelope's ttl is whole seconds");
+        assertThrows(IllegalArgumentException.class, () -> new Withheld.Shares(-1, Duration.ofSeconds(2), 25, Duration.ZERO));
+    }
+
+    private static Map<String, String> args(List<String> keyValues) {
+        Map<String, String> m = new java.util.HashMap<>();
+        keyValues.forEach(kv -> m.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1)));
+        return m;
+    }
 }
