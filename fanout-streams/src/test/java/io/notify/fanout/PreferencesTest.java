@@ -196,7 +196,7 @@ class PreferencesTest {
         FallbackRecord r = out.get(0);
         assertEquals("comments:post-9", r.digest().key());
         assertEquals(9, r.digest().count());
-        assertEquals("c-1", r.digest().first().id());
+        assertEquals("c-2", r.digest().first().id(), "the first of those still standing: c-1 was acknowledged");
         assertEquals("c-10", r.event().id());
         List<FallbackRecord> other = fallbacks(OTHER);
         assertEquals(1, other.size());
@@ -253,6 +253,53 @@ class PreferencesTest {
         assertEquals(1, out.size(), "one record at 07:00: " + out);
         assertEquals(3, out.get(0).digest().count());
         assertEquals("l-3", out.get(0).event().id());
+    }
+
+    @Test
+    void aCriticalEventIsNeverFoldedNorHeldAndLeavesTheDigestItsQuietHours() {
+        open(Instant.parse("2026-01-01T21:00:00Z")).preferences(U,   // 22:00 in Berlin
+                new Preferences(Map.of(), Map.of(), new QuietHours("22:00", "07:00", "Europe/Berlin")));
+        String digest = ",\"digest\":{\"key\":\"alerts\",\"window\":\"1m\"}";
+        send("crit-1", "security.alert", digest + ",\"critical\":true");
+        send("n-1", "security.alert", digest);
+        send("crit-2", "security.alert", digest + ",\"critical\":true");
+        f.advance(Duration.ofMinutes(2));
+        assertEquals(List.of("crit-1", "crit-2"), fallbacks(U).stream().map(r -> r.event().id()).toList(),
+                "each critical event on its own, at its due time, in quiet hours");
+        assertTrue(fallbacks(U).stream().allMatch(r -> r.digest() == null));
+        f.advance(Duration.ofHours(9));
+        List<FallbackRecord> all = fallbacks(U);
+        assertEquals(3, all.size(), "the ordinary one held to 07:00: " + all);
+        assertEquals("n-1", all.get(2).event().id());
+        assertEquals(1, all.get(2).digest().count());
+    }
+
+    @Test
+    void aDigestShowsTheFirstAndLastOfTheEventsStillStanding() {
+        open();
+        String digest = ",\"digest\":{\"key\":\"c\",\"window\":\"1m\"}";
+        send("c-1", "comment.added", digest);
+        send("c-2", "comment.added", digest);
+        send("c-3", "comment.added", digest);
+        send("c-4", "comment.added", digest + ",\"ttl\":\"20s\"");
+        String epoch = f.heads().get(U).epoch();
+        f.receipt(Receipt.markIds(U, io.notify.protocol.inbox.ReceiptKind.READ, epoch, List.of("c-1", "c-3"), null, f.clock.millis()));
+        f.advance(Duration.ofSeconds(61));
+        FallbackRecord r = fallbacks(U).get(0);
+        assertEquals(1, r.digest().count(), "c-1 and c-3 read, c-4 expired");
+        assertEquals("c-2", r.event().id(), "the one standing, not a read or an expired one");
+        assertEquals("c-2", r.digest().first().id());
+        assertEquals(3, fallbacks(OTHER).get(0).digest().count(), "another user read nothing; c-4 expired for them too");
+        assertEquals("c-3", fallbacks(OTHER).get(0).event().id(), "their last standing event, not the expired c-4");
+    }
+
+    @Test
+    void quietHoursHoldWhatFellDueInsideThemNotWhatIsDecidedInside() {
+        open(Instant.parse("2026-01-01T20:59:20Z")).preferences(U, // 21:59:20 in Berlin: the fallback falls due at 21:59:50
+                new Preferences(Map.of(), Map.of(), new QuietHours("22:00", "07:00", "Europe/Berlin")));
+        send("late", "order.shipped", "");
+        f.advance(Duration.ofSeconds(45)); // decided at 22:00:05, after it fell due
+        assertEquals(List.of("late"), fallbacks(U).stream().map(r -> r.event().id()).toList(), "due before the window: not held");
     }
 
     @Test

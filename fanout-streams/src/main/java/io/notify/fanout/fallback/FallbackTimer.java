@@ -12,7 +12,6 @@ import io.notify.fanout.metrics.FanoutMetrics;
 import io.notify.fanout.prefs.PreferenceStores;
 import io.notify.fanout.push.PushStores;
 import io.notify.protocol.event.Channel;
-import io.notify.protocol.inbox.EventState;
 import io.notify.protocol.inbox.FallbackRecord;
 import io.notify.protocol.inbox.InboxState;
 import io.notify.protocol.prefs.QuietHours;
@@ -58,8 +57,9 @@ import org.apache.kafka.streams.state.Stores;
  * due when its window closes (or at the first event's own due time, if later); later events of the key
  * sequenced before then join it instead of being scheduled, and one record stands for all of them that
  * were neither acknowledged nor read; with {@code digest.summary} the user's inbox also gets one entry that stands for
- * them ({@link TimerOutput.Summary}). An event its producer recalled is cancelled ({@code cancelled_recalled};
- * its archive mark has the same effect once applied); a digest whose last event was recalled shows its first. A digest held by quiet hours keeps taking events until it fires.
+ * them ({@link TimerOutput.Summary}). What a fallback stands for is decided when it is due ({@link Standing}): its events
+ * not acknowledged, read, recalled ({@code cancelled_recalled}) nor expired; a digest shows the first and last of those.
+ * A critical event is never folded into a digest. A digest held by quiet hours keeps taking events until it fires.
  *
  * <p>Bounds: at most {@code max-pending} pending fallbacks per task (more are not scheduled:
  * {@code outcome=dropped_full}; a digest holds one entry however many it folds); at most
@@ -133,7 +133,7 @@ public final class FallbackTimer implements Processor<StreamId, StreamEvent, Str
             metrics.fallback("muted");
             return;
         }
-        Bytes digestKey = e.digest() == null ? null : digestKey(e);
+        Bytes digestKey = e.digest() == null || e.critical() ? null : digestKey(e); // a critical event is never folded, never held
         if (digestKey != null) {
             OpenDigest open = digests.get(digestKey);
             if (open != null && !open.takes(e)) { // its window closed, and the punctuator has not fired it yet: fire it now
@@ -196,29 +196,15 @@ public final class FallbackTimer implements Processor<StreamId, StreamEvent, Str
         InboxState state = states.get(stream);
         boolean sameEpoch = head != null && head.epoch().equals(event.epoch());
         boolean sameHistory = sameEpoch && state != null && state.epoch().equals(event.epoch());
-        Unresolved open = digest == null ? Unresolved.of(List.of(event.seq()), 1, sameHistory ? state : null)
-                : Unresolved.of(digest.seqs(), digest.count(), sameHistory ? state : null);
-        if (open.count() == 0) {
-            metrics.fallback(open.anyRead() ? "cancelled_read" : "cancelled_ack");
+        Standing standing = Standing.of(event, digest, sameHistory ? state : null,
+                sameEpoch ? seq -> inbox.get(new InboxKey(stream, seq)) : null, now);
+        if (standing.none()) { // every event acknowledged, read, recalled or expired: nothing to reach the user with
+            metrics.fallback(standing.cancelled());
             metrics.fallbackLateness(now - dueAt);
             return;
         }
-        SequencedEvent shown = digest == null ? event : digest.last();
-        if (sameEpoch && recalled(shown)) { // taken back by its producer: a digest shows its first instead, if that one stands
-            shown = digest == null || recalled(digest.first()) ? null : digest.first();
-            if (shown == null) {
-                metrics.fallback("cancelled_recalled");
-                metrics.fallbackLateness(now - dueAt);
-                return;
-            }
-        }
-        if (shown.expiredAt(now)) { // no longer true: nothing to reach the user with
-            metrics.fallback("cancelled_expired");
-            metrics.fallbackLateness(now - dueAt);
-            return;
-        }
-        Long quietEnd = event.critical() ? null : quietEnd(stream, now);
-        if (quietEnd != null) {
+        Long quietEnd = event.critical() ? null : quietEnd(stream, dueAt); // it fell due inside the user's quiet hours
+        if (quietEnd != null && quietEnd > now) {
             pending.put(new FallbackKey(quietEnd, stream, event.seq()).toBytes(), event);
             held++;
             if (digest != null) {
@@ -235,11 +221,11 @@ public final class FallbackTimer implements Processor<StreamId, StreamEvent, Str
         String channel = event.fallback().channel();
         PushRegistrations push = FallbackRecord.PUSH_CHANNEL.equals(channel) ? registrations.get(stream) : null;
         FallbackRecord.Digested folded = digest == null ? null
-                : new FallbackRecord.Digested(event.digest().key(), open.count(), digest.first());
+                : new FallbackRecord.Digested(event.digest().key(), standing.count(), standing.first());
         context.forward(new Record<>(stream, new TimerOutput.Fallback(new FallbackRecord(stream.value(), stream.userId(), channel, reason,
-                shown, devices, dueAt, clock.millis(), push == null ? List.of() : push.registrations(), folded)), now));
+                standing.last(), devices, dueAt, clock.millis(), push == null ? List.of() : push.registrations(), folded)), now));
         if (digest != null && event.digest().summary() && sameEpoch) {
-            summarize(stream, event.digest().key(), digest, open.count(), now);
+            summarize(stream, event.digest().key(), standing, now);
         }
         metrics.fallback("emitted_" + reason.wireName());
         metrics.fallbackLateness(now - dueAt);
@@ -250,56 +236,30 @@ public final class FallbackTimer implements Processor<StreamId, StreamEvent, Str
      * {@value Digest#SUMMARY_TYPE}, data {@code {key, count, type, first: {id, seq}, last: {id, seq}}}, held in the inbox
      * like any event and sent on to the stream log and the user's devices, in this transaction.
      */
-    private void summarize(StreamId stream, String key, OpenDigest digest, long count, long now) {
+    private void summarize(StreamId stream, String key, Standing standing, long now) {
         StreamHead head = heads.get(stream).next();
-        ObjectNode data = JsonNodeFactory.instance.objectNode().put("key", key).put("count", count).put("type", digest.last().type());
-        data.putObject("first").put("id", digest.first().id()).put("seq", digest.first().seq());
-        data.putObject("last").put("id", digest.last().id()).put("seq", digest.last().seq());
-        SequencedEvent summary = new SequencedEvent(stream, head.epoch(), head.lastSeq(), "digest." + digest.first().epoch() + "."
-                + digest.first().seq(), Digest.SUMMARY_TYPE, data, null, SUMMARY_SOURCE, now, now);
+        SequencedEvent first = standing.first();
+        ObjectNode data = JsonNodeFactory.instance.objectNode().put("key", key).put("count", standing.count())
+                .put("type", standing.last().type());
+        data.putObject("first").put("id", first.id()).put("seq", first.seq());
+        data.putObject("last").put("id", standing.last().id()).put("seq", standing.last().seq());
+        SequencedEvent summary = new SequencedEvent(stream, head.epoch(), head.lastSeq(), "digest." + first.epoch() + "." + first.seq(),
+                Digest.SUMMARY_TYPE, data, null, SUMMARY_SOURCE, now, now);
         inbox.put(new InboxKey(stream, head.lastSeq()), summary);
         heads.put(stream, retention.trim(stream, head, now));
         metrics.sequenced();
         context.forward(new Record<>(stream, new TimerOutput.Summary(summary), now));
     }
 
-    /** When the user's quiet hours that hold {@code now} end (epoch ms), or null when they are not in them. */
-    private Long quietEnd(StreamId stream, long now) {
+    /** When the user's quiet hours that hold {@code at} end (epoch ms), or null when {@code at} is outside them. */
+    private Long quietEnd(StreamId stream, long at) {
         UserPreferences prefs = preferences.get(stream);
         QuietHours quiet = prefs == null ? null : prefs.preferences().quietHours();
-        Instant end = quiet == null ? null : quiet.endOf(Instant.ofEpochMilli(now));
+        Instant end = quiet == null ? null : quiet.endOf(Instant.ofEpochMilli(at));
         return end == null ? null : end.toEpochMilli();
-    }
-
-    /** Whether the inbox holds {@code e} recalled by its producer (its seq, in the stream's current history). */
-    private boolean recalled(SequencedEvent e) {
-        SequencedEvent held = inbox.get(new InboxKey(e.stream(), e.seq()));
-        return held != null && held.recalled() && held.id().equals(e.id());
     }
 
     private static Bytes digestKey(SequencedEvent e) {
         return Bytes.wrap((e.stream().value() + '\u0000' + e.digest().key()).getBytes(StandardCharsets.UTF_8));
-    }
-
-    /** How many of a fallback's events are neither acknowledged nor read; whether a read (or archive) settled any. */
-    private record Unresolved(long count, boolean anyRead) {
-
-        static Unresolved of(List<Long> seqs, long total, InboxState state) {
-            if (state == null) {
-                return new Unresolved(total, false);
-            }
-            long maxAcked = state.devices().values().stream().mapToLong(d -> d.acked()).max().orElse(0);
-            long open = total - seqs.size(); // folded beyond the seqs a digest remembers: counted as unread
-            boolean read = false;
-            for (long seq : seqs) {
-                EventState s = state.stateOf(seq);
-                if (s == EventState.READ || s == EventState.ARCHIVED) {
-                    read = true;
-                } else if (maxAcked < seq) {
-                    open++;
-                }
-            }
-            return new Unresolved(open, read);
-        }
     }
 }
