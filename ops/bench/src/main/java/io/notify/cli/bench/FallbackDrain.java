@@ -21,9 +21,11 @@ final class FallbackDrain {
 
     static final String OUTCOMES = "notify_fanout_fallback_total";
     private static final String LATENESS = "notify_fanout_fallback_lateness_seconds";
+    /** Outcomes that end a pending fallback (a quiet-hours hold and a fold do not). */
+    private static final List<String> DECIDED = List.of("emitted_no_ack", "emitted_no_device", "cancelled_ack", "cancelled_read",
+            "cancelled_expired");
     private static final List<String> ALL = List.of("scheduled", "emitted_no_ack", "emitted_no_device", "cancelled_ack",
-            "cancelled_read", "dropped_full");
-    private static final List<String> DECIDED = ALL.subList(1, 5);
+            "cancelled_read", "cancelled_expired", "dropped_full", "held_quiet", "folded", "muted");
     private static final Duration POLL = Duration.ofMillis(100);
     private static final Duration READ_BOUND = Duration.ofSeconds(60);
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -73,8 +74,13 @@ final class FallbackRecords {
      * read; the caller counts the rest missing).
      */
     static List<Seen> read(String bootstrap, String topic, long expected, Duration bound) {
+        return read(bootstrap, topic, expected, bound, f -> new Seen(f.event().id(), f.event().sequencedAt(), f.dueAt(), f.at()));
+    }
+
+    /** As {@link #read(String, String, long, Duration)}, each record reduced by {@code reduce} (the quiet and digest modes keep more). */
+    static <T> List<T> read(String bootstrap, String topic, long expected, Duration bound, Function<FallbackRecord, T> reduce) {
         var deserializer = NotifySerdes.fallbackRecord().deserializer();
-        List<Seen> seen = new ArrayList<>();
+        List<T> seen = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
                 ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
@@ -86,8 +92,7 @@ final class FallbackRecords {
             Map<TopicPartition, Long> end = null;
             while (System.nanoTime() - deadline < 0) {
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    FallbackRecord f = deserializer.deserialize(topic, r.value());
-                    seen.add(new Seen(f.event().id(), f.event().sequencedAt(), f.dueAt(), f.at()));
+                    seen.add(reduce.apply(deserializer.deserialize(topic, r.value())));
                 }
                 if (seen.size() >= expected && end == null) {
                     end = consumer.endOffsets(partitions, bound); // the committed end now: read up to it, then stop

@@ -16,13 +16,15 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 /**
- * What {@code bench fallback} prints and writes as JSON: every run's two modes, and the medians
+ * What {@code bench fallback} prints and writes as JSON: every run's modes, and the medians
  * over runs (each number on its own): routed events/s without and with fallbacks, and the
  * fallbacks' lateness, drain and cost. Missing and duplicate records are summed, not medians.
+ * The quiet and digest modes are {@code rules} ({@link FallbackRulesReport}); a mode that was not
+ * run is absent ({@code throughput} without it, {@code fallbacks} or {@code rules} null).
  */
 record FallbackReport(String scenario, Instant at, Map<String, Object> machine, Map<String, Object> settings,
                       List<FallbackRun.Result> runs, Map<String, Throughput> throughput, Fallbacks fallbacks,
-                      FallbackDevices.Result devices) {
+                      FallbackRulesReport rules, FallbackDevices.Result devices) {
 
     /** Medians of one mode; {@code ratioToBaseline} is the fallback mode's events/s over the baseline's. */
     record Throughput(double eventsPerSecond, double ratioToBaseline, double routingCpuSeconds) {
@@ -38,15 +40,27 @@ record FallbackReport(String scenario, Instant at, Map<String, Object> machine, 
 
     /** @param devices the devices phase; null when it was skipped */
     static FallbackReport of(Map<String, Object> settings, List<FallbackRun.Result> runs, FallbackDevices.Result devices) {
+        return of(settings, runs, List.of(), devices);
+    }
+
+    /**
+     * @param rules   the quiet and digest modes' runs (none: {@code rules} null)
+     * @param devices the devices phase; null when it was skipped
+     */
+    static FallbackReport of(Map<String, Object> settings, List<FallbackRun.Result> runs, List<FallbackRules.Result> rules,
+                             FallbackDevices.Result devices) {
         Map<String, Throughput> throughput = new LinkedHashMap<>();
         double base = med(mode(runs, BASELINE), FallbackRun.Result::eventsPerSecond);
         for (String mode : List.of(BASELINE, FALLBACK)) {
             List<FallbackRun.Result> of = mode(runs, mode);
+            if (of.isEmpty()) {
+                continue;
+            }
             double rate = med(of, FallbackRun.Result::eventsPerSecond);
             throughput.put(mode, new Throughput(rate, Stats.ratio(rate, base), med(of, FallbackRun.Result::routingCpuSeconds)));
         }
         List<FallbackDrain.Drain> d = mode(runs, FALLBACK).stream().map(FallbackRun.Result::drain).toList();
-        Fallbacks f = new Fallbacks(d.stream().mapToLong(x -> x.timing().missing()).sum(),
+        Fallbacks f = d.isEmpty() ? null : new Fallbacks(d.stream().mapToLong(x -> x.timing().missing()).sum(),
                 d.stream().mapToLong(x -> x.timing().duplicates()).sum(),
                 mode(runs, FALLBACK).stream().filter(FallbackReport::notAllPending).count(),
                 medD(d, x -> x.timing().latenessMinMs()), medD(d, x -> x.timing().latenessP50Ms()),
@@ -57,7 +71,8 @@ record FallbackReport(String scenario, Instant at, Map<String, Object> machine, 
                 medD(d, FallbackDrain.Drain::burstCpuSeconds), medD(d, x -> x.pendingRssBytes() / 1048576.0),
                 medD(d, x -> x.burstRssPeakBytes() / 1048576.0), medD(d, FallbackDrain.Drain::metricP50Ms),
                 medD(d, FallbackDrain.Drain::metricP99Ms));
-        return new FallbackReport("fallback", Instant.now(), ResultFiles.machine(), settings, runs, throughput, f, devices);
+        return new FallbackReport("fallback", Instant.now(), ResultFiles.machine(), settings, runs, throughput, f,
+                FallbackRulesReport.of(rules), devices);
     }
 
     /** {@code --after} was too short: some fallback was due before the last event was sequenced. */
@@ -78,9 +93,36 @@ record FallbackReport(String scenario, Instant at, Map<String, Object> machine, 
     }
 
     void print(PrintStream out) {
+        if (!runs.isEmpty()) {
+            printRuns(out);
+        }
+        if (rules != null) {
+            rules.print(out);
+        }
+        out.printf("settings: %,d pending to %,d users, after %s, check interval %s, max-per-run %s/task, commit interval %s,"
+                + " %s; load average %.2f at start, %.2f at end%n", settings.get("pending"), settings.get("users"),
+                settings.get("after"), settings.get("checkInterval"), settings.get("maxPerRunPerTask"),
+                settings.get("commitInterval"), settings.get("guarantee"), settings.get("loadAverageAtStart"),
+                machine.get("loadAverageAtEnd"));
+        if (devices != null) {
+            FallbackDevices.Result v = devices;
+            out.printf("%ndevices: %,d (half WebSocket, half SSE), %d events each with fallback after %s, their gateway killed"
+                    + " (SIGKILL) with %.0f ack frames counted and its receipt batch unflushed:%n", v.devices(), v.perDevice(),
+                    v.after(), v.acksBeforeKill());
+            out.printf("  fallbacks for events a device received: %d of %,d (goal 0); for users with no device: %,d of %,d;"
+                    + " duplicates %d; %.1f s from publishing to the last%n", v.firedForReceived(), v.receivedEvents(),
+                    v.firedForOffline(), v.offlineEvents(), v.duplicates(), v.secondsToAllFallbacks());
+        }
+    }
+
+    /** The baseline and fallback modes. */
+    private void printRuns(PrintStream out) {
         out.printf("%n%-9s %12s %7s %14s%n", "mode", "routed ev/s", "x base", "CPU s routing");
         throughput.forEach((mode, t) -> out.printf("%-9s %,12.0f %7.3f %14.2f%n", mode, t.eventsPerSecond(),
                 t.ratioToBaseline(), t.routingCpuSeconds()));
+        if (fallbacks == null) {
+            return;
+        }
         out.printf("%n%-7s %8s %7s %4s %9s %8s %8s %6s %7s %7s %11s %12s %8s %8s %8s%n", "run", "records", "missing", "dup",
                 "late p50", "p99", "max ms", "seq s", "drain s", "due s", "drain rec/s", "peak pending", "idle c/s",
                 "burst c", "RSS MiB");
@@ -102,11 +144,6 @@ record FallbackReport(String scenario, Instant at, Map<String, Object> machine, 
                 + " burst c = CPU s deciding them%n", runCount());
         out.printf("the app's notify_fanout_fallback_lateness_seconds, interpolated in its buckets: p50 %.0f ms, p99 %.0f ms;"
                 + " RSS %.0f MiB with all pending (medians)%n", f.metricP50Ms(), f.metricP99Ms(), f.pendingRssMiB());
-        out.printf("settings: %,d pending to %,d users, after %s, check interval %s, max-per-run %s/task, commit interval %s,"
-                + " %s; load average %.2f at start, %.2f at end%n", settings.get("pending"), settings.get("users"),
-                settings.get("after"), settings.get("checkInterval"), settings.get("maxPerRunPerTask"),
-                settings.get("commitInterval"), settings.get("guarantee"), settings.get("loadAverageAtStart"),
-                machine.get("loadAverageAtEnd"));
         for (FallbackRun.Result r : mode(runs, FALLBACK)) {
             FallbackDrain.Drain d = r.drain();
             if (notAllPending(r)) {
@@ -119,18 +156,9 @@ record FallbackReport(String scenario, Instant at, Map<String, Object> machine, 
                         r.run(), d.timing().missing(), d.timing().duplicates(), d.timing().latenessMinMs(), d.outcomes());
             }
         }
-        if (devices != null) {
-            FallbackDevices.Result v = devices;
-            out.printf("%ndevices: %,d (half WebSocket, half SSE), %d events each with fallback after %s, their gateway killed"
-                    + " (SIGKILL) with %.0f ack frames counted and its receipt batch unflushed:%n", v.devices(), v.perDevice(),
-                    v.after(), v.acksBeforeKill());
-            out.printf("  fallbacks for events a device received: %d of %,d (goal 0); for users with no device: %,d of %,d;"
-                    + " duplicates %d; %.1f s from publishing to the last%n", v.firedForReceived(), v.receivedEvents(),
-                    v.firedForOffline(), v.offlineEvents(), v.duplicates(), v.secondsToAllFallbacks());
-        }
     }
 
-    /** The PNG: routed events/s per run without and with fallbacks; the fallbacks' lateness per run. */
+    /** The PNG: routed events/s per run without and with fallbacks; the fallbacks' lateness per run; the quiet and digest modes'. */
     Chart[] charts() {
         int n = runCount();
         List<String> labels = new ArrayList<>();
@@ -143,11 +171,20 @@ record FallbackReport(String scenario, Instant at, Map<String, Object> machine, 
         for (String mode : throughput.keySet()) {
             rate.add(mode, perRun(mode, FallbackRun.Result::eventsPerSecond, throughput.get(mode).eventsPerSecond()));
         }
-        BarChart lateness = new BarChart("fallback lateness (at - dueAt)", "run", "ms", labels)
-                .add("p50", perRun(FALLBACK, r -> r.drain().timing().latenessP50Ms(), fallbacks.latenessP50Ms()))
-                .add("p99", perRun(FALLBACK, r -> r.drain().timing().latenessP99Ms(), fallbacks.latenessP99Ms()))
-                .add("max", perRun(FALLBACK, r -> r.drain().timing().latenessMaxMs(), fallbacks.latenessMaxMs()));
-        return new Chart[] {rate, lateness};
+        List<Chart> charts = new ArrayList<>();
+        if (!throughput.isEmpty()) {
+            charts.add(rate);
+        }
+        if (fallbacks != null) {
+            charts.add(new BarChart("fallback lateness (at - dueAt)", "run", "ms", labels)
+                    .add("p50", perRun(FALLBACK, r -> r.drain().timing().latenessP50Ms(), fallbacks.latenessP50Ms()))
+                    .add("p99", perRun(FALLBACK, r -> r.drain().timing().latenessP99Ms(), fallbacks.latenessP99Ms()))
+                    .add("max", perRun(FALLBACK, r -> r.drain().timing().latenessMaxMs(), fallbacks.latenessMaxMs())));
+        }
+        if (rules != null) {
+            charts.addAll(rules.charts());
+        }
+        return charts.toArray(Chart[]::new);
     }
 
     /** One value per run of {@code mode} (NaN where a run has none), then {@code median}. */

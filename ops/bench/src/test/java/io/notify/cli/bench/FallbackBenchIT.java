@@ -14,7 +14,8 @@ import picocli.CommandLine;
  * {@code bench fallback} end to end with tiny numbers on its own broker, Redis and fanout-streams:
  * every event's fallback is written exactly once, none before it was due, and every one was pending
  * at once (never speed); and devices that received their events, over WebSocket and SSE, never make
- * them fall back, even when their gateway dies with their acks in its receipt batch.
+ * them fall back, even when their gateway dies with their acks in its receipt batch. The quiet and
+ * digest modes: every fallback held to the end of the users' quiet hours, and one digest per user.
  */
 class FallbackBenchIT {
 
@@ -59,5 +60,36 @@ class FallbackBenchIT {
         assertEquals(0, devices.get("firedForReceived").asLong(), "no received event falls back: " + devices);
         assertEquals(40, devices.get("firedForOffline").asLong(), "each control event falls back: " + devices);
         assertEquals(0, devices.get("duplicates").asLong());
+    }
+
+    @Test
+    void quietHoursHoldEveryFallbackToTheirEndAndEachUserGetsOneDigest() throws Exception {
+        int code = CheckoutMain.commandLine().execute("bench", "fallback", "--modes", "quiet,digest", "--pending", "60",
+                "--users", "30", "--quiet-ends-in", "20s", "--digest-events", "4", "--digest-window", "20s",
+                "--check-interval", "200ms", "--runs", "1", "--deadline", "3m", "--devices", "0", "--out", out.toString());
+        assertEquals(0, code);
+
+        JsonNode rules = BenchOutput.report(out, "fallback").get("rules");
+        JsonNode quiet = rules.get("runs").get(0);
+        assertEquals("quiet", quiet.get("mode").asText());
+        JsonNode q = quiet.get("quiet");
+        assertEquals(60, q.get("records").asLong());
+        for (String none : new String[] {"missing", "duplicates", "early", "notHeld", "dueAfterEnd", "usersOff"}) {
+            assertEquals(0, q.get(none).asLong(), none + ": " + q);
+        }
+        assertEquals(2.0, q.get("pushesPerUser").asDouble(), "two events per user, each held");
+        assertTrue(q.get("latenessMinMs").asDouble() >= 0, q.toString());
+        assertEquals(60, quiet.get("outcomes").get("held_quiet").asLong());
+
+        JsonNode digest = rules.get("runs").get(1);
+        assertEquals("digest", digest.get("mode").asText());
+        JsonNode d = digest.get("digests");
+        assertEquals(30, d.get("records").asLong());
+        for (String none : new String[] {"missing", "duplicates", "wrongCount", "wrongEnds", "notDigests", "dueMismatch", "early"}) {
+            assertEquals(0, d.get(none).asLong(), none + ": " + d);
+        }
+        assertEquals(1.0, d.get("pushesPerUser").asDouble());
+        assertEquals(90, digest.get("outcomes").get("folded").asLong(), "3 of each user's 4 events folded");
+        assertTrue(rules.get("quiet") != null && rules.get("digests") != null, rules.toString());
     }
 }
