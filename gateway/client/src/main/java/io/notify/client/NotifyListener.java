@@ -70,6 +70,15 @@ public interface NotifyListener {
     default void onRecalled(StreamId stream, long seq, Optional<String> id) {
     }
 
+    /**
+     * The durable events {@code from..to} of {@code stream} expired before the gateway sent them (docs/protocol.md,
+     * "Expiry": a {@code collapsed} frame with reason {@code expired}): their positions came, their content never will.
+     * Their seqs count as processed, as for {@link #onCollapsed}, which this calls unless overridden.
+     */
+    default void onExpired(StreamId stream, long from, long to) {
+        onCollapsed(stream, from, to);
+    }
+
     /** A state change. */
     default void onState(ConnectionState state) {
     }

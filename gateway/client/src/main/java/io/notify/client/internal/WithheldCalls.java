@@ -10,7 +10,7 @@ import java.util.Optional;
 /**
  * Which listener callback hears of what the gateway did not send as an event (docs/protocol.md §3.4 to
  * "Recall"): a {@code collapsed} range goes to {@code onCollapsed}, or for the user's stream to
- * {@code onMuted} (reason {@code muted}); a recalled seq ({@code collapsed} with reason {@code recalled}, or a
+ * {@code onMuted} (reason {@code muted}), {@code onExpired} (reason {@code expired}); a recalled seq ({@code collapsed} with reason {@code recalled}, or a
  * {@code recalled} frame) to {@code onRecalled}, of the user's listener or the stream's {@link RoomListener}.
  * Called by {@link FrameHandler} inside its guard against throwing callbacks; stateless.
  */
@@ -27,6 +27,12 @@ final class WithheldCalls {
             }
         } else if (c.reason() == CollapsedFrame.Reason.MUTED && c.stream().isUser()) {
             listener.onMuted(c.stream(), first, c.to());
+        } else if (c.reason() == CollapsedFrame.Reason.EXPIRED) {
+            if (c.stream().isUser()) {
+                listener.onExpired(c.stream(), first, c.to());
+            } else {
+                room.onExpired(c.stream(), first, c.to());
+            }
         } else if (c.stream().isUser()) {
             listener.onCollapsed(c.stream(), first, c.to());
         } else {

@@ -46,6 +46,11 @@ class FrameHandlerCollapsedTest extends HandlerFixture {
         public void onMuted(StreamId stream, long from, long to) {
             seen.add(stream + " muted " + from + ".." + to + " stored=" + stored(stream));
         }
+
+        @Override
+        public void onExpired(StreamId stream, long from, long to) {
+            seen.add(stream + " expired " + from + ".." + to + " stored=" + stored(stream));
+        }
     };
 
     private final FrameHandler handler = new FrameHandler(listener, new StreamPositions(store), errors::add, counters, rooms);
@@ -90,6 +95,29 @@ class FrameHandlerCollapsedTest extends HandlerFixture {
         assertEquals(List.of("u:42 ev-1", "u:42 muted 2..2 stored=ep:1", "u:42 ev-3"), seen);
         assertEquals(Optional.of(Position.of("ep", 3)), store.load(U42));
         assertEquals(List.of(new AckFrame(U42, 3)), handler.takeAcks());
+    }
+
+    @Test
+    void anEventThatExpiredBeforeItWasSentIsToldAsExpiredAndByDefaultAsCollapsed() {
+        welcome();
+        for (Frame f : List.of(event(U42, 1), new CollapsedFrame(U42, "ep", 2, 2, CollapsedFrame.Reason.EXPIRED), event(U42, 3))) {
+            assertTrue(!receive(f).resync(), "no gap at " + f);
+        }
+        assertEquals(List.of("u:42 ev-1", "u:42 expired 2..2 stored=ep:1", "u:42 ev-3"), seen);
+        assertEquals(Optional.of(Position.of("ep", 3)), store.load(U42));
+        List<String> told = new ArrayList<>();
+        NotifyListener onlyCollapsed = new NotifyListener() {
+            @Override
+            public void onEvent(ClientEvent event) {
+            }
+
+            @Override
+            public void onCollapsed(StreamId stream, long from, long to) {
+                told.add(from + ".." + to);
+            }
+        };
+        onlyCollapsed.onExpired(U42, 2, 2);
+        assertEquals(List.of("2..2"), told, "an application written before onExpired hears of it as before");
     }
 
     @Test

@@ -27,7 +27,7 @@ import java.util.function.IntFunction;
  * fails. When the run has rooms, each device also subscribes to its room ({@link Audience})
  * through the SDK, which resumes it from its stored position on every reconnect. Every durable
  * event, of the user stream or the room, goes to the {@link Verifier}, and so does every seq the SDK
- * tells without its content ({@code onCollapsed}, {@code onMuted}, {@code onRecalled}); every
+ * tells without its content ({@code onCollapsed}, {@code onMuted}, {@code onExpired}, {@code onRecalled}); every
  * delivery to {@link DeliveryPauses}.
  */
 final class Devices implements AutoCloseable {
@@ -90,6 +90,11 @@ final class Devices implements AutoCloseable {
                         }
 
                         @Override
+                        public void onExpired(StreamId stream, long from, long to) {
+                            verifier.collapsed(device, "user", from, to, "expired");
+                        }
+
+                        @Override
                         public void onRecalled(StreamId stream, long seq, Optional<String> id) {
                             verifier.recalled(device, "user", seq, id.orElse(null));
                         }
@@ -140,6 +145,11 @@ final class Devices implements AutoCloseable {
             @Override
             public void onCollapsed(StreamId stream, long from, long to) {
                 verifier.collapsed(device, stream.value(), from, to, "collapsed");
+            }
+
+            @Override
+            public void onExpired(StreamId stream, long from, long to) {
+                verifier.collapsed(device, stream.value(), from, to, "expired");
             }
 
             @Override

@@ -36,8 +36,7 @@ final class Verifier {
      * ({@code expiry}, {@code recalls}); {@code acked} and the duplicate and order counts do not.
      * {@code roomAcked} and {@code roomDelivered}: the part of {@code acked} addressed to rooms and of
      * {@code delivered} that came through room streams. {@code collapsed}: seqs the devices were told
-     * without content, by reason ({@code collapsed}: superseded or expired, which the SDK's
-     * {@code onCollapsed} does not tell apart; {@code muted}; {@code recalled}).
+     * without content, by reason ({@code collapsed}: superseded; {@code expired}; {@code muted}; {@code recalled}).
      */
     record Verdict(long acked, long publishFailures, long expectedDeliveries, long delivered, long lost, long duplicates,
                    long outOfOrder, long gaps, long resets, long unackedDeliveries, long roomAcked, long roomDelivered,

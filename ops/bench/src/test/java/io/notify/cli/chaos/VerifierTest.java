@@ -174,7 +174,7 @@ class VerifierTest {
             v.delivered(d, "user", "a", "e1", 1, -1);
         }
         v.delivered(0, "user", "x", "e1", 2, -1, System.currentTimeMillis() + 60_000); // device 0 got it live
-        v.collapsed(1, "user", 2, 2, "collapsed"); // device 1 was cut off: it caught up past it, expired
+        v.collapsed(1, "user", 2, 2, "expired"); // device 1 was cut off: it caught up past it, expired
         for (int d = 0; d < 2; d++) {
             v.delivered(d, "user", "c", "e1", 3, -1);
         }
@@ -186,7 +186,7 @@ class VerifierTest {
         assertEquals(4, verdict.expectedDeliveries(), "a and c to two devices; x is not expected");
         assertEquals(4, verdict.delivered(), "x's arrival is counted as an expiring event's, not as an expected delivery");
         assertEquals(new Withheld.Expiry(1, 2, 1, 1, 0), verdict.expiry());
-        assertEquals(Map.of("collapsed", 1L), verdict.collapsed());
+        assertEquals(Map.of("expired", 1L), verdict.collapsed());
     }
 
     @Test
