@@ -259,9 +259,10 @@ public final class Session implements Transport.Listener {
         return state == State.ACTIVE && transport.isOpen() && following(of) != null && send(frame, null, null);
     }
 
-    /** A {@code recalled} frame of {@code at}: sent as a state frame is if the client was sent {@code at} ({@link StreamSync#recalled}). */
+    /** A {@code recalled} frame of {@code at}, if this open connection was sent {@code at} ({@link StreamSync#recalled}), in any state. */
     public synchronized boolean deliverRecalled(StreamId of, Position at, OutboundFrame frame) {
-        return following(of) != null && following(of).recalled(at) && deliverState(of, frame);
+        StreamSync target = following(of);
+        return target != null && target.recalled(at) && state != State.CLOSED && transport.isOpen() && send(frame, null, null);
     }
 
     /** The sync of a stream this connection follows; null when it follows none of that name. */
