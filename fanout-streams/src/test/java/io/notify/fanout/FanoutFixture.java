@@ -1,5 +1,7 @@
 package io.notify.fanout;
 
+import io.notify.protocol.inbox.FallbackRecord;
+import java.util.ArrayList;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.notify.common.config.Settings;
@@ -202,6 +204,36 @@ final class FanoutFixture implements AutoCloseable {
 
     TestOutputTopic<byte[], byte[]> dlq() {
         return driver.createOutputTopic(topics.eventsDlq().name(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    // every record each output topic had so far (reading a driver's output topic consumes it), for the *Of reads below
+    private final List<KeyValue<StreamId, SequencedEvent>> logged = new ArrayList<>();
+    private final Map<String, List<KeyValue<StreamId, DeliveryMessage>>> deliveredByNode = new HashMap<>();
+    private final List<KeyValue<StreamId, FallbackRecord>> fellBack = new ArrayList<>();
+
+    /** Every stream-log record of {@code stream} so far, in order (this and {@link #streamLog()} consume the same topic). */
+    List<SequencedEvent> logOf(StreamId stream) {
+        logged.addAll(streamLog());
+        return logged.stream().filter(kv -> kv.key.equals(stream)).map(kv -> kv.value).toList();
+    }
+
+    /** Every delivery message for {@code stream} on {@code nodeId}'s topic so far, in order. */
+    List<DeliveryMessage> deliveredOf(String nodeId, StreamId stream) {
+        List<KeyValue<StreamId, DeliveryMessage>> seen = deliveredByNode.computeIfAbsent(nodeId, n -> new ArrayList<>());
+        seen.addAll(node(nodeId));
+        return seen.stream().filter(kv -> kv.key.equals(stream)).map(kv -> kv.value).toList();
+    }
+
+    /** Every notify.fallback record of {@code stream} so far, in order. */
+    List<FallbackRecord> fallbacksOf(StreamId stream) {
+        fellBack.addAll(output(topics.fallback()).readKeyValuesToList());
+        return fellBack.stream().filter(kv -> kv.key.equals(stream)).map(kv -> kv.value).toList();
+    }
+
+    /** A counter of the topology's metrics with one tag; 0 before it counted. */
+    double counted(String name, String tag, String value) {
+        var c = metrics.registry().find(name).tags(tag, value).counter();
+        return c == null ? 0 : c.count();
     }
 
     /** Every write to the inbox changelog, in order; a null value is a tombstone. */

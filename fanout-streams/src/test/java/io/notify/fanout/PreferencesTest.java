@@ -17,10 +17,8 @@ import io.notify.protocol.stream.StreamId;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.streams.KeyValue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -62,29 +60,17 @@ class PreferencesTest {
         return new Preferences(Map.of(type, channels), Map.of(), null);
     }
 
-    // every record each output topic had so far (reading a driver's output topic consumes it)
-    private final List<KeyValue<StreamId, SequencedEvent>> logged = new ArrayList<>();
-    private final List<KeyValue<StreamId, DeliveryMessage>> delivered = new ArrayList<>();
-    private final List<KeyValue<StreamId, FallbackRecord>> fellBack = new ArrayList<>();
 
     private List<SequencedEvent> log(StreamId stream) {
-        logged.addAll(f.streamLog());
-        return logged.stream().filter(kv -> kv.key.equals(stream)).map(kv -> kv.value).toList();
+        return f.logOf(stream);
     }
 
     private List<DeliveryMessage> delivered(StreamId stream) {
-        delivered.addAll(f.node("gw-1"));
-        return delivered.stream().filter(kv -> kv.key.equals(stream)).map(kv -> kv.value).toList();
+        return f.deliveredOf("gw-1", stream);
     }
 
     private List<FallbackRecord> fallbacks(StreamId stream) {
-        fellBack.addAll(f.output(f.topics.fallback()).readKeyValuesToList());
-        return fellBack.stream().filter(kv -> kv.key.equals(stream)).map(kv -> kv.value).toList();
-    }
-
-    private double counted(String name, String tag, String value) {
-        var c = f.metrics.registry().find(name).tags(tag, value).counter();
-        return c == null ? 0 : c.count();
+        return f.fallbacksOf(stream);
     }
 
     @Test
@@ -98,7 +84,7 @@ class PreferencesTest {
         assertEquals(List.of(Channel.LIVE), ((SequencedEvent) toGateway.event()).muted(),
                 "routed with its mark: the gateway moves the device's position past it without sending it");
         assertEquals(List.of(), log(OTHER).get(0).muted(), "another user's preferences are theirs");
-        assertEquals(1, counted("notify.fanout.muted", "channel", "live"));
+        assertEquals(1, f.counted("notify.fanout.muted", "channel", "live"));
     }
 
     @Test
@@ -116,8 +102,8 @@ class PreferencesTest {
         f.advance(Duration.ofMinutes(1));
         assertEquals(List.of(), fallbacks(U), "nothing kept, nothing to fall back for");
         assertEquals(2, fallbacks(OTHER).size());
-        assertEquals(1, counted("notify.fanout.muted", "channel", "inbox"));
-        assertEquals(1, counted("notify.fanout.muted", "channel", "all"));
+        assertEquals(1, f.counted("notify.fanout.muted", "channel", "inbox"));
+        assertEquals(1, f.counted("notify.fanout.muted", "channel", "all"));
     }
 
     @Test
@@ -132,7 +118,7 @@ class PreferencesTest {
         assertEquals(List.of(Channel.PUSH), log(U).get(0).muted());
         assertEquals("marketing", log(U).get(0).category());
         assertEquals(3, fallbacks(OTHER).size());
-        assertEquals(1, counted("notify.fanout.fallback", "outcome", "muted"));
+        assertEquals(1, f.counted("notify.fanout.fallback", "outcome", "muted"));
     }
 
     @Test
@@ -157,8 +143,8 @@ class PreferencesTest {
         f.preferences(U, null);
         send("a-3", "promo.sale", "");
         assertEquals(List.of(List.of(), List.of(Channel.LIVE), List.of()), log(U).stream().map(SequencedEvent::muted).toList());
-        assertEquals(1, counted("notify.fanout.preferences", "outcome", "applied"));
-        assertEquals(1, counted("notify.fanout.preferences", "outcome", "reset"));
+        assertEquals(1, f.counted("notify.fanout.preferences", "outcome", "applied"));
+        assertEquals(1, f.counted("notify.fanout.preferences", "outcome", "reset"));
     }
 
     @Test
@@ -171,7 +157,7 @@ class PreferencesTest {
         f.advance(Duration.ofSeconds(31)); // due at 22:00:30 local
         assertEquals(List.of(), fallbacks(U), "held");
         assertEquals(1, fallbacks(OTHER).size(), "43 has no quiet hours");
-        assertEquals(1, counted("notify.fanout.fallback", "outcome", "held_quiet"));
+        assertEquals(1, f.counted("notify.fanout.fallback", "outcome", "held_quiet"));
         f.advance(Duration.between(f.clock.instant(), Instant.parse("2026-03-29T04:59:00Z")));
         assertEquals(List.of(), fallbacks(U), "still quiet at 06:59 CEST");
         f.advance(Duration.ofMinutes(2));
@@ -201,7 +187,7 @@ class PreferencesTest {
         List<FallbackRecord> other = fallbacks(OTHER);
         assertEquals(1, other.size());
         assertEquals(10, other.get(0).digest().count());
-        assertEquals(18, counted("notify.fanout.fallback", "outcome", "folded"));
+        assertEquals(18, f.counted("notify.fanout.fallback", "outcome", "folded"));
         send("c-11", "comment.added", digest);
         f.advance(Duration.ofMinutes(3));
         List<FallbackRecord> all = fallbacks(U);

@@ -20,10 +20,8 @@ import io.notify.schemas.topic.ProducerScope;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -39,9 +37,6 @@ class RecallTest {
     Path dir;
     FanoutFixture f;
 
-    private final List<KeyValue<StreamId, SequencedEvent>> logged = new ArrayList<>();
-    private final List<KeyValue<StreamId, DeliveryMessage>> delivered = new ArrayList<>();
-    private final List<KeyValue<StreamId, FallbackRecord>> fellBack = new ArrayList<>();
 
     @BeforeEach
     void open() {
@@ -73,23 +68,15 @@ class RecallTest {
     }
 
     private List<SequencedEvent> log(StreamId stream) {
-        logged.addAll(f.streamLog());
-        return logged.stream().filter(kv -> kv.key.equals(stream)).map(kv -> kv.value).toList();
+        return f.logOf(stream);
     }
 
     private List<DeliveryMessage> delivered(StreamId stream) {
-        delivered.addAll(f.node("gw-1"));
-        return delivered.stream().filter(kv -> kv.key.equals(stream)).map(kv -> kv.value).toList();
+        return f.deliveredOf("gw-1", stream);
     }
 
     private List<FallbackRecord> fallbacks(StreamId stream) {
-        fellBack.addAll(f.output(f.topics.fallback()).readKeyValuesToList());
-        return fellBack.stream().filter(kv -> kv.key.equals(stream)).map(kv -> kv.value).toList();
-    }
-
-    private double counted(String name, String tag, String value) {
-        var c = f.metrics.registry().find(name).tags(tag, value).counter();
-        return c == null ? 0 : c.count();
+        return f.fallbacksOf(stream);
     }
 
     private SequencedEvent held(StreamId stream, long seq) {
@@ -131,7 +118,7 @@ class RecallTest {
         f.advance(Duration.ofSeconds(31));
         assertEquals(List.of("e-2"), fallbacks(U).stream().map(r -> r.event().id()).toList(), "no fallback for the recalled event");
         assertEquals(2, fallbacks(OTHER).size());
-        assertEquals(1, counted("notify.fanout.recalls", "outcome", "applied"));
+        assertEquals(1, f.counted("notify.fanout.recalls", "outcome", "applied"));
     }
 
     @Test
@@ -156,13 +143,13 @@ class RecallTest {
         recall("billing", "{\"id\":\"e-1\"}", "[\"42\"]");
         assertFalse(held(U, 1).recalled(), "another producer's event of that id");
         assertFalse(held(U, 2).recalled());
-        assertEquals(1, counted("notify.fanout.recalls", "outcome", "not_found"));
+        assertEquals(1, f.counted("notify.fanout.recalls", "outcome", "not_found"));
 
         recall(null, "{\"id\":\"e-1\"}", "[\"42\"]");
         assertFalse(held(U, 1).recalled(), "the shop's event");
         assertTrue(held(U, 2).recalled(), "the direct producer's own");
         recall(null, "{\"id\":\"e-1\"}", "[\"42\"]");
-        assertEquals(2, counted("notify.fanout.recalls", "outcome", "not_found"), "a repeated recall finds nothing left");
+        assertEquals(2, f.counted("notify.fanout.recalls", "outcome", "not_found"), "a repeated recall finds nothing left");
         assertEquals(1, delivered(U).stream().filter(m -> m.event() instanceof LiveEvent l && RecalledFrame.carriedBy(l)).count());
     }
 

@@ -54,6 +54,15 @@ public final class EventsHandler implements HttpHandler {
     @FunctionalInterface
     public interface Authenticator {
         String producerFor(String authorizationHeader);
+
+        /** The producer of the request; null, with the {@code WWW-Authenticate: Bearer} challenge set, when none. */
+        default String producerOf(HttpServerExchange exchange) {
+            String producer = producerFor(exchange.getRequestHeaders().getFirst(Headers.AUTHORIZATION));
+            if (producer == null) {
+                exchange.getResponseHeaders().put(Headers.WWW_AUTHENTICATE, "Bearer");
+            }
+            return producer;
+        }
     }
 
     public EventsHandler(Authenticator auth, IdempotencyStore idempotency, EventWriter writer, IngestMetrics metrics,
@@ -70,9 +79,8 @@ public final class EventsHandler implements HttpHandler {
     @Override
     public void handleRequest(HttpServerExchange exchange) {
         long acceptedAt = HopTrace.nowMicros(Clock.systemUTC());
-        String producer = auth.producerFor(exchange.getRequestHeaders().getFirst(Headers.AUTHORIZATION));
+        String producer = auth.producerOf(exchange);
         if (producer == null) {
-            exchange.getResponseHeaders().put(Headers.WWW_AUTHENTICATE, "Bearer");
             reject(exchange, Problems.unauthorized());
             return;
         }

@@ -57,9 +57,8 @@ public final class RecallsHandler implements HttpHandler {
     @Override
     public void handleRequest(HttpServerExchange exchange) {
         long acceptedAt = HopTrace.nowMicros(Clock.systemUTC());
-        String producer = auth.producerFor(exchange.getRequestHeaders().getFirst(Headers.AUTHORIZATION));
+        String producer = auth.producerOf(exchange);
         if (producer == null) {
-            exchange.getResponseHeaders().put(Headers.WWW_AUTHENTICATE, "Bearer");
             answer(exchange, Problems.unauthorized());
             return;
         }
