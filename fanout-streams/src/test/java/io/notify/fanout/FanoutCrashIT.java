@@ -19,8 +19,6 @@ import java.util.regex.Pattern;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -116,7 +114,7 @@ class FanoutCrashIT {
              JavaProcess b = instance(infra, dir, "b").start();
              NotifyPublisher publisher = NotifyPublisher.builder().bootstrapServers(infra.bootstrapServers())
                      .topicPrefix(infra.prefix()).build();
-             KafkaProducer<String, byte[]> recaller = rawProducer(infra)) {
+             KafkaProducer<String, String> recaller = ItKafka.producer(infra.bootstrapServers())) {
             a.awaitLog("query API on port", Duration.ofSeconds(60));
             b.awaitLog("query API on port", Duration.ofSeconds(60));
             Map<String, Set<String>> sent = new HashMap<>();
@@ -152,8 +150,8 @@ class FanoutCrashIT {
                     copies++;
                 }
                 if (i % 11 == 7) { // every eleventh: a different first user each time (USERS is 10)
-                    recaller.send(new ProducerRecord<>(topics.events().name(), e.recordKey(), NotifyJson.mapper().writeValueAsBytes(
-                            new Recall("rc-" + e.id(), Recall.Target.event(e.id()), e.to())))).get(30, TimeUnit.SECONDS);
+                    ItKafka.send(recaller, topics.events().name(), e.recordKey(), NotifyJson.mapper().writeValueAsString(
+                            new Recall("rc-" + e.id(), Recall.Target.event(e.id()), e.to())));
                     for (String u : e.to().users()) {
                         recalled.computeIfAbsent(u, k -> new TreeSet<>()).add(e.id());
                         recalledCopies++;
@@ -227,12 +225,6 @@ class FanoutCrashIT {
     }
 
     static final long MARKED_BEFORE_KILL = 5;
-
-    private static KafkaProducer<String, byte[]> rawProducer(Infra infra) {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.bootstrapServers());
-        return new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
-    }
 
     /** The digest users turn push off for type crash.nopush, before any event of theirs (the instances made the topic). */
     private static void setPreferences(Infra infra, TopicCatalog topics) {

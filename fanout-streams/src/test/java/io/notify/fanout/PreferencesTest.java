@@ -61,29 +61,17 @@ class PreferencesTest {
     }
 
 
-    private List<SequencedEvent> log(StreamId stream) {
-        return f.logOf(stream);
-    }
-
-    private List<DeliveryMessage> delivered(StreamId stream) {
-        return f.deliveredOf("gw-1", stream);
-    }
-
-    private List<FallbackRecord> fallbacks(StreamId stream) {
-        return f.fallbacksOf(stream);
-    }
-
     @Test
     void aTypeMutedForLiveIsKeptInTheInboxAndMarkedForTheGatewayToSkip() {
         open().preferences(U, types("promo.sale", new Channels(false, null, null)));
         send("p-1", "promo.sale", "");
-        SequencedEvent kept = log(U).get(0);
+        SequencedEvent kept = f.logOf(U).get(0);
         assertEquals(List.of(Channel.LIVE), kept.muted(), "in the stream log and the inbox, muted for live");
         assertEquals(kept, f.inbox().get(new io.notify.fanout.inbox.InboxKey(U, kept.seq())));
-        DeliveryMessage toGateway = delivered(U).get(0);
+        DeliveryMessage toGateway = f.deliveredOf("gw-1", U).get(0);
         assertEquals(List.of(Channel.LIVE), ((SequencedEvent) toGateway.event()).muted(),
                 "routed with its mark: the gateway moves the device's position past it without sending it");
-        assertEquals(List.of(), log(OTHER).get(0).muted(), "another user's preferences are theirs");
+        assertEquals(List.of(), f.logOf(OTHER).get(0).muted(), "another user's preferences are theirs");
         assertEquals(1, f.counted("notify.fanout.muted", "channel", "live"));
     }
 
@@ -93,15 +81,15 @@ class PreferencesTest {
                 "promo.sale", new Channels(false, false, null)), Map.of(), null));
         send("n-1", "chat.nudge", "");
         send("p-1", "promo.sale", "");
-        assertEquals(List.of(), log(U), "neither is kept for 42");
+        assertEquals(List.of(), f.logOf(U), "neither is kept for 42");
         assertNull(f.heads().get(U), "no position was taken");
-        List<DeliveryMessage> live = delivered(U);
+        List<DeliveryMessage> live = f.deliveredOf("gw-1", U);
         assertEquals(1, live.size(), "only the nudge is sent: " + live);
         assertTrue(live.get(0).event() instanceof LiveEvent l && l.id().equals("n-1"), "as an ephemeral event: " + live);
-        assertEquals(2, log(OTHER).size());
+        assertEquals(2, f.logOf(OTHER).size());
         f.advance(Duration.ofMinutes(1));
-        assertEquals(List.of(), fallbacks(U), "nothing kept, nothing to fall back for");
-        assertEquals(2, fallbacks(OTHER).size());
+        assertEquals(List.of(), f.fallbacksOf(U), "nothing kept, nothing to fall back for");
+        assertEquals(2, f.fallbacksOf(OTHER).size());
         assertEquals(1, f.counted("notify.fanout.muted", "channel", "inbox"));
         assertEquals(1, f.counted("notify.fanout.muted", "channel", "all"));
     }
@@ -114,10 +102,10 @@ class PreferencesTest {
         send("m-2", "promo.vip", ",\"category\":\"marketing\"");
         send("o-1", "order.shipped", "");
         f.advance(Duration.ofSeconds(31));
-        assertEquals(List.of("m-2", "o-1"), fallbacks(U).stream().map(r -> r.event().id()).toList());
-        assertEquals(List.of(Channel.PUSH), log(U).get(0).muted());
-        assertEquals("marketing", log(U).get(0).category());
-        assertEquals(3, fallbacks(OTHER).size());
+        assertEquals(List.of("m-2", "o-1"), f.fallbacksOf(U).stream().map(r -> r.event().id()).toList());
+        assertEquals(List.of(Channel.PUSH), f.logOf(U).get(0).muted());
+        assertEquals("marketing", f.logOf(U).get(0).category());
+        assertEquals(3, f.fallbacksOf(OTHER).size());
         assertEquals(1, f.counted("notify.fanout.fallback", "outcome", "muted"));
     }
 
@@ -127,11 +115,11 @@ class PreferencesTest {
         open().preferences(U, new Preferences(Map.of("security.alert", new Channels(false, false, false)), Map.of(),
                 new QuietHours("22:00", "07:00", "Europe/Berlin")));
         send("s-1", "security.alert", ",\"critical\":true");
-        assertEquals(1, log(U).size());
-        assertEquals(List.of(), log(U).get(0).muted());
-        assertTrue(log(U).get(0).critical());
+        assertEquals(1, f.logOf(U).size());
+        assertEquals(List.of(), f.logOf(U).get(0).muted());
+        assertTrue(f.logOf(U).get(0).critical());
         f.advance(Duration.ofSeconds(31));
-        assertEquals(List.of("s-1"), fallbacks(U).stream().map(r -> r.event().id()).toList(), "not held by quiet hours");
+        assertEquals(List.of("s-1"), f.fallbacksOf(U).stream().map(r -> r.event().id()).toList(), "not held by quiet hours");
     }
 
     @Test
@@ -142,7 +130,7 @@ class PreferencesTest {
         send("a-2", "promo.sale", "");
         f.preferences(U, null);
         send("a-3", "promo.sale", "");
-        assertEquals(List.of(List.of(), List.of(Channel.LIVE), List.of()), log(U).stream().map(SequencedEvent::muted).toList());
+        assertEquals(List.of(List.of(), List.of(Channel.LIVE), List.of()), f.logOf(U).stream().map(SequencedEvent::muted).toList());
         assertEquals(1, f.counted("notify.fanout.preferences", "outcome", "applied"));
         assertEquals(1, f.counted("notify.fanout.preferences", "outcome", "reset"));
     }
@@ -155,13 +143,13 @@ class PreferencesTest {
                 new Preferences(Map.of(), Map.of(), new QuietHours("22:00", "07:00", "Europe/Berlin")));
         send("late-1", "order.shipped", "");
         f.advance(Duration.ofSeconds(31)); // due at 22:00:30 local
-        assertEquals(List.of(), fallbacks(U), "held");
-        assertEquals(1, fallbacks(OTHER).size(), "43 has no quiet hours");
+        assertEquals(List.of(), f.fallbacksOf(U), "held");
+        assertEquals(1, f.fallbacksOf(OTHER).size(), "43 has no quiet hours");
         assertEquals(1, f.counted("notify.fanout.fallback", "outcome", "held_quiet"));
         f.advance(Duration.between(f.clock.instant(), Instant.parse("2026-03-29T04:59:00Z")));
-        assertEquals(List.of(), fallbacks(U), "still quiet at 06:59 CEST");
+        assertEquals(List.of(), f.fallbacksOf(U), "still quiet at 06:59 CEST");
         f.advance(Duration.ofMinutes(2));
-        List<FallbackRecord> out = fallbacks(U);
+        List<FallbackRecord> out = f.fallbacksOf(U);
         assertEquals(1, out.size(), "released at 07:00 CEST");
         assertEquals(Instant.parse("2026-03-29T05:00:00Z").toEpochMilli(), out.get(0).dueAt());
     }
@@ -177,20 +165,20 @@ class PreferencesTest {
         String epoch = f.heads().get(U).epoch();
         f.receipt(Receipt.ack(U, epoch, 1, "phone-1", f.clock.millis())); // the first was seen: 9 remain
         f.advance(Duration.ofSeconds(75)); // past 2 min after the first
-        List<FallbackRecord> out = fallbacks(U);
+        List<FallbackRecord> out = f.fallbacksOf(U);
         assertEquals(1, out.size(), "one record for the digest: " + out);
         FallbackRecord r = out.get(0);
         assertEquals("comments:post-9", r.digest().key());
         assertEquals(9, r.digest().count());
         assertEquals("c-2", r.digest().first().id(), "the first of those still standing: c-1 was acknowledged");
         assertEquals("c-10", r.event().id());
-        List<FallbackRecord> other = fallbacks(OTHER);
+        List<FallbackRecord> other = f.fallbacksOf(OTHER);
         assertEquals(1, other.size());
         assertEquals(10, other.get(0).digest().count());
         assertEquals(18, f.counted("notify.fanout.fallback", "outcome", "folded"));
         send("c-11", "comment.added", digest);
         f.advance(Duration.ofMinutes(3));
-        List<FallbackRecord> all = fallbacks(U);
+        List<FallbackRecord> all = f.fallbacksOf(U);
         assertEquals(2, all.size());
         FallbackRecord next = all.get(1);
         assertEquals("c-11", next.digest().first().id(), "after the window a new digest opens");
@@ -207,8 +195,8 @@ class PreferencesTest {
         f.advance(Duration.ofSeconds(40));
         f.connect("42", "gw-1", "i1", "c1"); // the connection's lease renewed, as a live gateway does
         f.advance(Duration.ofSeconds(21));
-        assertEquals(1, fallbacks(U).size());
-        List<SequencedEvent> logU = log(U);
+        assertEquals(1, f.fallbacksOf(U).size());
+        List<SequencedEvent> logU = f.logOf(U);
         assertEquals(4, logU.size(), "the three events, then the summary: " + logU);
         SequencedEvent summary = logU.get(3);
         assertEquals(io.notify.protocol.event.Digest.SUMMARY_TYPE, summary.type());
@@ -218,10 +206,10 @@ class PreferencesTest {
         assertEquals("comment.added", summary.data().get("type").asText());
         assertEquals("c-1", summary.data().path("first").path("id").asText());
         assertEquals("c-3", summary.data().path("last").path("id").asText());
-        assertEquals(summary, delivered(U).get(3).event(), "and sent to the user's devices like any event");
+        assertEquals(summary, f.deliveredOf("gw-1", U).get(3).event(), "and sent to the user's devices like any event");
         assertEquals(4, f.heads().get(U).lastSeq());
         send("c-4", "comment.added", "");
-        assertEquals(5, log(U).get(4).seq(), "the stream goes on after it");
+        assertEquals(5, f.logOf(U).get(4).seq(), "the stream goes on after it");
     }
 
     @Test
@@ -231,11 +219,11 @@ class PreferencesTest {
         String digest = ",\"digest\":{\"key\":\"likes\",\"window\":\"1m\"}";
         send("l-1", "like.added", digest);
         f.advance(Duration.ofMinutes(2));
-        assertEquals(List.of(), fallbacks(U), "held");
+        assertEquals(List.of(), f.fallbacksOf(U), "held");
         send("l-2", "like.added", digest);
         send("l-3", "like.added", digest);
         f.advance(Duration.ofHours(9));
-        List<FallbackRecord> out = fallbacks(U);
+        List<FallbackRecord> out = f.fallbacksOf(U);
         assertEquals(1, out.size(), "one record at 07:00: " + out);
         assertEquals(3, out.get(0).digest().count());
         assertEquals("l-3", out.get(0).event().id());
@@ -250,11 +238,11 @@ class PreferencesTest {
         send("n-1", "security.alert", digest);
         send("crit-2", "security.alert", digest + ",\"critical\":true");
         f.advance(Duration.ofMinutes(2));
-        assertEquals(List.of("crit-1", "crit-2"), fallbacks(U).stream().map(r -> r.event().id()).toList(),
+        assertEquals(List.of("crit-1", "crit-2"), f.fallbacksOf(U).stream().map(r -> r.event().id()).toList(),
                 "each critical event on its own, at its due time, in quiet hours");
-        assertTrue(fallbacks(U).stream().allMatch(r -> r.digest() == null));
+        assertTrue(f.fallbacksOf(U).stream().allMatch(r -> r.digest() == null));
         f.advance(Duration.ofHours(9));
-        List<FallbackRecord> all = fallbacks(U);
+        List<FallbackRecord> all = f.fallbacksOf(U);
         assertEquals(3, all.size(), "the ordinary one held to 07:00: " + all);
         assertEquals("n-1", all.get(2).event().id());
         assertEquals(1, all.get(2).digest().count());
@@ -271,12 +259,12 @@ class PreferencesTest {
         String epoch = f.heads().get(U).epoch();
         f.receipt(Receipt.markIds(U, io.notify.protocol.inbox.ReceiptKind.READ, epoch, List.of("c-1", "c-3"), null, f.clock.millis()));
         f.advance(Duration.ofSeconds(61));
-        FallbackRecord r = fallbacks(U).get(0);
+        FallbackRecord r = f.fallbacksOf(U).get(0);
         assertEquals(1, r.digest().count(), "c-1 and c-3 read, c-4 expired");
         assertEquals("c-2", r.event().id(), "the one standing, not a read or an expired one");
         assertEquals("c-2", r.digest().first().id());
-        assertEquals(3, fallbacks(OTHER).get(0).digest().count(), "another user read nothing; c-4 expired for them too");
-        assertEquals("c-3", fallbacks(OTHER).get(0).event().id(), "their last standing event, not the expired c-4");
+        assertEquals(3, f.fallbacksOf(OTHER).get(0).digest().count(), "another user read nothing; c-4 expired for them too");
+        assertEquals("c-3", f.fallbacksOf(OTHER).get(0).event().id(), "their last standing event, not the expired c-4");
     }
 
     @Test
@@ -285,7 +273,7 @@ class PreferencesTest {
                 new Preferences(Map.of(), Map.of(), new QuietHours("22:00", "07:00", "Europe/Berlin")));
         send("late", "order.shipped", "");
         f.advance(Duration.ofSeconds(45)); // decided at 22:00:05, after it fell due
-        assertEquals(List.of("late"), fallbacks(U).stream().map(r -> r.event().id()).toList(), "due before the window: not held");
+        assertEquals(List.of("late"), f.fallbacksOf(U).stream().map(r -> r.event().id()).toList(), "due before the window: not held");
     }
 
     @Test
@@ -297,8 +285,8 @@ class PreferencesTest {
         send("alarm", "security.alert", ",\"critical\":true");
         f.advance(Duration.ofHours(9)); // 07:30 in Berlin
         send("morning", "order.shipped", "");
-        assertEquals(List.of(List.of(Channel.LIVE), List.of(), List.of()), log(U).stream().map(SequencedEvent::muted).toList(),
+        assertEquals(List.of(List.of(Channel.LIVE), List.of(), List.of()), f.logOf(U).stream().map(SequencedEvent::muted).toList(),
                 "muted for live inside the window, not critical ones, not after it");
-        assertEquals(List.of(), log(OTHER).get(0).muted(), "another user's quiet hours are theirs");
+        assertEquals(List.of(), f.logOf(OTHER).get(0).muted(), "another user's quiet hours are theirs");
     }
 }

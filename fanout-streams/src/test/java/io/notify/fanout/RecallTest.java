@@ -8,7 +8,6 @@ import io.notify.fanout.inbox.InboxKey;
 import io.notify.protocol.frame.RecalledFrame;
 import io.notify.protocol.frame.StateFrame;
 import io.notify.protocol.inbox.EventState;
-import io.notify.protocol.inbox.FallbackRecord;
 import io.notify.protocol.inbox.InboxState;
 import io.notify.protocol.inbox.ReceiptKind;
 import io.notify.protocol.stream.DeliveryMessage;
@@ -67,18 +66,6 @@ class RecallTest {
         f.send(key.getBytes(StandardCharsets.UTF_8), json.getBytes(StandardCharsets.UTF_8), headers);
     }
 
-    private List<SequencedEvent> log(StreamId stream) {
-        return f.logOf(stream);
-    }
-
-    private List<DeliveryMessage> delivered(StreamId stream) {
-        return f.deliveredOf("gw-1", stream);
-    }
-
-    private List<FallbackRecord> fallbacks(StreamId stream) {
-        return f.fallbacksOf(stream);
-    }
-
     private SequencedEvent held(StreamId stream, long seq) {
         return f.inbox().get(new InboxKey(stream, seq));
     }
@@ -96,11 +83,11 @@ class RecallTest {
         assertFalse(held(U, 2).recalled(), "the other event stands");
         assertFalse(held(OTHER, 1).recalled(), "43 was not named by the recall");
 
-        List<SequencedEvent> logU = log(U);
+        List<SequencedEvent> logU = f.logOf(U);
         assertEquals(3, logU.size(), "the stream log records the recall after the two events: " + logU);
         assertEquals(recalled, logU.get(2));
 
-        List<DeliveryMessage> live = delivered(U);
+        List<DeliveryMessage> live = f.deliveredOf("gw-1", U);
         assertEquals(4, live.size(), "two events, the recalled frame's carrier, the state frame (the recalled entry is not routed): "
                 + live);
         LiveEvent carrier = (LiveEvent) live.get(2).event();
@@ -116,8 +103,8 @@ class RecallTest {
         assertEquals(FanoutTopology.RECALL_DEVICE, frame.device());
 
         f.advance(Duration.ofSeconds(31));
-        assertEquals(List.of("e-2"), fallbacks(U).stream().map(r -> r.event().id()).toList(), "no fallback for the recalled event");
-        assertEquals(2, fallbacks(OTHER).size());
+        assertEquals(List.of("e-2"), f.fallbacksOf(U).stream().map(r -> r.event().id()).toList(), "no fallback for the recalled event");
+        assertEquals(2, f.fallbacksOf(OTHER).size());
         assertEquals(1, f.counted("notify.fanout.recalls", "outcome", "applied"));
     }
 
@@ -132,7 +119,7 @@ class RecallTest {
             assertFalse(held(s, 2).recalled(), s + " seq 2 carries another key");
             assertTrue(held(s, 3).recalled(), s + " seq 3");
         }
-        assertEquals(List.of(1L, 3L), delivered(U).stream().filter(m -> m.event() instanceof LiveEvent l && RecalledFrame.carriedBy(l))
+        assertEquals(List.of(1L, 3L), f.deliveredOf("gw-1", U).stream().filter(m -> m.event() instanceof LiveEvent l && RecalledFrame.carriedBy(l))
                 .map(m -> RecalledFrame.fromLiveEvent((LiveEvent) m.event()).seq()).toList());
     }
 
@@ -150,7 +137,7 @@ class RecallTest {
         assertTrue(held(U, 2).recalled(), "the direct producer's own");
         recall(null, "{\"id\":\"e-1\"}", "[\"42\"]");
         assertEquals(2, f.counted("notify.fanout.recalls", "outcome", "not_found"), "a repeated recall finds nothing left");
-        assertEquals(1, delivered(U).stream().filter(m -> m.event() instanceof LiveEvent l && RecalledFrame.carriedBy(l)).count());
+        assertEquals(1, f.deliveredOf("gw-1", U).stream().filter(m -> m.event() instanceof LiveEvent l && RecalledFrame.carriedBy(l)).count());
     }
 
     @Test

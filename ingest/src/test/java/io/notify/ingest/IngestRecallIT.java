@@ -6,7 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.notify.devstack.Infra;
 import io.notify.devstack.NotifyInfraExtension;
+import io.notify.devstack.Await;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -82,6 +88,31 @@ class IngestRecallIT {
         assertEquals(400, IngestApiIT.client.recall(IngestApiIT.KEY, "{not json").statusCode());
         assertEquals(0, IngestApiIT.recordsWithId("rc-bad-1", 0).size());
         assertEquals(0, IngestApiIT.recordsWithId("rc-bad-2", 0).size());
+    }
+
+    @Test
+    void aClientThatLeavesMidBodyIsCountedAsGoneNotAnsweredTooLarge() throws Exception {
+        double gone = recalls("requests_total", "status=\"499\"");
+        double tooLarge = recalls("recalls_total", "outcome=\"body-too-large\"");
+        try (Socket s = new Socket("127.0.0.1", IngestApiIT.server.port())) {
+            s.getOutputStream().write(("DELETE /v1/events/e-1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: " + IngestApiIT.KEY
+                    + "\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{\"to\":").getBytes(StandardCharsets.US_ASCII));
+            s.getOutputStream().flush();
+        }
+        Await.until("the request counted as gone (499)", Duration.ofSeconds(20), () -> recalls("requests_total", "status=\"499\"") > gone);
+        assertEquals(tooLarge, recalls("recalls_total", "outcome=\"body-too-large\""), "not refused as too large");
+    }
+
+    /** The sum of notify_ingest_&lt;name&gt; samples whose labels hold {@code label}, from the management port's /metrics. */
+    private static double recalls(String name, String label) {
+        try {
+            String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                    + IngestApiIT.server.managementPort() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+            return metrics.lines().filter(l -> l.startsWith("notify_ingest_" + name + "{") && l.contains(label))
+                    .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static List<String> pointers(HttpResponse<String> r) throws Exception {

@@ -4,7 +4,11 @@ import io.notify.fanout.intake.Intake;
 import io.notify.fanout.metrics.FanoutMetrics;
 import io.notify.protocol.stream.StreamId;
 import io.notify.schemas.topic.ProducerScope;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -21,6 +25,8 @@ public final class ExplodeProcessor implements Processor<String, Intake, StreamI
     private final RecipientPlacement placement;
     private final FanoutMetrics metrics;
     private ProcessorContext<StreamId, Placed> context;
+    private byte[] lastScope; // the last producer header's bytes, and its name: nearly every record repeats it
+    private String lastProducer;
 
     public ExplodeProcessor(RecipientPlacement placement, FanoutMetrics metrics) {
         this.placement = placement;
@@ -35,8 +41,7 @@ public final class ExplodeProcessor implements Processor<String, Intake, StreamI
     @Override
     public void process(Record<String, Intake> record) {
         int partition = context.recordMetadata().map(RecordMetadata::partition).orElse(-1);
-        String scope = ProducerScope.of(record.headers());
-        String producer = ProducerScope.DIRECT.equals(scope) ? null : scope;
+        String producer = producer(record.headers());
         List<RecipientEvent.StreamAddressed> streams;
         if (record.value() instanceof Intake.Accepted a) {
             streams = RecipientEvent.explode(a.envelope(), a.ingestedAt(), producer);
@@ -50,5 +55,20 @@ public final class ExplodeProcessor implements Processor<String, Intake, StreamI
             metrics.recipient(local);
             context.forward(record.withKey(r.stream()).withValue(new Placed(r.event(), local)));
         }
+    }
+
+    /** The producer scope the record was published in ({@link ProducerScope}), null for the shared one; decoded once per change. */
+    private String producer(Headers headers) {
+        Header h = headers.lastHeader(ProducerScope.HEADER);
+        byte[] scope = h == null ? null : h.value();
+        if (scope == null || scope.length == 0) {
+            return null;
+        }
+        if (!Arrays.equals(scope, lastScope)) {
+            lastScope = scope;
+            String name = new String(scope, StandardCharsets.UTF_8);
+            lastProducer = ProducerScope.DIRECT.equals(name) ? null : name;
+        }
+        return lastProducer;
     }
 }

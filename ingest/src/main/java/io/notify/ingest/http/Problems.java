@@ -13,15 +13,26 @@ final class Problems {
     /** 400 naming every bad field; 413 when the only fault is the size of {@code data}. */
     static Problem invalid(List<Violation> violations) {
         if (!violations.isEmpty() && violations.stream().allMatch(Violation::isSizeLimit)) {
-            return Problem.of(413, "event-too-large", "Event too large", violations.get(0).toString())
-                    .withErrors(violations.stream().map(v -> new Problem.FieldError(v.pointer(), v.message())).toList());
+            return Problem.of(413, "event-too-large", "Event too large", violations.get(0).toString()).withErrors(fields(violations));
         }
-        String detail = violations.isEmpty() ? "invalid event" : violations.get(0).toString();
+        return invalid("invalid-event", "Invalid event", violations);
+    }
+
+    /** 400 naming every bad field of a recall (docs/protocol.md, "Recall"). */
+    static Problem invalidRecall(List<Violation> violations) {
+        return invalid("invalid-recall", "Invalid recall", violations);
+    }
+
+    private static Problem invalid(String slug, String title, List<Violation> violations) {
+        String detail = violations.isEmpty() ? title.toLowerCase(java.util.Locale.ROOT) : violations.get(0).toString();
         if (violations.size() > 1) {
             detail += " (and " + (violations.size() - 1) + " more)";
         }
-        return Problem.of(400, "invalid-event", "Invalid event", detail)
-                .withErrors(violations.stream().map(v -> new Problem.FieldError(v.pointer(), v.message())).toList());
+        return Problem.of(400, slug, title, detail).withErrors(fields(violations));
+    }
+
+    private static List<Problem.FieldError> fields(List<Violation> violations) {
+        return violations.stream().map(v -> new Problem.FieldError(v.pointer(), v.message())).toList();
     }
 
     static Problem expired(String id, String expiresAt) {
@@ -44,8 +55,12 @@ final class Problems {
     }
 
     static Problem unsupportedMediaType(String got) {
-        return Problem.of(415, "unsupported-media-type", "Unsupported media type",
-                "Content-Type must be application/json or application/x-ndjson, got '" + got + "'");
+        return unsupportedMediaType("application/json or application/x-ndjson", got);
+    }
+
+    /** 415 for a request that takes {@code accepted} only. */
+    static Problem unsupportedMediaType(String accepted, String got) {
+        return Problem.of(415, "unsupported-media-type", "Unsupported media type", "Content-Type must be " + accepted + ", got '" + got + "'");
     }
 
     static Problem conflict(String id) {

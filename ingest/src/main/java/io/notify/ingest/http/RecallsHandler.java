@@ -19,9 +19,11 @@ import io.notify.schemas.validation.RecallValidator;
 import io.notify.schemas.validation.Violation;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
+import io.undertow.server.RequestTooBigException;
 import io.undertow.util.Headers;
 import io.undertow.util.PathTemplateMatch;
 import io.undertow.util.SameThreadExecutor;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
@@ -64,8 +66,7 @@ public final class RecallsHandler implements HttpHandler {
         }
         String contentType = exchange.getRequestHeaders().getFirst(Headers.CONTENT_TYPE);
         if (RequestBody.formatOf(contentType) != RequestBody.Format.JSON) {
-            answer(exchange, Problem.of(415, "unsupported-media-type", "Unsupported media type",
-                    "Content-Type must be application/json, got '" + contentType + "'"));
+            answer(exchange, Problems.unsupportedMediaType("application/json", contentType));
             return;
         }
         PathTemplateMatch match = exchange.getAttachment(PathTemplateMatch.ATTACHMENT_KEY);
@@ -73,7 +74,16 @@ public final class RecallsHandler implements HttpHandler {
         BodyReader.read(exchange, maxBytes,
                 (ex, body) -> ex.dispatch(e -> write(e, body, eventId, producer, acceptedAt)),
                 ex -> answer(ex, Problems.bodyTooLarge(maxBytes)),
-                (ex, error) -> answer(ex, Problems.bodyTooLarge(maxBytes)));
+                this::onReadError);
+    }
+
+    private void onReadError(HttpServerExchange exchange, IOException error) {
+        if (error instanceof RequestTooBigException) {
+            answer(exchange, Problems.bodyTooLarge(maxBytes));
+        } else {
+            metrics.request(499); // the client went away mid-body: nothing was written, nobody to answer
+            exchange.endExchange();
+        }
     }
 
     /** Worker thread: the recall validated, then written; the answer comes from Kafka's acknowledgement. */
@@ -82,7 +92,7 @@ public final class RecallsHandler implements HttpHandler {
         try {
             recall = RecallValidator.toRecall(document(body, eventId));
         } catch (InvalidEventException e) {
-            answer(exchange, invalid(e.violations()));
+            answer(exchange, Problems.invalidRecall(e.violations()));
             return;
         }
         byte[] value;
@@ -126,12 +136,6 @@ public final class RecallsHandler implements HttpHandler {
         }
         recall.putObject(Recall.FIELD).put("id", eventId);
         return recall;
-    }
-
-    private static Problem invalid(List<Violation> violations) {
-        String detail = violations.get(0).toString() + (violations.size() > 1 ? " (and " + (violations.size() - 1) + " more)" : "");
-        return Problem.of(400, "invalid-recall", "Invalid recall", detail)
-                .withErrors(violations.stream().map(v -> new Problem.FieldError(v.pointer(), v.message())).toList());
     }
 
     private void answer(HttpServerExchange exchange, Problem problem) {

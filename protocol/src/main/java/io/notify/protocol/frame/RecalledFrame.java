@@ -1,8 +1,6 @@
 package io.notify.protocol.frame;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.notify.protocol.NotifyJson;
 import io.notify.protocol.event.EventIds;
 import io.notify.protocol.stream.LiveEvent;
 import io.notify.protocol.stream.Position;
@@ -47,19 +45,11 @@ public record RecalledFrame(StreamId stream, String epoch, long seq, String id) 
 
     /** The frame {@code event} carries. */
     public static RecalledFrame fromLiveEvent(LiveEvent event) {
-        if (!carriedBy(event)) {
-            throw new IllegalArgumentException("event " + event.id() + " of type " + event.type() + " carries no recalled frame");
-        }
-        try {
-            return NotifyJson.mapper().treeToValue(event.data(), RecalledFrame.class);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalArgumentException("event " + event.id() + " carries an unreadable recalled frame: " + e.getOriginalMessage(), e);
-        }
+        return CarriedFrames.read(event, EVENT_TYPE, RecalledFrame.class, "recalled");
     }
 
     /** This frame as the ephemeral event that carries it to the stream's devices. */
     public LiveEvent toLiveEvent(String eventId, String source, long at) {
-        ObjectNode data = NotifyJson.mapper().valueToTree(this);
-        return new LiveEvent(stream, eventId, EVENT_TYPE, data, null, null, source, at);
+        return CarriedFrames.carry(this, stream, EVENT_TYPE, eventId, source, at);
     }
 }

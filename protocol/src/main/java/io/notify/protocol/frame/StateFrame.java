@@ -3,8 +3,6 @@ package io.notify.protocol.frame;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.notify.protocol.NotifyJson;
 import io.notify.protocol.inbox.ReceiptKind;
 import io.notify.protocol.stream.LiveEvent;
 import io.notify.protocol.stream.Position;
@@ -60,20 +58,12 @@ public record StateFrame(StreamId stream, String epoch, long head, long unread, 
 
     /** The frame {@code event} carries. */
     public static StateFrame fromLiveEvent(LiveEvent event) {
-        if (!carriedBy(event)) {
-            throw new IllegalArgumentException("event " + event.id() + " of type " + event.type() + " carries no state frame");
-        }
-        try {
-            return NotifyJson.mapper().treeToValue(event.data(), StateFrame.class);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalArgumentException("event " + event.id() + " carries an unreadable state frame: " + e.getOriginalMessage(), e);
-        }
+        return CarriedFrames.read(event, EVENT_TYPE, StateFrame.class, "state");
     }
 
     /** This frame as the ephemeral event that carries it to the user's devices. */
     public LiveEvent toLiveEvent(String id, String source, long at) {
-        ObjectNode data = NotifyJson.mapper().valueToTree(this); // "t":"state" included: fromLiveEvent reads it back
-        return new LiveEvent(stream, id, EVENT_TYPE, data, null, null, source, at);
+        return CarriedFrames.carry(this, stream, EVENT_TYPE, id, source, at);
     }
 
     @JsonIgnore

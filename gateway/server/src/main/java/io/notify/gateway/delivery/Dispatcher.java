@@ -6,6 +6,7 @@ import io.notify.gateway.metrics.HopStamps;
 import io.notify.gateway.session.Session;
 import io.notify.gateway.session.SessionTable;
 import io.notify.gateway.transport.OutboundFrame;
+import io.notify.protocol.event.EventEnvelope;
 import io.notify.protocol.frame.RecalledFrame;
 import io.notify.protocol.frame.StateFrame;
 import io.notify.protocol.stream.DeliveryMessage;
@@ -26,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * {@link StateFrame#EVENT_TYPE} goes to the user's sessions as the {@code state} frame it carries
  * ({@link Session#deliverState}), not as an {@code event}, and one of the reserved type
  * {@link RecalledFrame#EVENT_TYPE} as the {@code recalled} frame it carries ({@link Session#deliverRecalled});
- * telling them apart costs an ordinary durable event one type check.
+ * telling them apart costs an ordinary ephemeral event one prefix check, a durable one a type check.
  */
 public final class Dispatcher {
 
@@ -53,12 +54,8 @@ public final class Dispatcher {
             return;
         }
         StreamEvent event = message.event();
-        if (!(event instanceof SequencedEvent) && StateFrame.carriedBy((LiveEvent) event)) {
-            dispatchState(message, (LiveEvent) event, sessions);
-            return;
-        }
-        if (!(event instanceof SequencedEvent) && RecalledFrame.carriedBy((LiveEvent) event)) {
-            dispatchRecalled(message, (LiveEvent) event, sessions);
+        if (event instanceof LiveEvent live && live.type().startsWith(EventEnvelope.RESERVED_TYPE_PREFIX)) {
+            dispatchCarried(message, live, sessions); // one check on the path of every other ephemeral event
             return;
         }
         if (!event.isDurable() && event.expiredAt(System.currentTimeMillis())) { // a durable one goes as its position (OutboundFrame)
@@ -93,47 +90,37 @@ public final class Dispatcher {
     }
 
     /**
-     * A {@code state} frame for the user's sessions, which fanout-streams carries as an ephemeral
-     * event of the reserved type {@link StateFrame#EVENT_TYPE}: delivered as that frame, its own
-     * variant ({@link Session#deliverState}), not as an {@code event} (and not counted as one),
-     * ephemeral (a full queue keeps only the newest state frame of the stream). One that cannot be
-     * read is counted as {@code delivery_messages_total{outcome="poison"}}.
+     * A frame fanout-streams carries as an ephemeral event of a reserved type (Notify's own, never a producer's),
+     * delivered as that frame through its own session variant, not as an {@code event} (and not counted as one):
+     * <ul>
+     *   <li>{@link StateFrame#EVENT_TYPE}: the {@code state} frame to the user's sessions ({@link Session#deliverState};
+     *       ephemeral: a full queue keeps only the newest state frame of the stream);</li>
+     *   <li>{@link RecalledFrame#EVENT_TYPE}: the {@code recalled} frame (docs/protocol.md, "Recall") to the sessions
+     *       that were sent the event ({@link Session#deliverRecalled}: no position, no cursor move), counted in
+     *       {@code recalled_frames_total}.</li>
+     * </ul>
+     * One that cannot be read, or of another reserved type, is counted as {@code delivery_messages_total{outcome="poison"}}.
      */
-    private void dispatchState(DeliveryMessage message, LiveEvent event, Collection<Session> sessions) {
-        StateFrame state;
+    private void dispatchCarried(DeliveryMessage message, LiveEvent event, Collection<Session> sessions) {
         try {
-            state = StateFrame.fromLiveEvent(event);
+            if (StateFrame.carriedBy(event)) {
+                StateFrame state = StateFrame.fromLiveEvent(event);
+                OutboundFrame frame = OutboundFrame.state(state);
+                metrics.inbox().stateFrames(deliver(message, sessions, s -> s.deliverState(state.stream(), frame)));
+            } else {
+                RecalledFrame recalled = RecalledFrame.fromLiveEvent(event); // throws for any other type
+                OutboundFrame frame = OutboundFrame.recalled(recalled);
+                Position at = new Position(recalled.epoch(), recalled.seq());
+                metrics.recalledFrames(deliver(message, sessions, s -> s.deliverRecalled(recalled.stream(), at, frame)));
+            }
         } catch (IllegalArgumentException e) {
-            poison("state", event, e);
-            return;
+            poison(event, e);
         }
-        OutboundFrame frame = OutboundFrame.state(state);
-        metrics.inbox().stateFrames(deliver(message, sessions, s -> s.deliverState(state.stream(), frame)));
     }
 
-    /**
-     * A {@code recalled} frame (docs/protocol.md, "Recall"), which fanout-streams carries as an ephemeral
-     * event of the reserved type {@link RecalledFrame#EVENT_TYPE}: delivered as that frame, like a state
-     * frame ({@link Session#deliverRecalled}: no position, no cursor move, not counted as an event), to
-     * the sessions that were sent the event; counted in {@code recalled_frames_total}. One that cannot
-     * be read is counted as {@code delivery_messages_total{outcome="poison"}}.
-     */
-    private void dispatchRecalled(DeliveryMessage message, LiveEvent event, Collection<Session> sessions) {
-        RecalledFrame recalled;
-        try {
-            recalled = RecalledFrame.fromLiveEvent(event);
-        } catch (IllegalArgumentException e) {
-            poison("recalled", event, e);
-            return;
-        }
-        OutboundFrame frame = OutboundFrame.recalled(recalled);
-        Position at = new Position(recalled.epoch(), recalled.seq());
-        metrics.recalledFrames(deliver(message, sessions, s -> s.deliverRecalled(recalled.stream(), at, frame)));
-    }
-
-    private void poison(String what, LiveEvent event, IllegalArgumentException e) {
+    private void poison(LiveEvent event, IllegalArgumentException e) {
         try (LogFields f = LogFields.of(LogFields.STREAM, event.stream().value())) {
-            LOG.warn("unreadable {} frame in event {} of {}: {}", what, event.id(), event.stream(), e.getMessage());
+            LOG.warn("unreadable carried frame in event {} of {}: {}", event.id(), event.stream(), e.getMessage());
         }
         metrics.deliveryMessage("poison");
     }

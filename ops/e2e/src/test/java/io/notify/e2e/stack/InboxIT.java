@@ -242,10 +242,11 @@ class InboxIT {
         Await.until("4 unread", WAIT, () -> unread(b, user) == 4);
 
         stack.publishing().recall("o-4", user);
-        assertEquals(new RecalledFrame(StreamId.forUser(user), epoch, 4, "o-4"), nextRecalled(phone));
+        assertEquals(new RecalledFrame(StreamId.forUser(user), epoch, 4, "o-4"), phone.expect(RecalledFrame.class, WAIT));
         assertEquals(3, nextState(phone).unread(), "the archive mark of the recall lowers the count on the device");
         stack.publishing().recallByKey("order-1", user);
-        assertEquals(List.of(1L, 3L), List.of(nextRecalled(phone).seq(), nextRecalled(phone).seq()), "both events of the key");
+        long first = phone.expect(RecalledFrame.class, WAIT).seq();
+        assertEquals(List.of(1L, 3L), List.of(first, phone.expect(RecalledFrame.class, WAIT).seq()), "both events of the key");
         Await.until("1 unread", WAIT, () -> unread(b, user) == 1);
         phone.close();
 
@@ -264,17 +265,6 @@ class InboxIT {
         assertEquals(2, withheld.stream().mapToLong(CollapsedFrame::count).sum(), "seqs 3 and 4 as positions: " + replayed);
         assertTrue(withheld.stream().allMatch(c -> c.reason() == CollapsedFrame.Reason.RECALLED), replayed.toString());
         laptop.close();
-    }
-
-    /** The next recalled frame, skipping pings, events and state frames. */
-    private static RecalledFrame nextRecalled(WsClient c) {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (true) {
-            ServerFrame f = c.next(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
-            if (f instanceof RecalledFrame r) {
-                return r;
-            }
-        }
     }
 
     /** A device of {@code user} on {@code node} resuming its stream after {@code seq}. */
