@@ -15,7 +15,9 @@ import io.notify.protocol.stream.StreamId;
 import io.notify.protocol.stream.UndeliveredEvent;
 import io.notify.schemas.serde.NotifySerdes;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import org.apache.kafka.common.serialization.Serdes;
 
@@ -46,6 +48,8 @@ public final class TopicCatalog {
     public static final Pattern PREFIX = Pattern.compile("^[A-Za-z0-9._-]{0,100}$");
 
     private static final String STREAM_KEY = "stream id, UTF-8 text such as u:42";
+    /** Node topics a catalog remembers; a fleet has far fewer nodes, and a node id never seen costs one build each time. */
+    static final int MAX_NODES_NAMED = 1_024;
 
     private final String prefix;
     private final Topic<String, EventEnvelope> events;
@@ -60,6 +64,9 @@ public final class TopicCatalog {
     private final Topic<StreamId, PushOutcome> pushOutcomes;
     private final Topic<StreamId, byte[]> pushDlq;
     private final Topic<StreamId, UserPreferences> preferences;
+    private final Topic<StreamId, DeliveryMessage> allNodes;
+    /** Node topics already named: the router names one per routed event (bounded: past the bound, built each time). */
+    private final Map<String, Topic<StreamId, DeliveryMessage>> nodes = new ConcurrentHashMap<>();
 
     private TopicCatalog(String prefix) {
         this.prefix = prefix;
@@ -87,6 +94,8 @@ public final class TopicCatalog {
                 "FallbackRecord JSON narrowed to the one registration that failed; reason in notify.* headers (DlqFailure)");
         this.preferences = new Topic<>(prefix + PREFERENCES, NotifySerdes.streamId(), NotifySerdes.userPreferences(), STREAM_KEY,
                 "UserPreferences JSON (compacted: the latest per user; a tombstone resets the user to no preferences)");
+        this.allNodes = new Topic<>(prefix + ALL_NODES, NotifySerdes.streamId(), NotifySerdes.deliveryMessage(), STREAM_KEY,
+                "DeliveryMessage JSON");
     }
 
     /** A catalog whose topic names all start with {@code prefix}; {@code ""} is production. */
@@ -123,13 +132,21 @@ public final class TopicCatalog {
 
     /** {@code notify.node.<nodeId>}: deliveries for one gateway node. */
     public Topic<StreamId, DeliveryMessage> node(String nodeId) {
+        Topic<StreamId, DeliveryMessage> known = nodeId == null ? null : nodes.get(nodeId);
+        if (known != null) {
+            return known;
+        }
         try {
             Endpoints.requireNodeId(nodeId);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("cannot name the topic of a gateway node: " + e.getMessage(), e);
         }
-        return new Topic<>(prefix + NODE_PREFIX + nodeId, NotifySerdes.streamId(), NotifySerdes.deliveryMessage(),
-                STREAM_KEY, "DeliveryMessage JSON");
+        Topic<StreamId, DeliveryMessage> topic = new Topic<>(prefix + NODE_PREFIX + nodeId, NotifySerdes.streamId(),
+                NotifySerdes.deliveryMessage(), STREAM_KEY, "DeliveryMessage JSON");
+        if (nodes.size() < MAX_NODES_NAMED) {
+            nodes.put(nodeId, topic);
+        }
+        return topic;
     }
 
     /**
@@ -137,8 +154,7 @@ public final class TopicCatalog {
      * broadcast stream's events and hot rooms' (docs/topics.md). Created by the gateway nodes, as their own topics are.
      */
     public Topic<StreamId, DeliveryMessage> allNodes() {
-        return new Topic<>(prefix + ALL_NODES, NotifySerdes.streamId(), NotifySerdes.deliveryMessage(), STREAM_KEY,
-                "DeliveryMessage JSON");
+        return allNodes;
     }
 
     /** {@code notify.undelivered}: events that reached no live connection. */

@@ -59,6 +59,20 @@ class TopicCatalogTest {
     }
 
     @Test
+    void aNodeTopicIsNamedOnceAndTheMemoryIsBounded() {
+        TopicCatalog c = TopicCatalog.of("t.");
+        assertSame(c.node("gw-1"), c.node("gw-1"), "the router names a node's topic per event: built once");
+        assertSame(c.allNodes(), c.allNodes());
+        assertThrows(IllegalArgumentException.class, () -> c.node("gw 1"), "a bad id is refused after good ones too");
+        for (int i = 0; i < TopicCatalog.MAX_NODES_NAMED + 10; i++) {
+            assertEquals("t.notify.node.n" + i, c.node("n" + i).name());
+        }
+        Topic<StreamId, ?> past = c.node("n" + (TopicCatalog.MAX_NODES_NAMED + 5));
+        assertEquals("t.notify.node.n" + (TopicCatalog.MAX_NODES_NAMED + 5), past.name());
+        assertFalse(past == c.node("n" + (TopicCatalog.MAX_NODES_NAMED + 5)), "past the bound a node's topic is built, not kept");
+    }
+
+    @Test
     void invalidPrefixesAreRejected() {
         assertThrows(IllegalArgumentException.class, () -> TopicCatalog.of(null));
         assertThrows(IllegalArgumentException.class, () -> TopicCatalog.of("has space."));
