@@ -22,7 +22,7 @@ import java.util.function.Supplier;
  * {@code hop_latency_seconds{hop}} (histogram per pipeline hop of a live event, from its trace headers),
  * {@code events_replayed_total}, {@code duplicates_dropped_total}, {@code resets_total{reason}},
  * {@code queue_overflows_total{action}}, {@code gap_fills_total}, {@code rechecks_total}, {@code recheck_found_total}, {@code anchor_unknown_total}, {@code query_requests_total{outcome}},
- * {@code query_latency_seconds}, {@code resume_retries_total}, {@code delivery_messages_total{outcome}}, {@code recalled_frames_total},
+ * {@code query_latency_seconds}, {@code resume_retries_total}, {@code delivery_messages_total{outcome}}, {@code recalled_frames_total}, {@code recalls_not_noted_total},
  * {@code acks_total}, {@code registry_failures_total{op}}, {@code drain_remaining} (gauge),
  * {@code drain_closed_total}, {@code resume_batch_size} (summary: streams per batched query request),
  * {@code resume_batch_bounds_total{bound}}, {@code resume_fetches_coalesced_total}, {@code resume_queue_depth} and {@code resume_batches_in_flight}
@@ -224,6 +224,13 @@ public final class GatewayMetrics {
             counter("notify.gateway.recalled.frames", "Recalled frames (a producer took an event back) handed to client connections")
                     .increment(n);
         }
+    }
+
+    /** A recall of a seq not sent yet that a stream could not note (it holds {@code StreamSync.MAX_RECALLED_AHEAD}). */
+    public void recallsNotNoted() {
+        counter("notify.gateway.recalls.not.noted",
+                "Recalls of seqs not sent yet past the bound a stream notes: such an event, if it still comes live, is sent with its content")
+                .increment();
     }
 
     public void gapFill() {

@@ -262,7 +262,7 @@ public final class Session implements Transport.Listener {
     /** A {@code recalled} frame of {@code at}, if this open connection was sent {@code at} ({@link StreamSync#recalled}), in any state. */
     public synchronized boolean deliverRecalled(StreamId of, Position at, OutboundFrame frame) {
         StreamSync target = following(of);
-        return target != null && target.recalled(at) && state != State.CLOSED && transport.isOpen() && send(frame, null, null);
+        return target != null && state != State.CLOSED && transport.isOpen() && target.recalled(at) && send(frame, null, null);
     }
 
     /** The sync of a stream this connection follows; null when it follows none of that name. */

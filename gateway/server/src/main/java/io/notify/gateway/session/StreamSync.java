@@ -146,6 +146,8 @@ final class StreamSync {
         }
         if (recalledAhead.size() < MAX_RECALLED_AHEAD) {
             recalledAhead.add(at);
+        } else {
+            ctx.metrics().recallsNotNoted(); // its content goes if it comes: a client this far behind catches up from the inbox
         }
         return false;
     }
@@ -155,13 +157,17 @@ final class StreamSync {
         return recalledAhead != null && recalledAhead.remove(e.position()) ? e.asRecalled() : e;
     }
 
-    /** Forgets the noted recalls the position has passed (their seqs went out, or never will here): live goes the short way again. */
+    /**
+     * Forgets the noted recalls the position has passed (their seqs went out, or never will here) and those of another
+     * epoch than the position's (a history this client no longer follows, or not yet: the inbox's copy is recalled
+     * either way): live goes the short way again.
+     */
     private void forgetPassedRecalls() {
         Position sent = cursor.position();
         if (recalledAhead == null || sent == null) {
             return;
         }
-        recalledAhead.removeIf(p -> p.epoch().equals(sent.epoch()) && p.seq() <= sent.seq());
+        recalledAhead.removeIf(p -> !p.epoch().equals(sent.epoch()) || p.seq() <= sent.seq());
         if (recalledAhead.isEmpty()) {
             recalledAhead = null;
         }
@@ -336,13 +342,15 @@ final class StreamSync {
     private void sendAll(Step step, SequencedEvent live, OutboundFrame liveFrame, List<Effect> out) {
         ctx.metrics().duplicatesDropped(step.duplicates());
         int i = 0;
+        // A page read before a recall reached the inbox is planned as the inbox now has it: a recalled event supersedes nothing.
         CollapsePlan plan = step.fetched() > 1 && ctx.config().collapse().on()
-                ? CollapsePlan.of(step.send().subList(0, step.fetched()), ctx.config().collapse()::collapses) : null;
+                ? CollapsePlan.of(step.send().subList(0, step.fetched()).stream().map(this::unlessRecalled).toList(),
+                        ctx.config().collapse()::collapses) : null;
         if (plan != null) {
             ctx.metrics().collapsed(plan.collapsed()); // once per page
             for (CollapsePlan.Entry entry : plan.entries()) {
                 if (entry instanceof CollapsePlan.Send send) {
-                    out.add(event(OutboundFrame.event(unlessRecalled(send.event()), false), send.event(), Count.REPLAYED));
+                    out.add(event(OutboundFrame.event(send.event(), false), send.event(), Count.REPLAYED));
                 } else if (entry instanceof CollapsePlan.Skip skip) {
                     out.add(Effect.Send.positioned(OutboundFrame.collapsed(skip.frame()), stream(), skip.frame().position()));
                 }

@@ -153,9 +153,37 @@ class SessionRecallTest extends SessionFixture {
         for (long seq = 1000; seq < 1000 + StreamSync.MAX_RECALLED_AHEAD * 2L; seq++) {
             s.deliverRecalled(U, new Position(E, seq), recalledFrame(seq)); // never sent here: noted up to the bound
         }
+        assertEquals(StreamSync.MAX_RECALLED_AHEAD, metrics.registry().get("notify.gateway.recalls.not.noted").counter().count(),
+                "past the bound a recall is counted, not noted");
         List<SequencedEvent> live = Events.range(U, E, 8, 10);
         live.forEach(e -> live(s, e));
         assertEquals(List.of("e8", "e9", "e10"), shown(t));
         assertNull(t.closedWith());
+    }
+
+    @Test
+    void aRecallOfAnotherEpochIsForgottenOnceLiveMoves_soLiveGoesTheShortWayAgain() {
+        FakeTransport t = new FakeTransport("ws", 100, 1 << 20);
+        Session s = freshAtSeven(t, Map.of());
+        assertFalse(s.deliverRecalled(U, new Position("ep0", 9), recalledFrame(9)), "another history's seq: noted, not sent");
+        SequencedEvent e8 = Events.durable(U, E, 8);
+        assertFalse(s.deliver(e8, OutboundFrame.event(e8, true)), "checked against the noted recall");
+        SequencedEvent e9 = Events.durable(U, E, 9);
+        assertTrue(s.deliver(e9, OutboundFrame.event(e9, true)), "the other epoch's recall is forgotten: the short way again");
+        assertEquals(List.of("e8", "e9"), shown(t), "ep1's seq 9 is not the one recalled");
+    }
+
+    @Test
+    void aPageReadBeforeARecallIsPlannedAsTheInboxNowHasIt_theRecalledEventSupersedesNothing() {
+        FakeTransport t = new FakeTransport("ws", 100, 1 << 20);
+        Session s = resumedAt100(t, COLLAPSE_ON);
+        assertFalse(s.deliverRecalled(U, new Position(E, 103), recalledFrame(103)), "not sent yet: noted");
+        // the page was read before the recall reached the inbox: 103 still has its content there
+        source.answers.get(0).complete(new FetchResult.Page(U, List.of(Events.keyed(U, E, 101, "order.status", "order-17"),
+                Events.keyed(U, E, 102, "order.status", "order-17"),
+                Events.keyed(U, E, 103, "order.status", "order-17")), false));
+        assertEquals(List.of("c101..101", "e102", "c103..103recalled"), shown(t),
+                "102 is the latest status the producer still stands by, as when the page holds the recalled entry");
+        assertNoContentOf(t, 103);
     }
 }
