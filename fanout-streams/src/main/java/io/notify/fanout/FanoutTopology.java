@@ -81,7 +81,7 @@ import org.apache.kafka.streams.kstream.Repartitioned;
 public final class FanoutTopology {
 
     /** The {@code device} of the archive marks a recall writes to {@code notify.receipts} (docs/protocol.md, "Recall"). */
-    public static final String RECALL_DEVICE = "notify.recall";
+    public static final String RECALL_DEVICE = ReceiptApplier.RECALL_DEVICE;
 
     /** Name of the repartition step; its topic is {@code <application.id>-by-stream-repartition}. */
     public static final String BY_STREAM = "by-stream";

@@ -141,6 +141,18 @@ class RecallTest {
     }
 
     @Test
+    void theRecallsArchiveMarkLandsOnTheRecalledEntry_notOnANewerEventOfTheSameIdFromAnotherProducer() {
+        send("shop", "e-1", "");
+        send(null, "e-1", ""); // newer, the same id, a direct producer's
+        recall("shop", "{\"id\":\"e-1\"}", "[\"42\"]");
+        assertTrue(held(U, 1).recalled());
+        assertFalse(held(U, 2).recalled());
+        InboxState state = f.inboxStates().stream().filter(kv -> kv.key.equals(U)).map(kv -> kv.value).reduce((a, b) -> b).orElseThrow();
+        assertEquals(EventState.ARCHIVED, state.stateOf(1), "the shop's recalled event is archived");
+        assertEquals(1, state.unread(1, 2), "the direct producer's event stays unread");
+    }
+
+    @Test
     void aBadRecallGoesToTheDlqWithItsReason() {
         recall("shop", "{\"id\":\"e-1\",\"cancellationKey\":\"k\"}", "[\"42\"]");
         publish("shop", "rc", "{\"recall\":{\"id\":\"e-1\"}}");

@@ -53,6 +53,11 @@ public final class ReceiptApplier implements Processor<byte[], byte[], StreamId,
 
     /** The {@code source} of the events that carry state frames. */
     public static final String SOURCE = "notify-fanout";
+    /**
+     * The {@code device} of the archive marks a recall writes (docs/protocol.md, "Recall"): its ids name recalled entries
+     * only, since an id is unique in its producer's scope, not in a stream.
+     */
+    public static final String RECALL_DEVICE = "notify.recall";
 
     private final InboxStateSettings settings;
     private final Clock clock;
@@ -123,7 +128,7 @@ public final class ReceiptApplier implements Processor<byte[], byte[], StreamId,
             upTo = Math.min(receipt.upTo(), head.lastSeq());
             state = state.markUpTo(receipt.kind(), upTo, at);
         } else {
-            seqs = seqsOf(stream, head, receipt.ids());
+            seqs = seqsOf(stream, head, receipt.ids(), RECALL_DEVICE.equals(receipt.device()));
             if (seqs.isEmpty()) {
                 metrics.receipt(kind, "unknown_ids");
                 return;
@@ -141,15 +146,18 @@ public final class ReceiptApplier implements Processor<byte[], byte[], StreamId,
                 clock.millis()))));
     }
 
-    /** The seqs of the held events of {@code stream} whose id is one of {@code ids}: one scan of the inbox, newest first. */
-    private List<Long> seqsOf(StreamId stream, StreamHead head, List<String> ids) {
+    /**
+     * The seqs of the held events of {@code stream} whose id is one of {@code ids} (of the recalled entries only, for a
+     * recall's mark): one scan of the inbox, newest first.
+     */
+    private List<Long> seqsOf(StreamId stream, StreamHead head, List<String> ids, boolean recalledOnly) {
         Set<String> wanted = new HashSet<>(ids);
         List<Long> found = new ArrayList<>();
         try (KeyValueIterator<InboxKey, SequencedEvent> it = inbox.reverseRange(new InboxKey(stream, head.firstSeq()),
                 new InboxKey(stream, head.lastSeq()))) {
             while (it.hasNext() && !wanted.isEmpty()) {
                 KeyValue<InboxKey, SequencedEvent> e = it.next();
-                if (wanted.remove(e.value.id())) {
+                if ((!recalledOnly || e.value.recalled()) && wanted.remove(e.value.id())) {
                     found.add(e.key.seq());
                 }
             }
