@@ -7,7 +7,6 @@ import io.notify.ingest.idempotency.IdempotencyStore;
 import io.notify.ingest.metrics.IngestMetrics;
 import io.notify.ingest.produce.Accepted;
 import io.notify.ingest.produce.EventWriter;
-import io.notify.ingest.produce.WriteFailedException;
 import io.notify.protocol.event.EventEnvelope;
 import io.notify.schemas.topic.ProducerScope;
 import io.notify.schemas.trace.HopTrace;
@@ -23,7 +22,6 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.slf4j.Logger;
@@ -192,17 +190,7 @@ public final class EventsHandler implements HttpHandler {
             }
             return ItemResult.accepted(index, accepted, replay);
         }
-        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-        Problem problem;
-        if (cause instanceof WriteFailedException w) {
-            problem = switch (w.kind()) {
-                case OVERLOADED -> Problems.overloaded(w.getMessage());
-                case UNAVAILABLE -> Problems.unavailable(w.getMessage());
-                case REJECTED -> Problems.writeFailed(w.getMessage());
-            };
-        } else {
-            problem = Problems.writeFailed(cause.toString());
-        }
+        Problem problem = Problems.ofWriteFailure(error);
         metrics.rejected(problem.type().substring(problem.type().lastIndexOf(':') + 1));
         return ItemResult.failed(index, id, problem);
     }

@@ -1,8 +1,10 @@
 package io.notify.ingest.http;
 
 import io.notify.common.http.Problem;
+import io.notify.ingest.produce.WriteFailedException;
 import io.notify.schemas.validation.Violation;
 import java.util.List;
+import java.util.concurrent.CompletionException;
 
 /** The ingest API's problem answers, one factory per documented case (see docs/openapi.yaml). */
 final class Problems {
@@ -66,6 +68,19 @@ final class Problems {
     static Problem conflict(String id) {
         return Problem.of(409, "idempotency-conflict", "Conflict",
                 "event id '" + id + "' was already used with a different body");
+    }
+
+    /** The answer to a failed Kafka write: overloaded, unavailable, or a write Kafka refused ({@code cause} unwrapped). */
+    static Problem ofWriteFailure(Throwable error) {
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        if (cause instanceof WriteFailedException w) {
+            return switch (w.kind()) {
+                case OVERLOADED -> overloaded(w.getMessage());
+                case UNAVAILABLE -> unavailable(w.getMessage());
+                case REJECTED -> writeFailed(w.getMessage());
+            };
+        }
+        return writeFailed(cause.toString());
     }
 
     static Problem unavailable(String detail) {

@@ -8,7 +8,6 @@ import io.notify.common.http.Problem;
 import io.notify.ingest.metrics.IngestMetrics;
 import io.notify.ingest.produce.Accepted;
 import io.notify.ingest.produce.EventWriter;
-import io.notify.ingest.produce.WriteFailedException;
 import io.notify.protocol.NotifyJson;
 import io.notify.protocol.event.EventIds;
 import io.notify.protocol.event.Recall;
@@ -27,7 +26,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
-import java.util.concurrent.CompletionException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
 
@@ -112,9 +110,7 @@ public final class RecallsHandler implements HttpHandler {
                 metrics.request(202);
                 HttpResponses.json(exchange, 202, new Answer(recall, accepted));
             } else {
-                Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-                answer(exchange, cause instanceof WriteFailedException w && w.kind() != WriteFailedException.Kind.REJECTED
-                        ? Problems.unavailable(w.getMessage()) : Problems.writeFailed(cause.toString()));
+                answer(exchange, Problems.ofWriteFailure(error)); // 429 overloaded, 503 unavailable, 500 refused: as for events
             }
         }));
     }
