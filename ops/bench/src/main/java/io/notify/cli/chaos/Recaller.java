@@ -36,7 +36,6 @@ final class Recaller implements AutoCloseable {
     private final Duration after;
     private final long retryForNanos;
     private final AtomicLong pending = new AtomicLong();
-    private final AtomicLong failed = new AtomicLong();
 
     Recaller(String bootstrap, String topic, Verifier verifier, ScheduledExecutorService timer, Duration after,
              long retryForNanos) {
@@ -57,7 +56,6 @@ final class Recaller implements AutoCloseable {
 
     /** Recalls the acknowledged event {@code e} {@code after} from now. */
     void recallLater(EventEnvelope e) {
-        pending.incrementAndGet();
         byte[] value;
         try {
             value = NotifyJson.mapper().writeValueAsBytes(new Recall("rc-" + e.id(), Recall.Target.event(e.id()), e.to()));
@@ -65,7 +63,13 @@ final class Recaller implements AutoCloseable {
             throw new IllegalStateException("cannot write the recall of " + e.id(), ex);
         }
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, e.recordKey(), value);
-        timer.schedule(() -> send(e.id(), record, System.nanoTime()), after.toMillis(), TimeUnit.MILLISECONDS);
+        pending.incrementAndGet(); // a refused schedule takes it back: nothing left pending for the settle wait
+        try {
+            timer.schedule(() -> send(e.id(), record, System.nanoTime()), after.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException closed) {
+            pending.decrementAndGet();
+            verifier.publishFailed();
+        }
     }
 
     private void send(String eventId, ProducerRecord<String, byte[]> record, long firstNanos) {
@@ -92,7 +96,6 @@ final class Recaller implements AutoCloseable {
                 // the run is over: given up
             }
         }
-        failed.incrementAndGet();
         verifier.publishFailed();
         pending.decrementAndGet();
     }
@@ -100,11 +103,6 @@ final class Recaller implements AutoCloseable {
     /** Recalls scheduled or sent and not acknowledged yet. */
     long pending() {
         return pending.get();
-    }
-
-    /** Recalls given up on (each also a publish failure of the {@link Verifier}). */
-    long failed() {
-        return failed.get();
     }
 
     @Override

@@ -108,10 +108,13 @@ final class SteadyProducer implements AutoCloseable {
         publisher.publish(e).whenComplete((ok, failure) -> {
             if (failure == null) {
                 verifier.acked(e.id(), target);
-                if (fate == Withheld.Fate.RECALLED) {
-                    recaller.recallLater(e);
+                try {
+                    if (fate == Withheld.Fate.RECALLED) {
+                        recaller.recallLater(e); // pending there before this send stops being in flight: the settle wait sees one or the other
+                    }
+                } finally {
+                    inFlight.decrementAndGet(); // also when the recall could not be written: the settle wait must not hang on it
                 }
-                inFlight.decrementAndGet();
                 return;
             }
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;

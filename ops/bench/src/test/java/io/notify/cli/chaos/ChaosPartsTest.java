@@ -4,12 +4,29 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.notify.protocol.NotifyJson;
+import io.notify.protocol.event.EventEnvelope;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import org.junit.jupiter.api.Test;
 
 class ChaosPartsTest {
+
+    @Test
+    void aRecallThatCannotBeScheduledIsAFailedPublish_notLeftPendingForTheSettleWait() {
+        Verifier verifier = new Verifier(2, 1);
+        ScheduledExecutorService stopped = Executors.newSingleThreadScheduledExecutor();
+        stopped.shutdown();
+        try (Recaller recaller = new Recaller("127.0.0.1:1", "t.notify.events", verifier, stopped, Duration.ofMillis(300),
+                Duration.ofSeconds(1).toNanos())) {
+            recaller.recallLater(EventEnvelope.durable("chaos.tick", NotifyJson.mapper().createObjectNode(), ChaosAgent.userId(0)));
+            assertEquals(0, recaller.pending());
+        }
+        assertEquals(1, verifier.verdict().publishFailures());
+    }
 
     @Test
     void scenariosByNameAndAll() {
