@@ -60,27 +60,6 @@ class SessionCollapseTest extends SessionFixture {
         return out;
     }
 
-    /** Each event or collapsed frame continues exactly where the previous one ended: the client sees no gap. */
-    private static void assertGapless(FakeTransport t, long after) {
-        long at = after;
-        for (ServerFrame f : t.frames()) {
-            if (f instanceof EventFrame e) {
-                assertEquals(at + 1, e.seq(), "event after " + at);
-                at = e.seq();
-            } else if (f instanceof CollapsedFrame c) {
-                assertEquals(at + 1, c.from(), "collapsed after " + at);
-                at = c.to();
-            }
-        }
-    }
-
-    private Session resumedAt100(FakeTransport t, Map<String, String> config) {
-        Session s = open(t, config, Instant.now().plusSeconds(3600), null);
-        s.text("{\"t\":\"resume\",\"streams\":[{\"stream\":\"u:42\",\"epoch\":\"ep1\",\"seq\":100}]}");
-        assertEquals(new Position(E, 100), source.requests.get(0).after());
-        return s;
-    }
-
     @Test
     void aResumeGetsTheLatestOfEachKeyAndCollapsedFramesForTheRest_liveEventsMergedAcrossThem() {
         FakeTransport t = new FakeTransport("ws", 100, 1 << 20);

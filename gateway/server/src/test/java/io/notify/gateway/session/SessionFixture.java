@@ -20,7 +20,9 @@ import io.notify.gateway.support.FakeTransport;
 import io.notify.gateway.support.TestConfig;
 import io.notify.gateway.transport.OutboundFrame;
 import io.notify.gateway.transport.SseStart;
+import io.notify.protocol.frame.CollapsedFrame;
 import io.notify.protocol.frame.EventFrame;
+import io.notify.protocol.frame.ServerFrame;
 import io.notify.protocol.stream.Position;
 import io.notify.protocol.stream.SequencedEvent;
 import io.notify.protocol.stream.StreamId;
@@ -147,4 +149,25 @@ abstract class SessionFixture {
         s.deliver(e, OutboundFrame.event(e, true));
     }
 
+    /** Each event or collapsed frame continues exactly where the previous one ended: the client sees no gap. */
+    static void assertGapless(FakeTransport t, long after) {
+        long at = after;
+        for (ServerFrame f : t.frames()) {
+            if (f instanceof EventFrame e) {
+                assertEquals(at + 1, e.seq(), "event after " + at);
+                at = e.seq();
+            } else if (f instanceof CollapsedFrame c) {
+                assertEquals(at + 1, c.from(), "collapsed after " + at);
+                at = c.to();
+            }
+        }
+    }
+
+    /** A WebSocket session of user 42 resuming u:42 after ep1:100; its replay request is pending in {@code source}. */
+    Session resumedAt100(FakeTransport t, Map<String, String> config) {
+        Session s = open(t, config, Instant.now().plusSeconds(3600), null);
+        s.text("{\"t\":\"resume\",\"streams\":[{\"stream\":\"u:42\",\"epoch\":\"ep1\",\"seq\":100}]}");
+        assertEquals(new Position(E, 100), source.requests.get(0).after());
+        return s;
+    }
 }

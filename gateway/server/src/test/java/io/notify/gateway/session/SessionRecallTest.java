@@ -31,7 +31,10 @@ class SessionRecallTest extends SessionFixture {
 
     private static final Map<String, String> COLLAPSE_ON = Map.of("notify.gateway.collapse.types", "order.status");
 
-    /** What the client sees of the stream: "e<seq>" per event, "c<from>..<to>[reason]" per collapsed frame, "r<seq>" per recall. */
+    /**
+     * What the client sees of the stream: "e&lt;seq&gt;" per event, "c&lt;from&gt;..&lt;to&gt;[reason]" per collapsed frame
+     * (no reason when superseded), "r&lt;seq&gt;" per recalled frame.
+     */
     private static List<String> shown(FakeTransport t) {
         List<String> out = new ArrayList<>();
         for (ServerFrame f : t.frames()) {
@@ -51,13 +54,6 @@ class SessionRecallTest extends SessionFixture {
         for (long seq : seqs) {
             assertTrue(t.frames().stream().noneMatch(f -> f instanceof EventFrame e && e.seq() == seq), "event " + seq + " was sent");
         }
-    }
-
-    private Session resumedAt100(FakeTransport t, Map<String, String> config) {
-        Session s = open(t, config, Instant.now().plusSeconds(3600), null);
-        s.text("{\"t\":\"resume\",\"streams\":[{\"stream\":\"u:42\",\"epoch\":\"ep1\",\"seq\":100}]}");
-        assertEquals(new Position(E, 100), source.requests.get(0).after());
-        return s;
     }
 
     private static OutboundFrame recalledFrame(long seq) {
@@ -113,6 +109,7 @@ class SessionRecallTest extends SessionFixture {
         live(s, Events.durable(U, E, 104));
         assertEquals(List.of("e101", "c102..102recalled", "c103..103recalled", "e104"), shown(t));
         assertNoContentOf(t, 102, 103);
+        assertGapless(t, 100);
 
         assertTrue(s.deliverRecalled(U, new Position(E, 104), recalledFrame(104)), "104 was sent: the client is told");
         live(s, Events.durable(U, E, 105));
@@ -185,5 +182,6 @@ class SessionRecallTest extends SessionFixture {
         assertEquals(List.of("c101..101", "e102", "c103..103recalled"), shown(t),
                 "102 is the latest status the producer still stands by, as when the page holds the recalled entry");
         assertNoContentOf(t, 103);
+        assertGapless(t, 100);
     }
 }
