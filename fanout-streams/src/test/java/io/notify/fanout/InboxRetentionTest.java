@@ -5,16 +5,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.notify.fanout.inbox.InboxKey;
+import io.notify.fanout.inbox.InboxLimits;
+import io.notify.fanout.inbox.InboxRetention;
+import io.notify.fanout.metrics.FanoutMetrics;
 import io.notify.fanout.inbox.StreamHead;
 import io.notify.fanout.routing.NodeTopics;
 import io.notify.protocol.stream.SequencedEvent;
 import io.notify.protocol.stream.StreamId;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.Test;
 
 /** Step 5's bounds: by count on append, by age on append and by the idle sweep; tombstones; firstSeq. */
@@ -132,5 +138,47 @@ class InboxRetentionTest extends TopologyTest {
         assertEquals(List.of(), inboxSeqs(B));
         assertEquals(2, f.heads().get(B).firstSeq());
         assertNull(f.inbox().get(new InboxKey(B, 1)));
+    }
+
+    @Test
+    void trimmingByCountReadsNoEntryItDeletes() {
+        // A Kafka Streams store's delete(key) reads the old value to return it: one RocksDB read per trimmed entry,
+        // of the stream's oldest entry, long out of the memtable. Trimming writes tombstones (put(key, null)) instead.
+        Map<Object, Object> entries = new HashMap<>();
+        List<String> reads = new ArrayList<>();
+        for (long seq = 1; seq <= 8; seq++) {
+            entries.put(new InboxKey(A, seq), "entry " + seq);
+        }
+        long now = 1_000_000;
+        InboxRetention retention = new InboxRetention(mapStore(new HashMap<>(), reads), mapStore(entries, reads),
+                InboxLimits.uniform(5, Duration.ofDays(1)), 10, 10, FanoutMetrics.inMemory());
+
+        StreamHead trimmed = retention.trim(A, new StreamHead("e1", 1, 8, now + 1), now); // no age check due yet
+
+        assertEquals(4, trimmed.firstSeq());
+        assertEquals(List.of(4L, 5L, 6L, 7L, 8L),
+                entries.keySet().stream().map(k -> ((InboxKey) k).seq()).sorted().toList());
+        assertEquals(List.of(), reads);
+    }
+
+    /** A store over {@code entries} that records every call that reads ({@code get}, and {@code delete}, which returns the old value). */
+    @SuppressWarnings("unchecked")
+    private static <K, V> KeyValueStore<K, V> mapStore(Map<Object, Object> entries, List<String> reads) {
+        return (KeyValueStore<K, V>) Proxy.newProxyInstance(KeyValueStore.class.getClassLoader(), new Class<?>[] {KeyValueStore.class},
+                (proxy, method, args) -> switch (method.getName()) {
+                    case "put" -> {
+                        if (args[1] == null) {
+                            entries.remove(args[0]);
+                        } else {
+                            entries.put(args[0], args[1]);
+                        }
+                        yield null;
+                    }
+                    case "get", "delete" -> {
+                        reads.add(method.getName() + " " + args[0]);
+                        yield method.getName().equals("get") ? entries.get(args[0]) : entries.remove(args[0]);
+                    }
+                    default -> throw new UnsupportedOperationException(method.getName());
+                });
     }
 }

@@ -137,10 +137,10 @@ public final class FallbackTimer implements Processor<StreamId, StreamEvent, Str
         if (digestKey != null) {
             OpenDigest open = digests.get(digestKey);
             if (open != null && !open.takes(e)) { // its window closed, and the punctuator has not fired it yet: fire it now
-                digests.delete(digestKey);
+                digests.put(digestKey, null);
                 Bytes key = open.pendingKey().toBytes();
                 if (pending.get(key) != null) {
-                    pending.delete(key);
+                    pending.put(key, null);
                     held = Math.max(0, held - 1);
                     settle(open.first(), open, open.dueAt(), clock.millis());
                 }
@@ -181,9 +181,9 @@ public final class FallbackTimer implements Processor<StreamId, StreamEvent, Str
             if (digest != null && digest.first().seq() != event.seq()) {
                 digest = null; // not this entry's digest (a newer one of the key): decide the event alone
             } else if (digest != null) {
-                digests.delete(digestKey(event));
+                digests.put(digestKey(event), null);
             }
-            pending.delete(entry.key);
+            pending.put(entry.key, null); // tombstones: delete() would read each value back first
             held = Math.max(0, held - 1);
             settle(event, digest, key.dueAt(), now);
         }
