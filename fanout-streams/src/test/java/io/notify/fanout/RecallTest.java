@@ -106,6 +106,9 @@ class RecallTest {
         assertEquals(List.of("e-2"), f.fallbacksOf(U).stream().map(r -> r.event().id()).toList(), "no fallback for the recalled event");
         assertEquals(2, f.fallbacksOf(OTHER).size());
         assertEquals(1, f.counted("notify.fanout.recalls", "outcome", "applied"));
+        // the recall's system mark archived the entry too: the cancellation is counted as the recall's, not as a read
+        assertEquals(1, f.counted("notify.fanout.fallback", "outcome", "cancelled_recalled"));
+        assertEquals(0, f.counted("notify.fanout.fallback", "outcome", "cancelled_read"));
     }
 
     @Test

@@ -35,7 +35,13 @@ record Standing(long count, SequencedEvent first, SequencedEvent last, String ca
         for (long seq : seqs) {
             EventState s = state == null ? EventState.UNSEEN : state.stateOf(seq);
             if (s == EventState.READ || s == EventState.ARCHIVED) {
-                read = true;
+                // a recall archives the user's entry by a system mark: counted as the recall's, not as a read
+                SequencedEvent archived = s == EventState.ARCHIVED ? content(seq, event, digest, held) : null;
+                if (archived != null && archived.recalled()) {
+                    recalled = true;
+                } else {
+                    read = true;
+                }
                 continue;
             }
             if (maxAcked >= seq) {
