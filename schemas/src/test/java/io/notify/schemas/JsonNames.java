@@ -36,6 +36,13 @@ public final class JsonNames {
         return names;
     }
 
+    /** The texts of a JSON array of strings (a schema's {@code required}, an {@code enum}), as a sorted set. */
+    public static Set<String> texts(JsonNode array) {
+        Set<String> out = new TreeSet<>();
+        array.forEach(n -> out.add(n.asText()));
+        return out;
+    }
+
     public static JsonNode resource(String path) {
         try (InputStream in = JsonNames.class.getResourceAsStream(path)) {
             if (in == null) {

@@ -42,11 +42,10 @@ class EventSchemaAgreementTest {
         for (String text : List.of("collapseKey", "source")) {
             assertEquals(props.get(text).get("maxLength").asInt(), EventEnvelope.MAX_TEXT_LENGTH, text);
         }
-        Set<String> classes = new TreeSet<>();
-        props.get("class").get("enum").forEach(n -> classes.add(n.asText()));
-        assertEquals(classes, Arrays.stream(EventClass.values()).map(EventClass::wireName).collect(Collectors.toCollection(TreeSet::new)));
+        assertEquals(JsonNames.texts(props.get("class").get("enum")),
+                Arrays.stream(EventClass.values()).map(EventClass::wireName).collect(Collectors.toCollection(TreeSet::new)));
         assertEquals(EventClass.DURABLE.wireName(), props.get("class").get("default").asText());
-        assertEquals(Set.of("type", "to"), setOf(schema.get("required")));
+        assertEquals(Set.of("type", "to"), JsonNames.texts(schema.get("required")));
     }
 
     @Test
@@ -77,11 +76,5 @@ class EventSchemaAgreementTest {
                 new EventEnvelope("typing-7", "chat.typing", Recipients.users("a@b.c"), EventClass.EPHEMERAL,
                         JsonNodeFactory.instance.objectNode().set("nested", JsonNodeFactory.instance.arrayNode().add(1)),
                         OffsetDateTime.parse("2026-01-01T00:00:00Z"), "typing:r1", "chat"));
-    }
-
-    private static Set<String> setOf(JsonNode array) {
-        Set<String> out = new TreeSet<>();
-        array.forEach(n -> out.add(n.asText()));
-        return out;
     }
 }
