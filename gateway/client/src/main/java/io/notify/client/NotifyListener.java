@@ -66,8 +66,13 @@ public interface NotifyListener {
      * content never comes; its seq counts as processed, as for {@link #onCollapsed}). A user's unread count drops
      * by the inbox state change that follows ({@link InboxListener}). An application that lists events removes it
      * by {@code id}, or by the seq of {@link ClientEvent#position()}; nothing to do for one that shows none.
+     * Unless overridden, one without {@code id} (the collapsed seq) calls {@link #onCollapsed}{@code (stream, seq, seq)},
+     * as notify.js reports it and as an application written before this method heard of it.
      */
     default void onRecalled(StreamId stream, long seq, Optional<String> id) {
+        if (id.isEmpty()) {
+            onCollapsed(stream, seq, seq);
+        }
     }
 
     /**

@@ -44,8 +44,14 @@ public interface RoomListener {
     default void onCollapsed(StreamId stream, long from, long to) {
     }
 
-    /** As {@link NotifyListener#onRecalled}, for this stream: the producer took back the event at {@code seq}. */
+    /**
+     * As {@link NotifyListener#onRecalled}, for this stream: the producer took back the event at {@code seq}. Unless
+     * overridden, one without {@code id} (the collapsed seq) calls {@link #onCollapsed}{@code (stream, seq, seq)}.
+     */
     default void onRecalled(StreamId stream, long seq, Optional<String> id) {
+        if (id.isEmpty()) {
+            onCollapsed(stream, seq, seq);
+        }
     }
 
     /**

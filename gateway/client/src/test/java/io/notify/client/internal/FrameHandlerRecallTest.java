@@ -13,6 +13,7 @@ import io.notify.protocol.frame.CollapsedFrame;
 import io.notify.protocol.frame.EventFrame;
 import io.notify.protocol.frame.Frame;
 import io.notify.protocol.frame.RecalledFrame;
+import io.notify.protocol.frame.ServerFrame;
 import io.notify.protocol.frame.SubscribedFrame;
 import io.notify.protocol.frame.WelcomeFrame;
 import io.notify.protocol.stream.Position;
@@ -25,8 +26,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Recall through the real codec (docs/protocol.md, "Recall"): a {@code recalled} frame tells
  * {@code onRecalled} with the event's id and moves no position (no ack, no resync); a {@code collapsed}
- * frame with reason {@code recalled} tells {@code onRecalled} without id, instead of {@code onCollapsed},
- * and moves the position like any collapsed range; rooms hear of theirs through their {@link RoomListener}.
+ * frame with reason {@code recalled} tells {@code onRecalled} without id (whose default passes it on to
+ * {@code onCollapsed}), and moves the position like any collapsed range; rooms hear of theirs through
+ * their {@link RoomListener}.
  */
 class FrameHandlerRecallTest extends HandlerFixture {
 
@@ -117,6 +119,43 @@ class FrameHandlerRecallTest extends HandlerFixture {
         assertEquals(Optional.of(Position.of("ep", 12)), store.load(CHAT));
         assertEquals(1, counters.snapshot().unsubscribedDropped());
         assertEquals(List.of(), seen, "the user's listener hears nothing of a room");
+    }
+
+    @Test
+    void anApplicationThatOverridesOnlyOnCollapsedHearsOfTheCollapsedSeqThereAsNotifyJsReportsIt() {
+        FrameHandler onlyCollapsed = new FrameHandler(new NotifyListener() {
+            @Override
+            public void onEvent(ClientEvent event) {
+                seen.add(event.id());
+            }
+
+            @Override
+            public void onCollapsed(StreamId stream, long from, long to) {
+                seen.add(stream + " collapsed " + from + ".." + to);
+            }
+        }, new StreamPositions(store), errors::add, counters, rooms);
+        List<String> chat = new ArrayList<>();
+        rooms.add(CHAT, new RoomListener() {
+            @Override
+            public void onEvent(ClientEvent event) {
+                chat.add(event.id());
+            }
+
+            @Override
+            public void onCollapsed(StreamId stream, long from, long to) {
+                chat.add("collapsed " + from + ".." + to);
+            }
+        });
+        onlyCollapsed.handle(WelcomeFrame.v1("gw-1", "c-1", List.of(U42), 5_000, 1), ws);
+        for (ServerFrame f : List.<ServerFrame>of(event(U42, 1), new RecalledFrame(U42, "ep", 1, "ev-1"),
+                new CollapsedFrame(U42, "ep", 2, 2, CollapsedFrame.Reason.RECALLED), event(U42, 3),
+                new SubscribedFrame(CHAT, Position.of("ep", 10)), new CollapsedFrame(CHAT, "ep", 11, 11, CollapsedFrame.Reason.RECALLED))) {
+            onlyCollapsed.handle(f, ws);
+        }
+        assertEquals(List.of("ev-1", "u:42 collapsed 2..2", "ev-3"), seen, "the recalled frame (an event it was sent) is not a collapse");
+        assertEquals(List.of("collapsed 11..11"), chat);
+        assertEquals(Optional.of(Position.of("ep", 3)), store.load(U42));
+        assertEquals(List.of(), errors);
     }
 
     @Test
