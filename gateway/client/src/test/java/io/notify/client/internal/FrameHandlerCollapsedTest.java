@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.notify.client.ClientEvent;
 import io.notify.client.NotifyClientException;
 import io.notify.client.NotifyListener;
-import io.notify.client.RoomListener;
 import io.notify.protocol.event.EventClass;
 import io.notify.protocol.frame.AckFrame;
 import io.notify.protocol.frame.CollapsedFrame;
@@ -53,7 +52,7 @@ class FrameHandlerCollapsedTest extends HandlerFixture {
         }
     };
 
-    private final FrameHandler handler = new FrameHandler(listener, new StreamPositions(store), errors::add, counters, rooms);
+    private final FrameHandler handler = handlerOf(listener);
 
     private FrameHandler.Outcome receive(Frame frame) {
         return receive(handler, frame);
@@ -166,17 +165,7 @@ class FrameHandlerCollapsedTest extends HandlerFixture {
     @Test
     void aRoomsCollapsedRangeGoesToItsListenerAndOneOfARoomNotHeldIsDropped() {
         List<String> chat = new ArrayList<>();
-        rooms.add(CHAT, new RoomListener() {
-            @Override
-            public void onEvent(ClientEvent event) {
-                chat.add(event.id());
-            }
-
-            @Override
-            public void onCollapsed(StreamId stream, long from, long to) {
-                chat.add("collapsed " + from + ".." + to);
-            }
-        });
+        rooms.add(CHAT, collapsedRecorder(chat));
         welcome();
         receive(new SubscribedFrame(CHAT, Position.of("ep", 10)));
         receive(new CollapsedFrame(CHAT, "ep", 11, 14));
@@ -190,7 +179,7 @@ class FrameHandlerCollapsedTest extends HandlerFixture {
 
     @Test
     void aThrowingOnCollapsedIsReportedAndTheRangeStillCounts() {
-        FrameHandler throwing = new FrameHandler(new NotifyListener() {
+        FrameHandler throwing = handlerOf(new NotifyListener() {
             @Override
             public void onEvent(ClientEvent event) {
             }
@@ -199,7 +188,7 @@ class FrameHandlerCollapsedTest extends HandlerFixture {
             public void onCollapsed(StreamId stream, long from, long to) {
                 throw new IllegalStateException("boom");
             }
-        }, new StreamPositions(store), errors::add, counters, rooms);
+        });
         throwing.handle(WelcomeFrame.v1("gw-1", "c-1", List.of(U42), 5_000, 1), ws);
         throwing.handle(new CollapsedFrame(U42, "ep", 1, 2), ws);
         assertEquals(NotifyClientException.Kind.LISTENER, errors.get(0).kind());

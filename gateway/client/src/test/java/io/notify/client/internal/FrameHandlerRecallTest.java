@@ -51,7 +51,7 @@ class FrameHandlerRecallTest extends HandlerFixture {
         }
     };
 
-    private final FrameHandler handler = new FrameHandler(listener, new StreamPositions(store), errors::add, counters, rooms);
+    private final FrameHandler handler = handlerOf(listener);
 
     private FrameHandler.Outcome receive(Frame frame) {
         return receive(handler, frame);
@@ -123,7 +123,7 @@ class FrameHandlerRecallTest extends HandlerFixture {
 
     @Test
     void anApplicationThatOverridesOnlyOnCollapsedHearsOfTheCollapsedSeqThereAsNotifyJsReportsIt() {
-        FrameHandler onlyCollapsed = new FrameHandler(new NotifyListener() {
+        FrameHandler onlyCollapsed = handlerOf(new NotifyListener() {
             @Override
             public void onEvent(ClientEvent event) {
                 seen.add(event.id());
@@ -133,19 +133,9 @@ class FrameHandlerRecallTest extends HandlerFixture {
             public void onCollapsed(StreamId stream, long from, long to) {
                 seen.add(stream + " collapsed " + from + ".." + to);
             }
-        }, new StreamPositions(store), errors::add, counters, rooms);
-        List<String> chat = new ArrayList<>();
-        rooms.add(CHAT, new RoomListener() {
-            @Override
-            public void onEvent(ClientEvent event) {
-                chat.add(event.id());
-            }
-
-            @Override
-            public void onCollapsed(StreamId stream, long from, long to) {
-                chat.add("collapsed " + from + ".." + to);
-            }
         });
+        List<String> chat = new ArrayList<>();
+        rooms.add(CHAT, collapsedRecorder(chat));
         onlyCollapsed.handle(WelcomeFrame.v1("gw-1", "c-1", List.of(U42), 5_000, 1), ws);
         for (ServerFrame f : List.<ServerFrame>of(event(U42, 1), new RecalledFrame(U42, "ep", 1, "ev-1"),
                 new CollapsedFrame(U42, "ep", 2, 2, CollapsedFrame.Reason.RECALLED), event(U42, 3),
@@ -160,7 +150,7 @@ class FrameHandlerRecallTest extends HandlerFixture {
 
     @Test
     void aThrowingOnRecalledIsReportedAndTheClientGoesOn() {
-        FrameHandler throwing = new FrameHandler(new NotifyListener() {
+        FrameHandler throwing = handlerOf(new NotifyListener() {
             @Override
             public void onEvent(ClientEvent event) {
                 seen.add(event.id());
@@ -170,7 +160,7 @@ class FrameHandlerRecallTest extends HandlerFixture {
             public void onRecalled(StreamId stream, long seq, Optional<String> id) {
                 throw new IllegalStateException("boom");
             }
-        }, new StreamPositions(store), errors::add, counters, rooms);
+        });
         throwing.handle(WelcomeFrame.v1("gw-1", "c-1", List.of(U42), 5_000, 1), ws);
         throwing.handle(event(U42, 1), ws);
         throwing.handle(new RecalledFrame(U42, "ep", 1, "ev-1"), ws);

@@ -1,6 +1,9 @@
 package io.notify.client.internal;
 
+import io.notify.client.ClientEvent;
 import io.notify.client.NotifyClientException;
+import io.notify.client.NotifyListener;
+import io.notify.client.RoomListener;
 import io.notify.client.TransportMode;
 import io.notify.client.store.InMemoryPositionStore;
 import io.notify.protocol.frame.Frame;
@@ -28,6 +31,26 @@ abstract class HandlerFixture {
     /** {@code frame} handed to {@code handler} through the real codec, as the loop decodes it. */
     FrameHandler.Outcome receive(FrameHandler handler, Frame frame) {
         return handler.handle(FrameCodec.v1().decodeServerFrame(FrameCodec.v1().encode(frame)), ws);
+    }
+
+    /** A handler telling {@code listener}, over this fixture's store, errors, counters and rooms. */
+    FrameHandler handlerOf(NotifyListener listener) {
+        return new FrameHandler(listener, new StreamPositions(store), errors::add, counters, rooms);
+    }
+
+    /** A room's listener that writes its events' ids and its collapsed ranges ("collapsed from..to") to {@code into}. */
+    static RoomListener collapsedRecorder(List<String> into) {
+        return new RoomListener() {
+            @Override
+            public void onEvent(ClientEvent event) {
+                into.add(event.id());
+            }
+
+            @Override
+            public void onCollapsed(StreamId stream, long from, long to) {
+                into.add("collapsed " + from + ".." + to);
+            }
+        };
     }
 
     /** The stored position of {@code stream}, formatted, or "none". */
