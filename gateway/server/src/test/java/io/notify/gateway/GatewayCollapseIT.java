@@ -12,7 +12,6 @@ import io.notify.gateway.support.SseClient;
 import io.notify.gateway.support.WsClient;
 import io.notify.protocol.frame.CollapsedFrame;
 import io.notify.protocol.frame.EventFrame;
-import io.notify.protocol.frame.PingFrame;
 import io.notify.protocol.frame.ServerFrame;
 import io.notify.protocol.frame.SseCursor;
 import io.notify.protocol.frame.SubscribedFrame;
@@ -84,17 +83,6 @@ class GatewayCollapseIT {
         return f instanceof CollapsedFrame c ? "c" + c.from() + ".." + c.to() : f.frameType().wireName();
     }
 
-    /** The next {@code n} frames other than pings. */
-    private static List<ServerFrame> frames(WsClient ws, int n) {
-        List<ServerFrame> out = new ArrayList<>();
-        while (out.size() < n) {
-            ServerFrame f = ws.next(WAIT);
-            if (!(f instanceof PingFrame)) {
-                out.add(f);
-            }
-        }
-        return out;
-    }
 
     /** The next {@code n} SSE messages carrying an event or a collapsed frame. */
     private static List<SseClient.Message> positioned(SseClient sse, int n) {
@@ -116,7 +104,7 @@ class GatewayCollapseIT {
         try (WsClient ws = WsClient.connect(gateway.ws(), gateway.tokens().valid("olga"))) {
             assertInstanceOf(WelcomeFrame.class, ws.next(WAIT));
             ws.resume(u.value(), E, 1);
-            List<ServerFrame> got = frames(ws, AFTER_ONE.size());
+            List<ServerFrame> got = ws.frames(AFTER_ONE.size(), WAIT);
             assertEquals(AFTER_ONE, got.stream().map(GatewayCollapseIT::shown).toList());
             assertEquals(new CollapsedFrame(u, E, 4, 5), got.get(2));
             gateway.publish(Events.keyed(u, E, 10, "order.status", "order-17")); // live, in order: never collapsed
@@ -163,7 +151,7 @@ class GatewayCollapseIT {
             ws.resume(u.value(), E, 3);
             ws.subscribe(room.value(), roomEpoch, 1);
             assertEquals(new Position(roomEpoch, 9), ws.expect(SubscribedFrame.class, WAIT).head());
-            List<ServerFrame> got = frames(ws, AFTER_ONE.size());
+            List<ServerFrame> got = ws.frames(AFTER_ONE.size(), WAIT);
             assertEquals(AFTER_ONE, got.stream().map(GatewayCollapseIT::shown).toList());
             assertEquals(room, ((CollapsedFrame) got.get(0)).stream());
         }

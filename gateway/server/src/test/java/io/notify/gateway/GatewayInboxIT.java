@@ -20,7 +20,6 @@ import io.notify.gateway.support.SseClient;
 import io.notify.gateway.support.Tokens;
 import io.notify.gateway.support.WsClient;
 import io.notify.protocol.frame.EventFrame;
-import io.notify.protocol.frame.PingFrame;
 import io.notify.protocol.frame.StateFrame;
 import io.notify.protocol.frame.WelcomeFrame;
 import io.notify.protocol.inbox.Receipt;
@@ -313,7 +312,7 @@ class GatewayInboxIT {
 
             gateway.deliver(state.toLiveEvent("state-12", "notify-fanout", System.currentTimeMillis()));
             assertEquals(state, ws.expect(StateFrame.class, WAIT));
-            SseClient.Message m = nextNotPing(sse);
+            SseClient.Message m = sse.nextFrame(WAIT);
             assertEquals(state, m.frame());
             assertNull(m.id(), "a state frame is no position: no SSE id");
             Await.until("counted", WAIT, () -> gateway.count("notify.gateway.state.frames") == statesBefore + 2);
@@ -322,15 +321,8 @@ class GatewayInboxIT {
 
             gateway.deliver(Events.ephemeral(u, "typing-1", "typing")); // ordinary events still arrive as events
             assertEquals("typing-1", ws.expect(EventFrame.class, WAIT).id());
-            assertInstanceOf(EventFrame.class, nextNotPing(sse).frame());
+            assertInstanceOf(EventFrame.class, sse.nextFrame(WAIT).frame());
         }
     }
 
-    private static SseClient.Message nextNotPing(SseClient sse) {
-        SseClient.Message m = sse.next(WAIT);
-        while (m.data() == null || m.frame() instanceof PingFrame) {
-            m = sse.next(WAIT);
-        }
-        return m;
-    }
 }

@@ -15,7 +15,6 @@ import io.notify.gateway.support.SseClient;
 import io.notify.gateway.support.WsClient;
 import io.notify.protocol.frame.CollapsedFrame;
 import io.notify.protocol.frame.EventFrame;
-import io.notify.protocol.frame.PingFrame;
 import io.notify.protocol.frame.RecalledFrame;
 import io.notify.protocol.frame.ServerFrame;
 import io.notify.protocol.frame.SubscribedFrame;
@@ -24,7 +23,6 @@ import io.notify.protocol.inbox.Receipt;
 import io.notify.protocol.stream.StreamId;
 import java.net.URI;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -71,13 +69,6 @@ class GatewayRecallIT {
                 System.currentTimeMillis()));
     }
 
-    private static SseClient.Message nextNotPing(SseClient sse) {
-        SseClient.Message m = sse.next(WAIT);
-        while (m.data() == null || m.frame() instanceof PingFrame) {
-            m = sse.next(WAIT);
-        }
-        return m;
-    }
 
     private static String shown(ServerFrame f) {
         if (f instanceof EventFrame e) {
@@ -103,7 +94,7 @@ class GatewayRecallIT {
 
             recall(u, E, 1);
             assertEquals(new RecalledFrame(u, E, 1, "ev-1"), ws.expect(RecalledFrame.class, WAIT));
-            SseClient.Message m = nextNotPing(sse);
+            SseClient.Message m = sse.nextFrame(WAIT);
             assertEquals(new RecalledFrame(u, E, 1, "ev-1"), m.frame());
             assertNull(m.id(), "a recalled frame is no position: Last-Event-ID stays at 1");
             Await.until("counted", WAIT, () -> gateway.count("notify.gateway.recalled.frames") == before + 2);
@@ -112,7 +103,7 @@ class GatewayRecallIT {
 
             gateway.publish(Events.durable(u, E, 2)); // the position is where event 1 left it: 2 follows, nothing fetched
             assertEquals(2L, ws.events(1, WAIT).get(0).seq());
-            assertEquals(E + ":2", nextNotPing(sse).id());
+            assertEquals(E + ":2", sse.nextFrame(WAIT).id());
             ws.send("{\"t\":\"ack\",\"stream\":\"u:rosa\",\"seq\":2}");
             Receipt ack = receipts.valuesOf(u, 1, WAIT).get(0);
             assertEquals(2L, ack.upTo());
@@ -129,25 +120,18 @@ class GatewayRecallIT {
         try (WsClient ws = WsClient.connect(gateway.ws(), gateway.tokens().valid("remy"))) {
             assertInstanceOf(WelcomeFrame.class, ws.next(WAIT));
             ws.resume(u.value(), E, 1);
-            List<String> got = new ArrayList<>();
-            while (got.size() < 2) {
-                ServerFrame f = ws.next(WAIT);
-                if (!(f instanceof PingFrame)) {
-                    got.add(shown(f));
-                }
-            }
-            assertEquals(List.of("c2..2 RECALLED", "e3"), got);
+            assertEquals(List.of("c2..2 RECALLED", "e3"), ws.frames(2, WAIT).stream().map(GatewayRecallIT::shown).toList());
             assertTrue(ws.receivedEvents().stream().noneMatch(e -> e.seq() == 2), "no recalled content");
         }
         try (SseClient sse = SseClient.connect(gateway.http("/v1/sse"),
                 Map.of("Authorization", "Bearer " + gateway.tokens().valid("remy"), "Last-Event-ID", E + ":1"))) {
-            SseClient.Message collapsed = nextNotPing(sse);
+            SseClient.Message collapsed = sse.nextFrame(WAIT);
             while (collapsed.frame() instanceof WelcomeFrame) {
-                collapsed = nextNotPing(sse);
+                collapsed = sse.nextFrame(WAIT);
             }
             assertEquals(new CollapsedFrame(u, E, 2, 2, CollapsedFrame.Reason.RECALLED), collapsed.frame());
             assertEquals(E + ":2", collapsed.id(), "a browser reconnecting now resumes after the recalled seq");
-            assertEquals(3L, ((EventFrame) nextNotPing(sse).frame()).seq());
+            assertEquals(3L, ((EventFrame) sse.nextFrame(WAIT).frame()).seq());
         }
     }
 

@@ -2,6 +2,7 @@ package io.notify.gateway.support;
 
 import io.notify.protocol.frame.EventFrame;
 import io.notify.protocol.frame.FrameCodec;
+import io.notify.protocol.frame.PingFrame;
 import io.notify.protocol.frame.ServerFrame;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -121,6 +122,15 @@ public final class SseClient implements AutoCloseable {
         } catch (InterruptedException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** The next message that carries a frame other than a ping (comments and pings are skipped), each within {@code timeout}. */
+    public Message nextFrame(Duration timeout) {
+        Message m = next(timeout);
+        while (m.data() == null || m.frame() instanceof PingFrame) {
+            m = next(timeout);
+        }
+        return m;
     }
 
     /** The next {@code n} messages carrying event frames, with their ids. */

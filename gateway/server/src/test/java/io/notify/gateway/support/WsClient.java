@@ -2,6 +2,7 @@ package io.notify.gateway.support;
 
 import io.notify.protocol.frame.EventFrame;
 import io.notify.protocol.frame.FrameCodec;
+import io.notify.protocol.frame.PingFrame;
 import io.notify.protocol.frame.PresenceResultFrame;
 import io.notify.protocol.frame.ServerFrame;
 import io.notify.protocol.frame.WelcomeFrame;
@@ -164,6 +165,18 @@ public final class WsClient implements WebSocket.Listener, AutoCloseable {
         } catch (InterruptedException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** The next {@code n} frames other than pings, each within {@code timeout}. */
+    public List<ServerFrame> frames(int n, Duration timeout) {
+        List<ServerFrame> out = new ArrayList<>();
+        while (out.size() < n) {
+            ServerFrame f = next(timeout);
+            if (!(f instanceof PingFrame)) {
+                out.add(f);
+            }
+        }
+        return out;
     }
 
     /** The next {@code n} event frames (other frames such as pings are skipped). */
