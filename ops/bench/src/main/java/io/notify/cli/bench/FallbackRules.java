@@ -4,11 +4,7 @@ import io.notify.protocol.event.Digest;
 import io.notify.protocol.event.EventEnvelope;
 import io.notify.protocol.event.Fallback;
 import io.notify.protocol.prefs.Preferences;
-import io.notify.protocol.prefs.QuietHours;
-import io.notify.protocol.prefs.UserPreferences;
-import io.notify.protocol.stream.StreamId;
 import io.notify.schemas.publish.NotifyPublisher;
-import io.notify.schemas.topic.Topic;
 import io.notify.schemas.topic.TopicCatalog;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -20,13 +16,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * One quiet or digest mode of one {@code bench fallback} run (docs/inbox.md, "Quiet hours" and
@@ -112,7 +104,8 @@ final class FallbackRules {
 
     private Result quiet(Plan plan, TopicCatalog topics, FanoutInstance app, int run, double load) throws Exception {
         QuietWindow window = QuietWindow.of(Instant.now(), plan.quietEndsIn(), plan.quietZone());
-        writeQuietHours(topics, plan.users(), window.quietHours());
+        BenchPreferences.write(backends.bootstrapServers(), topics, plan.users(), FanoutEvents::user,
+                new Preferences(Map.of(), Map.of(), window.quietHours())); // these quiet hours, every channel on
         progress.accept(String.format("quiet hours %s-%s %s for %,d users (ends in %.0f s); publishing %,d events with fallback"
                 + " after %s", window.start(), window.end(), window.timeZone(), plan.users(),
                 (window.endsAt() - System.currentTimeMillis()) / 1000.0, plan.quietEvents(), plan.quietFallback().after()));
@@ -168,24 +161,6 @@ final class FallbackRules {
                 d.wrongEnds(), d.latenessP50Ms(), d.latenessMaxMs()));
         return new Result(DIGEST, run, events.size(), plan.users(), load, seconds, null, null, d, drain.outcomes(),
                 drain.metricP50Ms(), drain.metricP99Ms());
-    }
-
-    /** Every user's preferences: these quiet hours, every channel on; keyed by the user's stream, as the gateway writes them. */
-    private void writeQuietHours(TopicCatalog topics, int users, QuietHours quiet) {
-        Topic<StreamId, UserPreferences> topic = topics.preferences();
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, backends.bootstrapServers());
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        Preferences prefs = new Preferences(Map.of(), Map.of(), quiet);
-        try (KafkaProducer<StreamId, UserPreferences> producer = new KafkaProducer<>(p, topic.keySerde().serializer(),
-                topic.valueSerde().serializer())) {
-            long now = System.currentTimeMillis();
-            for (int i = 0; i < users; i++) {
-                StreamId user = StreamId.forUser(FanoutEvents.user(i));
-                producer.send(new ProducerRecord<>(topic.name(), user, new UserPreferences(user, prefs, now)));
-            }
-            producer.flush();
-        }
     }
 
     /** Publishes {@code events} in order; seconds from the first send to the last acknowledgement. */

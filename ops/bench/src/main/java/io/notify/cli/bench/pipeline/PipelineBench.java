@@ -1,5 +1,6 @@
 package io.notify.cli.bench.pipeline;
 
+import io.notify.cli.bench.BenchPreferences;
 import io.notify.cli.bench.report.RunsOptions;
 import io.notify.cli.bench.BaselineRun;
 import io.notify.cli.bench.gateway.ClientFleet;
@@ -13,6 +14,8 @@ import io.notify.platform.PlatformStack;
 import io.notify.platform.ServiceProcess;
 import io.notify.platform.StackOptions;
 import io.notify.common.config.Settings;
+import io.notify.protocol.prefs.Channels;
+import io.notify.protocol.prefs.Preferences;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -208,7 +211,8 @@ public final class PipelineBench implements Callable<Integer> {
                                 + "and were connected again before the sweep");
                     }
                     if (preferences) {
-                        BenchPreferences.write(stack.bootstrapServers(), stack.topics(), users, PacedIngestLoad.MUTED_TYPE);
+                        BenchPreferences.write(stack.bootstrapServers(), stack.topics(), users, ClientFleet::user, new Preferences(
+                                Map.of(PacedIngestLoad.MUTED_TYPE, new Channels(null, null, false)), Map.of(), null)); // push off
                         bar.println(String.format("bench pipeline: %,d users' preferences mute push for %s", users,
                                 PacedIngestLoad.MUTED_TYPE));
                     }
