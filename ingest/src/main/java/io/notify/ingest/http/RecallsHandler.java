@@ -110,7 +110,7 @@ public final class RecallsHandler implements HttpHandler {
                 metrics.request(202);
                 HttpResponses.json(exchange, 202, new Answer(recall, accepted));
             } else {
-                answer(exchange, Problems.ofWriteFailure(error)); // 429 overloaded, 503 unavailable, 500 refused: as for events
+                answer(exchange, Problems.ofWriteFailure(error)); // 503 overloaded or unavailable, 500 refused: as for events
             }
         }));
     }
